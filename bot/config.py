@@ -1,0 +1,222 @@
+"""Configuration: shipped defaults + the user's TOML file + the environment.
+
+Everything that is not a secret or an endpoint lives in TOML; secrets and endpoints live
+only in the environment (CONTRACT). Validation errors become one line naming the file,
+the key path and what is accepted.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+import zoneinfo
+from functools import cached_property
+from importlib import resources
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, field_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from bot.errors import ConfigError
+
+REPO_PATTERN = r"^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+$"
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class RepoConfig(_Strict):
+    name: Annotated[str, Field(pattern=REPO_PATTERN)]
+    modules: str = "vllm"  # a rule set in config/modules/, a path to one, or "auto"
+
+
+class GitHubConfig(_Strict):
+    freshness_minutes: Annotated[int, Field(ge=0)] = 60
+    page_size: Annotated[int, Field(ge=1, le=100)] = 100
+    max_retries: Annotated[int, Field(ge=0, le=20)] = 5
+    timeout_seconds: Annotated[float, Field(gt=0)] = 30
+
+
+class ServerConfig(_Strict):
+    host: str = "127.0.0.1"
+    port: Annotated[int, Field(ge=0, le=65535)] = 8080
+
+
+class SlackConfig(_Strict):
+    mode: Literal["socket", "http"] = "socket"
+
+
+class DiscordConfig(_Strict):
+    guild_ids: list[int] = []
+
+
+class DigestTarget(_Strict):
+    platform: Literal["slack", "discord"]
+    channel: Annotated[str, Field(min_length=1)]
+    repo: Annotated[str, Field(pattern=REPO_PATTERN)] | None = None
+    language: Literal["en", "zh"] | None = None
+    cron: str = "0 9 * * MON"
+    catch_up_hours: Annotated[float, Field(ge=0)] = 24
+    webhook_url: str | None = None  # Discord channel webhook: posts without a bot connection
+
+
+class DigestConfig(_Strict):
+    key_prs: Annotated[int, Field(ge=1, le=200)] = 24
+    targets: list[DigestTarget] = []
+
+
+class AlertsConfig(_Strict):
+    poll_minutes: Annotated[float, Field(gt=0)] = 10
+    batch_after: Annotated[int, Field(ge=1)] = 5
+    admins: list[str] = []
+
+
+class Config(_Strict):
+    timezone: str = "UTC"
+    language: Literal["en", "zh"] = "en"
+    repos: Annotated[list[RepoConfig], Field(min_length=1)]
+    github: GitHubConfig = GitHubConfig()
+    server: ServerConfig = ServerConfig()
+    slack: SlackConfig = SlackConfig()
+    discord: DiscordConfig = DiscordConfig()
+    digest: DigestConfig = DigestConfig()
+    alerts: AlertsConfig = AlertsConfig()
+
+    @field_validator("timezone")
+    @classmethod
+    def _valid_timezone(cls, value: str) -> str:
+        try:
+            zoneinfo.ZoneInfo(value)
+        except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+            raise ValueError(
+                f"unknown timezone {value!r}; use an IANA name such as 'UTC' or 'Asia/Shanghai'"
+            ) from None
+        return value
+
+    @cached_property
+    def tz(self) -> zoneinfo.ZoneInfo:
+        return zoneinfo.ZoneInfo(self.timezone)
+
+    def repo(self, name: str | None) -> RepoConfig:
+        """The configured repo called `name`, or the first one when `name` is None."""
+        if name is None:
+            return self.repos[0]
+        for repo in self.repos:
+            if repo.name.lower() == name.lower():
+                return repo
+        # An unconfigured repo still works with generic ("auto") rules.
+        if not _matches(REPO_PATTERN, name):
+            raise ConfigError(
+                f"bad repository {name!r}: expected OWNER/NAME, e.g. vllm-project/vllm"
+            )
+        return RepoConfig(name=name, modules="auto")
+
+
+def _matches(pattern: str, value: str) -> bool:
+    import re
+
+    return re.match(pattern, value) is not None
+
+
+class Environment(BaseSettings):
+    """Secrets and endpoints, from the environment only."""
+
+    model_config = SettingsConfigDict(env_prefix="", extra="ignore", frozen=True)
+
+    vllm_bot_config: str | None = None
+    database_url: str | None = None
+    github_token: SecretStr | None = None
+    github_api_url: str = "https://api.github.com"
+    github_graphql_url: str = "https://api.github.com/graphql"
+    github_webhook_secret: SecretStr | None = None
+    slack_bot_token: SecretStr | None = None
+    slack_signing_secret: SecretStr | None = None
+    slack_app_token: SecretStr | None = None
+    slack_api_url: str = "https://slack.com/api/"
+    discord_bot_token: SecretStr | None = None
+    discord_api_url: str | None = None  # default https://discord.com/api/v10
+    discord_gateway_url: str | None = None
+    openai_base_url: str | None = None
+    openai_api_key: SecretStr | None = None
+
+    @field_validator("github_token", "slack_bot_token", "discord_bot_token", mode="before")
+    @classmethod
+    def _empty_is_unset(cls, value: Any) -> Any:
+        return None if value in ("", None) else value
+
+
+def _deep_merge(base: dict[str, Any], override: dict[str, Any]) -> dict[str, Any]:
+    merged = dict(base)
+    for key, value in override.items():
+        if isinstance(value, dict) and isinstance(merged.get(key), dict):
+            merged[key] = _deep_merge(merged[key], value)
+        else:
+            merged[key] = value  # lists (repos, targets) replace, as users expect
+    return merged
+
+
+def _read_toml(text: str, source: str) -> dict[str, Any]:
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{source}: not valid TOML: {exc}") from None
+
+
+def default_config_text() -> str:
+    return (resources.files("bot.defaults") / "default.toml").read_text(encoding="utf-8")
+
+
+def _format_error(source: str, exc: ValidationError) -> str:
+    err = exc.errors()[0]
+    path = ".".join(str(p) for p in err["loc"]) or "(top level)"
+    kind = err["type"]
+    if kind == "extra_forbidden":
+        return f"{source}: unknown key '{path}'; see config/default.toml for the accepted keys"
+    value = err.get("input")
+    shown = "" if isinstance(value, dict | list) else f" (got {value!r})"
+    message = err["msg"]
+    if kind == "literal_error":
+        message = message.replace("Input should be", "accepted:")
+    return f"{source}: {path}: {message}{shown}"
+
+
+def load_config(path: str | Path | None = None, env: Environment | None = None) -> Config:
+    """Shipped defaults, overridden key by key by the user's file when there is one."""
+    env = env or Environment()
+    data = _read_toml(default_config_text(), "config/default.toml")
+    source = "config/default.toml"
+    user_path = path or env.vllm_bot_config
+    if user_path:
+        user_file = Path(user_path).expanduser()
+        try:
+            text = user_file.read_text(encoding="utf-8")
+        except OSError as exc:
+            raise ConfigError(f"cannot read config file {user_file}: {exc.strerror}") from None
+        source = str(user_file)
+        data = _deep_merge(data, _read_toml(text, source))
+    try:
+        return Config.model_validate(data)
+    except ValidationError as exc:
+        raise ConfigError(_format_error(source, exc)) from None
+
+
+def default_database_url() -> str:
+    from platformdirs import user_data_dir
+
+    directory = Path(user_data_dir("vllm-bot"))
+    directory.mkdir(parents=True, exist_ok=True)
+    return f"sqlite+aiosqlite:///{directory / 'vllm-bot.sqlite3'}"
+
+
+def database_url(env: Environment) -> str:
+    url = env.database_url or os.environ.get("DATABASE_URL") or default_database_url()
+    # Accept the plain URLs users copy from their provider and pick the async driver.
+    if url.startswith("postgres://"):
+        url = "postgresql+asyncpg://" + url.removeprefix("postgres://")
+    elif url.startswith("postgresql://"):
+        url = "postgresql+asyncpg://" + url.removeprefix("postgresql://")
+    elif url.startswith("sqlite:///"):
+        url = "sqlite+aiosqlite:///" + url.removeprefix("sqlite:///")
+    return url

@@ -1,0 +1,158 @@
+"""Table definitions. Schema changes go through Alembic migrations in migrations/versions."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from sqlalchemy import (
+    BigInteger,
+    Boolean,
+    DateTime,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    Text,
+    TypeDecorator,
+    UniqueConstraint,
+)
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+
+class UTCDateTime(TypeDecorator[datetime]):
+    """Timezone-aware UTC datetimes on every backend (SQLite drops the offset otherwise)."""
+
+    impl = DateTime(timezone=True)
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect) -> datetime | None:
+        if value is None:
+            return None
+        if value.tzinfo is None:
+            raise ValueError("naive datetime given to the store; use timezone-aware values")
+        value = value.astimezone(UTC)
+        return value.replace(tzinfo=None) if dialect.name == "sqlite" else value
+
+    def process_result_value(self, value: datetime | None, dialect) -> datetime | None:
+        if value is None:
+            return None
+        return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+class PullRequestRow(Base):
+    __tablename__ = "pull_requests"
+    __table_args__ = (
+        UniqueConstraint("repo", "number", name="uq_pull_requests_repo_number"),
+        Index("ix_pull_requests_repo_merged_at", "repo", "merged_at"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    repo: Mapped[str] = mapped_column(String(200))
+    number: Mapped[int] = mapped_column(Integer)
+    title: Mapped[str] = mapped_column(Text)
+    body: Mapped[str] = mapped_column(Text, default="")
+    url: Mapped[str] = mapped_column(Text)
+    author: Mapped[str | None] = mapped_column(String(200))
+    state: Mapped[str] = mapped_column(String(10))
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime())
+    merged_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
+    closed_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
+    additions: Mapped[int] = mapped_column(Integer, default=0)
+    deletions: Mapped[int] = mapped_column(Integer, default=0)
+    changed_files: Mapped[int] = mapped_column(Integer, default=0)
+    files_known: Mapped[bool] = mapped_column(Boolean, default=True)
+    review_count: Mapped[int] = mapped_column(Integer, default=0)
+    comment_count: Mapped[int] = mapped_column(Integer, default=0)
+    merged_by: Mapped[str | None] = mapped_column(String(200))
+    base_ref: Mapped[str | None] = mapped_column(String(255))
+    fetched_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
+
+
+class PRFileRow(Base):
+    __tablename__ = "pr_files"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    pr_id: Mapped[int] = mapped_column(
+        ForeignKey("pull_requests.id", ondelete="CASCADE"), index=True
+    )
+    path: Mapped[str] = mapped_column(Text)
+    additions: Mapped[int] = mapped_column(Integer, default=0)
+    deletions: Mapped[int] = mapped_column(Integer, default=0)
+    change_type: Mapped[str | None] = mapped_column(String(20))
+
+
+class PRLabelRow(Base):
+    __tablename__ = "pr_labels"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    pr_id: Mapped[int] = mapped_column(
+        ForeignKey("pull_requests.id", ondelete="CASCADE"), index=True
+    )
+    name: Mapped[str] = mapped_column(String(255))
+
+
+class SyncWindowRow(Base):
+    """A window of merged PRs fetched from GitHub; complete only when every page arrived."""
+
+    __tablename__ = "sync_windows"
+    __table_args__ = (UniqueConstraint("repo", "start", "end", name="uq_sync_windows"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    repo: Mapped[str] = mapped_column(String(200))
+    start: Mapped[datetime] = mapped_column(UTCDateTime())
+    end: Mapped[datetime] = mapped_column(UTCDateTime())
+    complete: Mapped[bool] = mapped_column(Boolean, default=False)
+    pr_count: Mapped[int] = mapped_column(Integer, default=0)
+    # What GitHub said when the window was last confirmed (issueCount and newest update),
+    # so a re-sync can confirm "nothing changed" with one small request.
+    fingerprint: Mapped[str | None] = mapped_column(Text)
+    synced_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
+    checked_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
+
+
+class HTTPCacheRow(Base):
+    """Conditional-request cache for GitHub REST (ETag / If-None-Match)."""
+
+    __tablename__ = "http_cache"
+
+    url: Mapped[str] = mapped_column(String(2000), primary_key=True)
+    etag: Mapped[str] = mapped_column(String(255))
+    body: Mapped[str] = mapped_column(Text)
+    link: Mapped[str | None] = mapped_column(Text)  # the Link header, for pagination
+    fetched_at: Mapped[datetime] = mapped_column(UTCDateTime())
+
+
+class ContributorRow(Base):
+    """Whether an author had merged PRs before a given time (first-time contributors)."""
+
+    __tablename__ = "contributors"
+    __table_args__ = (UniqueConstraint("repo", "login", name="uq_contributors"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    repo: Mapped[str] = mapped_column(String(200))
+    login: Mapped[str] = mapped_column(String(200))
+    first_merged_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
+
+
+class DeliveryRow(Base):
+    """The delivery ledger: one row per posted part, so restarts resume and re-runs are no-ops."""
+
+    __tablename__ = "deliveries"
+    __table_args__ = (
+        UniqueConstraint("document", "platform", "channel", "part", name="uq_deliveries"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    document: Mapped[str] = mapped_column(String(500))  # e.g. digest:vllm-project/vllm:2026-W23:en
+    platform: Mapped[str] = mapped_column(String(20))
+    channel: Mapped[str] = mapped_column(String(200))
+    part: Mapped[int] = mapped_column(Integer)
+    parts: Mapped[int] = mapped_column(Integer)
+    message_id: Mapped[str | None] = mapped_column(String(200))  # Slack ts / Discord message id
+    thread_id: Mapped[str | None] = mapped_column(String(200))
+    posted_at: Mapped[datetime] = mapped_column(UTCDateTime())
+    attempt: Mapped[int] = mapped_column(BigInteger, default=1)

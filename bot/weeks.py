@@ -1,0 +1,99 @@
+"""ISO weeks and date windows in the configured timezone. Windows are half-open [start, end)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import UTC, date, datetime, time, timedelta
+from zoneinfo import ZoneInfo
+
+from bot.errors import UsageError
+
+WEEK_PATTERN = re.compile(r"^(\d{4})-?W(\d{1,2})$", re.IGNORECASE)
+WEEK_HELP = "expected an ISO week like 2026-W23, or 'this' or 'last'"
+
+
+@dataclass(frozen=True, slots=True)
+class Window:
+    start: datetime  # timezone-aware, inclusive
+    end: datetime  # exclusive
+    label: str  # "2026-W23" or "2026-06-01..2026-06-08"
+
+    @property
+    def start_utc(self) -> datetime:
+        return self.start.astimezone(UTC)
+
+    @property
+    def end_utc(self) -> datetime:
+        return self.end.astimezone(UTC)
+
+    def previous(self) -> Window:
+        """The window of the same length just before this one (the previous ISO week)."""
+        if (week := WEEK_PATTERN.match(self.label)) is not None:
+            monday = date.fromisocalendar(int(week[1]), int(week[2]), 1) - timedelta(days=7)
+            return iso_week(monday.isocalendar().year, monday.isocalendar().week, self.start.tzinfo)
+        length = self.end - self.start
+        start = self.start - length
+        return Window(start, self.start, f"{start.date()}..{self.start.date()}")
+
+
+def _midnight(day: date, tz) -> datetime:
+    return datetime.combine(day, time(0), tzinfo=tz)
+
+
+def iso_week(year: int, week: int, tz) -> Window:
+    try:
+        monday = date.fromisocalendar(year, week, 1)
+    except ValueError:
+        raise UsageError(f"no ISO week {year}-W{week:02d}; {WEEK_HELP}") from None
+    return Window(
+        _midnight(monday, tz), _midnight(monday + timedelta(days=7), tz), f"{year}-W{week:02d}"
+    )
+
+
+def parse_week(spec: str, tz: ZoneInfo, now: datetime | None = None) -> Window:
+    now = (now or datetime.now(UTC)).astimezone(tz)
+    text = spec.strip().lower()
+    if text in ("this", "last"):
+        day = now.date() - timedelta(days=7 if text == "last" else 0)
+        iso = day.isocalendar()
+        return iso_week(iso.year, iso.week, tz)
+    match = WEEK_PATTERN.match(text)
+    if match is None:
+        raise UsageError(f"bad week {spec!r}: {WEEK_HELP}")
+    window = iso_week(int(match[1]), int(match[2]), tz)
+    if window.start > now:
+        raise UsageError(
+            f"week {window.label} has not started yet (it starts {window.start.date()})"
+        )
+    return window
+
+
+def parse_date(value: str, tz: ZoneInfo, name: str) -> datetime:
+    try:
+        parsed = datetime.fromisoformat(value)
+    except ValueError:
+        raise UsageError(
+            f"bad {name} {value!r}: expected a date like 2026-06-01 or 2026-06-01T12:00"
+        ) from None
+    return parsed if parsed.tzinfo else parsed.replace(tzinfo=tz)
+
+
+def parse_window(
+    week: str | None,
+    since: str | None,
+    until: str | None,
+    tz: ZoneInfo,
+    now: datetime | None = None,
+) -> Window:
+    """One window from either --week or --since/--until (default: last week)."""
+    if week and (since or until):
+        raise UsageError("use either --week or --since/--until, not both")
+    if since or until:
+        if not (since and until):
+            raise UsageError("--since and --until go together; give both")
+        start, end = parse_date(since, tz, "--since"), parse_date(until, tz, "--until")
+        if end <= start:
+            raise UsageError(f"--until ({until}) must be after --since ({since})")
+        return Window(start, end, f"{start.date()}..{end.date()}")
+    return parse_week(week or "last", tz, now)

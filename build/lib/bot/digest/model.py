@@ -1,0 +1,121 @@
+"""The structured weekly digest: every figure here is computed from stored PRs.
+
+`to_json()` gives the CONTRACT keys. Rendering (markdown, HTML, Slack, Discord) goes
+through `bot.digest.document` which turns a Digest into a localized `bot.document.Document`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from datetime import datetime
+
+
+@dataclass(slots=True)
+class Totals:
+    merged: int
+    key: int
+    contributors: int
+    new_contributors: int
+    additions: int
+    deletions: int
+
+
+@dataclass(slots=True)
+class ModuleCount:
+    id: str
+    name: str  # in the digest's language
+    count: int
+    previous: int
+    delta: float | None  # percent change against the previous week; None when previous == 0
+
+
+@dataclass(slots=True)
+class KindCount:
+    id: str
+    count: int
+    previous: int
+
+
+@dataclass(slots=True)
+class FlagCount:
+    id: str
+    count: int
+    prs: list[int]  # most important first
+
+
+@dataclass(slots=True)
+class KeyPR:
+    number: int
+    title: str
+    author: str | None
+    score: float
+    modules: list[str]
+    summary: str
+    claims: list[str]
+    url: str
+    kind: str = "misc"
+    flags: list[str] = field(default_factory=list)
+    score_reasons: list[str] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class Highlight:
+    theme: str  # theme (module) name in the digest's language
+    theme_id: str
+    prs: list[int]
+    text: str
+    model_written: bool = False
+
+
+@dataclass(slots=True)
+class Recommendation:
+    text: str
+    prs: list[int]
+    id: str = ""  # rule id, e.g. "tests-for-core-path"
+
+
+@dataclass(slots=True)
+class PRRow:
+    number: int
+    modules: list[str]
+    kind: str
+    flags: list[str]
+    score: float
+    title: str = ""
+    author: str | None = None
+    url: str = ""
+    additions: int = 0
+    deletions: int = 0
+
+
+@dataclass(slots=True)
+class Digest:
+    repo: str
+    week: str  # "2026-W23", or "2026-06-01..2026-06-08" for custom windows
+    start: datetime  # inclusive, timezone-aware
+    end: datetime  # exclusive
+    timezone: str
+    language: str
+    totals: Totals
+    modules: list[ModuleCount]
+    kinds: list[KindCount]
+    flags: list[FlagCount]
+    key_prs: list[KeyPR]
+    highlights: list[Highlight]
+    recommendations: list[Recommendation]
+    prs: list[PRRow]
+    new_contributors: list[str] = field(default_factory=list)
+    contributors: list[str] = field(default_factory=list)
+    themes: list[str] = field(default_factory=list)  # dominant theme module ids, 3-5
+    summary_text: str = ""
+    quiet_modules: list[str] = field(default_factory=list)
+    complete: bool = True  # False when the window was not fully synced
+    generated_at: datetime | None = None
+    narrative_model: str | None = None  # set when summary/highlight text is model-written
+
+    def to_json(self) -> dict:
+        data = asdict(self)
+        for key in ("start", "end", "generated_at"):
+            value = getattr(self, key)
+            data[key] = value.isoformat() if value else None
+        return data

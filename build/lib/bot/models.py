@@ -1,0 +1,129 @@
+"""Platform-neutral data model shared by ingestion, the store, analysis and the digest."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Literal
+
+PRState = Literal["open", "closed", "merged"]
+
+FLAG_IDS = ("core-path", "missing-tests", "breaking", "dependency", "large", "revert")
+KIND_IDS = (
+    "feature",
+    "bugfix",
+    "performance",
+    "refactor",
+    "model",
+    "ci",
+    "docs",
+    "test",
+    "revert",
+    "security",
+    "misc",
+)
+
+
+@dataclass(slots=True)
+class FileChange:
+    path: str
+    additions: int = 0
+    deletions: int = 0
+    change_type: str | None = None  # ADDED, DELETED, MODIFIED, RENAMED, ... when known
+
+    @property
+    def lines(self) -> int:
+        return self.additions + self.deletions
+
+
+@dataclass(slots=True)
+class PullRequest:
+    repo: str  # "owner/name"
+    number: int
+    title: str
+    url: str
+    state: PRState
+    created_at: datetime
+    body: str = ""
+    author: str | None = None
+    merged_at: datetime | None = None
+    closed_at: datetime | None = None
+    additions: int = 0
+    deletions: int = 0
+    changed_files: int = 0
+    labels: list[str] = field(default_factory=list)
+    files: list[FileChange] = field(default_factory=list)
+    # False when GitHub (or a dataset) gave no file list: no file-based rule may fire then.
+    files_known: bool = True
+    review_count: int = 0
+    comment_count: int = 0
+    merged_by: str | None = None
+    base_ref: str | None = None
+    fetched_at: datetime | None = None
+
+    @property
+    def lines(self) -> int:
+        return self.additions + self.deletions
+
+
+# ---------------------------------------------------------------- analysis results
+
+
+@dataclass(slots=True)
+class ModuleMatch:
+    id: str
+    rule: str  # human-readable rule that matched, e.g. "path vllm/v1/attention/**" or "tag [ROCm]"
+    lines: int = 0  # changed lines in files of this module (primary = most lines)
+
+
+@dataclass(slots=True)
+class Flag:
+    id: str  # one of FLAG_IDS
+    reason: str
+
+
+@dataclass(slots=True)
+class ScoreContribution:
+    feature: str  # e.g. "core-path", "size", "claim"
+    points: float
+    reason: str  # "touches the scheduler", "1,450 lines changed"
+
+
+@dataclass(slots=True)
+class Claim:
+    text: str  # the claim as stated, e.g. "2.15x throughput"
+    factor: float | None = None  # speed-up factor when derivable (2.15, 1.24 for +24%)
+    metric: str | None = None  # throughput, latency, TPS, ... when stated
+
+
+@dataclass(slots=True)
+class Analysis:
+    modules: list[ModuleMatch]  # primary module first
+    kind: str  # one of KIND_IDS
+    kind_reason: str
+    flags: list[Flag]
+    score: float  # 0..10, one decimal
+    contributions: list[ScoreContribution]  # largest first
+    claims: list[Claim]
+
+    @property
+    def module_ids(self) -> list[str]:
+        return [m.id for m in self.modules]
+
+    @property
+    def primary_module(self) -> str | None:
+        return self.modules[0].id if self.modules else None
+
+    @property
+    def flag_ids(self) -> list[str]:
+        return [f.id for f in self.flags]
+
+    def score_reasons(self, limit: int = 3) -> list[str]:
+        positive = [c for c in self.contributions if c.points > 0]
+        return [c.reason for c in positive[:limit]]
+
+
+@dataclass(slots=True)
+class AnalyzedPR:
+    pr: PullRequest
+    analysis: Analysis

@@ -1,0 +1,432 @@
+"""Async access to the store. All reads and writes of the bot go through `Store`."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+
+from sqlalchemy import delete, func, select
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.engine import make_url
+from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
+
+from bot.models import FileChange, PullRequest
+from bot.store.migrate import upgrade
+from bot.store.tables import (
+    ContributorRow,
+    DeliveryRow,
+    HTTPCacheRow,
+    PRFileRow,
+    PRLabelRow,
+    PullRequestRow,
+    SyncWindowRow,
+)
+
+# SQLite allows 32,766 bound parameters; keep well under it for multi-row statements.
+_CHUNK = 500
+
+_PR_COLUMNS = (
+    "title",
+    "body",
+    "url",
+    "author",
+    "state",
+    "created_at",
+    "merged_at",
+    "closed_at",
+    "additions",
+    "deletions",
+    "changed_files",
+    "files_known",
+    "review_count",
+    "comment_count",
+    "merged_by",
+    "base_ref",
+    "fetched_at",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class SyncWindow:
+    repo: str
+    start: datetime
+    end: datetime
+    complete: bool
+    pr_count: int
+    fingerprint: str | None
+    synced_at: datetime | None
+    checked_at: datetime | None
+
+
+@dataclass(frozen=True, slots=True)
+class Delivery:
+    part: int
+    parts: int
+    message_id: str | None
+    thread_id: str | None
+
+
+def _chunks(items: Sequence, size: int = _CHUNK) -> Iterable[Sequence]:
+    for i in range(0, len(items), size):
+        yield items[i : i + size]
+
+
+class Store:
+    def __init__(self, engine: AsyncEngine) -> None:
+        self.engine = engine
+        self.session = async_sessionmaker(engine, expire_on_commit=False)
+
+    @classmethod
+    async def open(cls, url: str, *, migrate: bool = True) -> Store:
+        parsed = make_url(url)
+        if parsed.get_backend_name() == "sqlite" and parsed.database not in (None, "", ":memory:"):
+            Path(parsed.database).expanduser().parent.mkdir(parents=True, exist_ok=True)
+        kwargs = {}
+        if parsed.get_backend_name() == "sqlite":
+            # Writers wait for each other instead of failing with "database is locked".
+            kwargs["connect_args"] = {"timeout": 30}
+        engine = create_async_engine(url, **kwargs)
+        if migrate:
+            await upgrade(engine)
+        return cls(engine)
+
+    async def close(self) -> None:
+        await self.engine.dispose()
+
+    async def __aenter__(self) -> Store:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    def _insert(self, table):
+        dialect = self.engine.dialect.name
+        if dialect == "postgresql":
+            return postgresql.insert(table)
+        if dialect == "sqlite":
+            return sqlite.insert(table)
+        raise NotImplementedError(f"unsupported database {dialect!r}: use SQLite or PostgreSQL")
+
+    # ------------------------------------------------------------------ pull requests
+
+    async def upsert_prs(self, prs: Sequence[PullRequest]) -> None:
+        """Insert or replace PRs with their files and labels, in one transaction."""
+        if not prs:
+            return
+        unique = {(pr.repo, pr.number): pr for pr in prs}
+        async with self.session.begin() as session:
+            ids: dict[tuple[str, int], int] = {}
+            for chunk in _chunks(list(unique.values())):
+                rows = [
+                    {"repo": pr.repo, "number": pr.number}
+                    | {c: getattr(pr, c) for c in _PR_COLUMNS}
+                    for pr in chunk
+                ]
+                stmt = self._insert(PullRequestRow.__table__).values(rows)
+                stmt = stmt.on_conflict_do_update(
+                    index_elements=["repo", "number"],
+                    set_={c: stmt.excluded[c] for c in _PR_COLUMNS},
+                ).returning(PullRequestRow.id, PullRequestRow.repo, PullRequestRow.number)
+                for row_id, repo, number in await session.execute(stmt):
+                    ids[(repo, number)] = row_id
+            pr_ids = list(ids.values())
+            for chunk in _chunks(pr_ids):
+                await session.execute(delete(PRFileRow).where(PRFileRow.pr_id.in_(chunk)))
+                await session.execute(delete(PRLabelRow).where(PRLabelRow.pr_id.in_(chunk)))
+            files = [
+                {
+                    "pr_id": ids[key],
+                    "path": f.path,
+                    "additions": f.additions,
+                    "deletions": f.deletions,
+                    "change_type": f.change_type,
+                }
+                for key, pr in unique.items()
+                for f in pr.files
+            ]
+            labels = [
+                {"pr_id": ids[key], "name": name}
+                for key, pr in unique.items()
+                for name in pr.labels
+            ]
+            for chunk in _chunks(files, 5000):
+                await session.execute(PRFileRow.__table__.insert(), list(chunk))
+            for chunk in _chunks(labels, 5000):
+                await session.execute(PRLabelRow.__table__.insert(), list(chunk))
+
+    async def _load(self, session, where) -> list[PullRequest]:
+        rows = (await session.execute(select(PullRequestRow).where(*where))).scalars().all()
+        if not rows:
+            return []
+        by_id = {row.id: row for row in rows}
+        files: dict[int, list[FileChange]] = defaultdict(list)
+        labels: dict[int, list[str]] = defaultdict(list)
+        for chunk in _chunks(list(by_id)):
+            file_rows = await session.execute(
+                select(
+                    PRFileRow.pr_id,
+                    PRFileRow.path,
+                    PRFileRow.additions,
+                    PRFileRow.deletions,
+                    PRFileRow.change_type,
+                )
+                .where(PRFileRow.pr_id.in_(chunk))
+                .order_by(PRFileRow.id)
+            )
+            for pr_id, path, additions, deletions, change_type in file_rows:
+                files[pr_id].append(FileChange(path, additions, deletions, change_type))
+            label_rows = await session.execute(
+                select(PRLabelRow.pr_id, PRLabelRow.name)
+                .where(PRLabelRow.pr_id.in_(chunk))
+                .order_by(PRLabelRow.id)
+            )
+            for pr_id, name in label_rows:
+                labels[pr_id].append(name)
+        return [
+            PullRequest(
+                repo=row.repo,
+                number=row.number,
+                labels=labels[row.id],
+                files=files[row.id],
+                **{c: getattr(row, c) for c in _PR_COLUMNS},
+            )
+            for row in rows
+        ]
+
+    async def get_pr(self, repo: str, number: int) -> PullRequest | None:
+        async with self.session() as session:
+            found = await self._load(
+                session, [PullRequestRow.repo == repo, PullRequestRow.number == number]
+            )
+        return found[0] if found else None
+
+    async def prs_merged_between(
+        self, repo: str, start: datetime, end: datetime
+    ) -> list[PullRequest]:
+        """Merged PRs with start <= merged_at < end, oldest merge first."""
+        async with self.session() as session:
+            prs = await self._load(
+                session,
+                [
+                    PullRequestRow.repo == repo,
+                    PullRequestRow.merged_at >= start,
+                    PullRequestRow.merged_at < end,
+                ],
+            )
+        prs.sort(key=lambda pr: (pr.merged_at, pr.number))
+        return prs
+
+    async def count_merged_between(self, repo: str, start: datetime, end: datetime) -> int:
+        async with self.session() as session:
+            return await session.scalar(
+                select(func.count())
+                .select_from(PullRequestRow)
+                .where(
+                    PullRequestRow.repo == repo,
+                    PullRequestRow.merged_at >= start,
+                    PullRequestRow.merged_at < end,
+                )
+            )
+
+    async def repos(self) -> list[str]:
+        async with self.session() as session:
+            rows = await session.execute(select(PullRequestRow.repo).distinct())
+            return sorted(r for (r,) in rows)
+
+    # ------------------------------------------------------------------ sync windows
+
+    async def get_window(self, repo: str, start: datetime, end: datetime) -> SyncWindow | None:
+        async with self.session() as session:
+            row = await session.scalar(
+                select(SyncWindowRow).where(
+                    SyncWindowRow.repo == repo,
+                    SyncWindowRow.start == start,
+                    SyncWindowRow.end == end,
+                )
+            )
+        return _window(row) if row else None
+
+    async def windows(self, repo: str, start: datetime, end: datetime) -> list[SyncWindow]:
+        """Windows of `repo` that overlap [start, end)."""
+        async with self.session() as session:
+            rows = (
+                await session.execute(
+                    select(SyncWindowRow)
+                    .where(
+                        SyncWindowRow.repo == repo,
+                        SyncWindowRow.start < end,
+                        SyncWindowRow.end > start,
+                    )
+                    .order_by(SyncWindowRow.start)
+                )
+            ).scalars()
+            return [_window(r) for r in rows]
+
+    async def is_covered(self, repo: str, start: datetime, end: datetime) -> bool:
+        """True when complete windows cover [start, end) without a gap."""
+        cursor = start
+        for window in await self.windows(repo, start, end):
+            if not window.complete:
+                continue
+            if window.start <= cursor < window.end:
+                cursor = window.end
+            if cursor >= end:
+                return True
+        return cursor >= end
+
+    async def mark_window(
+        self,
+        repo: str,
+        start: datetime,
+        end: datetime,
+        *,
+        complete: bool,
+        pr_count: int,
+        fingerprint: str | None = None,
+        synced: bool = True,
+    ) -> None:
+        """Record a window's state. `synced=False` records only a confirmation check."""
+        now = datetime.now(UTC)
+        values = {
+            "repo": repo,
+            "start": start,
+            "end": end,
+            "complete": complete,
+            "pr_count": pr_count,
+            "fingerprint": fingerprint,
+            "checked_at": now,
+        }
+        if synced:
+            values["synced_at"] = now
+        stmt = self._insert(SyncWindowRow.__table__).values(values)
+        stmt = stmt.on_conflict_do_update(
+            index_elements=["repo", "start", "end"],
+            set_={k: stmt.excluded[k] for k in values if k not in ("repo", "start", "end")},
+        )
+        async with self.session.begin() as session:
+            await session.execute(stmt)
+
+    # ------------------------------------------------------------------ REST ETag cache
+
+    async def get_http_cache(self, url: str) -> HTTPCacheRow | None:
+        async with self.session() as session:
+            return await session.get(HTTPCacheRow, url)
+
+    async def put_http_cache(self, url: str, etag: str, body: str, link: str | None) -> None:
+        values = {
+            "url": url,
+            "etag": etag,
+            "body": body,
+            "link": link,
+            "fetched_at": datetime.now(UTC),
+        }
+        stmt = self._insert(HTTPCacheRow.__table__).values(values)
+        stmt = stmt.on_conflict_do_update(
+            index_elements=["url"], set_={k: stmt.excluded[k] for k in values if k != "url"}
+        )
+        async with self.session.begin() as session:
+            await session.execute(stmt)
+
+    # ------------------------------------------------------------------ contributors
+
+    async def first_merged(self, repo: str, logins: Iterable[str]) -> dict[str, datetime | None]:
+        """Known first-merge times; a login missing from the result was never looked up."""
+        logins = list(logins)
+        found: dict[str, datetime | None] = {}
+        async with self.session() as session:
+            for chunk in _chunks(logins):
+                rows = await session.execute(
+                    select(ContributorRow.login, ContributorRow.first_merged_at).where(
+                        ContributorRow.repo == repo, ContributorRow.login.in_(chunk)
+                    )
+                )
+                found.update(dict(rows.tuples()))
+        return found
+
+    async def set_first_merged(self, repo: str, values: dict[str, datetime | None]) -> None:
+        if not values:
+            return
+        rows = [{"repo": repo, "login": k, "first_merged_at": v} for k, v in values.items()]
+        async with self.session.begin() as session:
+            for chunk in _chunks(rows):
+                stmt = self._insert(ContributorRow.__table__).values(list(chunk))
+                stmt = stmt.on_conflict_do_update(
+                    index_elements=["repo", "login"],
+                    set_={"first_merged_at": stmt.excluded.first_merged_at},
+                )
+                await session.execute(stmt)
+
+    # ------------------------------------------------------------------ delivery ledger
+
+    async def deliveries(self, document: str, platform: str, channel: str) -> dict[int, Delivery]:
+        async with self.session() as session:
+            rows = await session.execute(
+                select(DeliveryRow).where(
+                    DeliveryRow.document == document,
+                    DeliveryRow.platform == platform,
+                    DeliveryRow.channel == channel,
+                )
+            )
+            return {
+                r.part: Delivery(r.part, r.parts, r.message_id, r.thread_id) for r in rows.scalars()
+            }
+
+    async def record_delivery(
+        self,
+        document: str,
+        platform: str,
+        channel: str,
+        part: int,
+        parts: int,
+        message_id: str | None,
+        thread_id: str | None,
+    ) -> None:
+        values = {
+            "document": document,
+            "platform": platform,
+            "channel": channel,
+            "part": part,
+            "parts": parts,
+            "message_id": message_id,
+            "thread_id": thread_id,
+            "posted_at": datetime.now(UTC),
+        }
+        stmt = self._insert(DeliveryRow.__table__).values(values)
+        stmt = stmt.on_conflict_do_update(
+            index_elements=["document", "platform", "channel", "part"],
+            set_={
+                "message_id": stmt.excluded.message_id,
+                "thread_id": stmt.excluded.thread_id,
+                "parts": stmt.excluded.parts,
+                "posted_at": stmt.excluded.posted_at,
+            },
+        )
+        async with self.session.begin() as session:
+            await session.execute(stmt)
+
+    async def forget_deliveries(self, document: str, platform: str, channel: str) -> None:
+        """Used by --force: the next run posts the document again from part 0."""
+        async with self.session.begin() as session:
+            await session.execute(
+                delete(DeliveryRow).where(
+                    DeliveryRow.document == document,
+                    DeliveryRow.platform == platform,
+                    DeliveryRow.channel == channel,
+                )
+            )
+
+
+def _window(row: SyncWindowRow) -> SyncWindow:
+    return SyncWindow(
+        row.repo,
+        row.start,
+        row.end,
+        row.complete,
+        row.pr_count,
+        row.fingerprint,
+        row.synced_at,
+        row.checked_at,
+    )
