@@ -4,6 +4,9 @@ which setuptools' automatic discovery cannot express alongside bot/ and formatte
 from setuptools import find_packages, setup
 
 setup(
-    packages=find_packages(include=["bot", "bot.*", "formatters", "formatters.*"])
-    + ["bot.defaults", "bot.defaults.modules"]
+    packages=[
+        *find_packages(include=["bot", "bot.*", "formatters", "formatters.*"]),
+        "bot.defaults",
+        "bot.defaults.modules",
+    ]
 )

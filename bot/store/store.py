@@ -83,7 +83,8 @@ class Store:
     async def open(cls, url: str, *, migrate: bool = True) -> Store:
         parsed = make_url(url)
         if parsed.get_backend_name() == "sqlite" and parsed.database not in (None, "", ":memory:"):
-            Path(parsed.database).expanduser().parent.mkdir(parents=True, exist_ok=True)
+            # Once per process, before any connection exists: blocking here is harmless.
+            Path(parsed.database).expanduser().parent.mkdir(parents=True, exist_ok=True)  # noqa: ASYNC240
         kwargs = {}
         if parsed.get_backend_name() == "sqlite":
             # Writers wait for each other instead of failing with "database is locked".
