@@ -1,0 +1,361 @@
+"""`vllm-bot` command line (typer). Each command is a thin shell over the core modules."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import sys
+from collections.abc import Awaitable, Callable
+from enum import StrEnum
+from pathlib import Path
+from typing import Annotated, Any, TypeVar
+
+import typer
+from rich.console import Console
+
+from bot.errors import BotError, UsageError
+
+app = typer.Typer(
+    name="vllm-bot",
+    help="Weekly digests, PR cards and module alerts for vLLM pull requests.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+err = Console(stderr=True, highlight=False)
+out = Console(highlight=False, soft_wrap=True)
+
+T = TypeVar("T")
+
+
+class _State:
+    config: Path | None = None
+    debug: bool = False
+
+
+state = _State()
+
+
+class PRFormat(StrEnum):
+    text = "text"
+    json = "json"
+
+
+class DigestFormat(StrEnum):
+    markdown = "markdown"
+    json = "json"
+    html = "html"
+    slack = "slack"
+    discord = "discord"
+
+
+class Lang(StrEnum):
+    en = "en"
+    zh = "zh"
+
+
+ConfigOption = Annotated[
+    Path | None,
+    typer.Option(
+        "--config",
+        help="Your TOML config (overrides the shipped defaults key by key).",
+        envvar="VLLM_BOT_CONFIG",
+        show_envvar=True,
+    ),
+]
+RepoOption = Annotated[
+    str | None, typer.Option("--repo", help="OWNER/NAME; default: the first configured repo.")
+]
+
+
+@app.callback()
+def _root(
+    config: ConfigOption = None,
+    debug: Annotated[bool, typer.Option("--debug", help="Show tracebacks and debug logs.")] = False,
+) -> None:
+    state.config = config
+    state.debug = debug
+    logging.basicConfig(
+        level=logging.DEBUG if debug else logging.WARNING,
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+    )
+
+
+def run(factory: Callable[[], Awaitable[T]]) -> T:
+    """Run one async command; BotErrors become one line on stderr and CONTRACT exit codes."""
+    try:
+        return asyncio.run(factory())
+    except BotError as exc:
+        if state.debug:
+            err.print_exception()
+        err.print(f"error: {exc}", markup=False)
+        raise typer.Exit(exc.exit_code) from None
+    except KeyboardInterrupt:
+        err.print("interrupted")
+        raise typer.Exit(130) from None
+    except Exception as exc:  # a bug or an unexpected failure: one line unless --debug
+        if state.debug:
+            raise
+        err.print(
+            f"error: {type(exc).__name__}: {exc} (run with --debug for details)", markup=False
+        )
+        raise typer.Exit(1) from None
+
+
+async def _services():
+    from bot.services import Services
+
+    return await Services.start(state.config)
+
+
+def _emit(text: str, out_file: Path | None) -> None:
+    if out_file is None:
+        sys.stdout.write(text if text.endswith("\n") else text + "\n")
+        return
+    try:
+        out_file.parent.mkdir(parents=True, exist_ok=True)
+        out_file.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise UsageError(f"cannot write {out_file}: {exc.strerror}") from None
+    err.print(f"wrote {out_file}")
+
+
+def _dump(data: Any) -> str:
+    return json.dumps(data, ensure_ascii=False, indent=2)
+
+
+# ---------------------------------------------------------------------------- sync
+
+
+@app.command()
+def sync(
+    repo: RepoOption = None,
+    week: Annotated[str | None, typer.Option(help="ISO week (2026-W23), 'this' or 'last'.")] = None,
+    since: Annotated[str | None, typer.Option(help="Window start date (with --until).")] = None,
+    until: Annotated[str | None, typer.Option(help="Window end date, exclusive.")] = None,
+    force: Annotated[bool, typer.Option(help="Re-fetch even when the window is fresh.")] = False,
+) -> None:
+    """Fetch the merged PRs of a window into the store."""
+
+    async def go() -> None:
+        from bot.progress import SyncProgress
+        from bot.sync import sync_window
+        from bot.weeks import parse_window
+
+        async with await _services() as services:
+            repo_name = services.config.repo(repo).name
+            window = parse_window(week, since, until, services.config.tz)
+            with SyncProgress(err, f"{repo_name} {window.label}") as progress:
+                result = await sync_window(
+                    services.store,
+                    services.github(),
+                    repo_name,
+                    window,
+                    force=force,
+                    progress=progress,
+                )
+            out.print(result.summary_line(), markup=False)
+
+    run(go)
+
+
+# ---------------------------------------------------------------------------- pr / explain
+
+
+async def _analysed_pr(services, repo: str | None, number: int):
+    from bot.sync import fetch_pr
+
+    if number <= 0:
+        raise UsageError(f"bad PR number {number}: expected a positive integer like 42121")
+    repo_name = services.config.repo(repo).name
+    pr = await fetch_pr(services.store, services.github(), repo_name, number)
+    analyzer = await services.analyzer(repo_name)
+    return pr, analyzer.analyze(pr), analyzer
+
+
+@app.command()
+def pr(
+    number: Annotated[int, typer.Argument(help="PR number.")],
+    repo: RepoOption = None,
+    format: Annotated[PRFormat, typer.Option("--format", help="Output format.")] = PRFormat.text,
+    lang: Annotated[Lang | None, typer.Option(help="Language of the text card.")] = None,
+) -> None:
+    """One PR card (from the store, else fetched from GitHub)."""
+
+    async def go() -> None:
+        from bot.analysis.report import analysis_to_json
+        from bot.cards import pr_text
+
+        async with await _services() as services:
+            pr_, analysis, analyzer = await _analysed_pr(services, repo, number)
+            if format is PRFormat.json:
+                _emit(_dump(analysis_to_json(pr_, analysis)), None)
+            else:
+                language = lang.value if lang else services.config.language
+                _emit(pr_text(pr_, analysis, language, analyzer.module_names()), None)
+
+    run(go)
+
+
+@app.command()
+def explain(
+    number: Annotated[int, typer.Argument(help="PR number.")],
+    repo: RepoOption = None,
+    format: Annotated[PRFormat, typer.Option("--format", help="Output format.")] = PRFormat.text,
+) -> None:
+    """Why a PR got its modules, kind, flags, score and claims."""
+
+    async def go() -> None:
+        from bot.analysis.report import analysis_to_json, explain_text
+
+        async with await _services() as services:
+            pr_, analysis, _ = await _analysed_pr(services, repo, number)
+            if format is PRFormat.json:
+                _emit(_dump(analysis_to_json(pr_, analysis)), None)
+            else:
+                _emit(explain_text(pr_, analysis), None)
+
+    run(go)
+
+
+# ---------------------------------------------------------------------------- modules
+
+
+@app.command()
+def modules(repo: RepoOption = None) -> None:
+    """Module ids, names and the rules that assign them."""
+
+    async def go() -> None:
+        from rich.table import Table
+
+        from bot.analysis.report import describe_ruleset
+
+        async with await _services() as services:
+            analyzer = await services.analyzer(repo)
+            rows = describe_ruleset(analyzer.ruleset)
+            table = Table("id", "name", "名称", "rules", show_lines=False)
+            for row in rows:
+                table.add_row(*(str(cell) for cell in row))
+            out.print(table)
+
+    run(go)
+
+
+# ---------------------------------------------------------------------------- digest
+
+
+@app.command()
+def digest(
+    repo: RepoOption = None,
+    week: Annotated[str | None, typer.Option(help="ISO week (2026-W23), 'this' or 'last'.")] = None,
+    since: Annotated[str | None, typer.Option(help="Window start date (with --until).")] = None,
+    until: Annotated[str | None, typer.Option(help="Window end date, exclusive.")] = None,
+    lang: Annotated[Lang | None, typer.Option(help="Language; default from config.")] = None,
+    format: Annotated[
+        DigestFormat, typer.Option("--format", help="Output format.")
+    ] = DigestFormat.markdown,
+    out_file: Annotated[Path | None, typer.Option("--out", help="Write to this file.")] = None,
+    post: Annotated[
+        list[str] | None,
+        typer.Option("--post", help="Post to slack:CHANNEL or discord:CHANNEL (repeatable)."),
+    ] = None,
+    force: Annotated[bool, typer.Option(help="Post again even if already posted.")] = False,
+    no_sync: Annotated[bool, typer.Option("--no-sync", help="Use the store as it is.")] = False,
+) -> None:
+    """Build the weekly digest (syncing first when needed); print, write or post it."""
+    targets = [_parse_target(t) for t in post or []]
+
+    async def go() -> None:
+        from bot.digest.pipeline import build_for_window, render_digest
+        from bot.weeks import parse_window
+
+        async with await _services() as services:
+            window = parse_window(week, since, until, services.config.tz)
+            language = lang.value if lang else services.config.language
+            built = await build_for_window(
+                services, repo, window, language, sync=not no_sync, progress_console=err
+            )
+            if targets:
+                from bot.posting import post_digest
+
+                for platform, channel in targets:
+                    result = await post_digest(services, built, platform, channel, force=force)
+                    err.print(result.summary_line(), markup=False)
+                if out_file is None and format is DigestFormat.markdown:
+                    return
+            rendered = render_digest(built, format.value)
+            if format is DigestFormat.markdown and out_file is None and sys.stdout.isatty():
+                from rich.markdown import Markdown
+
+                out.print(Markdown(rendered))
+            else:
+                _emit(rendered, out_file)
+
+    run(go)
+
+
+def _parse_target(value: str) -> tuple[str, str]:
+    platform, sep, channel = value.partition(":")
+    if not sep or platform not in ("slack", "discord") or not channel:
+        err.print(f"error: bad --post {value!r}: expected slack:CHANNEL or discord:CHANNEL")
+        raise typer.Exit(2)
+    return platform, channel
+
+
+# ---------------------------------------------------------------------------- chat
+
+
+@app.command()
+def chat(
+    text: Annotated[str, typer.Argument(help='A slash command, e.g. "/vllm pr 42121".')],
+    channel: Annotated[str, typer.Option(help="Channel id the command is typed in.")] = "cli",
+    user: Annotated[str, typer.Option(help="User id typing the command.")] = "cli-user",
+) -> None:
+    """Run one /vllm command through the same command layer as Slack and Discord."""
+
+    async def go() -> int:
+        from bot.commands.cli_adapter import run_chat
+
+        async with await _services() as services:
+            reply_text, ok = await run_chat(services, text, channel=channel, user=user)
+        _emit(reply_text, None)
+        return 0 if ok else 2
+
+    code = run(go)
+    raise typer.Exit(code)
+
+
+# ---------------------------------------------------------------------------- serve / doctor
+
+
+@app.command()
+def serve(
+    port: Annotated[int | None, typer.Option(help="Web server port (default from config).")] = None,
+) -> None:
+    """The long-running bot: scheduler, Slack, Discord and the web server."""
+
+    async def go() -> None:
+        from bot.serve import serve_forever
+
+        async with await _services() as services:
+            await serve_forever(services, port=port)
+
+    run(go)
+
+
+@app.command()
+def doctor() -> None:
+    """Check config, tokens, channels, database and GitHub; say what is wrong and how to fix it."""
+
+    async def go() -> int:
+        from bot.doctor import run_doctor
+
+        async with await _services() as services:
+            return await run_doctor(services, out)
+
+    raise typer.Exit(run(go))
+
+
+def main() -> None:
+    app()

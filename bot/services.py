@@ -1,0 +1,73 @@
+"""The running bot's shared services: config, environment, store, GitHub and analyzers.
+
+The CLI, the command layer and `serve` all start one `Services` and close it at the end,
+so every entry point sees the same configuration, store and clients.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from bot.config import Config, Environment, database_url, load_config
+from bot.store import Store
+
+if TYPE_CHECKING:
+    from bot.analysis import Analyzer
+    from bot.github.client import GitHubClient
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class Services:
+    config: Config
+    env: Environment
+    store: Store
+    _github: GitHubClient | None = None
+    _analyzers: dict[str, Analyzer] = field(default_factory=dict)
+
+    @classmethod
+    async def start(cls, config_path: str | Path | None = None) -> Services:
+        env = Environment()
+        config = load_config(config_path, env)
+        store = await Store.open(database_url(env))
+        return cls(config=config, env=env, store=store)
+
+    async def __aenter__(self) -> Services:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    def github(self) -> GitHubClient:
+        if self._github is None:
+            from bot.sync import github_client
+
+            self._github = github_client(self.config, self.env, store=self.store)
+        return self._github
+
+    async def analyzer(self, repo: str | None = None) -> Analyzer:
+        """The analyzer for `repo`'s rule set ("auto" reads the repo's labelling rules once)."""
+        repo_config = self.config.repo(repo)
+        cached = self._analyzers.get(repo_config.name)
+        if cached is not None:
+            return cached
+        from bot.analysis import Analyzer, load_ruleset
+
+        if repo_config.modules == "auto":
+            from bot.analysis.auto import auto_ruleset
+
+            ruleset = await auto_ruleset(self.github(), repo_config.name)
+        else:
+            ruleset = load_ruleset(repo_config.modules)
+        analyzer = Analyzer(ruleset)
+        self._analyzers[repo_config.name] = analyzer
+        return analyzer
+
+    async def close(self) -> None:
+        if self._github is not None:
+            await self._github.aclose()
+        await self.store.close()

@@ -1,0 +1,121 @@
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+from sqlalchemy import inspect
+
+from bot.models import FileChange, PullRequest
+from bot.store import Store
+from tests.fakes.databases import postgres_database
+
+T0 = datetime(2026, 6, 1, tzinfo=UTC)
+
+
+def make_pr(number: int, *, hours: int = 1, files: int = 2, repo: str = "o/r") -> PullRequest:
+    return PullRequest(
+        repo=repo,
+        number=number,
+        title=f"[Core] change {number}",
+        url=f"https://github.com/{repo}/pull/{number}",
+        state="merged",
+        created_at=T0 - timedelta(days=1),
+        merged_at=T0 + timedelta(hours=hours),
+        author=f"user{number % 7}",
+        additions=10 * number,
+        deletions=number,
+        changed_files=files,
+        labels=["ready", f"l{number % 3}"],
+        files=[FileChange(f"vllm/f{i}.py", i, 1, "MODIFIED") for i in range(files)],
+    )
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+async def store(request: pytest.FixtureRequest, tmp_path: Path):
+    if request.param == "sqlite":
+        store = await Store.open(f"sqlite+aiosqlite:///{tmp_path / 's.db'}")
+        yield store
+        await store.close()
+        return
+    async with postgres_database() as url:
+        store = await Store.open(url)
+        yield store
+        await store.close()
+
+
+async def test_migrations_create_every_table(store: Store) -> None:
+    async with store.engine.connect() as conn:
+        tables = await conn.run_sync(lambda c: set(inspect(c).get_table_names()))
+    assert {"pull_requests", "pr_files", "pr_labels", "sync_windows", "deliveries"} <= tables
+    assert "alembic_version" in tables
+
+
+async def test_reopening_is_idempotent(tmp_path: Path) -> None:
+    url = f"sqlite+aiosqlite:///{tmp_path / 'again.db'}"
+    for _ in range(2):
+        store = await Store.open(url)
+        await store.upsert_prs([make_pr(1)])
+        await store.close()
+    store = await Store.open(url)
+    assert await store.count_merged_between("o/r", T0, T0 + timedelta(days=1)) == 1
+    await store.close()
+
+
+async def test_round_trip_keeps_every_field(store: Store) -> None:
+    pr = make_pr(7, files=250)
+    await store.upsert_prs([pr])
+    loaded = await store.get_pr("o/r", 7)
+    assert loaded == pr
+    assert loaded.merged_at.tzinfo is not None
+
+
+async def test_upsert_replaces_files_and_labels(store: Store) -> None:
+    await store.upsert_prs([make_pr(3, files=5)])
+    changed = make_pr(3, files=2)
+    changed.title = "[Core] renamed"
+    changed.labels = ["other"]
+    await store.upsert_prs([changed])
+    loaded = await store.get_pr("o/r", 3)
+    assert loaded.title == "[Core] renamed"
+    assert loaded.labels == ["other"]
+    assert [f.path for f in loaded.files] == ["vllm/f0.py", "vllm/f1.py"]
+
+
+async def test_window_query_is_half_open_and_ordered(store: Store) -> None:
+    prs = [make_pr(n, hours=h) for n, h in [(1, 0), (2, 23), (3, 24), (4, 5)]]
+    await store.upsert_prs(prs)
+    got = await store.prs_merged_between("o/r", T0, T0 + timedelta(hours=24))
+    assert [p.number for p in got] == [1, 4, 2]
+    assert await store.get_pr("o/r", 99) is None
+    assert await store.prs_merged_between("x/y", T0, T0 + timedelta(days=9)) == []
+
+
+async def test_coverage_needs_complete_windows_without_gaps(store: Store) -> None:
+    day = timedelta(days=1)
+    await store.mark_window("o/r", T0, T0 + 3 * day, complete=True, pr_count=1)
+    await store.mark_window("o/r", T0 + 3 * day, T0 + 7 * day, complete=False, pr_count=1)
+    assert await store.is_covered("o/r", T0, T0 + 3 * day)
+    assert not await store.is_covered("o/r", T0, T0 + 7 * day)
+    await store.mark_window("o/r", T0 + 3 * day, T0 + 7 * day, complete=True, pr_count=2)
+    assert await store.is_covered("o/r", T0, T0 + 7 * day)
+    assert not await store.is_covered("o/r", T0 - day, T0 + 7 * day)
+
+
+async def test_delivery_ledger_records_each_part_once(store: Store) -> None:
+    await store.record_delivery("digest:x", "slack", "C1", 0, 3, "1.0", None)
+    await store.record_delivery("digest:x", "slack", "C1", 1, 3, "1.1", "1.0")
+    await store.record_delivery("digest:x", "slack", "C1", 1, 3, "1.2", "1.0")
+    ledger = await store.deliveries("digest:x", "slack", "C1")
+    assert sorted(ledger) == [0, 1]
+    assert ledger[1].message_id == "1.2"
+    assert await store.deliveries("digest:x", "slack", "C2") == {}
+    await store.forget_deliveries("digest:x", "slack", "C1")
+    assert await store.deliveries("digest:x", "slack", "C1") == {}
+
+
+async def test_naive_datetimes_are_rejected(store: Store) -> None:
+    pr = make_pr(1)
+    pr.merged_at = datetime(2026, 6, 1)
+    with pytest.raises(Exception, match="naive datetime"):
+        await store.upsert_prs([pr])
