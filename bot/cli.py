@@ -23,7 +23,7 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
 )
-err = Console(stderr=True, highlight=False)
+err = Console(stderr=True, highlight=False, soft_wrap=True)
 out = Console(highlight=False, soft_wrap=True)
 
 T = TypeVar("T")
@@ -156,6 +156,44 @@ def sync(
                     progress=progress,
                 )
             out.print(result.summary_line(), markup=False)
+
+    run(go)
+
+
+@app.command("import")
+def import_(
+    file: Annotated[Path, typer.Argument(help="JSON export of pull requests.")],
+    week: Annotated[
+        str | None, typer.Option(help="Mark this ISO week complete: the file holds all of it.")
+    ] = None,
+    since: Annotated[str | None, typer.Option(help="Mark [since, until) complete.")] = None,
+    until: Annotated[
+        str | None, typer.Option(help="End of the complete window, exclusive.")
+    ] = None,
+) -> None:
+    """Import pull requests from a JSON export (offline use and archives)."""
+
+    async def go() -> None:
+        from bot.importer import read_export
+        from bot.weeks import parse_window
+
+        repo_name, prs = read_export(file)
+        async with await _services() as services:
+            await services.store.upsert_prs(prs)
+            message = f"imported {len(prs)} PRs of {repo_name}"
+            if week or since or until:
+                window = parse_window(week, since, until, services.config.tz)
+                inside = [
+                    p for p in prs if p.merged_at and window.start <= p.merged_at < window.end
+                ]
+                count = await services.store.count_merged_between(
+                    repo_name, window.start, window.end
+                )
+                await services.store.mark_window(
+                    repo_name, window.start_utc, window.end_utc, complete=True, pr_count=count
+                )
+                message += f"; {window.label} marked complete ({len(inside)} PRs in it)"
+            out.print(message, markup=False)
 
     run(go)
 

@@ -1,0 +1,91 @@
+"""Import pull requests from a JSON export (offline use, archives, demos).
+
+The format is the one `vllm-bot export` writes and GitHub's GraphQL field names use:
+{"repository": "owner/name", "pullRequests": [{"number", "title", "body", "url", "author",
+"createdAt", "mergedAt", "baseRefName", "labels": [..], "additions", "deletions",
+"changedFiles", "files": [{"path", "additions", "deletions"}], "filesKnown"}]}
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from bot.errors import UsageError
+from bot.models import FileChange, PullRequest
+
+
+def _time(value: str | None, where: str) -> datetime | None:
+    if value in (None, ""):
+        return None
+    try:
+        parsed = datetime.fromisoformat(value.replace("Z", "+00:00"))
+    except (TypeError, ValueError):
+        raise UsageError(f"{where}: bad timestamp {value!r}: expected ISO 8601") from None
+    return parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)
+
+
+def _pr(repo: str, raw: dict[str, Any], where: str) -> PullRequest:
+    try:
+        number = int(raw["number"])
+        title = str(raw["title"])
+    except (KeyError, TypeError, ValueError):
+        raise UsageError(f"{where}: each pull request needs a number and a title") from None
+    merged_at = _time(raw.get("mergedAt"), where)
+    created_at = _time(raw.get("createdAt"), where) or merged_at or datetime.now(UTC)
+    author = raw.get("author")
+    if isinstance(author, dict):  # GraphQL shape: {"login": ...}
+        author = author.get("login")
+    labels = raw.get("labels") or []
+    if isinstance(labels, dict):
+        labels = [node["name"] for node in labels.get("nodes", [])]
+    files_known = bool(raw.get("filesKnown", True))
+    files = [
+        FileChange(
+            str(f["path"]),
+            int(f.get("additions", 0)),
+            int(f.get("deletions", 0)),
+            f.get("changeType"),
+        )
+        for f in (raw.get("files") or [])
+    ]
+    return PullRequest(
+        repo=repo,
+        number=number,
+        title=title,
+        body=raw.get("body") or "",
+        url=raw.get("url") or f"https://github.com/{repo}/pull/{number}",
+        state="merged" if merged_at else str(raw.get("state", "open")).lower(),
+        author=author,
+        created_at=created_at,
+        merged_at=merged_at,
+        closed_at=_time(raw.get("closedAt"), where) or merged_at,
+        additions=int(raw.get("additions") or 0),
+        deletions=int(raw.get("deletions") or 0),
+        changed_files=int(raw.get("changedFiles") or len(files)),
+        labels=[str(label) for label in labels],
+        files=files,
+        files_known=files_known,
+        merged_by=raw.get("mergedBy"),
+        base_ref=raw.get("baseRefName"),
+        fetched_at=datetime.now(UTC),
+    )
+
+
+def read_export(path: Path) -> tuple[str, list[PullRequest]]:
+    """The repository and pull requests in an export file."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise UsageError(f"cannot read {path}: {exc.strerror}") from None
+    except json.JSONDecodeError as exc:
+        raise UsageError(f"{path}: not valid JSON: {exc}") from None
+    if not isinstance(data, dict) or "pullRequests" not in data or "repository" not in data:
+        raise UsageError(f"{path}: expected an object with 'repository' and 'pullRequests'")
+    repo = str(data["repository"])
+    prs = [
+        _pr(repo, raw, f"{path}: pullRequests[{i}]") for i, raw in enumerate(data["pullRequests"])
+    ]
+    return repo, prs
