@@ -155,7 +155,7 @@ def sync(
                     force=force,
                     progress=progress,
                 )
-            out.print(result.summary_line(), markup=False)
+            out.print(sync_summary(repo_name, window.label, result), markup=False)
 
     run(go)
 
@@ -198,6 +198,24 @@ def import_(
     run(go)
 
 
+def sync_summary(repo: str, label: str, result) -> str:
+    if result.skipped_fresh:
+        how = "fresh in the store, no request sent"
+    elif result.confirmed_unchanged:
+        how = "unchanged on GitHub"
+    else:
+        how = "fetched"
+    rate = "rate limit unknown"
+    if result.rate_remaining is not None:
+        rate = f"rate limit {result.rate_remaining:,} left"
+        if result.rate_reset is not None:
+            rate += f" (resets {result.rate_reset.astimezone():%H:%M})"
+    return (
+        f"{repo} {label}: {result.prs_stored:,} PRs stored ({how}); "
+        f"{result.requests} requests; {rate}; {result.seconds:.1f} s"
+    )
+
+
 # ---------------------------------------------------------------------------- pr / explain
 
 
@@ -231,7 +249,7 @@ def pr(
                 _emit(_dump(analysis_to_json(pr_, analysis)), None)
             else:
                 language = lang.value if lang else services.config.language
-                _emit(pr_text(pr_, analysis, language, analyzer.module_names()), None)
+                _emit(pr_text(pr_, analysis, language, analyzer.ruleset.module_names()), None)
 
     run(go)
 

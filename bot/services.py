@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from bot.config import Config, Environment, database_url, load_config
+from bot.errors import ConfigError
 from bot.store import Store
 
 if TYPE_CHECKING:
@@ -55,17 +56,35 @@ class Services:
         cached = self._analyzers.get(repo_config.name)
         if cached is not None:
             return cached
-        from bot.analysis import Analyzer, load_ruleset
+        from bot.analysis import Analyzer, RuleSetError, load_ruleset
 
         if repo_config.modules == "auto":
-            from bot.analysis.auto import auto_ruleset
-
-            ruleset = await auto_ruleset(self.github(), repo_config.name)
+            ruleset = await self._auto_ruleset(repo_config.name)
         else:
-            ruleset = load_ruleset(repo_config.modules)
+            try:
+                ruleset = load_ruleset(repo_config.modules)
+            except RuleSetError as exc:
+                raise ConfigError(str(exc)) from None
         analyzer = Analyzer(ruleset)
         self._analyzers[repo_config.name] = analyzer
         return analyzer
+
+    async def _auto_ruleset(self, repo: str):
+        """Rules from the repo's own labeler/Mergify files; offline, from stored file paths."""
+        from bot.analysis.auto_rules import build_auto_ruleset
+        from bot.errors import GitHubError
+        from bot.github.repo_files import repo_snapshot
+
+        try:
+            snapshot = await repo_snapshot(self.github(), repo, store=self.store)
+        except GitHubError as exc:
+            log.warning("labelling rules of %s unavailable (%s); using generic rules", repo, exc)
+            return build_auto_ruleset(None, None, await self.store.top_level_dirs(repo))
+        return build_auto_ruleset(
+            snapshot.files.get(".github/labeler.yml"),
+            snapshot.files.get(".github/mergify.yml"),
+            snapshot.top_level_dirs,
+        )
 
     async def close(self) -> None:
         if self._github is not None:

@@ -237,6 +237,17 @@ class Store:
             rows = await session.execute(select(PullRequestRow.repo).distinct())
             return sorted(r for (r,) in rows)
 
+    async def top_level_dirs(self, repo: str) -> list[str]:
+        """Top-level folders seen in stored PRs' files (offline stand-in for the repo tree)."""
+        async with self.session() as session:
+            rows = await session.execute(
+                select(PRFileRow.path)
+                .join(PullRequestRow, PRFileRow.pr_id == PullRequestRow.id)
+                .where(PullRequestRow.repo == repo)
+                .distinct()
+            )
+            return sorted({path.split("/", 1)[0] for (path,) in rows if "/" in path})
+
     # ------------------------------------------------------------------ sync windows
 
     async def get_window(self, repo: str, start: datetime, end: datetime) -> SyncWindow | None:
@@ -344,7 +355,7 @@ class Store:
                         ContributorRow.repo == repo, ContributorRow.login.in_(chunk)
                     )
                 )
-                found.update(dict(rows.tuples()))
+                found.update({login: at for login, at in rows})
         return found
 
     async def set_first_merged(self, repo: str, values: dict[str, datetime | None]) -> None:

@@ -1,0 +1,378 @@
+"""``modules = "auto"``: derive a rule set from a repository's own labelling rules.
+
+Inputs are the texts of ``.github/labeler.yml`` (actions/labeler v4 or v5 syntax) and
+``.github/mergify.yml`` (label actions with ``files~=`` / ``files=`` / ``title~=``
+conditions) plus the repository's top-level folders; fetching them is the caller's job.
+
+Only the subset of YAML these files use is parsed (block mappings and sequences, flow
+sequences, quoted scalars, comments, block scalars), so no YAML dependency is needed.
+Conditions are flattened: every positive file or title condition of a label becomes a rule
+for that label's module, which over-approximates ``and`` rules but never misses a file.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from .rules import ModuleRule, RuleSet, load_ruleset
+
+# Labels that mean one of the generic modules, whatever the repository calls them.
+_GENERIC_LABELS = {
+    "documentation": "docs",
+    "docs": "docs",
+    "doc": "docs",
+    "tests": "tests",
+    "test": "tests",
+    "testing": "tests",
+    "ci": "ci-build",
+    "ci/build": "ci-build",
+    "build": "ci-build",
+    "infra": "ci-build",
+    "github_actions": "ci-build",
+    "dependencies": "dependencies",
+    "deps": "dependencies",
+}
+_LABEL_PREFIXES = ("module", "area", "component", "comp", "mod", "scope", "topic")
+_SKIP_FOLDERS = {
+    "docs", "doc", "tests", "test", ".github", ".buildkite", ".circleci", "examples",
+    "requirements", "benchmarks", "docker", "cmake", "build", "dist", "node_modules",
+}  # fmt: skip
+
+
+# ---------------------------------------------------------------- minimal YAML
+
+
+class YamlSubsetError(ValueError):
+    pass
+
+
+def _strip_comment(line: str) -> str:
+    out, quote = [], ""
+    for i, ch in enumerate(line):
+        if quote:
+            if ch == quote:
+                quote = ""
+        elif ch in "'\"":
+            quote = ch
+        elif ch == "#" and (i == 0 or line[i - 1] in " \t"):
+            break
+        out.append(ch)
+    return "".join(out).rstrip()
+
+
+def _scalar(text: str) -> Any:
+    text = text.strip()
+    if not text:
+        return None
+    if text.startswith("[") and text.endswith("]"):
+        inner = text[1:-1].strip()
+        return [_scalar(p) for p in _split_flow(inner)] if inner else []
+    if len(text) >= 2 and text[0] == text[-1] and text[0] in "'\"":
+        body = text[1:-1]
+        return body.replace("''", "'") if text[0] == "'" else body.encode().decode("unicode_escape")
+    return text
+
+
+def _split_flow(text: str) -> list[str]:
+    parts, cur, quote, depth = [], [], "", 0
+    for ch in text:
+        if quote:
+            cur.append(ch)
+            if ch == quote:
+                quote = ""
+            continue
+        if ch in "'\"":
+            quote = ch
+        elif ch == "[":
+            depth += 1
+        elif ch == "]":
+            depth -= 1
+        elif ch == "," and depth == 0:
+            parts.append("".join(cur))
+            cur = []
+            continue
+        cur.append(ch)
+    if "".join(cur).strip():
+        parts.append("".join(cur))
+    return parts
+
+
+def _split_key(text: str) -> tuple[str, str] | None:
+    """Split 'key: value' outside quotes; None when the line is not a mapping entry."""
+    quote = ""
+    for i, ch in enumerate(text):
+        if quote:
+            if ch == quote:
+                quote = ""
+        elif ch in "'\"":
+            quote = ch
+        elif ch == ":" and (i + 1 == len(text) or text[i + 1] in " \t"):
+            key = text[:i].strip()
+            if len(key) >= 2 and key[0] == key[-1] and key[0] in "'\"":
+                key = key[1:-1]
+            return key, text[i + 1 :].strip()
+    return None
+
+
+def parse_yaml_subset(text: str) -> Any:
+    lines: list[tuple[int, str]] = []
+    raw = text.splitlines()
+    i = 0
+    while i < len(raw):
+        line = raw[i]
+        stripped = _strip_comment(line)
+        if not stripped.strip() or stripped.strip() in {"---", "..."}:
+            i += 1
+            continue
+        indent = len(stripped) - len(stripped.lstrip(" "))
+        content = stripped.strip()
+        # Block scalars ("message: |") keep their text but we never need it: fold it away.
+        if content.endswith(("|", ">", "|-", ">-", "|+", ">+")):
+            block: list[str] = []
+            j = i + 1
+            while j < len(raw) and (
+                not raw[j].strip() or len(raw[j]) - len(raw[j].lstrip(" ")) > indent
+            ):
+                block.append(raw[j].strip())
+                j += 1
+            content = content.rsplit(" ", 1)[0] + ' "' + " ".join(block).replace('"', "'") + '"'
+            i = j
+        else:
+            i += 1
+        lines.append((indent, content))
+    value, _ = _parse_block(lines, 0, lines[0][0] if lines else 0)
+    return value
+
+
+def _parse_block(lines: list[tuple[int, str]], pos: int, indent: int) -> tuple[Any, int]:
+    if pos >= len(lines):
+        return None, pos
+    if lines[pos][1].startswith("- ") or lines[pos][1] == "-":
+        return _parse_seq(lines, pos, indent)
+    return _parse_map(lines, pos, indent)
+
+
+def _parse_seq(lines: list[tuple[int, str]], pos: int, indent: int) -> tuple[list[Any], int]:
+    items: list[Any] = []
+    while pos < len(lines):
+        ind, content = lines[pos]
+        if ind < indent or not (content.startswith("- ") or content == "-"):
+            break
+        if ind > indent:
+            raise YamlSubsetError(f"unexpected indentation at {content!r}")
+        rest = content[1:].strip()
+        if not rest:
+            value, pos = _parse_block(
+                lines, pos + 1, lines[pos + 1][0] if pos + 1 < len(lines) else ind + 2
+            )
+            items.append(value)
+            continue
+        kv = _split_key(rest) if not rest.startswith(("[", "'", '"')) else None
+        if kv:
+            # "- key: value" opens a mapping whose further keys sit at the item's indent.
+            sub_indent = ind + 2 + (len(rest) - len(rest.lstrip()))
+            lines[pos] = (sub_indent, rest)
+            value, pos = _parse_map(lines, pos, sub_indent)
+            items.append(value)
+        else:
+            items.append(_scalar(rest))
+            pos += 1
+    return items, pos
+
+
+def _parse_map(lines: list[tuple[int, str]], pos: int, indent: int) -> tuple[dict[str, Any], int]:
+    out: dict[str, Any] = {}
+    while pos < len(lines):
+        ind, content = lines[pos]
+        if ind < indent:
+            break
+        if ind > indent or content.startswith("- "):
+            raise YamlSubsetError(f"unexpected line {content!r}")
+        kv = _split_key(content)
+        if kv is None:
+            raise YamlSubsetError(f"expected 'key: value', got {content!r}")
+        key, rest = kv
+        if rest:
+            out[key] = _scalar(rest)
+            pos += 1
+            continue
+        pos += 1
+        if pos < len(lines) and (
+            lines[pos][0] > ind or (lines[pos][0] == ind and lines[pos][1].startswith("- "))
+        ):
+            out[key], pos = _parse_block(lines, pos, lines[pos][0])
+        else:
+            out[key] = None
+    return out, pos
+
+
+# ---------------------------------------------------------------- rule extraction
+
+
+def _slug(label: str) -> str:
+    text = label.strip().lower()
+    if ":" in text or "/" in text:
+        prefix, _, rest = text.partition(":") if ":" in text else text.partition("/")
+        if prefix.strip() in _LABEL_PREFIXES and rest.strip():
+            text = rest
+    slug = re.sub(r"[^a-z0-9.]+", "-", text).strip("-.")
+    return slug or "label"
+
+
+def _module_id(label: str) -> str:
+    return _GENERIC_LABELS.get(label.strip().lower(), _slug(label))
+
+
+def _strings(value: Any) -> list[str]:
+    if value is None:
+        return []
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, list):
+        out: list[str] = []
+        for v in value:
+            out.extend(_strings(v))
+        return out
+    if isinstance(value, dict):
+        out = []
+        for v in value.values():
+            out.extend(_strings(v))
+        return out
+    return [str(value)]
+
+
+def labeler_rules(text: str) -> dict[str, tuple[list[str], list[str]]]:
+    """label -> (globs, negated globs) from actions/labeler v4 or v5 configuration."""
+    data = parse_yaml_subset(text) or {}
+    if not isinstance(data, dict):
+        raise YamlSubsetError("labeler.yml must be a mapping of label -> rules")
+    out: dict[str, tuple[list[str], list[str]]] = {}
+    for label, spec in data.items():
+        globs: list[str] = []
+        if isinstance(spec, dict):
+            # v5: {changed-files: [{any-glob-to-any-file: [...]}], head-branch: [...]}
+            spec = [spec]
+        for item in spec if isinstance(spec, list) else [spec]:
+            if isinstance(item, str):
+                globs.append(item)  # v4 short form
+            elif isinstance(item, dict):
+                for key, val in item.items():
+                    if key in {"head-branch", "base-branch"}:
+                        continue
+                    globs.extend(_strings(val))
+        pos = [g for g in globs if not g.startswith("!")]
+        neg = [g[1:] for g in globs if g.startswith("!")]
+        if pos:
+            out[str(label)] = (pos, neg)
+    return out
+
+
+_COND_RE = re.compile(r"^(-)?\s*(files|title)\s*(~=|=)\s*(.+)$")
+
+
+def mergify_rules(text: str) -> dict[str, tuple[list[str], list[str]]]:
+    """label -> (path patterns, title regexes) from Mergify label-adding rules."""
+    data = parse_yaml_subset(text) or {}
+    rules = data.get("pull_request_rules", []) if isinstance(data, dict) else []
+    out: dict[str, tuple[list[str], list[str]]] = {}
+    for rule in rules or []:
+        if not isinstance(rule, dict):
+            continue
+        actions = rule.get("actions") or {}
+        label_action = actions.get("label") if isinstance(actions, dict) else None
+        added = _strings(label_action.get("add")) if isinstance(label_action, dict) else []
+        if not added:
+            continue
+        paths: list[str] = []
+        titles: list[str] = []
+        for cond in _strings(rule.get("conditions")):
+            m = _COND_RE.match(cond.strip())
+            if not m or m.group(1):
+                continue  # negations and other attributes do not locate a module
+            attr, op, value = m.group(2), m.group(3), _scalar(m.group(4))
+            if not isinstance(value, str):
+                continue
+            if attr == "files":
+                paths.append(f"re:{value}" if op == "~=" else re.sub(r"([*?\[])", r"[\1]", value))
+            elif op == "~=":
+                titles.append(value)
+            else:
+                titles.append(f"^{re.escape(value)}$")
+        for label in added:
+            p, t = out.setdefault(label, ([], []))
+            p.extend(x for x in paths if x not in p)
+            t.extend(x for x in titles if x not in t)
+    return out
+
+
+def _valid_regexes(patterns: Iterable[str]) -> list[str]:
+    ok = []
+    for p in patterns:
+        try:
+            re.compile(p)
+        except re.error:
+            continue
+        ok.append(p)
+    return ok
+
+
+def build_auto_ruleset(
+    labeler_yml: str | None,
+    mergify_yml: str | None,
+    top_level_folders: Sequence[str],
+    base: RuleSet | None = None,
+    name: str = "auto",
+) -> RuleSet:
+    """Generic base rules + one module per repository label + catch-all folder modules."""
+    base = base or load_ruleset("generic")
+    modules: dict[str, dict[str, Any]] = {m.id: m.model_dump() for m in base.modules}
+    order = [m.id for m in base.modules]
+
+    def module_for(label: str) -> dict[str, Any]:
+        mid = _module_id(label)
+        if mid not in modules:
+            modules[mid] = ModuleRule(id=mid, name_en=label, name_zh=label).model_dump()
+            order.insert(len(order) - 1 if base.fallback_module in order else len(order), mid)
+        m = modules[mid]
+        if label not in m["labels"]:
+            m["labels"].append(label)
+        return m
+
+    def add_unique(target: list[str], values: Iterable[str]) -> None:
+        target.extend(v for v in values if v not in target)
+
+    if labeler_yml:
+        for label, (globs, negated) in labeler_rules(labeler_yml).items():
+            m = module_for(label)
+            add_unique(m["paths"], globs)
+            add_unique(m["exclude"], negated)
+    if mergify_yml:
+        for label, (paths, titles) in mergify_rules(mergify_yml).items():
+            if not paths and not titles:
+                continue  # housekeeping labels such as needs-rebase locate nothing
+            m = module_for(label)
+            add_unique(
+                m["paths"], [p for p in paths if not p.startswith("re:") or _valid_regexes([p[3:]])]
+            )
+            add_unique(m["keywords"], _valid_regexes(titles))
+
+    for folder in top_level_folders:
+        folder = folder.strip("/")
+        if not folder or folder.startswith(".") or folder.lower() in _SKIP_FOLDERS:
+            continue
+        mid = _slug(folder)
+        if mid in modules:
+            add_unique(modules[mid]["paths"], [f"{folder}/**"])
+            continue
+        modules[mid] = ModuleRule(
+            id=mid, name_en=folder, name_zh=folder, paths=[f"{folder}/**"], auxiliary=True
+        ).model_dump()
+        order.insert(len(order) - 1 if base.fallback_module in order else len(order), mid)
+
+    data = base.model_dump()
+    data["name"] = name
+    data["description"] = "derived from the repository's labeler/Mergify rules and folders"
+    data["modules"] = [modules[mid] for mid in order]
+    return RuleSet.model_validate(data)

@@ -1,0 +1,202 @@
+"""Performance claims stated by PR authors ("2.15x throughput", "+24%", "1289μs -> 1.8μs").
+
+Only what is written is extracted: a number must carry a multiplier, a percentage or a
+before/after arrow, and (except for explicit "+N%" and arrows) a performance word nearby.
+Versions, PR numbers, sizes ("1400 lines"), hardware counts ("8x H100"), parallel sizes
+("TP4") and dates never qualify because they have none of those shapes.
+"""
+
+from __future__ import annotations
+
+import re
+
+from bot.models import Claim
+
+_NUM = r"\d+(?:[.,]\d+)?"
+_RANGE = rf"({_NUM})(?:\s*(?:-|–|~|to)\s*({_NUM}))?"
+
+_METRICS = (
+    r"decode throughput|prefill throughput|output throughput|token throughput|throughput|"
+    r"end-to-end latency|e2e latency|latency|speed-?up|TPS|TPOT|TTFT|ITL|QPS|RPS|"
+    r"tok(?:en)?s?/s|req(?:uest)?s?/s|bandwidth|kernel performance|performance|perf|"
+    r"memory usage|memory|decode|prefill|acceptance rate|acceptance length"
+)
+_GAIN_WORDS = (
+    r"faster|speed-?up|speedups|improve(?:ment|d|s)?|gain|boost|increase|higher|better|"
+    r"reduc(?:e|ed|es|tion)|lower|less|fewer|saving|accelerat(?:e|ion|ed)|up to|"
+    r"提升|加速|降低|减少"
+)
+_REDUCTION_WORDS = re.compile(r"reduc|lower|less|fewer|saving|降低|减少", re.IGNORECASE)
+_TIME_UNITS = r"μs|us|µs|ms|ns|s|sec|seconds?|min"
+_UNITS = rf"{_TIME_UNITS}|GB/s|TB/s|tok/s|tokens/s|req/s|x|%"
+
+_HARDWARE = re.compile(
+    r"^\s*(?:[A-Z]?\d{2,4}[A-Z]?\b|H\d{2,3}|A\d{2,3}|B\d{2,3}|L\d{1,2}|MI\d{3}|GPUs?|"
+    r"GB\d{2,3}|nodes?|cards?|devices?|NPUs?|TPUs?|chips?|hosts?|workers?|sockets?|cores?)",
+    re.IGNORECASE,
+)
+_NOT_PERF = re.compile(
+    r"accuracy|acc\b|gsm8k|mmlu|coverage|utiliz|util\b|score|pass rate|recall|precision|"
+    r"probabilit|percentile|p\d\d\b|quantile|sparsity|ratio of|of the (?:cases|time)",
+    re.IGNORECASE,
+)
+
+_ARROW_RE = re.compile(
+    rf"(?<![\w.])({_NUM})\s*({_UNITS}|{_METRICS})?\s*(?:->|→|=>|⇒|-->)\s*({_NUM})\s*"
+    rf"({_UNITS}|{_METRICS})?(?:\s*\(\s*({_NUM})\s*[x×]\s*(?:faster|speed-?up)?\s*\))?",
+    re.IGNORECASE,
+)
+_MULT_RE = re.compile(rf"(?<![\w.#/])(?:{_RANGE})\s?(?:[x×](?![\w])|倍)", re.IGNORECASE)
+_PCT_RE = re.compile(rf"(?<![\w.#/])(\+)?\s?(?:{_RANGE})\s?%", re.IGNORECASE)
+_METRIC_AFTER = re.compile(
+    rf"^\s*(?:(?:{_GAIN_WORDS})\s+(?:in\s+|of\s+|on\s+)?)?((?:{_METRICS}))\b", re.IGNORECASE
+)
+_METRIC_BEFORE = re.compile(
+    rf"\b({_METRICS})\s*(?:(?:{_GAIN_WORDS}|improves?|is|was|went)\s*)?(?:of|by|:|up|\+)?\s*$",
+    re.IGNORECASE,
+)
+_GAIN_AFTER = re.compile(r"^\s*(faster|speed-?ups?|improvement|quicker|提升|加速)", re.IGNORECASE)
+_PERF_CONTEXT = re.compile(rf"\b(?:{_METRICS}|{_GAIN_WORDS})", re.IGNORECASE)
+# Cheap gate: every claim shape needs one of these, and most PR bodies have none.
+_MAYBE_CLAIM = re.compile(r"\d\s?(?:[x×%倍]|μs|us|µs|ms)|->|→|=>|⇒")
+_WINDOW = 48
+_MAX_CLAIMS = 6
+
+
+def _num(s: str) -> float:
+    return float(s.replace(",", "."))
+
+
+def _metric_name(s: str | None) -> str | None:
+    if not s:
+        return None
+    low = s.lower()
+    if low in {"tps", "tpot", "ttft", "itl", "qps", "rps"}:
+        return low.upper()
+    return low.replace("speed-up", "speedup")
+
+
+def _clean(text: str) -> str:
+    return re.sub(r"\s+", " ", text).strip()
+
+
+def _time_unit(u: str | None) -> bool:
+    return bool(u) and re.fullmatch(_TIME_UNITS, u or "", re.IGNORECASE) is not None
+
+
+def extract_claims(text: str) -> list[Claim]:
+    """Performance claims in ``text`` (title and body), in order of appearance."""
+    if not text or not _MAYBE_CLAIM.search(text):
+        return []
+    claims: list[Claim] = []
+    taken: list[tuple[int, int]] = []
+
+    def overlaps(a: int, b: int) -> bool:
+        return any(a < e and s < b for s, e in taken)
+
+    def context(a: int, b: int) -> tuple[str, str]:
+        return text[max(0, a - _WINDOW) : a], text[b : b + _WINDOW]
+
+    def push(a: int, b: int, factor: float | None, metric: str | None) -> None:
+        if overlaps(a, b):
+            return
+        taken.append((a, b))
+        claims.append(
+            Claim(_clean(text[a:b]), round(factor, 3) if factor else None, _metric_name(metric))
+        )
+
+    # 1) before -> after, e.g. "1289μs -> 1.8μs (719x)"
+    for m in _ARROW_RE.finditer(text):
+        before, unit1, after, unit2, stated = m.groups()
+        unit = unit2 or unit1
+        if not unit and not stated:
+            continue  # "3 -> 4" alone is a count, not a claim
+        b0, a0 = _num(before), _num(after)
+        if stated:
+            factor: float | None = _num(stated)
+        elif b0 > 0 and a0 > 0:
+            # Times and latencies improve downwards, rates upwards.
+            lower_better = _time_unit(unit) or "latency" in (unit or "").lower()
+            factor = b0 / a0 if lower_better else a0 / b0
+        else:
+            factor = None
+        metric = (
+            unit if unit and not _time_unit(unit) else ("latency" if _time_unit(unit) else None)
+        )
+        push(m.start(), m.end(), factor, metric)
+
+    # 2) multipliers, e.g. "2.15x throughput", "TPS 1.24-3.17x", "3x faster"
+    for m in _MULT_RE.finditer(text):
+        lo, hi = m.group(1), m.group(2)
+        pre, post = context(m.start(), m.end())
+        if _HARDWARE.match(post) or re.match(r"^\s*\d", post):
+            continue  # "8x H100", "4x 80GB", "2x8"
+        after = _METRIC_AFTER.match(post)
+        before = _METRIC_BEFORE.search(pre)
+        if not (after or before or _PERF_CONTEXT.search(pre[-24:] + post[:24])):
+            continue
+        a, b = m.start(), m.end()
+        metric = None
+        if after:
+            b += after.end()
+            metric = after.group(1)
+        elif before:
+            a -= len(pre) - before.start()
+            metric = before.group(1)
+        else:
+            gain = _GAIN_AFTER.match(post)
+            if gain:
+                b += gain.end()
+        push(a, b, _num(hi or lo), metric)
+
+    # 3) percentages, e.g. "+24%", "16-24% decode throughput", "319% speedup"
+    for m in _PCT_RE.finditer(text):
+        plus, lo, hi = m.group(1), m.group(2), m.group(3)
+        pre, post = context(m.start(), m.end())
+        if _NOT_PERF.search(pre[-30:] + post[:30]):
+            continue
+        if m.start() > 0 and text[m.start() - 1] == "-" and not plus:
+            continue  # a regression or a range end already handled
+        after = _METRIC_AFTER.match(post)
+        before = _METRIC_BEFORE.search(pre)
+        if not (plus or after or before or _PERF_CONTEXT.search(pre[-24:] + post[:24])):
+            continue
+        a, b = m.start(), m.end()
+        if plus:
+            a = text.index("+", a)
+        metric = None
+        if after:
+            b += after.end()
+            metric = after.group(1)
+        elif before:
+            a -= len(pre) - before.start()
+            metric = before.group(1)
+        pct = _num(hi or lo)
+        around = (pre[-24:] + post[:24]).lower()
+        if _REDUCTION_WORDS.search(around) or (metric and "latency" in metric.lower()):
+            factor = 1 / (1 - pct / 100) if pct < 100 else None
+        else:
+            factor = 1 + pct / 100
+        push(a, b, factor, metric)
+        if len(claims) >= _MAX_CLAIMS * 2:
+            break
+
+    claims_sorted = sorted(zip(taken, claims, strict=True), key=lambda t: t[0][0])
+    seen: set[str] = set()
+    out: list[Claim] = []
+    for _, c in claims_sorted:
+        if c.text.lower() in seen:
+            continue
+        seen.add(c.text.lower())
+        out.append(c)
+    return out[:_MAX_CLAIMS]
+
+
+def best_claim(claims: list[Claim]) -> Claim | None:
+    """The claim with the largest stated factor (first one when none is derivable)."""
+    if not claims:
+        return None
+    with_factor = [c for c in claims if c.factor]
+    if not with_factor:
+        return claims[0]
+    return max(with_factor, key=lambda c: c.factor or 0.0)

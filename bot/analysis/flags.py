@@ -1,0 +1,209 @@
+"""Risk flags, each with the reason a user sees. File-based flags need a known file list."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from bot.models import Flag, PullRequest
+
+from .files import FileFacts, pr_file_count, pr_lines
+from .paths import PatternSet
+from .rules import RuleSet
+from .titles import TitleInfo
+
+_BREAKING_WORD = re.compile(
+    r"\bbreaking[- ]changes?\b|\bbreaking\b|\bBC[- ]breaking\b", re.IGNORECASE
+)
+_NEGATED = re.compile(
+    r"(?:\bnon|\bno|\bnot(?: a)?|\bwithout|\bisn't|\bis not)[\s-]*$", re.IGNORECASE
+)
+_REMOVAL = re.compile(
+    r"\b(?:remove[sd]?|removing|removal of|drop(?:s|ped|ping)?|delete[sd]?|deleting|"
+    r"deprecate[sd]?|deprecating|rename[sd]?|renaming|no longer support)\b"
+    r"(?P<rest>.{0,80})",
+    re.IGNORECASE,
+)
+_PUBLIC_THING = re.compile(
+    r"(?P<thing>\b(?:APIs?|endpoints?|CLI|(?:command[- ]line )?flags?|--[a-z][\w-]+|"
+    r"env(?:ironment)?[ _]?var(?:iable)?s?|envs?\b|VLLM_[A-Z0-9_]+|config(?:uration)?s?|"
+    r"options?|arguments?|args?|parameters?|params?|backends?|legacy|compat(?:ibility)?|"
+    r"deprecated|support for|interfaces?|(?:public )?classes)\b)",
+    re.IGNORECASE,
+)
+_INTERNAL = re.compile(
+    r"\b(?:dead|unused|redundant|stray|duplicate|unnecessary|unncessary)\b", re.IGNORECASE
+)
+_REVERT_QUOTED = re.compile(
+    r"\brevert(?:s|ed|ing)?\s+[\"“'](?P<title>.+?)(?:[\"”']\s*$|[\"”']\s|…|$)", re.IGNORECASE
+)
+_REVERT_NUMBER = re.compile(
+    r"(?:\brevert(?:s|ed|ing)?\b[^#\n]{0,60}?|\breverts\s+[\w.-]+/[\w.-]+)#(\d+)", re.IGNORECASE
+)
+_PR_REF = re.compile(r"\(#(\d+)\)")
+_REVERT_COMMIT = re.compile(r"This reverts commit ([0-9a-f]{7,40})", re.IGNORECASE)
+_VERSION_PIN = re.compile(
+    r"\b(?P<verb>bump|bumps|upgrade|upgrades|update|updates|pin|pins|unpin|downgrade)\s+"
+    r"(?:the\s+)?(?P<what>[\w.\-/\[\]]+)(?:\s+(?:version|dependency|requirement))?\s+"
+    r"(?:from\s+v?[\w.\-+]+\s+)?(?:to\s+)(?P<to>v?\d[\w.\-+]*)",
+    re.IGNORECASE,
+)
+
+
+def _fmt_lines(n: int) -> str:
+    return f"{n:,}"
+
+
+def revert_target(pr: PullRequest) -> str | None:
+    """Name what a revert reverts: '#41234 "title"', '#41234', '"title"' or a commit."""
+    number = None
+    for text in (pr.title, pr.body[:2000]):
+        m = _REVERT_NUMBER.search(text)
+        if m:
+            number = m.group(1)
+            break
+    qm = _REVERT_QUOTED.search(pr.title)
+    quoted = qm.group("title").strip().rstrip("…").strip() if qm else None
+    if quoted:
+        ref = _PR_REF.search(quoted)
+        if ref:
+            number = number or ref.group(1)
+            quoted = _PR_REF.sub("", quoted).strip()
+    if number and quoted:
+        return f'#{number} "{quoted}"'
+    if number:
+        return f"#{number}"
+    if quoted:
+        return f'"{quoted}"'
+    cm = _REVERT_COMMIT.search(pr.body[:2000])
+    return f"commit {cm.group(1)[:10]}" if cm else None
+
+
+def breaking_reason(
+    pr: PullRequest, title: TitleInfo, facts: FileFacts, labels: set[str], kind: str
+) -> str | None:
+    for label in pr.labels:
+        if label.strip().lower() in labels:
+            return f"labelled {label}"
+    if facts.deleted_public:
+        extra = len(facts.deleted_public) - 1
+        more = f" and {extra} more" if extra > 0 else ""
+        return f"deletes or renames public file {facts.deleted_public[0]}{more}"
+    # A change confined to docs, tests or CI cannot break users.
+    if pr.files_known and facts.total_files and facts.source_files == 0 and facts.dep_files == 0:
+        return None
+    for where, text in (("title", title.rest), ("description", pr.body[:4000])):
+        for m in _BREAKING_WORD.finditer(text):
+            if not _NEGATED.search(text[max(0, m.start() - 14) : m.start()]):
+                return f"'{m.group(0)}' in the {where}"
+    if kind in {"bugfix", "test", "ci", "docs", "revert"}:
+        return None  # "args dropped in streaming" is a bug being fixed, not an API removal
+    for m in _REMOVAL.finditer(title.rest):
+        rest = m.group("rest")
+        if _INTERNAL.search(rest[:30]):
+            continue
+        thing = _PUBLIC_THING.search(rest)
+        if thing:
+            what = re.sub(
+                r"\s+",
+                " ",
+                (m.group(0)[: m.start("rest") - m.start()] + rest[: thing.end()]).strip(),
+            )
+            return f"title: {what}"
+    return None
+
+
+@dataclass
+class FlagDetector:
+    ruleset: RuleSet
+
+    def __post_init__(self) -> None:
+        self._core = [(c.name, PatternSet.compile(c.paths)) for c in self.ruleset.core_paths]
+        self._core_cache: dict[str, tuple[str, ...]] = {}
+        self._breaking_labels = {
+            "breaking",
+            "breaking-change",
+            "breaking change",
+            "bc-breaking",
+            "api-change",
+        }
+
+    def core_paths(self, pr: PullRequest, test_paths: set[str]) -> list[str]:
+        names: list[str] = []
+        for f in pr.files:
+            if f.path in test_paths:
+                continue
+            hit = self._core_cache.get(f.path)
+            if hit is None:
+                hit = tuple(name for name, ps in self._core if ps.matches(f.path))
+                if len(self._core_cache) > 200_000:
+                    self._core_cache.clear()
+                self._core_cache[f.path] = hit
+            names.extend(n for n in hit if n not in names)
+        # Report in rule-set order so the reason reads the same whatever the file order.
+        order = {name: i for i, (name, _) in enumerate(self._core)}
+        return sorted(names, key=order.__getitem__)
+
+    def detect(
+        self,
+        pr: PullRequest,
+        title: TitleInfo,
+        facts: FileFacts,
+        kind: str,
+        core_names: list[str],
+    ) -> list[Flag]:
+        th = self.ruleset.thresholds
+        flags: list[Flag] = []
+        if pr.files_known and core_names:
+            flags.append(Flag("core-path", "touches " + ", ".join(core_names)))
+        if (
+            pr.files_known
+            and facts.source_lines >= th.missing_tests_lines
+            and facts.test_files == 0
+            and kind not in {"docs", "revert"}
+        ):
+            flags.append(
+                Flag(
+                    "missing-tests",
+                    f"{_fmt_lines(facts.source_lines)} lines of source changed, "
+                    "no test file touched",
+                )
+            )
+        reason = breaking_reason(pr, title, facts, self._breaking_labels, kind)
+        if reason:
+            flags.append(Flag("breaking", reason))
+        dep = self._dependency_reason(pr, facts)
+        if dep:
+            flags.append(Flag("dependency", dep))
+        large = self._large_reason(pr)
+        if large:
+            flags.append(Flag("large", large))
+        if kind == "revert":
+            target = revert_target(pr)
+            flags.append(
+                Flag("revert", f"reverts {target}" if target else "reverts an earlier change")
+            )
+        return flags
+
+    def _dependency_reason(self, pr: PullRequest, facts: FileFacts) -> str | None:
+        pin = _VERSION_PIN.search(pr.title)
+        if pin:
+            verb = pin.group("verb").lower()
+            verb = verb if verb.endswith("s") else verb + "s"
+            return f"{verb} {pin.group('what')} to {pin.group('to')}"
+        if pr.files_known and facts.dependency_paths:
+            extra = len(facts.dependency_paths) - 1
+            more = f" and {extra} more" if extra > 0 else ""
+            return f"changes {facts.dependency_paths[0]}{more}"
+        return None
+
+    def _large_reason(self, pr: PullRequest) -> str | None:
+        th = self.ruleset.thresholds
+        files = pr_file_count(pr)
+        lines = pr_lines(pr)
+        parts = []
+        if lines > th.large_lines:
+            parts.append(f"{_fmt_lines(lines)} lines changed (> {_fmt_lines(th.large_lines)})")
+        if files > th.large_files:
+            parts.append(f"{files} files changed (> {th.large_files})")
+        return "; ".join(parts) if parts else None

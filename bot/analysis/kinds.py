@@ -1,0 +1,186 @@
+"""One kind per PR, from title tags, title words, labels and the kinds of files changed."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from bot.models import Claim, PullRequest
+
+from .files import FileFacts
+from .rules import RuleSet, normalize_tag
+from .titles import TitleInfo
+
+REVERT_RE = re.compile(r"^\s*(?:\[[^\]]*\]\s*)*revert(?:s|ed|ing)?\b", re.IGNORECASE)
+SECURITY_RE = re.compile(
+    r"\bCVE-\d{4}-\d+\b|\bGHSA-[\w-]+\b|\bsecurity (?:fix|issue|vulnerabilit)|\bvulnerabilit",
+    re.IGNORECASE,
+)
+TRIVIAL_RE = re.compile(r"\btypos?\b|\bnits?\b|\bspelling\b|\bgrammar fix\b", re.IGNORECASE)
+_NEW_MODEL_RE = re.compile(
+    r"\b(?:add|adds|adding|support|supports|initial support for|new)\b.{0,60}?"
+    r"\bmodels?\b(?! runner)(?!\s+(?:loader|loading|executor|runner|config|weights|tests?))"
+    r"|\bmodel support\b|\bnew model\b",
+    re.IGNORECASE,
+)
+
+
+def _p(pattern: str) -> re.Pattern[str]:
+    return re.compile(pattern, re.IGNORECASE)
+
+
+# What a PR does when no tag says so: the leading verb decides first, then words anywhere.
+# Patterns are split over several strings only to keep lines short.
+_LEAD_WORDS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    (
+        "ci",
+        _p(
+            r"^(?:bump|upgrade|pin|unpin|downgrade|update)\s+[\w.\-/\[\]]+\s+"
+            r"(?:(?:from\s+\S+\s+)?to\s+)?v?\d"
+        ),
+    ),
+    (
+        "test",
+        _p(
+            r"^(?:add|adds|extend|improve|fix|skip|re-?enable|stabili[sz]e)\b.{0,30}"
+            r"\b(?:tests?|unit tests?|test coverage|UTs?)\b|^tests?\b"
+        ),
+    ),
+    (
+        "docs",
+        _p(
+            r"^(?:update|add|fix|clarify|improve)\b.{0,30}"
+            r"\b(?:docs?|documentation|docstrings?|README)\b|^docs?\b"
+        ),
+    ),
+    (
+        "bugfix",
+        _p(
+            r"^(?:fix(?:es|ed|ing)?|hotfix|resolve[sd]?|correct(?:s|ed)?|repair|prevent|"
+            r"handle|guard|patch)\b"
+        ),
+    ),
+    ("performance", _p(r"^(?:optimi[sz]e[sd]?|speed ?up|accelerate|faster|perf)\b")),
+    (
+        "refactor",
+        _p(
+            r"^(?:refactor|clean ?up|cleanup|remove|drop|delete|move|rename|simplify|"
+            r"consolidate|migrate|unify|restructure|reorgani[sz]e|extract|deprecate|split|"
+            r"resettle|decouple|replace)\b"
+        ),
+    ),
+    (
+        "feature",
+        _p(
+            r"^(?:add|adds|adding|support|supports|enable|enables|implement|introduce|allow|"
+            r"expose|new|initial)\b"
+        ),
+    ),
+)
+_ANY_WORDS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    (
+        "bugfix",
+        _p(
+            r"\bfix(?:es|ed)?\b|\b(?:crash|bug|illegal memory access|IMA|deadlock|NaN|"
+            r"race condition|regression)\b"
+        ),
+    ),
+    (
+        "performance",
+        _p(
+            r"\b(?:optimi[sz](?:e|ation)|speed-?up|faster|throughput|latency|fast[- ]path|"
+            r"zero-?copy)\b"
+        ),
+    ),
+    ("refactor", _p(r"\b(?:refactor(?:ing)?|dead code|clean ?up|cleanup)\b")),
+    ("ci", _p(r"\bactions/[\w-]+|\bCODEOWNERS\b")),
+    ("feature", _p(r"\bsupport(?:s|ed)?\b|\bnative\b|\benable[sd]?\b|\badd(?:s|ed)?\b")),
+)
+
+
+@dataclass
+class KindClassifier:
+    ruleset: RuleSet
+
+    def __post_init__(self) -> None:
+        self._tags: dict[str, str] = {}
+        for kind, names in self.ruleset.kinds.tags.items():
+            for n in names:
+                self._tags.setdefault(normalize_tag(n), kind)
+        self._labels: dict[str, str] = {}
+        for kind, names in self.ruleset.kinds.labels.items():
+            for n in names:
+                self._labels.setdefault(n.strip().lower(), kind)
+
+    def tag_kind(self, title: TitleInfo) -> tuple[str, str] | None:
+        for tag in title.tags:
+            kind = self._tags.get(tag.norm)
+            if kind is None and "/" in tag.norm:
+                kind = next((self._tags[p] for p in tag.norm.split("/") if p in self._tags), None)
+            if kind is None and tag.norm.endswith("refactor"):
+                kind = "refactor"  # "[MoE Refactor]", "[Logs Refactor]"
+            if kind:
+                return kind, f"title tag [{tag.raw}]"
+        return None
+
+    @staticmethod
+    def _maybe_model(kind: str, new_model: bool, reason: str) -> tuple[str, str]:
+        if kind == "feature" and new_model:
+            return "model", f"{reason}, adds model support"
+        return kind, reason
+
+    def classify(
+        self,
+        pr: PullRequest,
+        title: TitleInfo,
+        facts: FileFacts,
+        claims: Sequence[Claim] = (),
+    ) -> tuple[str, str]:
+        if REVERT_RE.match(pr.title):
+            return "revert", "title starts with 'Revert'"
+        tagged = self.tag_kind(title)
+        if (tagged and tagged[0] == "security") or SECURITY_RE.search(pr.title):
+            return "security", tagged[1] if tagged else "security advisory in title"
+
+        # What the files say overrides tags: a "[Bugfix]" that only touches docs is docs.
+        if pr.files_known and facts.total_files:
+            if facts.docs_files == facts.total_files:
+                return "docs", "only documentation files changed"
+            if facts.test_files == facts.total_files and (not tagged or tagged[0] != "ci"):
+                return "test", "only test files changed"
+            only_ci = facts.ci_files + facts.dep_files >= facts.total_files
+            if (
+                only_ci
+                and facts.source_files == 0
+                and (not tagged or tagged[0] not in {"bugfix", "performance"})
+            ):
+                return "ci", "only CI, build or dependency files changed"
+
+        new_model = bool(_NEW_MODEL_RE.search(title.rest)) or facts.adds_model
+        if tagged:
+            kind, reason = tagged
+            if kind in {"feature", "misc"} and new_model:
+                return "model", f"{reason}, adds model support"
+            return kind, reason
+
+        for kind, pattern in _LEAD_WORDS:
+            m = pattern.search(title.rest)
+            if m:
+                return self._maybe_model(
+                    kind, new_model, f"title starts with '{m.group(0).strip()}'"
+                )
+        if claims:
+            return "performance", f"claims {claims[0].text}"
+        for kind, pattern in _ANY_WORDS:
+            m = pattern.search(title.rest)
+            if m:
+                return self._maybe_model(kind, new_model, f"title word '{m.group(0).strip()}'")
+
+        for label in pr.labels:
+            kind = self._labels.get(label.strip().lower())
+            if kind:
+                return kind, f"label {label}"
+        if new_model:
+            return "model", "adds model support"
+        return "misc", "no kind signal in title, labels or files"

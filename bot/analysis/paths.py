@@ -1,0 +1,120 @@
+"""Path pattern compilation shared by module rules, core paths and file categories.
+
+Patterns are anchored at the repository root (like CODEOWNERS with a leading slash and like
+actions/labeler's minimatch without matchBase): ``*`` never crosses ``/``, ``**`` does, a
+trailing ``/`` means "everything below". Patterns starting with ``re:`` are Python regular
+expressions searched anywhere in the path, which is how Mergify ``files~=`` conditions are
+imported without translation loss.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+REGEX_PREFIX = "re:"
+
+
+_GLOBAL_FLAGS = re.compile(r"^\(\?([aiLmsux]+)\)")
+
+
+def scope_flags(regex: str) -> str:
+    """Rewrite a leading global flag group "(?i)x" as "(?i:x)" so the regex can be joined
+    with others into one alternation (Python rejects global flags mid-pattern)."""
+    m = _GLOBAL_FLAGS.match(regex)
+    return f"(?{m.group(1)}:{regex[m.end() :]})" if m else regex
+
+
+def glob_to_regex(pattern: str) -> str:
+    """Translate one root-anchored glob into a regex body (to be used with fullmatch)."""
+    if pattern.endswith("/"):
+        pattern += "**"
+    out: list[str] = []
+    i, n = 0, len(pattern)
+    while i < n:
+        ch = pattern[i]
+        if ch == "*":
+            if pattern.startswith("**", i):
+                # "**/" may match zero directories so "a/**/b" also matches "a/b".
+                if pattern.startswith("**/", i):
+                    out.append("(?:.*/)?")
+                    i += 3
+                else:
+                    out.append(".*")
+                    i += 2
+                continue
+            out.append("[^/]*")
+        elif ch == "?":
+            out.append("[^/]")
+        elif ch == "[":
+            end = pattern.find("]", i + 1)
+            if end == -1:
+                out.append(re.escape(ch))
+            else:
+                body = pattern[i + 1 : end]
+                if body.startswith("!"):
+                    body = "^" + body[1:]
+                out.append(f"[{body}]")
+                i = end + 1
+                continue
+        else:
+            out.append(re.escape(ch))
+        i += 1
+    return "".join(out)
+
+
+def pattern_error(pattern: str) -> str | None:
+    """Return why a path pattern is invalid, or None; used by rule-set validation."""
+    if not pattern or not pattern.strip():
+        return "empty path pattern"
+    try:
+        if pattern.startswith(REGEX_PREFIX):
+            re.compile(pattern[len(REGEX_PREFIX) :])
+        else:
+            re.compile(glob_to_regex(pattern))
+    except re.error as exc:
+        return f"invalid pattern {pattern!r}: {exc}"
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class PatternSet:
+    """A group of patterns compiled into (at most) two regexes for one-call matching."""
+
+    patterns: tuple[str, ...]
+    _globs: re.Pattern[str] | None
+    _regexes: re.Pattern[str] | None
+
+    @classmethod
+    def compile(cls, patterns: Iterable[str]) -> PatternSet:
+        pats = tuple(patterns)
+        globs = [glob_to_regex(p) for p in pats if not p.startswith(REGEX_PREFIX)]
+        regexes = [scope_flags(p[len(REGEX_PREFIX) :]) for p in pats if p.startswith(REGEX_PREFIX)]
+        return cls(
+            pats,
+            re.compile("|".join(f"(?:{g})" for g in globs)) if globs else None,
+            re.compile("|".join(f"(?:{r})" for r in regexes)) if regexes else None,
+        )
+
+    def __bool__(self) -> bool:
+        return bool(self.patterns)
+
+    def matches(self, path: str) -> bool:
+        if self._globs is not None and self._globs.fullmatch(path):
+            return True
+        return self._regexes is not None and self._regexes.search(path) is not None
+
+    def which(self, path: str) -> str | None:
+        """The first pattern that matches, for explanations (only called after a hit)."""
+        for p in self.patterns:
+            if p.startswith(REGEX_PREFIX):
+                if re.search(p[len(REGEX_PREFIX) :], path):
+                    return p
+            elif re.fullmatch(glob_to_regex(p), path):
+                return p
+        return None
+
+
+def any_match(sets: Sequence[PatternSet], path: str) -> bool:
+    return any(s.matches(path) for s in sets)

@@ -1,0 +1,61 @@
+"""Rich progress bar for long GitHub work (implements bot.github.source.SyncProgress)."""
+
+from __future__ import annotations
+
+from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TaskID,
+    TextColumn,
+    TimeElapsedColumn,
+)
+
+
+class SyncProgress:
+    """Pages, PRs and file pages of one sync, on stderr; silent when stderr is not a terminal."""
+
+    def __init__(self, console: Console, label: str) -> None:
+        self._progress = Progress(
+            TextColumn("[bold]{task.description}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TextColumn("PRs · {task.fields[pages]} pages · {task.fields[file_pages]} file pages"),
+            TimeElapsedColumn(),
+            console=console,
+            transient=True,
+            disable=not console.is_terminal,
+        )
+        self._label = label
+        self._task: TaskID | None = None
+        self._pages = 0
+        self._file_pages = 0
+
+    def __enter__(self) -> SyncProgress:
+        self._progress.start()
+        self._task = self._progress.add_task(self._label, total=None, pages=0, file_pages=0)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._progress.stop()
+
+    def _update(self, **kwargs: object) -> None:
+        if self._task is not None:
+            self._progress.update(
+                self._task, pages=self._pages, file_pages=self._file_pages, **kwargs
+            )
+
+    def on_total(self, prs: int) -> None:
+        self._update(total=prs)
+
+    def on_page(self) -> None:
+        self._pages += 1
+        self._update()
+
+    def on_prs(self, n: int) -> None:
+        self._update(advance=n)
+
+    def on_file_page(self) -> None:
+        self._file_pages += 1
+        self._update()

@@ -1,0 +1,143 @@
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from bot.analysis import select_key_prs
+from bot.models import AnalyzedPR
+from tests.analysis.analysis_factory import ANALYZER, VLLM, make_pr
+
+# Substantive changes: a kernel, the scheduler, a model. Low-value: typo, docs-only, CI, revert.
+SUBSTANTIVE = [
+    ("[Kernel] Fix fused_moe kernel tile config", "csrc/moe/moe_align_sum_kernels.cu"),
+    ("[Core] Fix chunked prefill accounting in the scheduler", "vllm/v1/core/sched/scheduler.py"),
+    ("[Model] Add Foo-7B support", "vllm/model_executor/models/foo.py"),
+]
+LOW_VALUE = [
+    ("Fix typo in scheduler docstring", "vllm/v1/core/sched/scheduler.py"),
+    ("[Doc] Rewrite the deployment guide", "docs/deployment/guide.md"),
+    ("[CI] Tweak the test pipeline", ".buildkite/test-pipeline.yaml"),
+    ('Revert "[Core] Faster scheduler (#41234)"', "vllm/v1/core/sched/scheduler.py"),
+]
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    sub=st.sampled_from(SUBSTANTIVE),
+    low=st.sampled_from(LOW_VALUE),
+    lines=st.integers(min_value=1, max_value=20_000),
+    ratio=st.floats(min_value=0.5, max_value=2.0),
+    reviews=st.integers(min_value=0, max_value=50),
+    comments=st.integers(min_value=0, max_value=500),
+    labels=st.lists(st.sampled_from(["ready", "release-blocker", "new-model"]), max_size=3),
+)
+def test_low_value_prs_never_outrank_substantive_ones_of_similar_size(
+    sub: tuple[str, str],
+    low: tuple[str, str],
+    lines: int,
+    ratio: float,
+    reviews: int,
+    comments: int,
+    labels: list[str],
+) -> None:
+    # "Similar size" = within a factor of two in changed lines. The low-value PR also gets
+    # arbitrary review/comment activity and labels while the substantive one gets none, so
+    # the check holds even in the low-value PR's favour.
+    low_lines = max(1, int(lines * ratio))
+    substantive = make_pr(sub[0], [(sub[1], lines, 0)])
+    low_value = make_pr(
+        low[0], [(low[1], low_lines, 0)], reviews=reviews, comments=comments, labels=labels
+    )
+    s = ANALYZER.analyze(substantive).score
+    lv = ANALYZER.analyze(low_value).score
+    assert lv <= s, (low[0], lv, sub[0], s)
+
+
+pr_strategy = st.builds(
+    lambda title, files, body, reviews, comments, labels, known: make_pr(
+        title,
+        files if known else None,
+        body=body,
+        reviews=reviews,
+        comments=comments,
+        labels=labels,
+    ),
+    title=st.text(max_size=120),
+    files=st.lists(
+        st.tuples(
+            st.sampled_from(
+                [
+                    "vllm/v1/core/sched/scheduler.py",
+                    "csrc/moe/x.cu",
+                    "docs/a.md",
+                    "tests/test_x.py",
+                    "requirements/cuda.txt",
+                    "vllm/entrypoints/openai/api_server.py",
+                    "rust/src/main.rs",
+                    "weird/path/file.txt",
+                ]
+            ),
+            st.integers(0, 50_000),
+            st.integers(0, 50_000),
+        ),
+        max_size=60,
+    ),
+    body=st.text(max_size=400),
+    reviews=st.integers(0, 1000),
+    comments=st.integers(0, 10_000),
+    labels=st.lists(
+        st.sampled_from(["ready", "breaking", "rocm", "documentation", "x"]), max_size=4
+    ),
+    known=st.booleans(),
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(pr=pr_strategy)
+def test_score_in_range_one_decimal_and_deterministic(pr) -> None:  # type: ignore[no-untyped-def]
+    a = ANALYZER.analyze(pr)
+    b = ANALYZER.analyze(pr)
+    assert 0.0 <= a.score <= 10.0
+    assert a.score == round(a.score, 1)
+    assert a == b
+    points = [c.points for c in a.contributions]
+    assert points == sorted(points, reverse=True)
+    assert a.modules, "every PR gets a module"
+    assert a.kind
+    assert all(f.reason for f in a.flags)
+
+
+def test_contributions_carry_human_reasons() -> None:
+    pr = make_pr(
+        "[Core] Faster scheduling for long prompts",
+        [
+            ("vllm/v1/core/sched/scheduler.py", 1200, 250),
+            ("tests/v1/core/test_scheduler.py", 80, 0),
+        ],
+        body="Output throughput 2.2x on Llama-3-8B.",
+        reviews=3,
+        comments=12,
+    )
+    analysis = ANALYZER.analyze(pr)
+    reasons = [c.reason for c in analysis.contributions]
+    assert "touches the scheduler" in reasons
+    assert "2.2x on Llama-3-8B claim" not in reasons
+    assert any(r.endswith("claim") and "2.2x" in r for r in reasons)
+    assert "1,530 lines changed" in reasons
+    assert "3 reviews, 12 comments" in reasons
+    assert "touches the scheduler" in analysis.score_reasons()
+    assert analysis.score >= 7.0
+
+
+def test_key_prs_top_k_above_floor_ties_by_number() -> None:
+    prs = [
+        make_pr(
+            "[Core] Scheduler change", [("vllm/v1/core/sched/scheduler.py", 900, 100)], number=n
+        )
+        for n in (3, 1, 2)
+    ] + [make_pr("[Doc] typo", [("docs/a.md", 1, 1)], number=4)]
+    analyzed = [AnalyzedPR(p, ANALYZER.analyze(p)) for p in prs]
+    keys = select_key_prs(analyzed, VLLM, count=2)
+    assert [a.pr.number for a in keys] == [1, 2]
+    assert all(a.analysis.score >= VLLM.score.key_floor for a in keys)
+    assert 4 not in [a.pr.number for a in select_key_prs(analyzed, VLLM)]
