@@ -283,17 +283,15 @@ def modules(repo: RepoOption = None) -> None:
     """Module ids, names and the rules that assign them."""
 
     async def go() -> None:
-        from rich.table import Table
-
         from bot.analysis.report import describe_ruleset
 
         async with await _services() as services:
             analyzer = await services.analyzer(repo)
-            rows = describe_ruleset(analyzer.ruleset)
-            table = Table("id", "name", "名称", "rules", show_lines=False)
-            for row in rows:
-                table.add_row(*(str(cell) for cell in row))
-            out.print(table)
+            lines = [f"rule set: {analyzer.ruleset.name}"]
+            for row in describe_ruleset(analyzer.ruleset):
+                lines.append(f"\n{row.id}  {row.name_en} · {row.name_zh}")
+                lines.extend(f"    {rule}" for rule in row.rules.split("; ") if rule)
+            _emit("\n".join(lines), None)
 
     run(go)
 

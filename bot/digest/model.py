@@ -15,7 +15,7 @@ class Totals:
     merged: int
     key: int
     contributors: int
-    new_contributors: int
+    new_contributors: int | None  # None when GitHub could not tell who is new
     additions: int
     deletions: int
 
@@ -110,8 +110,11 @@ class Digest:
     summary_text: str = ""
     quiet_modules: list[str] = field(default_factory=list)
     complete: bool = True  # False when the window was not fully synced
+    previous_complete: bool = True  # False when last week (the trend baseline) was not synced
     generated_at: datetime | None = None
     narrative_model: str | None = None  # set when summary/highlight text is model-written
+    key_count: int = 24  # the K of "top K PRs by score" used for key_prs
+    score_floor: float = 5.0  # key PRs score at least this
 
     def to_json(self) -> dict:
         data = asdict(self)

@@ -48,7 +48,9 @@ async def ensure_synced(
             await sync_window(services.store, services.github(), repo, window)
         else:
             with progress:
-                await sync_window(services.store, services.github(), repo, window, progress=progress)
+                await sync_window(
+                    services.store, services.github(), repo, window, progress=progress
+                )
     except GitHubError as exc:
         if await services.store.is_covered(repo, window.start_utc, window.end_utc):
             log.warning("using stored data for %s %s: %s", repo, window.label, exc)
