@@ -35,7 +35,7 @@ class RepoConfig(_Strict):
 class GitHubConfig(_Strict):
     freshness_minutes: Annotated[int, Field(ge=0)] = 60
     page_size: Annotated[int, Field(ge=1, le=100)] = 100
-    max_retries: Annotated[int, Field(ge=0, le=20)] = 5
+    max_retries: Annotated[int, Field(ge=0, le=20)] = 3
     timeout_seconds: Annotated[float, Field(gt=0)] = 30
 
 

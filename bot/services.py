@@ -45,9 +45,9 @@ class Services:
 
     def github(self) -> GitHubClient:
         if self._github is None:
-            from bot.sync import github_client
+            from bot.github import github_client
 
-            self._github = github_client(self.config, self.env, store=self.store)
+            self._github = github_client(self.config, self.env)
         return self._github
 
     async def analyzer(self, repo: str | None = None) -> Analyzer:
