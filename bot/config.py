@@ -19,6 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, f
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from bot.errors import ConfigError
+from bot.runtime.settings import LoggingConfig, ServeConfig
 
 REPO_PATTERN = r"^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+$"
 
@@ -83,6 +84,8 @@ class Config(_Strict):
     discord: DiscordConfig = DiscordConfig()
     digest: DigestConfig = DigestConfig()
     alerts: AlertsConfig = AlertsConfig()
+    logging: LoggingConfig = LoggingConfig()
+    serve: ServeConfig = ServeConfig()
 
     @field_validator("timezone")
     @classmethod
@@ -141,7 +144,20 @@ class Environment(BaseSettings):
     openai_base_url: str | None = None
     openai_api_key: SecretStr | None = None
 
-    @field_validator("github_token", "slack_bot_token", "discord_bot_token", mode="before")
+    @field_validator(
+        "github_token",
+        "github_webhook_secret",
+        "slack_bot_token",
+        "slack_signing_secret",
+        "slack_app_token",
+        "discord_bot_token",
+        "openai_api_key",
+        "openai_base_url",
+        "discord_api_url",
+        "discord_gateway_url",
+        "database_url",
+        mode="before",
+    )
     @classmethod
     def _empty_is_unset(cls, value: Any) -> Any:
         return None if value in ("", None) else value

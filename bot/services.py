@@ -43,6 +43,11 @@ class Services:
     async def __aexit__(self, *exc: object) -> None:
         await self.close()
 
+    @property
+    def github_if_started(self) -> GitHubClient | None:
+        """The GitHub client when something has used it (metrics must not start one)."""
+        return self._github
+
     def github(self) -> GitHubClient:
         if self._github is None:
             from bot.github import github_client

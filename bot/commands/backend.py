@@ -1,0 +1,87 @@
+"""The real `Backend`: the command layer over `bot.services.Services`.
+
+Imports of the analysis, GitHub sync, cards and digest modules are local to each method so
+that the command layer (and its tests) import without them, and so that `vllm-bot chat help`
+never pays for loading what it does not use.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from datetime import UTC, datetime, timedelta
+from typing import TYPE_CHECKING, Any
+
+from bot.commands.context import ModuleInfo
+from bot.document import Document
+from bot.errors import GitHubError
+from bot.models import PullRequest
+from bot.weeks import Window
+
+if TYPE_CHECKING:
+    from bot.services import Services
+
+log = logging.getLogger(__name__)
+
+
+def module_infos(ruleset: Any) -> list[ModuleInfo]:
+    """ModuleInfo for each module of a `bot.analysis.RuleSet`."""
+    infos = []
+    for m in ruleset.modules:
+        evidence = [*m.paths[:2], *(f"[{t}]" for t in m.tags[:1])]
+        evidence += [f"label {x}" for x in m.labels[:1]]
+        infos.append(ModuleInfo(m.id, m.name_en, m.name_zh, ", ".join(evidence)))
+    return infos
+
+
+class ServicesBackend:
+    def __init__(self, services: Services) -> None:
+        self.services = services
+
+    async def cached_pr(self, repo: str, number: int) -> PullRequest | None:
+        pr = await self.services.store.get_pr(repo, number)
+        if pr is None:
+            return None
+        if pr.state != "open":
+            return pr  # merged and closed PRs rarely change; the card is safe to reuse
+        fresh = timedelta(minutes=self.services.config.github.freshness_minutes)
+        if pr.fetched_at is not None and datetime.now(UTC) - pr.fetched_at <= fresh:
+            return pr
+        return None
+
+    async def fetch_pr(self, repo: str, number: int) -> PullRequest:
+        from bot.sync import fetch_pr
+
+        # Reached only when cached_pr declined: a stored copy here is a stale open PR.
+        stored = await self.services.store.get_pr(repo, number)
+        try:
+            return await fetch_pr(
+                self.services.store,
+                self.services.github(),
+                repo,
+                number,
+                refresh=stored is not None,
+            )
+        except GitHubError as exc:
+            if stored is None:
+                raise
+            # Better a card from an hour ago than none while GitHub is down.
+            log.warning("showing stored %s#%d: GitHub failed: %s", repo, number, exc)
+            return stored
+
+    async def pr_card(self, pr: PullRequest, language: str) -> Document:
+        from bot.cards import pr_card
+
+        analyzer = await self.services.analyzer(pr.repo)
+        names = {m.id: m.name(language) for m in module_infos(analyzer.ruleset)}
+        return pr_card(pr, analyzer.analyze(pr), language, names)
+
+    async def digest(self, repo: str, window: Window, language: str) -> Document:
+        from bot.digest.pipeline import build_for_window
+
+        built = await build_for_window(self.services, repo, window, language)
+        return built.document
+
+    async def modules(self, repo: str) -> Sequence[ModuleInfo]:
+        analyzer = await self.services.analyzer(repo)
+        return module_infos(analyzer.ruleset)

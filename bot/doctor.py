@@ -1,0 +1,144 @@
+"""`vllm-bot doctor`: check config, tokens, channels, database and GitHub; say how to fix.
+
+Every check runs even when an earlier one failed, so one run lists everything to fix.
+All calls are read-only (auth.test, conversations.info, GET /users/@me, GET /channels/{id},
+GraphQL `viewer`); the database check writes a row inside a transaction it rolls back.
+"""
+
+from __future__ import annotations
+
+import zoneinfo
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from rich.console import Console
+
+from bot.errors import ConfigError
+from bot.runtime import probes
+from bot.runtime.probes import Probe, secret
+from bot.runtime.scheduler import fire_times, parse_cron
+from bot.serve import missing_tokens
+
+OK, FAIL, WARN = "✓", "✗", "!"
+
+
+def _config_checks(services: Any) -> list[Probe]:
+    config = services.config
+    results = [
+        Probe(
+            "config",
+            True,
+            f"{len(config.repos)} repo(s), {len(config.digest.targets)} digest target(s)",
+        )
+    ]
+    try:
+        zoneinfo.ZoneInfo(config.timezone)
+        now = datetime.now(UTC).astimezone(config.tz)
+        results.append(Probe("timezone", True, f"{config.timezone} (now {now:%Y-%m-%d %H:%M %Z})"))
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+        results.append(
+            Probe(
+                "timezone",
+                False,
+                f"unknown timezone {config.timezone!r}",
+                "use an IANA name such as 'UTC' or 'Europe/Berlin'; on slim images install tzdata",
+            )
+        )
+    for index, target in enumerate(config.digest.targets):
+        name = f"target {target.platform}:{target.channel} schedule"
+        try:
+            trigger = parse_cron(target.cron, config.tz)
+        except ConfigError as exc:
+            results.append(
+                Probe(name, False, str(exc), f"fix digest.targets.{index}.cron, e.g. '0 9 * * MON'")
+            )
+            continue
+        start = datetime.now(UTC)
+        upcoming = next(fire_times(trigger, start, start + timedelta(days=800)), None)
+        when = f"next run {upcoming:%Y-%m-%d %H:%M %Z}" if upcoming else "never fires"
+        results.append(
+            Probe(
+                name,
+                upcoming is not None,
+                f"'{target.cron}': {when}",
+                "" if upcoming else "the expression matches no date",
+            )
+        )
+    for problem in missing_tokens(config, services.env):
+        results.append(
+            Probe(
+                "tokens",
+                False,
+                problem.split(";")[0],
+                problem.split(";", 1)[1].strip() if ";" in problem else "",
+            )
+        )
+    return results
+
+
+async def _platform_checks(services: Any) -> list[Probe]:
+    env, config = services.env, services.config
+    results: list[Probe] = []
+    slack_targets = [t for t in config.digest.targets if t.platform == "slack"]
+    if secret(env.slack_bot_token) or slack_targets:
+        auth = await probes.slack_auth(env)
+        results.append(auth)
+        if config.slack.mode == "socket":
+            results.append(await probes.slack_app_token(env))
+        elif not secret(env.slack_signing_secret):
+            results.append(
+                Probe(
+                    "slack signing secret",
+                    False,
+                    "SLACK_SIGNING_SECRET is not set",
+                    "copy it from the app's Basic Information page",
+                )
+            )
+        else:
+            results.append(Probe("slack signing secret", True, "set (verified per request)"))
+        if auth.ok:
+            for channel in dict.fromkeys(t.channel for t in slack_targets):
+                results.append(await probes.slack_channel(env, channel))
+    discord_targets = [t for t in config.digest.targets if t.platform == "discord"]
+    needs_bot = [t for t in discord_targets if not t.webhook_url]
+    if secret(env.discord_bot_token) or needs_bot:
+        me = await probes.discord_me(env)
+        results.append(me)
+        if me.ok:
+            for channel in dict.fromkeys(t.channel for t in needs_bot):
+                results.append(await probes.discord_channel(env, channel))
+    for target in discord_targets:
+        if target.webhook_url:
+            results.append(await probes.discord_webhook(target.webhook_url, target.channel))
+    if not results:
+        results.append(
+            Probe("platforms", True, "none configured: webhooks and CLI only", warning=True)
+        )
+    return results
+
+
+async def collect(services: Any) -> list[Probe]:
+    results = _config_checks(services)
+    results.append(await probes.store_writable(services.store))
+    results.append(await probes.github_viewer(services.env))
+    results.extend(await _platform_checks(services))
+    return results
+
+
+def print_report(results: list[Probe], console: Console) -> int:
+    for probe in results:
+        mark = FAIL if not probe.ok else WARN if probe.warning else OK
+        console.print(f"{mark} {probe.name}: {probe.detail}", markup=False, highlight=False)
+        if probe.fix and (not probe.ok or probe.warning):
+            console.print(f"    fix: {probe.fix}", markup=False, highlight=False)
+    failed = sum(1 for p in results if not p.ok)
+    if failed:
+        console.print(f"{failed} check(s) failed", markup=False)
+        return 1
+    console.print("all checks passed", markup=False)
+    return 0
+
+
+async def run_doctor(services: Any, console: Console) -> int:
+    """Print each check with ✓/✗ (and ! for warnings) and how to fix it; 1 if any failed."""
+    return print_report(await collect(services), console)

@@ -1,0 +1,188 @@
+"""Merged PRs through GraphQL (needs a token): 100 PRs with their first 100 files per request,
+remaining file pages of several PRs batched into one aliased request."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from bot.errors import GitHubError, NotFoundError
+from bot.github import queries as q
+from bot.github.client import GitHubClient
+from bot.github.source import NullProgress, SearchPage, SyncProgress, fingerprint, parse_time
+from bot.models import FileChange, PullRequest
+
+_LOGIN_OK = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-")
+
+
+def split_repo(repo: str) -> tuple[str, str]:
+    owner, _, name = repo.partition("/")
+    if not owner or not name:
+        raise GitHubError(f"bad repository {repo!r}: expected OWNER/NAME")
+    return owner, name
+
+
+def _files(connection: dict[str, Any] | None) -> tuple[list[FileChange], str | None]:
+    """Files of one page, and the cursor of the next page when there is one."""
+    if not connection:
+        return [], None
+    files = [
+        FileChange(
+            node["path"],
+            node.get("additions") or 0,
+            node.get("deletions") or 0,
+            node.get("changeType"),
+        )
+        for node in connection.get("nodes") or []
+        if node
+    ]
+    info = connection.get("pageInfo") or {}
+    return files, info.get("endCursor") if info.get("hasNextPage") else None
+
+
+def parse_pr(repo: str, node: dict[str, Any]) -> tuple[PullRequest, str | None]:
+    """A PullRequest from a PRFields node, and the cursor of its next file page if any."""
+    files, cursor = _files(node.get("files"))
+    pr = PullRequest(
+        repo=repo,
+        number=int(node["number"]),
+        title=node.get("title") or "",
+        url=node.get("url") or f"https://github.com/{repo}/pull/{node['number']}",
+        state=str(node.get("state") or "open").lower(),  # type: ignore[arg-type]
+        created_at=parse_time(node.get("createdAt")) or datetime.now(UTC),
+        body=node.get("body") or "",
+        author=(node.get("author") or {}).get("login"),
+        merged_at=parse_time(node.get("mergedAt")),
+        closed_at=parse_time(node.get("closedAt")),
+        additions=node.get("additions") or 0,
+        deletions=node.get("deletions") or 0,
+        changed_files=node.get("changedFiles") or 0,
+        labels=[label["name"] for label in (node.get("labels") or {}).get("nodes") or [] if label],
+        files=files,
+        review_count=(node.get("reviews") or {}).get("totalCount") or 0,
+        comment_count=(node.get("comments") or {}).get("totalCount") or 0,
+        merged_by=(node.get("mergedBy") or {}).get("login"),
+        base_ref=node.get("baseRefName"),
+        fetched_at=datetime.now(UTC),
+    )
+    return pr, cursor
+
+
+class GraphQLSource:
+    def __init__(self, client: GitHubClient) -> None:
+        self.client = client
+
+    async def _query(self, repo: str, document: str, variables: dict[str, Any]) -> dict:
+        owner, name = split_repo(repo)
+        try:
+            return await self.client.graphql(document, {"owner": owner, "name": name, **variables})
+        except NotFoundError as exc:
+            if "repository" in str(exc).lower():
+                raise NotFoundError(f"repository {repo} not found on GitHub") from None
+            raise
+
+    async def search_page(
+        self, repo: str, start: datetime, end: datetime, cursor: str | None
+    ) -> SearchPage:
+        data = await self._query(
+            repo,
+            q.SEARCH_MERGED,
+            {
+                "q": q.merged_search(repo, start, end),
+                "first": self.client.page_size,
+                "after": cursor,
+            },
+        )
+        search = data["search"]
+        info = search.get("pageInfo") or {}
+        # Non-PR results come back as empty objects from the inline fragment; skip them.
+        nodes = [node for node in search.get("nodes") or [] if node and "number" in node]
+        return SearchPage(
+            total=int(search["issueCount"]),
+            items=nodes,
+            next_cursor=info.get("endCursor") if info.get("hasNextPage") else None,
+        )
+
+    async def complete(
+        self, repo: str, page: SearchPage, progress: SyncProgress
+    ) -> list[tuple[PullRequest, str | None]]:
+        parsed = [(parse_pr(repo, node), node.get("updatedAt")) for node in page.items]
+        prs = {pr.number: pr for (pr, _), _ in parsed}
+        pending = {pr.number: cursor for (pr, cursor), _ in parsed if cursor}
+        await self._more_files(repo, prs, pending, progress)
+        return [(pr, updated) for (pr, _), updated in parsed]
+
+    async def _more_files(
+        self,
+        repo: str,
+        prs: dict[int, PullRequest],
+        pending: dict[int, str],
+        progress: SyncProgress,
+    ) -> None:
+        """Follow every file cursor; each round asks one more page of up to 10 PRs at once."""
+        while pending:
+            batch = list(pending.items())[: q.FILE_PAGES_PER_REQUEST]
+            numbers = [number for number, _ in batch]
+            data = await self._query(
+                repo,
+                q.files_pages_query(numbers),
+                {f"c{i}": cursor for i, (_, cursor) in enumerate(batch)},
+            )
+            repository = data.get("repository") or {}
+            for i, number in enumerate(numbers):
+                node = repository.get(f"p{i}")
+                if not node:
+                    raise GitHubError(f"GitHub returned no files page for PR #{number} of {repo}")
+                files, cursor = _files(node.get("files"))
+                prs[number].files.extend(files)
+                progress.on_file_page()
+                if cursor:
+                    pending[number] = cursor
+                else:
+                    del pending[number]
+
+    async def probe(self, repo: str, start: datetime, end: datetime) -> str:
+        data = await self._query(
+            repo, q.PROBE_WINDOW, {"q": q.merged_search(repo, start, end, newest_update=True)}
+        )
+        search = data["search"]
+        nodes = [node for node in search.get("nodes") or [] if node]
+        return fingerprint(int(search["issueCount"]), nodes[0].get("updatedAt") if nodes else None)
+
+    async def pull_request(self, repo: str, number: int) -> PullRequest:
+        try:
+            data = await self._query(repo, q.PULL_REQUEST, {"number": number})
+        except NotFoundError:
+            raise NotFoundError(f"PR #{number} not found in {repo}") from None
+        node = (data.get("repository") or {}).get("pullRequest")
+        if not node:
+            raise NotFoundError(f"PR #{number} not found in {repo}")
+        pr, cursor = parse_pr(repo, node)
+        if cursor:
+            await self._more_files(repo, {number: pr}, {number: cursor}, NullProgress())
+        return pr
+
+    async def merged_before(
+        self, repo: str, logins: Sequence[str], before: datetime
+    ) -> dict[str, datetime | None]:
+        # A login outside GitHub's alphabet (e.g. "app/x") would break the search syntax.
+        logins = [login for login in logins if login and set(login) <= _LOGIN_OK]
+        found: dict[str, datetime | None] = {}
+        for i in range(0, len(logins), q.AUTHORS_PER_REQUEST):
+            chunk = logins[i : i + q.AUTHORS_PER_REQUEST]
+            data = await self.client.graphql(
+                q.merged_before_query(len(chunk)),
+                {
+                    f"q{j}": q.merged_before_search(repo, login, before)
+                    for j, login in enumerate(chunk)
+                },
+            )
+            for j, login in enumerate(chunk):
+                result = data.get(f"u{j}") or {}
+                nodes = [node for node in result.get("nodes") or [] if node]
+                merged = parse_time(nodes[0].get("mergedAt")) if nodes else None
+                if result.get("issueCount", 0) and merged is None:
+                    merged = before - timedelta(seconds=1)  # counted, not shown: still earlier
+                found[login] = merged
+        return found

@@ -1,0 +1,94 @@
+"""Repository files at HEAD and top-level folder names, for `modules = "auto"`.
+
+With a token, one GraphQL request returns every asked file and the root tree; without one,
+REST contents requests (conditional, through the store's http cache when given).
+"""
+
+from __future__ import annotations
+
+import base64
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from bot.errors import NotFoundError
+from bot.github import queries as q
+from bot.github.client import GitHubClient
+from bot.github.graphql_source import split_repo
+from bot.github.rest_source import RestSource
+from bot.store.store import Store
+
+AUTO_MODULE_FILES = (".github/labeler.yml", ".github/mergify.yml")
+
+
+@dataclass(slots=True)
+class RepoSnapshot:
+    files: dict[str, str | None] = field(default_factory=dict)  # path -> text, None: absent
+    top_level_dirs: list[str] = field(default_factory=list)
+
+
+async def repo_snapshot(
+    github: GitHubClient,
+    repo: str,
+    paths: Sequence[str] = AUTO_MODULE_FILES,
+    *,
+    store: Store | None = None,
+) -> RepoSnapshot:
+    """Texts of `paths` at HEAD (None for a missing or binary file) and the top-level folders."""
+    if github.uses_graphql:
+        return await _graphql_snapshot(github, repo, paths)
+    return await _rest_snapshot(RestSource(github, store), repo, paths)
+
+
+async def file_text(
+    github: GitHubClient, repo: str, path: str, *, store: Store | None = None
+) -> str | None:
+    return (await repo_snapshot(github, repo, [path], store=store)).files[path]
+
+
+async def top_level_dirs(
+    github: GitHubClient, repo: str, *, store: Store | None = None
+) -> list[str]:
+    return (await repo_snapshot(github, repo, [], store=store)).top_level_dirs
+
+
+async def _graphql_snapshot(github: GitHubClient, repo: str, paths: Sequence[str]) -> RepoSnapshot:
+    owner, name = split_repo(repo)
+    variables = {"owner": owner, "name": name} | {
+        f"e{i}": f"HEAD:{path}" for i, path in enumerate(paths)
+    }
+    try:
+        data = await github.graphql(q.repo_files_query(len(paths)), variables)
+    except NotFoundError:
+        raise NotFoundError(f"repository {repo} not found on GitHub") from None
+    repository = data.get("repository") or {}
+    snapshot = RepoSnapshot()
+    for i, path in enumerate(paths):
+        blob = repository.get(f"f{i}") or {}
+        snapshot.files[path] = None if blob.get("isBinary") else blob.get("text")
+    entries = (repository.get("root") or {}).get("entries") or []
+    snapshot.top_level_dirs = sorted(e["name"] for e in entries if e.get("type") == "tree")
+    return snapshot
+
+
+async def _rest_snapshot(source: RestSource, repo: str, paths: Sequence[str]) -> RepoSnapshot:
+    snapshot = RepoSnapshot()
+    try:
+        root, _ = await source.get(f"repos/{repo}/contents/")
+    except NotFoundError:
+        raise NotFoundError(f"repository {repo} not found on GitHub") from None
+    snapshot.top_level_dirs = sorted(e["name"] for e in root if e.get("type") == "dir")
+    for path in paths:
+        try:
+            data, _ = await source.get(f"repos/{repo}/contents/{path}")
+        except NotFoundError:
+            snapshot.files[path] = None
+            continue
+        if not isinstance(data, dict) or data.get("encoding") != "base64":
+            snapshot.files[path] = None  # a folder, or a file too large for the contents API
+            continue
+        raw = base64.b64decode(data.get("content") or "")
+        try:
+            snapshot.files[path] = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            snapshot.files[path] = None
+    return snapshot

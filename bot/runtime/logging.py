@@ -1,0 +1,141 @@
+"""Structured logs for the long-running bot: text or JSON lines, secrets redacted.
+
+Every record passes through `RedactSecrets` on the handler, so a token that slips into a
+message, an argument or a traceback (an exception quoting a URL, say) is replaced before
+anything is written.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import sys
+from collections.abc import Iterable
+from datetime import UTC, datetime
+from typing import Any, TextIO
+
+from pydantic import SecretStr
+
+REDACTED = "[redacted]"
+# Shorter values would redact ordinary words and numbers all over the logs.
+_MIN_SECRET_LENGTH = 6
+
+# Attributes every LogRecord has; anything else was passed with `extra=` and is data.
+_STANDARD = set(vars(logging.LogRecord("", 0, "", 0, "", None, None))) | {"message", "asctime"}
+
+
+class RedactSecrets(logging.Filter):
+    def __init__(self, secrets: Iterable[str]) -> None:
+        super().__init__()
+        # Longest first, so a secret containing another is replaced whole.
+        unique = {s for s in secrets if s and len(s) >= _MIN_SECRET_LENGTH}
+        self.secrets = sorted(unique, key=len, reverse=True)
+
+    def redact(self, text: str) -> str:
+        for secret in self.secrets:
+            if secret in text:
+                text = text.replace(secret, REDACTED)
+        return text
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if not self.secrets:
+            return True
+        record.msg = self.redact(record.getMessage())
+        record.args = None
+        if record.exc_info and not record.exc_text:
+            record.exc_text = logging.Formatter().formatException(record.exc_info)
+        if record.exc_text:
+            record.exc_text = self.redact(record.exc_text)
+            # The formatter would render exc_info again, unredacted; exc_text replaces it.
+            record.exc_info = None
+        if record.stack_info:
+            record.stack_info = self.redact(record.stack_info)
+        for key, value in list(vars(record).items()):
+            if key not in _STANDARD and isinstance(value, str):
+                setattr(record, key, self.redact(value))
+        return True
+
+
+class JsonFormatter(logging.Formatter):
+    """One JSON object per line: ts, level, logger, msg, plus every `extra=` field."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        entry: dict[str, Any] = {
+            "ts": datetime.fromtimestamp(record.created, UTC).isoformat(timespec="milliseconds"),
+            "level": record.levelname,
+            "logger": record.name,
+            "msg": record.getMessage(),
+        }
+        for key, value in vars(record).items():
+            if key not in _STANDARD and not key.startswith("_"):
+                entry[key] = value
+        if record.exc_info and not record.exc_text:
+            record.exc_text = self.formatException(record.exc_info)
+        if record.exc_text:
+            entry["exc"] = record.exc_text
+        return json.dumps(entry, ensure_ascii=False, default=str)
+
+
+class TextFormatter(logging.Formatter):
+    """Human-readable line; `extra=` fields are appended as key=value so nothing is lost."""
+
+    def __init__(self) -> None:
+        super().__init__("%(asctime)s %(levelname)s %(name)s: %(message)s")
+
+    def format(self, record: logging.LogRecord) -> str:
+        line = super().format(record)
+        extras = [
+            f"{key}={value}"
+            for key, value in vars(record).items()
+            if key not in _STANDARD and not key.startswith("_")
+        ]
+        if not extras:
+            return line
+        head, sep, tail = line.partition("\n")  # keep a traceback below the fields
+        return f"{head} [{' '.join(extras)}]{sep}{tail}"
+
+
+def secret_values(services: Any) -> list[str]:
+    """Every configured secret: tokens in the environment, the database password and
+    Discord webhook URLs (their path is a token)."""
+    values: list[str] = []
+    env = services.env
+    for name in type(env).model_fields:
+        value = getattr(env, name)
+        if isinstance(value, SecretStr):
+            values.append(value.get_secret_value())
+    url = getattr(env, "database_url", None)
+    if url:
+        from sqlalchemy.engine import make_url
+
+        try:
+            password = make_url(url).password
+        except Exception:  # an unparsable URL fails later with its own message
+            password = None
+        if password:
+            values.append(str(password))
+    for target in services.config.digest.targets:
+        if target.webhook_url:
+            values.append(target.webhook_url)
+            values.append(target.webhook_url.rstrip("/").rsplit("/", 1)[-1])
+    return values
+
+
+def configure_logging(
+    fmt: str, level: str, secrets: Iterable[str], stream: TextIO | None = None
+) -> logging.Handler:
+    """Replace the root handlers with one redacting handler; returns it (tests read it)."""
+    handler = logging.StreamHandler(stream or sys.stderr)
+    handler.setFormatter(JsonFormatter() if fmt == "json" else TextFormatter())
+    handler.addFilter(RedactSecrets(secrets))
+    root = logging.getLogger()
+    for old in list(root.handlers):
+        root.removeHandler(old)
+    root.addHandler(handler)
+    root.setLevel(level)
+    # Library chatter at INFO (every HTTP request, every APScheduler tick) drowns the
+    # one-line-per-event log; keep them at WARNING unless DEBUG was asked for.
+    quiet = logging.DEBUG if level == "DEBUG" else logging.WARNING
+    for name in ("httpx", "httpcore", "apscheduler", "aiohttp.access", "discord", "slack_bolt"):
+        logging.getLogger(name).setLevel(quiet)
+    return handler

@@ -1,0 +1,128 @@
+"""The one web server: platform routes plus /healthz, /readyz and /metrics."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Any
+
+from aiohttp import web
+
+from bot.runtime.integrations import Route
+from bot.runtime.metrics import CONTENT_TYPE, Metrics
+from bot.runtime.probes import (
+    Probe,
+    discord_me,
+    github_reachable,
+    secret,
+    slack_auth,
+    store_reachable,
+)
+
+
+class Readiness:
+    """Store reachable, GitHub reachable, configured platforms logged in.
+
+    Results are cached for `cache_seconds`: probes that hit GitHub and the platforms must
+    not multiply with every load-balancer poll.
+    """
+
+    def __init__(
+        self,
+        services: Any,
+        components: Sequence[Any] = (),
+        cache_seconds: float = 15,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.services = services
+        self.components = list(components)
+        self.cache_seconds = cache_seconds
+        self.clock = clock
+        self.draining = False
+        self.github_remaining: int | None = None
+        self._cached: tuple[float, list[tuple[str, Probe]]] | None = None
+        self._lock = asyncio.Lock()
+
+    async def _github(self) -> Probe:
+        probe, remaining = await github_reachable(self.services.env)
+        if remaining is not None:
+            self.github_remaining = remaining
+        return probe
+
+    async def _platform(self, name: str, fallback: Callable[[], Awaitable[Probe]]) -> Probe:
+        for component in self.components:
+            if component.name == name:
+                probe = component.ready()
+                if probe is not None:
+                    return probe
+        return await fallback()
+
+    async def _probes(self) -> list[tuple[str, Probe]]:
+        env = self.services.env
+        named: list[tuple[str, Awaitable[Probe]]] = [
+            ("store", store_reachable(self.services.store)),
+            ("github", self._github()),
+        ]
+        if secret(env.slack_bot_token):
+            named.append(("slack", self._platform("slack", lambda: slack_auth(env))))
+        if secret(env.discord_bot_token):
+            named.append(("discord", self._platform("discord", lambda: discord_me(env))))
+        probes = await asyncio.gather(*(check for _, check in named))
+        return [(name, probe) for (name, _), probe in zip(named, probes, strict=True)]
+
+    async def check(self) -> tuple[bool, dict[str, Any]]:
+        async with self._lock:
+            now = self.clock()
+            if self._cached is None or now - self._cached[0] >= self.cache_seconds:
+                self._cached = (now, await self._probes())
+            probes = self._cached[1]
+        checks = {name: {"ok": p.ok, "detail": p.detail} for name, p in probes}
+        if self.draining:
+            checks["shutdown"] = {"ok": False, "detail": "shutting down"}
+        ready = all(c["ok"] for c in checks.values())
+        return ready, {"ready": ready, "checks": checks}
+
+
+def build_app(
+    readiness: Readiness, metrics: Metrics, routes: Sequence[Route] = ()
+) -> web.Application:
+    async def healthz(_: web.Request) -> web.Response:
+        # Alive: the event loop answers. Nothing external, so a GitHub outage never gets
+        # the process restarted.
+        return web.json_response({"status": "ok"})
+
+    async def readyz(_: web.Request) -> web.Response:
+        ready, body = await readiness.check()
+        return web.json_response(body, status=200 if ready else 503)
+
+    async def metrics_view(_: web.Request) -> web.Response:
+        return web.Response(body=metrics.render().encode(), headers={"Content-Type": CONTENT_TYPE})
+
+    app = web.Application()
+    app.router.add_get("/healthz", healthz)
+    app.router.add_get("/readyz", readyz)
+    app.router.add_get("/metrics", metrics_view)
+    for route in routes:
+        app.router.add_route(route.method, route.path, route.handler)
+    return app
+
+
+async def start_site(
+    app: web.Application, host: str, port: int, shutdown_timeout: float
+) -> tuple[web.AppRunner, int]:
+    """Listen; returns the runner and the bound port (port 0 picks a free one)."""
+    runner = web.AppRunner(app, access_log=None, shutdown_timeout=shutdown_timeout)
+    await runner.setup()
+    site = web.TCPSite(runner, host, port)
+    try:
+        await site.start()
+    except OSError:
+        await runner.cleanup()
+        raise
+    bound = port
+    for address in runner.addresses:
+        if isinstance(address, tuple) and len(address) >= 2:
+            bound = int(address[1])
+            break
+    return runner, bound

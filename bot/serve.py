@@ -1,0 +1,325 @@
+"""`vllm-bot serve`: one long-running process for the scheduler, Slack, Discord, webhooks
+and the web server.
+
+Start-up order: check tokens (one line, exit 2, before anything listens) → logging →
+web server → platform connections → leader election, whose winner starts the scheduler
+and posts what was missed while the bot was down.
+
+Shutdown (SIGTERM/SIGINT): /readyz turns 503, no new jobs start, in-flight posts get
+`[serve] shutdown_grace_seconds` to finish, then clients close and the process exits 0.
+A second signal skips the wait.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import signal
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from bot.errors import BotError, ConfigError
+from bot.runtime.integrations import Integrations, discover, periodic_sync
+from bot.runtime.leader import LeaderLoop, Leadership, leadership_for
+from bot.runtime.logging import configure_logging, secret_values
+from bot.runtime.metrics import METRICS, Metrics
+from bot.runtime.probes import secret
+from bot.runtime.scheduler import (
+    InFlight,
+    Jobs,
+    PostDigest,
+    build_scheduler,
+    digest_jobs,
+    post_with_pipeline,
+)
+from bot.runtime.settings import ServeConfig, logging_settings, serve_settings
+from bot.runtime.web import Readiness, build_app, start_site
+
+log = logging.getLogger("bot.serve")
+
+
+def missing_tokens(config: Any, env: Any) -> list[str]:
+    """What the configured platforms need and the environment lacks, as fix-it phrases."""
+    problems: list[str] = []
+    slack_targets = [t.channel for t in config.digest.targets if t.platform == "slack"]
+    discord_targets = [
+        t.channel for t in config.digest.targets if t.platform == "discord" and not t.webhook_url
+    ]
+    slack_on = bool(secret(env.slack_bot_token))
+    if slack_targets and not slack_on:
+        problems.append(
+            f"SLACK_BOT_TOKEN is not set but digest targets post to Slack "
+            f"({', '.join(slack_targets)}); set it or remove those targets"
+        )
+    if slack_on or slack_targets:
+        if config.slack.mode == "socket" and not secret(env.slack_app_token):
+            problems.append(
+                'SLACK_APP_TOKEN (xapp-…) is not set but [slack] mode = "socket"; set it, '
+                'or use mode = "http" with SLACK_SIGNING_SECRET'
+            )
+        if config.slack.mode == "http" and not secret(env.slack_signing_secret):
+            problems.append(
+                'SLACK_SIGNING_SECRET is not set but [slack] mode = "http" (it verifies '
+                '/slack/events); set it, or use mode = "socket" with SLACK_APP_TOKEN'
+            )
+    elif secret(env.slack_app_token) or secret(env.slack_signing_secret):
+        problems.append("SLACK_APP_TOKEN/SLACK_SIGNING_SECRET is set but SLACK_BOT_TOKEN is not")
+    if discord_targets and not secret(env.discord_bot_token):
+        problems.append(
+            f"DISCORD_BOT_TOKEN is not set but digest targets post to Discord "
+            f"({', '.join(discord_targets)}); set it, give those targets a webhook_url, "
+            "or remove them"
+        )
+    return problems
+
+
+def preflight(config: Any, env: Any) -> None:
+    """Bad cron expressions and missing tokens: ConfigError (exit 2) before anything runs."""
+    digest_jobs(config)
+    problems = missing_tokens(config, env)
+    if problems:
+        raise ConfigError("cannot serve: " + "; ".join(problems))
+
+
+class Server:
+    """Everything `serve` runs, startable and stoppable without signals (tests drive it)."""
+
+    def __init__(
+        self,
+        services: Any,
+        *,
+        port: int | None = None,
+        post: PostDigest = post_with_pipeline,
+        integrations: Integrations | None = None,
+        sync: Callable[[Any], Awaitable[Any]] | None = periodic_sync,
+        leadership: Leadership | None = None,
+        metrics: Metrics = METRICS,
+        catch_up: bool = True,
+        settings: ServeConfig | None = None,
+    ) -> None:
+        preflight(services.config, services.env)
+        self.services = services
+        self.settings = settings or serve_settings(services.config)
+        self.host = services.config.server.host
+        self.requested_port = services.config.server.port if port is None else port
+        self.port: int | None = None
+        self.metrics = metrics
+        self.catch_up_on_election = catch_up
+        self.integrations = integrations if integrations is not None else discover(services)
+        self.inflight = InFlight()
+        self.jobs = Jobs(
+            services,
+            post=post,
+            poll_alerts=self.integrations.poll_alerts,
+            sync=sync,
+            inflight=self.inflight,
+            metrics=metrics,
+        )
+        self.scheduler = build_scheduler(
+            self.jobs,
+            alert_minutes=services.config.alerts.poll_minutes,
+            sync_minutes=self.settings.sync_minutes,
+        )
+        components = self.integrations.components
+        self.everywhere = [c for c in components if not c.leader_only]
+        self.leader_only = [c for c in components if c.leader_only]
+        self.readiness = Readiness(services, components, self.settings.readiness_cache_seconds)
+        self.leader = LeaderLoop(
+            leadership
+            or leadership_for(services.store.engine.url.render_as_string(hide_password=False)),
+            self._elected,
+            self._deposed,
+            self.settings.leader_retry_seconds,
+        )
+        self._runner: Any = None
+        self._leader_task: asyncio.Task[None] | None = None
+        self._catch_up_task: asyncio.Task[Any] | None = None
+        self._started: list[Any] = []
+        self._bind_metrics()
+
+    def _bind_metrics(self) -> None:
+        services = self.services
+
+        def client() -> Any:
+            # Only report a client something already created; scraping must not build one.
+            return services.github_if_started
+
+        def requests() -> float | None:
+            github = client()
+            return None if github is None else github.requests
+
+        def remaining() -> float | None:
+            github = client()
+            if github is not None and github.rate.remaining is not None:
+                return github.rate.remaining
+            return self.readiness.github_remaining
+
+        self.metrics.github_requests.source = requests
+        self.metrics.github_rate_remaining.source = remaining
+        self.metrics.leader.set(0)
+        self.metrics.up.set(1)
+
+    # ------------------------------------------------------------------ start
+
+    async def start(self) -> None:
+        app = build_app(self.readiness, self.metrics, self.integrations.routes)
+        try:
+            self._runner, self.port = await start_site(
+                app, self.host, self.requested_port, self.settings.shutdown_grace_seconds
+            )
+        except OSError as exc:
+            raise BotError(
+                f"cannot listen on {self.host}:{self.requested_port}: {exc.strerror or exc}; "
+                "pick another port with --port or [server] port"
+            ) from None
+        routes = ", ".join(r.path for r in self.integrations.routes) or "no platform routes"
+        log.info(
+            "listening on http://%s:%d (%s; /healthz /readyz /metrics)",
+            self.host,
+            self.port,
+            routes,
+            extra={"event": "listening", "port": self.port},
+        )
+        for component in self.everywhere:
+            await self._start_component(component)
+        self._leader_task = asyncio.create_task(self.leader.run(), name="leader election")
+
+    async def _start_component(self, component: Any) -> None:
+        try:
+            await component.start()
+        except Exception as exc:
+            # One platform failing to connect must not take the others down with it.
+            self.metrics.errors.inc(kind=component.name)
+            log.error(
+                "%s: could not start: %s",
+                component.name,
+                exc,
+                extra={"event": "platform", "platform": component.name},
+            )
+            return
+        self._started.append(component)
+
+    async def _elected(self) -> None:
+        self.metrics.leader.set(1)
+        # Re-adding with the same ids replaces; a re-elected instance never doubles a job.
+        if self.scheduler.running:
+            self.scheduler.resume()
+        else:
+            self.scheduler.start()
+        for job in self.scheduler.get_jobs():
+            log.info(
+                "job %s: next run %s",
+                job.name,
+                job.next_run_time,
+                extra={"event": "job_scheduled", "job": job.id},
+            )
+        for component in self.leader_only:
+            await self._start_component(component)
+        if self.catch_up_on_election:
+            self._catch_up_task = asyncio.create_task(self.jobs.catch_up(), name="catch-up")
+
+    async def _deposed(self) -> None:
+        self.metrics.leader.set(0)
+        if self.scheduler.running:
+            self.scheduler.pause()
+        for component in self.leader_only:
+            if component in self._started:
+                self._started.remove(component)
+                await component.stop()
+
+    # ------------------------------------------------------------------ stop
+
+    async def shutdown(self, force: asyncio.Event | None = None) -> list[str]:
+        """Stop taking work, let in-flight posts finish (bounded), close everything.
+        Returns what had to be cancelled (empty on a clean stop)."""
+        grace = self.settings.shutdown_grace_seconds
+        log.info(
+            "shutting down: finishing in-flight work (up to %.0f s)",
+            grace,
+            extra={"event": "shutdown", "in_flight": self.inflight.running},
+        )
+        self.readiness.draining = True
+        await self.leader.stop()
+        if self.scheduler.running:
+            self.scheduler.pause()  # no new runs; running ones continue
+        drain = asyncio.create_task(self.inflight.drain(grace))
+        web = asyncio.create_task(self._stop_web())
+        waiters: set[asyncio.Future[Any]] = {drain}
+        if force is not None:
+            waiters.add(asyncio.ensure_future(force.wait()))
+        await asyncio.wait(waiters, return_when=asyncio.FIRST_COMPLETED)
+        if not drain.done():  # a second signal: stop waiting
+            log.warning("second signal: cancelling in-flight work now")
+            self.inflight.cancel_all()
+        cancelled = await drain
+        for waiter in waiters - {drain}:
+            waiter.cancel()
+        if cancelled:
+            log.warning(
+                "cancelled after %.0f s: %s",
+                grace,
+                ", ".join(cancelled),
+                extra={"event": "shutdown", "cancelled": cancelled},
+            )
+        if self._catch_up_task is not None and not self._catch_up_task.done():
+            self._catch_up_task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._catch_up_task
+        if self.scheduler.running:
+            self.scheduler.shutdown(wait=False)
+        for component in reversed(self._started):
+            with contextlib.suppress(Exception):
+                await component.stop()
+        self._started.clear()
+        await web
+        if self._leader_task is not None:
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._leader_task
+        # Only now may another instance take the scheduler: ours has stopped.
+        await self.leader.release()
+        self.metrics.leader.set(0)
+        log.info("stopped", extra={"event": "stopped"})
+        return cancelled
+
+    async def _stop_web(self) -> None:
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None
+
+
+def _configure_logging(services: Any) -> None:
+    settings = logging_settings(services.config)
+    # `vllm-bot --debug serve` asked for debug logs; honour it over the config.
+    level = "DEBUG" if logging.getLogger().level == logging.DEBUG else settings.level
+    configure_logging(settings.format, level, secret_values(services))
+
+
+async def serve_forever(services: Any, port: int | None = None, **options: Any) -> None:
+    """Run until SIGTERM/SIGINT; return normally after a clean shutdown (exit 0)."""
+    preflight(services.config, services.env)  # before logging changes: one line on stderr
+    _configure_logging(services)
+    server = Server(services, port=port, **options)
+    stop, force = asyncio.Event(), asyncio.Event()
+    loop = asyncio.get_running_loop()
+
+    def on_signal(signum: int) -> None:
+        name = signal.Signals(signum).name
+        if stop.is_set():
+            force.set()
+        else:
+            log.info("%s received", name, extra={"event": "signal", "signal": name})
+            stop.set()
+
+    installed = []
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        with contextlib.suppress(NotImplementedError, RuntimeError):  # non-main thread
+            loop.add_signal_handler(signum, on_signal, signum)
+            installed.append(signum)
+    try:
+        await server.start()
+        await stop.wait()
+        await server.shutdown(force)
+    finally:
+        for signum in installed:
+            loop.remove_signal_handler(signum)

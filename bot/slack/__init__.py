@@ -1,0 +1,1 @@
+"""Slack: the digest poster, the `/vllm` command, link unfurling (slack-bolt AsyncApp)."""

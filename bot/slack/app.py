@@ -1,0 +1,345 @@
+"""The Slack app (slack-bolt AsyncApp): `/vllm`, link unfurling, HTTP and Socket Mode.
+
+`/vllm` is acknowledged within Slack's 3 seconds every time. A parse error or an answer
+from local state (`quick_reply`) goes in the acknowledgement itself; anything that needs
+GitHub or building a digest is acknowledged at once with a progress line ("looking up
+#42121…") and answered through the command's `response_url` from a background task.
+
+HTTP mode: `slack_web_app(bot)` / `slack_routes(bot)` serve `POST /slack/events`; bolt checks
+`X-Slack-Signature` with SLACK_SIGNING_SECRET and its 5-minute replay window, answering 401
+otherwise. Socket Mode: `start_socket_mode(bot, SLACK_APP_TOKEN)`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
+
+from aiohttp import web
+from slack_bolt.adapter.aiohttp import to_aiohttp_response, to_bolt_request
+from slack_bolt.async_app import AsyncApp
+from slack_sdk.web.async_client import AsyncWebClient
+
+from bot.commands import (
+    Command,
+    CommandError,
+    Context,
+    DigestCommand,
+    Reply,
+    cached_reply,
+    dispatch,
+    parse,
+    parse_pr_ref,
+    progress_text,
+)
+from bot.delivery import DeliveryResult, Ledger
+from bot.document import Document
+from bot.errors import BotError
+from bot.slack.poster import SlackPoster, SlackPostError, SlackUnavailable, slack_client
+
+if TYPE_CHECKING:
+    from bot.services import Services
+    from bot.slack.socket import SlackSocketMode
+
+log = logging.getLogger(__name__)
+
+Render = Callable[[Document], list[dict[str, Any]]]
+ContextFactory = Callable[[str | None, str | None], Context]
+
+# response_url accepts up to five messages within 30 minutes of the command.
+RESPONSE_URL_MESSAGES = 5
+_SLACK_ESCAPES = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;"})
+
+
+def _default_render(document: Document) -> list[dict[str, Any]]:
+    from formatters.slack import render_slack
+
+    return render_slack(document)
+
+
+def _text(text: str) -> str:
+    # Replies echo user input ("unknown command '<!channel>'"): escaping <, > and & is what
+    # keeps it from pinging anyone or forming links. Backticks and *bold* stay meaningful.
+    return text.translate(_SLACK_ESCAPES)
+
+
+class SlackBot:
+    """The AsyncApp with the bot's listeners, plus what they share.
+
+    `context_for(channel, user)` builds the command Context for a channel (language, watched
+    repos, backend, subscriptions); `store` holds the delivery ledger used by `digest … post`.
+    """
+
+    def __init__(
+        self,
+        *,
+        client: AsyncWebClient,
+        context_for: ContextFactory,
+        store: Ledger,
+        signing_secret: str | None = None,
+        poster: SlackPoster | None = None,
+        render: Render | None = None,
+        cached_timeout: float = 1.5,
+    ) -> None:
+        self.client = client
+        self.context_for = context_for
+        self.store = store
+        self.poster = poster or SlackPoster(client)
+        self.render = render or _default_render
+        self.cached_timeout = cached_timeout
+        # Background answers hold a strong reference here: the event loop keeps only weak
+        # ones, and `drain()` lets shutdown finish what users are waiting for.
+        self._tasks: set[asyncio.Task[None]] = set()
+        self.app = AsyncApp(
+            client=client,
+            signing_secret=signing_secret or "",
+            # Socket Mode has no signatures and nothing to verify.
+            request_verification_enabled=bool(signing_secret),
+            process_before_response=False,
+            logger=logging.getLogger("bot.slack.bolt"),
+        )
+        self.app.command("/vllm")(self._on_command)
+        self.app.event("link_shared")(self._on_link_shared)
+
+    # ------------------------------------------------------------------ tasks
+
+    def _spawn(self, coro: Any) -> None:
+        task = asyncio.get_running_loop().create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def drain(self) -> None:
+        """Wait for answers still being built (shutdown bounds it with asyncio.timeout)."""
+        while self._tasks:
+            await asyncio.wait(set(self._tasks))
+
+    # ------------------------------------------------------------------ /vllm
+
+    async def _on_command(self, ack: Any, command: dict[str, Any], respond: Any) -> None:
+        text = command.get("text") or ""
+        channel = command.get("channel_id")
+        user = command.get("user_id")
+        try:
+            parsed = parse(text)
+        except CommandError as exc:
+            await ack(**self.bodies(Reply.error(str(exc)))[0])
+            return
+        ctx = self.context_for(channel, user)
+        try:
+            reply = await asyncio.wait_for(cached_reply(parsed, ctx), self.cached_timeout)
+        except TimeoutError:
+            log.warning("cached answer to /vllm %s took too long; answering later", parsed.name)
+            reply = None
+        if reply is not None:
+            bodies = self.bodies(reply)
+            await ack(**bodies[0])
+            if len(bodies) > 1:
+                self._spawn(self._send_responses(respond, bodies[1:]))
+            return
+        await ack(response_type="ephemeral", text=_text(progress_text(parsed)))
+        self._spawn(self._answer_later(parsed, ctx, respond))
+
+    async def _answer_later(self, command: Command, ctx: Context, respond: Any) -> None:
+        reply = await dispatch(command, ctx)
+        try:
+            if reply.post_to_channel and reply.document is not None and ctx.channel:
+                reply = await self._post_in_channel(reply.document, ctx.channel, command)
+            await self._send_responses(respond, self.bodies(reply))
+        except Exception:
+            log.exception("answering /vllm %s in %s failed", command.name, ctx.channel)
+
+    async def _post_in_channel(self, document: Document, channel: str, command: Command) -> Reply:
+        try:
+            result = await self.poster.post_document(
+                self.store,
+                document_id=document.id,
+                channel=channel,
+                payloads=self.render(document),
+            )
+        except (SlackPostError, SlackUnavailable) as exc:
+            return Reply.error(str(exc))
+        return Reply(text=_posted_text(result, command))
+
+    async def _send_responses(self, respond: Any, bodies: Sequence[dict[str, Any]]) -> None:
+        for body in bodies[:RESPONSE_URL_MESSAGES]:
+            response = await respond(**body)
+            status = getattr(response, "status_code", 200)
+            if status != 200:
+                log.error(
+                    "response_url refused a reply: %s %s", status, getattr(response, "body", "")
+                )
+
+    def bodies(self, reply: Reply) -> list[dict[str, Any]]:
+        """Slack response bodies (ack or response_url) for a Reply; the first one acks."""
+        kind = "ephemeral" if reply.ephemeral or reply.post_to_channel else "in_channel"
+        if reply.document is None:
+            return [{"response_type": kind, "text": _text(reply.text) or "…"}]
+        try:
+            payloads = self.render(reply.document)
+        except Exception:
+            log.exception("rendering %s for Slack failed", reply.document.id)
+            return [{"response_type": kind, "text": _text(reply.document.fallback or reply.text)}]
+        bodies = [
+            {"response_type": kind, **{k: v for k, v in p.items() if k in ("text", "blocks")}}
+            for p in payloads
+        ]
+        if len(bodies) > 1 and reply.document.id.startswith("digest:"):
+            # A digest preview is its summary; the details belong in a channel thread.
+            week = reply.document.meta.get("week")
+            again = f"`/vllm digest {week} post`" if week else "the same command with `post`"
+            more = f"…and {len(bodies) - 1} more messages of details. "
+            more += f"{again} posts the whole digest in this channel."
+            return [bodies[0], {"response_type": kind, "text": more}]
+        merged = _merged(payloads)
+        if merged is not None:
+            # A card is one reply when it fits one message (its thread part included).
+            return [{"response_type": kind, **merged}]
+        if len(bodies) > RESPONSE_URL_MESSAGES:
+            rest = len(bodies) - RESPONSE_URL_MESSAGES + 1
+            bodies = bodies[: RESPONSE_URL_MESSAGES - 1]
+            bodies.append({"response_type": kind, "text": f"…{rest} more messages not shown"})
+        return bodies
+
+    # ------------------------------------------------------------------ unfurling
+
+    async def _on_link_shared(self, event: dict[str, Any]) -> None:
+        # Events are acknowledged by bolt already; the card may need GitHub, so it is built
+        # in a task that `drain()` can wait for.
+        self._spawn(self._unfurl(event))
+
+    async def _unfurl(self, event: dict[str, Any]) -> None:
+        channel = event.get("channel")
+        ctx = self.context_for(channel, event.get("user"))
+        unfurls: dict[str, Any] = {}
+        for link in event.get("links", []):
+            url = link.get("url", "")
+            blocks = await self._unfurl_blocks(url, ctx)
+            if blocks:
+                unfurls[url] = {"blocks": blocks}
+        if not unfurls:
+            return
+        try:
+            await self.poster.unfurl(
+                unfurls,
+                channel=channel,
+                ts=event.get("message_ts"),
+                unfurl_id=event.get("unfurl_id"),
+                source=event.get("source"),
+            )
+        except BotError as exc:
+            log.warning("unfurl in %s failed: %s", channel, exc)
+
+    async def _unfurl_blocks(self, url: str, ctx: Context) -> list[dict[str, Any]] | None:
+        """The compact card (the first message of the card) for a watched repo's PR URL."""
+        try:
+            ref = parse_pr_ref(url)
+        except CommandError:
+            return None
+        repo = ctx.watched_repo(ref.repo) if ref.repo else None
+        if repo is None:
+            return None  # someone else's repo: leave Slack's own preview alone
+        try:
+            pr = await ctx.backend.cached_pr(repo, ref.number)
+            if pr is None:
+                pr = await ctx.backend.fetch_pr(repo, ref.number)
+            document = await ctx.backend.pr_card(pr, ctx.lang)
+            return self.render(document)[0].get("blocks")
+        except BotError as exc:
+            log.info("no unfurl for %s: %s", url, exc)
+        except Exception:
+            log.exception("unfurling %s failed", url)
+        return None
+
+
+def _merged(payloads: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """All payloads as one message, or None if that would break a Slack limit."""
+    if len(payloads) < 2:
+        return None
+    from formatters.validate import validate_slack_message
+
+    blocks = [block for payload in payloads for block in payload.get("blocks", [])]
+    ids = [block["block_id"] for block in blocks if "block_id" in block]
+    if len(ids) != len(set(ids)):
+        return None
+    merged = {"text": payloads[0].get("text", ""), "blocks": blocks}
+    return merged if not validate_slack_message(merged) else None
+
+
+def _posted_text(result: DeliveryResult, command: Command) -> str:
+    week = command.week if isinstance(command, DigestCommand) else result.document_id
+    if result.nothing_new:
+        return f"the {week} digest is already posted in this channel; nothing new to post"
+    if result.skipped:
+        return (
+            f"finished posting the {week} digest: {len(result.sent)} more messages "
+            f"({len(result.skipped)} were already posted)"
+        )
+    return (
+        f"posted the {week} digest in this channel ({result.parts} messages, details in its thread)"
+    )
+
+
+# ---------------------------------------------------------------------------- HTTP mode
+
+
+def slack_routes(bot: SlackBot, path: str = "/slack/events") -> list[web.RouteDef]:
+    """The `POST /slack/events` route, to mount on the bot's one web server."""
+
+    async def events(request: web.Request) -> web.Response:
+        # bolt verifies X-Slack-Signature and the 5-minute window before any listener runs.
+        bolt_response = await bot.app.async_dispatch(await to_bolt_request(request))
+        return await to_aiohttp_response(bolt_response)
+
+    return [web.post(path, events)]
+
+
+def slack_web_app(bot: SlackBot, path: str = "/slack/events") -> web.Application:
+    """A standalone aiohttp application serving Slack's HTTP mode."""
+    app = web.Application()
+    app.add_routes(slack_routes(bot, path))
+    return app
+
+
+# ---------------------------------------------------------------------------- Socket Mode
+
+
+async def start_socket_mode(bot: SlackBot, app_token: str) -> SlackSocketMode:
+    """Connect over Socket Mode (SLACK_APP_TOKEN, xapp-…); `await runner.close()` to stop."""
+    from bot.slack.socket import SlackSocketMode
+
+    runner = SlackSocketMode(bot, app_token)
+    await runner.start()
+    return runner
+
+
+# ---------------------------------------------------------------------------- wiring
+
+
+def build_slack_bot(services: Services, **overrides: Any) -> SlackBot:
+    """The Slack bot over the running services (tokens and URL from the environment)."""
+    from bot.commands.cli_adapter import services_context
+    from bot.errors import ConfigError
+
+    env = services.env
+    if env.slack_bot_token is None:
+        raise ConfigError(
+            "SLACK_BOT_TOKEN is not set: create a bot token (xoxb-…), see docs/slack.md"
+        )
+    client = slack_client(env.slack_bot_token.get_secret_value(), env.slack_api_url)
+    secret = env.slack_signing_secret.get_secret_value() if env.slack_signing_secret else None
+    if services.config.slack.mode == "http" and not secret:
+        raise ConfigError("slack.mode is 'http' but SLACK_SIGNING_SECRET is not set")
+
+    def context_for(channel: str | None, user: str | None) -> Context:
+        return services_context(services, platform="slack", channel=channel, user=user)
+
+    options: dict[str, Any] = {
+        "client": client,
+        "context_for": context_for,
+        "store": services.store,
+        "signing_secret": secret,
+    }
+    options.update(overrides)
+    return SlackBot(**options)

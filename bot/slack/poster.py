@@ -1,0 +1,261 @@
+"""Posting rendered messages to Slack through slack_sdk's AsyncWebClient.
+
+Policy, per channel: at most one message per `min_interval` (Slack allows about one message
+per second per channel; bursts get 429s), messages in order. HTTP 429 waits `Retry-After`
+and continues; 5xx, Slack's own transient errors and connection errors retry with bounded
+exponential backoff. Anything else is permanent and raises `SlackPostError` naming the
+channel and the fix, without retrying.
+
+Retries are all done here (the client is built without slack_sdk's retry handlers) so that
+one policy applies and tests can drive time through the injected `clock` and `sleep`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Any
+
+import aiohttp
+from slack_sdk.errors import SlackApiError
+from slack_sdk.web.async_client import AsyncWebClient
+
+from bot.delivery import DeliveryResult, Ledger, Sent, deliver
+from bot.errors import BotError
+
+log = logging.getLogger(__name__)
+
+DEFAULT_API_URL = "https://slack.com/api/"
+
+# Slack's `ok: false` errors that say "try again" rather than "you did something wrong".
+TRANSIENT_ERRORS = frozenset(
+    {"internal_error", "fatal_error", "service_unavailable", "request_timeout", "ratelimited"}
+)
+_TOKEN_ERRORS = frozenset(
+    {"invalid_auth", "not_authed", "account_inactive", "token_revoked", "token_expired"}
+)
+_BAD_MESSAGE = frozenset(
+    {
+        "invalid_blocks",
+        "invalid_blocks_format",
+        "msg_blocks_too_long",
+        "msg_too_long",
+        "no_text",
+        "invalid_arguments",
+    }
+)
+INVITE = "/invite @vllm-bot"
+
+
+class SlackPostError(BotError):
+    """A permanent Slack error: retrying cannot help, a person has to fix something."""
+
+    def __init__(self, message: str, *, error: str, channel: str) -> None:
+        super().__init__(message)
+        self.error = error
+        self.channel = channel
+
+
+class SlackUnavailable(BotError):
+    """Slack kept failing transiently (5xx, connection errors, rate limits) past our bound."""
+
+
+def slack_client(token: str, base_url: str | None = None, *, timeout: int = 30) -> AsyncWebClient:
+    """The Web API client for SLACK_BOT_TOKEN and SLACK_API_URL, with retries left to us."""
+    url = base_url or DEFAULT_API_URL
+    if not url.endswith("/"):
+        url += "/"  # slack_sdk joins "base_url + method"
+    return AsyncWebClient(token=token, base_url=url, timeout=timeout, retry_handlers=[])
+
+
+def explain(error: str, channel: str, response: dict[str, Any] | None = None) -> str:
+    """One line saying what went wrong with `channel` and how to fix it."""
+    data = response or {}
+    if error == "channel_not_found":
+        fix = (
+            "use the channel ID (like C0123456, from the channel's details), and for a private "
+            f"channel invite the bot first with {INVITE}"
+        )
+        return f"Slack channel {channel} was not found: {fix}"
+    if error == "not_in_channel":
+        return f"the bot is not in Slack channel {channel}: invite it with {INVITE} in that channel"
+    if error == "is_archived":
+        return f"Slack channel {channel} is archived: unarchive it or change the target channel"
+    if error in _TOKEN_ERRORS:
+        return (
+            f"Slack rejected the bot token ({error}) posting to {channel}: check SLACK_BOT_TOKEN "
+            "(a bot token, xoxb-…) and reinstall the app to the workspace"
+        )
+    if error == "missing_scope":
+        needed = data.get("needed") or "chat:write"
+        return (
+            f"the Slack bot token lacks the {needed} scope (posting to {channel}): add it under "
+            "OAuth & Permissions and reinstall the app"
+        )
+    if error.startswith("restricted_action") or error == "ekm_access_denied":
+        return (
+            f"posting to Slack channel {channel} is restricted ({error}): ask a workspace admin "
+            "to let the bot post there"
+        )
+    if error == "thread_not_found":
+        return (
+            f"the first message of this post in {channel} was deleted, so its thread is gone: "
+            "post again with --force"
+        )
+    if error in _BAD_MESSAGE:
+        details = "; ".join(str(e) for e in (data.get("errors") or [])[:3])
+        return (
+            f"Slack refused a message for {channel} ({error}{': ' + details if details else ''}); "
+            "this is a bot bug, please report it"
+        )
+    return f"Slack refused to post in {channel} ({error})"
+
+
+def _retry_after(headers: Any) -> float:
+    for key, value in (headers or {}).items():
+        if key.lower() == "retry-after":
+            try:
+                return max(float(value if isinstance(value, str) else value[0]), 0.0)
+            except (TypeError, ValueError, IndexError):
+                break
+    return 1.0  # Slack always sends it; be polite if a proxy dropped it
+
+
+class SlackPoster:
+    def __init__(
+        self,
+        client: AsyncWebClient,
+        *,
+        min_interval: float = 1.0,
+        max_retries: int = 4,
+        max_rate_limit_waits: int = 10,
+        backoff: float = 1.0,
+        clock: Callable[[], float] = time.monotonic,
+        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+    ) -> None:
+        self.client = client
+        self.min_interval = min_interval
+        self.max_retries = max_retries
+        self.max_rate_limit_waits = max_rate_limit_waits
+        self.backoff = backoff
+        self.clock = clock
+        self.sleep = sleep
+        self._next_post: dict[str, float] = {}
+        self._channel_locks: dict[str, asyncio.Lock] = {}
+
+    async def post(
+        self, channel: str, payload: dict[str, Any], thread_ts: str | None = None
+    ) -> Sent:
+        """Post one chat.postMessage payload (paced, retried); returns its ts."""
+        args = {k: v for k, v in payload.items() if k not in ("channel", "thread_ts")}
+        if thread_ts is not None:
+            args["thread_ts"] = thread_ts
+        lock = self._channel_locks.setdefault(channel, asyncio.Lock())
+        async with lock:
+            response = await self._call(
+                "chat.postMessage",
+                channel,
+                lambda: self.client.chat_postMessage(channel=channel, **args),
+            )
+        return Sent(message_id=str(response["ts"]))
+
+    async def _call(
+        self, method: str, channel: str, call: Callable[[], Awaitable[Any]], paced: bool = True
+    ) -> Any:
+        failures = 0
+        waits = 0
+        while True:
+            if paced:
+                delay = self._next_post.get(channel, float("-inf")) - self.clock()
+                if delay > 0:
+                    await self.sleep(delay)
+            try:
+                response = await call()
+            except SlackApiError as exc:
+                data = exc.response.data if isinstance(exc.response.data, dict) else {}
+                status = exc.response.status_code
+                error = str(data.get("error") or f"HTTP {status}")
+                if status == 429:
+                    waits += 1
+                    if waits > self.max_rate_limit_waits:
+                        raise SlackUnavailable(
+                            f"Slack kept rate limiting {method} in {channel}; try again later"
+                        ) from None
+                    wait = _retry_after(exc.response.headers)
+                    log.info("slack %s in %s rate limited; waiting %.0fs", method, channel, wait)
+                    await self.sleep(wait)
+                    continue
+                if status < 500 and error not in TRANSIENT_ERRORS:
+                    raise SlackPostError(
+                        explain(error, channel, data), error=error, channel=channel
+                    ) from None
+                reason = error
+            except (aiohttp.ClientError, TimeoutError, OSError) as exc:
+                reason = f"{type(exc).__name__}: {exc}".rstrip(": ")
+            else:
+                if paced:
+                    self._next_post[channel] = self.clock() + self.min_interval
+                return response
+            failures += 1
+            if failures > self.max_retries:
+                raise SlackUnavailable(
+                    f"Slack is unavailable ({reason}) after {failures} attempts of {method} in "
+                    f"{channel}; try again in a minute"
+                )
+            wait = self.backoff * 2 ** (failures - 1)
+            log.warning("slack %s in %s failed (%s); retry in %.1fs", method, channel, reason, wait)
+            await self.sleep(wait)
+
+    async def post_document(
+        self,
+        store: Ledger,
+        *,
+        document_id: str,
+        channel: str,
+        payloads: Sequence[dict[str, Any]],
+        force: bool = False,
+    ) -> DeliveryResult:
+        """Post rendered payloads: payload 0 in the channel, the rest in its thread, once."""
+        parts = len(payloads)
+
+        async def send(index: int, payload: dict[str, Any], thread: str | None) -> Sent:
+            sent = await self.post(channel, payload, thread_ts=thread)
+            log.info("posted %s part %d/%d to slack:%s", document_id, index + 1, parts, channel)
+            return sent
+
+        return await deliver(
+            store,
+            document_id=document_id,
+            platform="slack",
+            channel=channel,
+            payloads=payloads,
+            send=send,
+            force=force,
+        )
+
+    async def unfurl(
+        self,
+        unfurls: dict[str, Any],
+        *,
+        channel: str | None = None,
+        ts: str | None = None,
+        unfurl_id: str | None = None,
+        source: str | None = None,
+    ) -> None:
+        """chat.unfurl with the same retry policy (unpaced: it adds no message).
+
+        Links in a sent message are addressed by (channel, ts); links still in the composer
+        (Slack sends channel "COMPOSER") by (unfurl_id, source).
+        """
+        if unfurl_id and source:
+            target: dict[str, Any] = {"unfurl_id": unfurl_id, "source": source}
+        else:
+            target = {"channel": channel, "ts": ts}
+        await self._call(
+            "chat.unfurl",
+            channel or "composer",
+            lambda: self.client.chat_unfurl(unfurls=unfurls, **target),
+            paced=False,
+        )

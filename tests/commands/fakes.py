@@ -1,0 +1,181 @@
+"""Small stand-ins for the bot's data layer, shared by the command and Slack tests."""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+
+from bot.analysis import Analyzer, load_ruleset
+from bot.cards import pr_card
+from bot.commands import Context, ModuleInfo, SubscriptionFilters, SubscriptionInfo
+from bot.commands.backend import module_infos
+from bot.config import Config, RepoConfig
+from bot.document import BulletList, Document, Link, Paragraph, Section, Strong, Text
+from bot.errors import NotFoundError
+from bot.models import PullRequest
+from bot.weeks import Window
+
+REPO = "vllm-project/vllm"
+NOW = datetime(2026, 6, 10, 12, 0, tzinfo=UTC)  # Wednesday of 2026-W24
+# The real module catalogue of the shipped vLLM rule set.
+MODULES = module_infos(load_ruleset("vllm"))
+
+
+def make_pr(number: int, *, title: str | None = None, repo: str = REPO) -> PullRequest:
+    return PullRequest(
+        repo=repo,
+        number=number,
+        title=title or f"[Attention] Faster kernels, part {number}",
+        url=f"https://github.com/{repo}/pull/{number}",
+        state="merged",
+        created_at=datetime(2026, 6, 1, tzinfo=UTC),
+        merged_at=datetime(2026, 6, 3, tzinfo=UTC),
+        author="octocat",
+        additions=120,
+        deletions=30,
+        changed_files=4,
+    )
+
+
+def digest_document(label: str, sections: int = 6, language: str = "en") -> Document:
+    """A digest-sized document: each section big enough to need its own Slack message."""
+    body = []
+    for i in range(sections):
+        items = tuple(
+            (
+                Link(f"https://github.com/{REPO}/pull/{40000 + i * 100 + j}", f"#{40000 + j}"),
+                Text(f" section {i} item {j}: " + "a long explanation of the change " * 8),
+            )
+            for j in range(30)
+        )
+        body.append(
+            Section(f"s{i}", f"Section {i}", (Paragraph((Strong(f"part {i}"),)), BulletList(items)))
+        )
+    return Document(
+        id=f"digest:{REPO}:{label}:{language}",
+        title=f"vLLM weekly digest {label}",
+        context=f"{REPO} · {label}",
+        sections=tuple(body),
+        fallback=f"vLLM weekly digest {label}",
+        meta={"repo": REPO, "week": label, "language": language},
+    )
+
+
+@functools.cache
+def _analyzer() -> Analyzer:
+    return Analyzer(load_ruleset("vllm"))
+
+
+def real_card(pr: PullRequest, language: str = "en") -> Document:
+    """The bot's real card: the real analyzer and `bot.cards.pr_card`."""
+    analyzer = _analyzer()
+    names = {m.id: m.name(language) for m in module_infos(analyzer.ruleset)}
+    return pr_card(pr, analyzer.analyze(pr), language, names)
+
+
+@dataclass
+class FakeBackend:
+    """Store and GitHub in memory; `github` holds what a fetch would find."""
+
+    cache: dict[tuple[str, int], PullRequest] = field(default_factory=dict)
+    github: dict[tuple[str, int], PullRequest] = field(default_factory=dict)
+    fetch_error: Exception | None = None
+    fetch_delay: float = 0.0
+    gate: asyncio.Event | None = None  # when set, fetches wait for it (GitHub "in flight")
+    card_error: Exception | None = None
+    fetches: list[tuple[str, int]] = field(default_factory=list)
+    digests: list[tuple[str, str, str]] = field(default_factory=list)
+    digest_sections: int = 6
+
+    def add(self, pr: PullRequest, *, cached: bool) -> None:
+        self.github[(pr.repo, pr.number)] = pr
+        if cached:
+            self.cache[(pr.repo, pr.number)] = pr
+
+    async def cached_pr(self, repo: str, number: int) -> PullRequest | None:
+        return self.cache.get((repo, number))
+
+    async def fetch_pr(self, repo: str, number: int) -> PullRequest:
+        self.fetches.append((repo, number))
+        if self.gate is not None:
+            await self.gate.wait()
+        if self.fetch_delay:
+            await asyncio.sleep(self.fetch_delay)
+        if self.fetch_error is not None:
+            raise self.fetch_error
+        pr = self.github.get((repo, number))
+        if pr is None:
+            raise NotFoundError(f"{repo}#{number} not found")
+        self.cache[(repo, number)] = pr
+        return pr
+
+    async def pr_card(self, pr: PullRequest, language: str) -> Document:
+        if self.card_error is not None:
+            raise self.card_error
+        return real_card(pr, language)
+
+    async def digest(self, repo: str, window: Window, language: str) -> Document:
+        self.digests.append((repo, window.label, language))
+        return digest_document(window.label, self.digest_sections, language)
+
+    async def modules(self, repo: str) -> Sequence[ModuleInfo]:
+        return MODULES
+
+
+@dataclass
+class FakeSubscriptions:
+    items: list[tuple[str, str, SubscriptionInfo]] = field(default_factory=list)
+
+    async def subscribe(
+        self,
+        *,
+        platform: str,
+        channel: str,
+        user: str | None,
+        modules: Sequence[str],
+        filters: SubscriptionFilters,
+    ) -> SubscriptionInfo:
+        info = SubscriptionInfo(str(len(self.items) + 1), tuple(modules), filters, user)
+        self.items.append((platform, channel, info))
+        return info
+
+    async def unsubscribe(
+        self, *, platform: str, channel: str, user: str | None, target: str, kind: str
+    ) -> int:
+        def hit(p: str, c: str, s: SubscriptionInfo) -> bool:
+            if (p, c) != (platform, channel):
+                return False
+            return kind == "all" or (kind == "id" and s.id == target) or target in s.modules
+
+        before = len(self.items)
+        self.items = [x for x in self.items if not hit(*x)]
+        return before - len(self.items)
+
+    async def list(self, *, platform: str, channel: str) -> Sequence[SubscriptionInfo]:
+        return [s for p, c, s in self.items if (p, c) == (platform, channel)]
+
+
+def config(*repos: str) -> Config:
+    return Config(repos=[RepoConfig(name=r) for r in (repos or (REPO,))])
+
+
+def context(
+    backend: FakeBackend | None = None,
+    *,
+    platform: str = "slack",
+    channel: str | None = "C1",
+    subscriptions: FakeSubscriptions | None = None,
+    repos: tuple[str, ...] = (),
+) -> Context:
+    return Context(
+        platform=platform,
+        config=config(*repos),
+        backend=backend or FakeBackend(),
+        channel=channel,
+        user="U1",
+        subscriptions=subscriptions,
+        now=lambda: NOW,
+    )

@@ -1,0 +1,187 @@
+"""/healthz, /readyz and /metrics over real HTTP on 127.0.0.1."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import AsyncIterator
+from datetime import UTC, datetime, timedelta
+
+import httpx
+import pytest
+from aiohttp import web
+
+from bot.config import Environment
+from bot.runtime.integrations import Integrations, Route
+from bot.runtime.leader import AlwaysLeader
+from bot.runtime.metrics import Metrics
+from bot.runtime.settings import ServeConfig
+from bot.serve import Server
+from tests.serve.conftest import FakeServices, make_config
+from tests.serve.fakes import SLACK_TOKEN, FakeAPIs
+
+SAMPLE = re.compile(r'^[a-z_]+(\{([a-z_]+="[^"]*",?)+\})? (-?[0-9.]+(e[+-]?[0-9]+)?|\+Inf|NaN)$')
+
+
+async def _start(services: FakeServices, metrics: Metrics, **kw) -> Server:
+    server = Server(
+        services,
+        integrations=kw.pop("integrations", Integrations()),
+        leadership=AlwaysLeader(),
+        metrics=metrics,
+        sync=None,
+        settings=ServeConfig(readiness_cache_seconds=0),
+        **kw,
+    )
+    await server.start()
+    return server
+
+
+@pytest.fixture
+async def running(store) -> AsyncIterator[tuple[Server, Metrics]]:
+    metrics = Metrics()
+    server = await _start(FakeServices(make_config(), store), metrics)
+    yield server, metrics
+    await server.shutdown()
+
+
+async def test_healthz_answers_without_external_services(running) -> None:
+    server, _ = running
+    async with httpx.AsyncClient() as client:
+        response = await client.get(f"http://127.0.0.1:{server.port}/healthz")
+    assert response.status_code == 200
+    assert response.json() == {"status": "ok"}
+
+
+async def test_readyz_is_503_with_each_check_when_github_is_unreachable(running) -> None:
+    server, _ = running
+    async with httpx.AsyncClient() as client:
+        response = await client.get(f"http://127.0.0.1:{server.port}/readyz")
+    assert response.status_code == 503
+    body = response.json()
+    assert body["ready"] is False
+    assert body["checks"]["store"] == {"ok": True, "detail": "reachable"}
+    assert body["checks"]["github"]["ok"] is False
+    assert "cannot reach" in body["checks"]["github"]["detail"]
+
+
+async def test_readyz_ready_with_github_and_slack_logged_in(store, fake_apis: FakeAPIs) -> None:
+    metrics = Metrics()
+    services = FakeServices(
+        make_config(slack={"mode": "http"}),
+        store,
+        Environment(slack_bot_token=SLACK_TOKEN, slack_signing_secret="signing-secret-x"),
+    )
+    server = await _start(services, metrics)
+    try:
+        async with httpx.AsyncClient() as client:
+            ready = await client.get(f"http://127.0.0.1:{server.port}/readyz")
+            scraped = await client.get(f"http://127.0.0.1:{server.port}/metrics")
+    finally:
+        await server.shutdown()
+    assert ready.status_code == 200, ready.text
+    checks = ready.json()["checks"]
+    assert set(checks) == {"store", "github", "slack"}
+    assert checks["slack"]["detail"] == "bot vllm-bot in workspace vLLM"
+    # The rate limit seen by the readiness probe is exported.
+    assert "vllm_bot_github_rate_limit_remaining 4999" in scraped.text
+
+
+async def test_readyz_turns_503_while_shutting_down(store, fake_apis: FakeAPIs) -> None:
+    server = await _start(FakeServices(make_config(), store), Metrics())
+    try:
+        server.readiness.draining = True
+        async with httpx.AsyncClient() as client:
+            response = await client.get(f"http://127.0.0.1:{server.port}/readyz")
+    finally:
+        await server.shutdown()
+    assert response.status_code == 503
+    assert response.json()["checks"]["shutdown"] == {"ok": False, "detail": "shutting down"}
+
+
+async def test_metrics_exposition(running) -> None:
+    server, metrics = running
+    metrics.digests_posted.inc(platform="slack")
+    metrics.alerts_posted.inc(3, platform="discord")
+    metrics.errors.inc(kind="github")
+    with metrics.command("slack", "pr"):
+        pass
+    with pytest.raises(ValueError), metrics.command("discord", "digest"):
+        raise ValueError("boom")
+    async with httpx.AsyncClient() as client:
+        response = await client.get(f"http://127.0.0.1:{server.port}/metrics")
+    assert response.status_code == 200
+    assert response.headers["content-type"].startswith("text/plain; version=0.0.4")
+    text = response.text
+    for line in text.splitlines():
+        assert line.startswith("# HELP ") or line.startswith("# TYPE ") or SAMPLE.match(line), line
+    assert 'vllm_bot_digests_posted_total{platform="slack"} 1' in text
+    assert 'vllm_bot_alerts_posted_total{platform="discord"} 3' in text
+    assert 'vllm_bot_errors_total{kind="github"} 1' in text
+    assert 'vllm_bot_errors_total{kind="internal"} 1' in text
+    assert "# TYPE vllm_bot_command_duration_seconds histogram" in text
+    assert (
+        'vllm_bot_command_duration_seconds_bucket{platform="slack",command="pr",le="+Inf"} 1'
+        in (text)
+    )
+    assert 'vllm_bot_command_duration_seconds_count{platform="discord",command="digest"} 1' in text
+    assert "vllm_bot_scheduler_leader 1" in text
+
+
+async def test_platform_routes_are_mounted(store) -> None:
+    async def events(request: web.Request) -> web.Response:
+        return web.json_response({"got": await request.json()})
+
+    integrations = Integrations(routes=[Route("POST", "/github/webhook", events)])
+    server = await _start(FakeServices(make_config(), store), Metrics(), integrations=integrations)
+    try:
+        async with httpx.AsyncClient() as client:
+            response = await client.post(
+                f"http://127.0.0.1:{server.port}/github/webhook", json={"zen": "hi"}
+            )
+            missing = await client.post(f"http://127.0.0.1:{server.port}/slack/events", json={})
+    finally:
+        await server.shutdown()
+    assert response.json() == {"got": {"zen": "hi"}}
+    assert missing.status_code == 404
+
+
+async def test_scheduled_posts_are_counted_in_metrics(store) -> None:
+    metrics = Metrics()
+    target = {"platform": "slack", "channel": "C0123", "cron": "0 9 * * MON"}
+    services = FakeServices(
+        make_config(digest={"targets": [target]}, slack={"mode": "http"}),
+        store,
+        Environment(slack_bot_token=SLACK_TOKEN, slack_signing_secret="signing-secret-x"),
+    )
+    posted: list[str] = []
+
+    async def post(_services, job, window) -> None:
+        posted.append(window.label)
+
+    server = Server(
+        services,
+        integrations=Integrations(),
+        leadership=AlwaysLeader(),
+        metrics=metrics,
+        sync=None,
+        post=post,
+        catch_up=False,
+    )
+    server.jobs.clock = lambda: datetime(2026, 6, 8, 7, 5, tzinfo=UTC) + timedelta(0)
+    assert await server.jobs.run_digest("digest:slack:C0123:vllm-project/vllm:en") == "posted"
+    assert posted == ["2026-W23"]
+    assert 'vllm_bot_digests_posted_total{platform="slack"} 1' in metrics.render()
+
+
+def test_missing_platform_modules_are_skipped_but_broken_ones_raise(monkeypatch, tmp_path) -> None:
+    from bot.runtime.integrations import optional
+
+    assert optional(("bot.no_such_platform.http", "handler"), "test") is None
+    (tmp_path / "serve_test_present.py").write_text("value = 1\n")
+    (tmp_path / "serve_test_broken.py").write_text("import serve_test_missing_dependency\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    assert optional(("serve_test_present", "value"), "test") == 1
+    assert optional(("serve_test_present", "missing_attribute"), "test") is None
+    # A module that exists but fails on its own import is a bug, not "not installed".
+    with pytest.raises(ModuleNotFoundError, match="serve_test_missing_dependency"):
+        optional(("serve_test_broken", "x"), "test")
