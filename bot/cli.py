@@ -76,10 +76,23 @@ def _root(
 ) -> None:
     state.config = config
     state.debug = debug
-    logging.basicConfig(
-        level=logging.DEBUG if debug else logging.WARNING,
-        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
-    )
+    handler = logging.StreamHandler()
+    handler.setFormatter(_LogFormatter(debug))
+    logging.basicConfig(level=logging.DEBUG if debug else logging.WARNING, handlers=[handler])
+
+
+class _LogFormatter(logging.Formatter):
+    """Warnings as one line (`warning: ...`); tracebacks only with --debug."""
+
+    def __init__(self, debug: bool) -> None:
+        fmt = "%(asctime)s %(levelname)s %(name)s: %(message)s" if debug else "%(message)s"
+        super().__init__(fmt)
+        self.debug = debug
+
+    def format(self, record: logging.LogRecord) -> str:
+        if self.debug:
+            return super().format(record)
+        return f"{record.levelname.lower()}: {record.getMessage()}"
 
 
 def run(factory: Callable[[], Awaitable[T]]) -> T:

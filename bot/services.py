@@ -6,10 +6,11 @@ so every entry point sees the same configuration, store and clients.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from bot.config import Config, Environment, database_url, load_config
 from bot.errors import ConfigError
@@ -29,6 +30,10 @@ class Services:
     store: Store
     _github: GitHubClient | None = None
     _analyzers: dict[str, Analyzer] = field(default_factory=dict)
+    _slack_poster: Any = None
+    _discord_http: Any = None
+    # Issue 8's SubscriptionService; the command layer reads it when present.
+    subscriptions: Any = None
 
     @classmethod
     async def start(cls, config_path: str | Path | None = None) -> Services:
@@ -54,6 +59,40 @@ class Services:
 
             self._github = github_client(self.config, self.env)
         return self._github
+
+    def slack_poster(self) -> Any:
+        """One SlackPoster per process, so the one-message-per-second pacing is shared."""
+        if self._slack_poster is None:
+            if self.env.slack_bot_token is None:
+                raise ConfigError(
+                    "SLACK_BOT_TOKEN is not set: create a Slack app and export its bot token "
+                    "(see docs/slack.md)"
+                )
+            from bot.slack.poster import SlackPoster, slack_client
+
+            client = slack_client(
+                self.env.slack_bot_token.get_secret_value(), self.env.slack_api_url
+            )
+            self._slack_poster = SlackPoster(client)
+        return self._slack_poster
+
+    async def discord_http(self) -> Any:
+        """A logged-in discord.py HTTP client (REST only, no gateway connection)."""
+        if self._discord_http is None:
+            if self.env.discord_bot_token is None:
+                raise ConfigError(
+                    "DISCORD_BOT_TOKEN is not set: create a Discord bot and export its token "
+                    "(see docs/discord.md)"
+                )
+            from discord.http import HTTPClient
+
+            from bot.discord.endpoints import DiscordEndpoints, apply_endpoints
+
+            apply_endpoints(DiscordEndpoints.from_env(self.env))
+            http = HTTPClient(asyncio.get_running_loop())
+            await http.static_login(self.env.discord_bot_token.get_secret_value())
+            self._discord_http = http
+        return self._discord_http
 
     async def analyzer(self, repo: str | None = None) -> Analyzer:
         """The analyzer for `repo`'s rule set ("auto" reads the repo's labelling rules once)."""
@@ -92,6 +131,8 @@ class Services:
         )
 
     async def close(self) -> None:
+        if self._discord_http is not None:
+            await self._discord_http.close()
         if self._github is not None:
             await self._github.aclose()
         await self.store.close()

@@ -1,0 +1,91 @@
+"""Post a built digest to a chat channel (CLI `--post`, `/vllm digest post`, the scheduler).
+
+Each platform's poster renders nothing itself: the Document goes through the platform's
+formatter, then `bot.delivery.deliver` posts the parts in order and records each in the
+delivery ledger, so a restart resumes and a re-run posts nothing new.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from bot.delivery import DeliveryResult
+from bot.errors import ConfigError, UsageError
+
+if TYPE_CHECKING:
+    from bot.digest.pipeline import BuiltDigest
+    from bot.services import Services
+
+PLATFORMS = ("slack", "discord")
+
+
+async def post_digest(
+    services: Services, built: BuiltDigest, platform: str, channel: str, *, force: bool = False
+) -> DeliveryResult:
+    if platform == "slack":
+        return await _post_slack(services, built, channel, force)
+    if platform == "discord":
+        return await _post_discord(services, built, channel, force)
+    raise UsageError(f"unknown platform {platform!r}: accepted {', '.join(PLATFORMS)}")
+
+
+async def _post_slack(
+    services: Services, built: BuiltDigest, channel: str, force: bool
+) -> DeliveryResult:
+    from formatters.slack import render_slack
+
+    poster = services.slack_poster()
+    return await poster.post_document(
+        services.store,
+        document_id=built.document.id,
+        channel=channel,
+        payloads=render_slack(built.document),
+        force=force,
+    )
+
+
+def _discord_webhook_for(services: Services, channel: str) -> str | None:
+    for target in services.config.digest.targets:
+        if target.platform == "discord" and target.channel == channel and target.webhook_url:
+            return target.webhook_url
+    return None
+
+
+async def _post_discord(
+    services: Services, built: BuiltDigest, channel: str, force: bool
+) -> DeliveryResult:
+    import aiohttp
+
+    from formatters.discord import render_discord
+
+    payloads = render_discord(built.document)
+    thread_name = built.document.title[:100]  # Discord thread names are at most 100 characters
+    webhook = _discord_webhook_for(services, channel)
+    if webhook is not None:
+        from bot.discord.poster import DiscordWebhookPoster
+
+        async with aiohttp.ClientSession() as session:
+            return await DiscordWebhookPoster(webhook, session).post(
+                services.store,
+                document_id=built.document.id,
+                channel=channel,
+                payloads=payloads,
+                thread_name=thread_name,
+                force=force,
+            )
+    if services.env.discord_bot_token is None:
+        raise ConfigError(
+            f"cannot post to discord:{channel}: set DISCORD_BOT_TOKEN, or give the target a "
+            "webhook_url in [[digest.targets]] (see docs/discord.md)"
+        )
+    from bot.discord.poster import DiscordPoster
+
+    http = await services.discord_http()
+    return await DiscordPoster(http).post(
+        services.store,
+        document_id=built.document.id,
+        channel=channel,
+        payloads=payloads,
+        thread_name=thread_name,
+        force=force,
+    )
