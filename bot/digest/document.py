@@ -1,0 +1,385 @@
+"""Digest → localized neutral Document (the one thing every renderer renders).
+
+Section order follows issue 4: summary, highlights, trends, risks, key PRs,
+recommendations; the header is the Document title/context, the footer its footer.
+All words come from the bot.i18n catalogue; PR titles, authors and descriptions only
+ever appear inside spans so each renderer escapes them.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+
+from bot import i18n
+from bot.digest.model import Digest, PRRow
+from bot.document import (
+    Block,
+    BulletList,
+    Document,
+    Facts,
+    Inline,
+    Link,
+    Paragraph,
+    Section,
+    Span,
+    Strong,
+    Table,
+    Text,
+)
+from bot.weeks import WEEK_PATTERN
+
+TREND_ROWS = 15  # modules shown in the trends table; the JSON has all of them
+RISK_REFS = 12  # PR links per risk line
+DETAIL_ROWS = 10  # rows per risk detail list (breaking, dependency, large)
+TITLE_CHARS = 70
+SUMMARY_CHARS = 140
+_PR_REF = re.compile(r"#(\d+)")
+
+
+def _sep(lang: str) -> str:
+    return " " if lang == "en" else ""
+
+
+def shorten(text: str, limit: int) -> str:
+    text = " ".join(text.split())
+    if len(text) <= limit:
+        return text
+    cut = text.rfind(" ", 0, limit - 1)
+    return text[: cut if cut > limit // 2 else limit - 1].rstrip(" ,;:") + "…"
+
+
+def linkify(text: str, urls: Mapping[int, str]) -> Inline:
+    """Text with every "#N" of a PR in `urls` turned into a link to that PR."""
+    spans: list[Span] = []
+    last = 0
+    for match in _PR_REF.finditer(text):
+        url = urls.get(int(match[1]))
+        if url is None:
+            continue
+        if match.start() > last:
+            spans.append(Text(text[last : match.start()]))
+        spans.append(Link(url, match[0]))
+        last = match.end()
+    if last < len(text):
+        spans.append(Text(text[last:]))
+    return tuple(spans)
+
+
+def _refs(numbers: list[int], urls: Mapping[int, str], lang: str, limit: int) -> list[Span]:
+    spans: list[Span] = []
+    for i, number in enumerate(numbers[:limit]):
+        if i:
+            spans.append(Text(" " if lang == "en" else "、"))
+        url = urls.get(number)
+        spans.append(Link(url, f"#{number}") if url else Text(f"#{number}"))
+    if len(numbers) > limit:
+        more = i18n.t(lang, "more", count=len(numbers) - limit)
+        spans.append(Text(f" {more}" if lang == "en" else more))
+    return spans
+
+
+def title_and_context(digest: Digest) -> tuple[str, str]:
+    lang = digest.language
+    week = WEEK_PATTERN.match(digest.week)
+    if week:
+        title = i18n.t(lang, "title.week", repo=digest.repo, year=week[1], week=int(week[2]))
+    else:
+        title = i18n.t(lang, "title.window", repo=digest.repo, label=digest.week)
+    start, end = i18n.window_bounds(digest.start, digest.end, lang)
+    context = i18n.t(
+        lang,
+        "context.dates",
+        label=digest.week,
+        start=start,
+        end=end,
+        timezone=digest.timezone,
+        repo=digest.repo,
+    )
+    if not digest.complete:
+        context = f"⚠ {i18n.t(lang, 'incomplete.short')} · {context}"
+    return title, context
+
+
+def digest_document(digest: Digest) -> Document:
+    lang = digest.language
+    urls = {row.number: row.url for row in digest.prs}
+    rows = {row.number: row for row in digest.prs}
+    title, context = title_and_context(digest)
+
+    sections = [_summary(digest, urls)]
+    if digest.totals.merged:
+        sections += [
+            _highlights(digest, urls),
+            _trends(digest),
+            _risks(digest, urls, rows),
+            _key_prs(digest),
+            _recommendations(digest, urls),
+        ]
+
+    example = (
+        digest.key_prs[0].number
+        if digest.key_prs
+        else (digest.prs[0].number if digest.prs else 12345)
+    )
+    footer = i18n.t(lang, "footer", example=str(example), module=(digest.themes or ["rocm"])[0])
+    if digest.narrative_model:
+        footer += _sep(lang) + i18n.t(lang, "footer.narrative", model=digest.narrative_model)
+
+    return Document(
+        id=f"digest:{digest.repo}:{digest.week}:{lang}",
+        title=title,
+        context=context,
+        sections=tuple(sections),
+        fallback=shorten(f"{title}: {digest.summary_text}", 280),
+        lead_sections=1,
+        footer=footer,
+        meta={
+            "repo": digest.repo,
+            "week": digest.week,
+            "language": lang,
+            "complete": "yes" if digest.complete else "no",
+        },
+    )
+
+
+def _summary(digest: Digest, urls: Mapping[int, str]) -> Section:
+    lang = digest.language
+    blocks: list[Block] = []
+    text = linkify(digest.summary_text, urls)
+    if not digest.complete:
+        # The warning leads the summary in bold so it survives every platform's rendering.
+        warning = i18n.t(lang, "incomplete")
+        rest = digest.summary_text.removeprefix(warning).lstrip()
+        text = (Strong("⚠ " + warning), Text(_sep(lang)), *linkify(rest, urls))
+    blocks.append(Paragraph(text))
+    if digest.totals.merged:
+        totals = digest.totals
+        facts: list[tuple[str, Inline]] = [
+            (i18n.t(lang, "fact.merged"), (Text(i18n.number(totals.merged, lang)),)),
+            (i18n.t(lang, "fact.key"), (Text(i18n.number(totals.key, lang)),)),
+            (i18n.t(lang, "fact.contributors"), (Text(i18n.number(totals.contributors, lang)),)),
+            (
+                i18n.t(lang, "fact.lines"),
+                (
+                    Text(
+                        i18n.t(
+                            lang,
+                            "fact.lines_value",
+                            additions=i18n.number(totals.additions, lang),
+                            deletions=i18n.number(totals.deletions, lang),
+                        )
+                    ),
+                ),
+            ),
+        ]
+        if digest.new_contributors:
+            names = i18n.join(digest.new_contributors, lang)
+            facts.append(
+                (
+                    i18n.t(lang, "fact.new_contributors"),
+                    (
+                        Text(
+                            i18n.t(
+                                lang,
+                                "fact.new_contributors_value",
+                                count=totals.new_contributors,
+                                names=names,
+                            )
+                        ),
+                    ),
+                )
+            )
+        blocks.append(Facts(tuple(facts)))
+    return Section("summary", i18n.t(lang, "section.summary"), tuple(blocks))
+
+
+def _flag_names(flags: list[str], lang: str) -> str:
+    return i18n.join((i18n.flag_name(f, lang) for f in flags), lang)
+
+
+def _highlights(digest: Digest, urls: Mapping[int, str]) -> Section:
+    lang = digest.language
+    key = {k.number: k for k in digest.key_prs}
+    blocks: list[Block] = []
+    for n, highlight in enumerate(digest.highlights, 1):
+        spans: list[Span] = [Strong(f"{n}. {highlight.theme}"), Text(" ")]
+        spans += linkify(highlight.text, urls)
+        if highlight.model_written and digest.narrative_model:
+            note = i18n.t(lang, "highlight.model_written", model=digest.narrative_model)
+            spans.append(Text(_sep(lang) + note))
+        blocks.append(Paragraph(tuple(spans)))
+        items: list[Inline] = []
+        for number in highlight.prs:
+            pr = key.get(number)
+            if pr is None:
+                continue
+            item: list[Span] = [Link(pr.url, f"#{pr.number}"), Text(" "), Text(pr.title)]
+            if pr.author:
+                item.append(Text(i18n.t(lang, "highlight.by", author=pr.author)))
+            if pr.claims:
+                item.append(Text(" · " + "; ".join(pr.claims)))
+            if pr.flags:
+                item.append(Text(" · "))
+                item.append(Strong(_flag_names(pr.flags, lang)))
+            items.append(tuple(item))
+        if items:
+            blocks.append(BulletList(tuple(items)))
+    if not blocks:
+        blocks.append(Paragraph((Text(i18n.t(lang, "highlight.none")),)))
+    return Section("highlights", i18n.t(lang, "section.highlights"), tuple(blocks))
+
+
+def _trend_cell(count: int, previous: int, lang: str) -> Inline:
+    return (Text(i18n.trend(count, previous, lang)),)
+
+
+def _trends(digest: Digest) -> Section:
+    lang = digest.language
+    header = (
+        i18n.t(lang, "trends.col.count"),
+        i18n.t(lang, "trends.col.previous"),
+        i18n.t(lang, "trends.col.change"),
+    )
+    active = [m for m in digest.modules if m.count]
+    module_rows = tuple(
+        (
+            (Text(m.name),),
+            (Text(i18n.number(m.count, lang)),),
+            (Text(i18n.number(m.previous, lang)),),
+            _trend_cell(m.count, m.previous, lang),
+        )
+        for m in active[:TREND_ROWS]
+    )
+    kind_rows = tuple(
+        (
+            (Text(i18n.kind_name(k.id, lang)),),
+            (Text(i18n.number(k.count, lang)),),
+            (Text(i18n.number(k.previous, lang)),),
+            _trend_cell(k.count, k.previous, lang),
+        )
+        for k in digest.kinds
+    )
+    blocks: list[Block] = []
+    if not digest.previous_complete:
+        blocks.append(Paragraph((Strong("⚠ " + i18n.t(lang, "trends.previous_incomplete")),)))
+    blocks += [
+        Paragraph((Strong(i18n.t(lang, "trends.modules")),)),
+        Table((i18n.t(lang, "trends.col.module"), *header), module_rows, ("l", "r", "r", "r")),
+    ]
+    if len(active) > TREND_ROWS:
+        more = i18n.t(lang, "trends.more_modules", count=len(active) - TREND_ROWS)
+        blocks.append(Paragraph((Text(more),)))
+    blocks += [
+        Paragraph((Strong(i18n.t(lang, "trends.kinds")),)),
+        Table((i18n.t(lang, "trends.col.kind"), *header), kind_rows, ("l", "r", "r", "r")),
+    ]
+    if digest.quiet_modules:
+        names = {m.id: m.name for m in digest.modules}
+        quiet = i18n.join((names.get(q, q) for q in digest.quiet_modules), lang)
+        blocks.append(Paragraph((Text(i18n.t(lang, "trends.quiet", modules=quiet)),)))
+    return Section("trends", i18n.t(lang, "section.trends"), tuple(blocks))
+
+
+def _risks(digest: Digest, urls: Mapping[int, str], rows: Mapping[int, PRRow]) -> Section:
+    lang = digest.language
+    colon = ": " if lang == "en" else "："
+    items: list[Inline] = []
+    for flag in digest.flags:
+        if not flag.count:
+            continue
+        key = f"risk.{flag.id}"
+        sentence = (
+            i18n.t(lang, key, count=flag.count)
+            if key in i18n.MESSAGES
+            else f"{flag.id}: {flag.count}"
+        )
+        items.append(
+            (
+                Strong(i18n.flag_name(flag.id, lang)),
+                Text(f" — {sentence}{colon}"),
+                *_refs(flag.prs, urls, lang, RISK_REFS),
+            )
+        )
+    core_untested = [
+        n
+        for n in next((f.prs for f in digest.flags if f.id == "core-path"), [])
+        if "missing-tests" in rows[n].flags
+    ]
+    if core_untested:
+        sentence = i18n.t(lang, "risk.core_untested", count=len(core_untested))
+        items.append((Strong(sentence), Text(colon), *_refs(core_untested, urls, lang, RISK_REFS)))
+    if not items:
+        return Section(
+            "risks", i18n.t(lang, "section.risks"), (Paragraph((Text(i18n.t(lang, "risk.none")),)),)
+        )
+    blocks: list[Block] = [BulletList(tuple(items))]
+    for flag_id in ("breaking", "dependency", "large"):
+        numbers = next((f.prs for f in digest.flags if f.id == flag_id), [])
+        if not numbers:
+            continue
+        detail: list[Inline] = []
+        for number in numbers[:DETAIL_ROWS]:
+            row = rows[number]
+            line: list[Span] = [Link(row.url, f"#{number}"), Text(" " + shorten(row.title, 90))]
+            if row.author:
+                line.append(Text(i18n.t(lang, "highlight.by", author=row.author)))
+            if flag_id == "large":
+                line.append(
+                    Text(
+                        " · "
+                        + i18n.t(
+                            lang,
+                            "fact.lines_value",
+                            additions=i18n.number(row.additions, lang),
+                            deletions=i18n.number(row.deletions, lang),
+                        )
+                    )
+                )
+            detail.append(tuple(line))
+        if len(numbers) > DETAIL_ROWS:
+            more = i18n.t(lang, "more", count=len(numbers) - DETAIL_ROWS)
+            detail.append((Text(more),))
+        blocks.append(Paragraph((Strong(i18n.t(lang, f"risk.details.{flag_id}")),)))
+        blocks.append(BulletList(tuple(detail)))
+    return Section("risks", i18n.t(lang, "section.risks"), tuple(blocks))
+
+
+def _key_prs(digest: Digest) -> Section:
+    lang = digest.language
+    if not digest.key_prs:
+        floor = i18n.score(digest.score_floor, lang)
+        return Section(
+            "key_prs",
+            i18n.t(lang, "section.key_prs"),
+            (Paragraph((Text(i18n.t(lang, "keypr.none", floor=floor)),)),),
+        )
+    names = {m.id: m.name for m in digest.modules}
+    rows = tuple(
+        (
+            (Link(pr.url, f"#{pr.number}"),),
+            (Text(shorten(pr.title, TITLE_CHARS)),),
+            (Text(pr.author or i18n.t(lang, "card.unknown_author")),),
+            (Text(i18n.score(pr.score, lang)),),
+            (Text(", ".join(names.get(m, m) for m in pr.modules[:3])),),
+            (Text(shorten(pr.summary, SUMMARY_CHARS)),),
+        )
+        for pr in digest.key_prs
+    )
+    header = tuple(
+        i18n.t(lang, f"keypr.col.{c}")
+        for c in ("pr", "title", "author", "score", "modules", "summary")
+    )
+    table = Table(header, rows, ("l", "l", "l", "r", "l", "l"))
+    return Section("key_prs", i18n.t(lang, "section.key_prs"), (table,))
+
+
+def _recommendations(digest: Digest, urls: Mapping[int, str]) -> Section:
+    lang = digest.language
+    if not digest.recommendations:
+        block: Block = Paragraph((Text(i18n.t(lang, "rec.none")),))
+    else:
+        block = BulletList(
+            tuple(linkify(r.text, urls) for r in digest.recommendations), ordered=True
+        )
+    return Section("recommendations", i18n.t(lang, "section.recommendations"), (block,))

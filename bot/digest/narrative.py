@@ -1,0 +1,265 @@
+"""Optional model-written summary and theme paragraphs (any OpenAI-compatible server).
+
+The model only rewrites prose from the structured digest; it never adds facts. Its answer is
+accepted only when every PR number it mentions is one of the week's PRs and every number it
+states occurs in the data it was sent. Any failure (no endpoint, HTTP error, timeout, bad
+JSON, a failed check) keeps the rule-based text, so nothing depends on the model.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import json
+import logging
+import os
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any
+
+import httpx
+
+from bot.digest.model import Digest
+
+log = logging.getLogger(__name__)
+
+DEFAULT_TIMEOUT = 20.0
+MAX_TEXT_CHARS = 1500
+_PR_MENTION = re.compile(r"(?:#|\bPR\s*#?|\bpull/)(\d+)", re.IGNORECASE)
+_NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
+_GROUPED = re.compile(r"^\d{1,3}(?:,\d{3})+(?:\.\d+)?$")
+_FENCE = re.compile(r"^```(?:json)?\s*|\s*```$", re.MULTILINE)
+
+_SYSTEM = (
+    "You write the prose of a weekly engineering digest for vLLM maintainers. Use only the "
+    "JSON data you are given: do not invent PR numbers, counts, percentages or any other "
+    "figure, and only cite PRs as #NUMBER from the data. Be concise and concrete. Answer "
+    'with one JSON object: {"summary": "<3-5 sentences>", "highlights": {"<theme_id>": '
+    '"<2-3 sentences>"}}.'
+)
+
+
+class NarrativeRejected(Exception):
+    """The model's answer failed a check; the rule-based text is kept."""
+
+
+@dataclass(frozen=True, slots=True)
+class NarrativeConfig:
+    base_url: str
+    api_key: str | None = None
+    model: str | None = None  # None: the first model the server lists (a vLLM server has one)
+    timeout: float = DEFAULT_TIMEOUT
+
+
+def config_from_env(
+    env: Mapping[str, str] | None = None, model: str | None = None
+) -> NarrativeConfig | None:
+    """The endpoint from OPENAI_BASE_URL / OPENAI_API_KEY, or None when not configured."""
+    env = os.environ if env is None else env
+    base = (env.get("OPENAI_BASE_URL") or "").strip()
+    if not base:
+        return None
+    return NarrativeConfig(base_url=base, api_key=env.get("OPENAI_API_KEY") or None, model=model)
+
+
+# ------------------------------------------------------------------ the data sent
+
+
+def narrative_input(digest: Digest) -> dict[str, Any]:
+    """The structured facts the model may use (and the only numbers it may state)."""
+    key = {k.number: k for k in digest.key_prs}
+    return {
+        "repo": digest.repo,
+        "week": digest.week,
+        "start": digest.start.date().isoformat(),
+        "last_day": (digest.end - timedelta(days=1)).date().isoformat(),
+        "language": "Simplified Chinese" if digest.language == "zh" else "English",
+        "complete": digest.complete,
+        "totals": dataclasses.asdict(digest.totals),
+        "first_time_contributors": digest.new_contributors,
+        "dominant_themes": [
+            {"id": m.id, "name": m.name, "prs": m.count, "previous_week": m.previous}
+            for m in digest.modules
+            if m.id in digest.themes
+        ],
+        "modules": [
+            {
+                "id": m.id,
+                "name": m.name,
+                "prs": m.count,
+                "previous_week": m.previous,
+                "change_percent": None if m.delta is None else round(m.delta),
+            }
+            for m in digest.modules
+            if m.count or m.previous
+        ],
+        "flags": {f.id: f.count for f in digest.flags if f.count},
+        "highlights": [
+            {
+                "theme_id": h.theme_id,
+                "theme": h.theme,
+                "rule_based_text": h.text,
+                "prs": [
+                    {
+                        "number": n,
+                        "title": key[n].title,
+                        "author": key[n].author,
+                        "score": key[n].score,
+                        "summary": key[n].summary,
+                        "claims": key[n].claims,
+                        "flags": key[n].flags,
+                    }
+                    for n in h.prs
+                    if n in key
+                ],
+            }
+            for h in digest.highlights
+        ],
+        "rule_based_summary": digest.summary_text,
+    }
+
+
+# ------------------------------------------------------------------ checks
+
+
+def _norm(token: str) -> str:
+    token = token.replace(",", "") if _GROUPED.match(token) else token
+    try:
+        return f"{float(token):g}"
+    except ValueError:
+        return token
+
+
+def _numbers_in(text: str) -> Iterable[str]:
+    for match in _NUMBER.finditer(text):
+        token = match.group(0).rstrip(".,")
+        if _GROUPED.match(token):
+            yield _norm(token)
+        else:
+            # "3,4" or "1.2.3" are lists or versions: each part must be in the data.
+            for part in re.split(r",", token):
+                yield _norm(part)
+                if part.count(".") > 1:
+                    yield from (_norm(p) for p in part.split("."))
+
+
+def allowed_numbers(data: Any) -> set[str]:
+    """Every number in the data, including numbers inside its strings (titles, claims)."""
+    out: set[str] = set()
+
+    def walk(value: Any) -> None:
+        if isinstance(value, bool) or value is None:
+            return
+        if isinstance(value, int | float):
+            out.add(_norm(str(value)))
+            if isinstance(value, float):
+                out.add(_norm(str(round(value))))
+                out.add(_norm(f"{value:.1f}"))
+        elif isinstance(value, str):
+            out.update(_numbers_in(value))
+        elif isinstance(value, Mapping):
+            for item in value.values():
+                walk(item)
+        elif isinstance(value, list | tuple):
+            for item in value:
+                walk(item)
+
+    walk(data)
+    return out
+
+
+def check_text(text: str, week_prs: set[int], allowed: set[str]) -> None:
+    """Raise NarrativeRejected unless `text` only cites the week's PRs and the data's figures."""
+    if not text.strip():
+        raise NarrativeRejected("empty text")
+    if len(text) > MAX_TEXT_CHARS:
+        raise NarrativeRejected(f"text longer than {MAX_TEXT_CHARS} characters")
+    mentioned = {int(n) for n in _PR_MENTION.findall(text)}
+    foreign = sorted(mentioned - week_prs)
+    if foreign:
+        raise NarrativeRejected(f"mentions PRs not merged this week: {foreign}")
+    stray = sorted({n for n in _numbers_in(text) if n not in allowed})
+    if stray:
+        raise NarrativeRejected(f"states figures absent from the data: {stray}")
+
+
+# ------------------------------------------------------------------ the call
+
+
+async def _model_name(client: httpx.AsyncClient, config: NarrativeConfig) -> str:
+    if config.model:
+        return config.model
+    response = await client.get("models")
+    response.raise_for_status()
+    return response.json()["data"][0]["id"]
+
+
+def _parse_answer(content: str) -> dict[str, Any]:
+    data = json.loads(_FENCE.sub("", content.strip()))
+    if not isinstance(data, dict):
+        raise NarrativeRejected("answer is not a JSON object")
+    return data
+
+
+async def _ask(config: NarrativeConfig, payload: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+    headers = {"Authorization": f"Bearer {config.api_key}"} if config.api_key else {}
+    base = config.base_url.rstrip("/") + "/"
+    async with httpx.AsyncClient(base_url=base, headers=headers, timeout=config.timeout) as client:
+        model = await _model_name(client, config)
+        response = await client.post(
+            "chat/completions",
+            json={
+                "model": model,
+                "temperature": 0.2,
+                "messages": [
+                    {"role": "system", "content": _SYSTEM},
+                    {"role": "user", "content": json.dumps(payload, ensure_ascii=False)},
+                ],
+            },
+        )
+        response.raise_for_status()
+        content = response.json()["choices"][0]["message"]["content"]
+    return model, _parse_answer(content)
+
+
+async def write_narrative(digest: Digest, config: NarrativeConfig | None) -> Digest:
+    """A copy of `digest` with model-written summary/theme text, or `digest` itself when the
+    model is not configured, fails, times out or its answer does not check out."""
+    if config is None or digest.totals.merged == 0:
+        return digest
+    payload = narrative_input(digest)
+    try:
+        model, answer = await asyncio.wait_for(_ask(config, payload), config.timeout)
+        summary = answer.get("summary")
+        themes = answer.get("highlights") or {}
+        if not isinstance(summary, str) or not isinstance(themes, dict):
+            raise NarrativeRejected("answer lacks a summary string or a highlights object")
+        week_prs = {row.number for row in digest.prs}
+        allowed = allowed_numbers(payload) | {str(n) for n in week_prs}
+        check_text(summary, week_prs, allowed)
+        known = {h.theme_id for h in digest.highlights}
+        for theme_id, text in themes.items():
+            if theme_id not in known or not isinstance(text, str):
+                raise NarrativeRejected(f"unknown theme {theme_id!r}")
+            check_text(text, week_prs, allowed)
+    except (TimeoutError, httpx.HTTPError, ValueError, KeyError, IndexError, TypeError) as exc:
+        log.warning("narrative model not used for %s %s: %r", digest.repo, digest.week, exc)
+        return digest
+    except NarrativeRejected as exc:
+        log.warning("narrative rejected for %s %s: %s", digest.repo, digest.week, exc)
+        return digest
+
+    highlights = [
+        dataclasses.replace(h, text=themes[h.theme_id].strip(), model_written=True)
+        if h.theme_id in themes
+        else h
+        for h in digest.highlights
+    ]
+    return dataclasses.replace(
+        digest,
+        summary_text=summary.strip(),
+        highlights=highlights,
+        narrative_model=model,
+    )

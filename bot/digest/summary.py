@@ -1,0 +1,152 @@
+"""One-line PR summaries: the first meaningful sentence of the description.
+
+PR descriptions in vLLM and its plugins mostly start with a template (``## Purpose``,
+``### What this PR does / why we need it?``, the "Essential Elements" checklist, "FIX #123",
+version footers, sign-offs). The description is parsed with markdown-it-py so headings,
+code, images and HTML are recognised structurally instead of with fragile regexes; only
+paragraph and list text outside test/checklist sections is considered.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from markdown_it import MarkdownIt
+from markdown_it.token import Token
+
+MAX_CHARS = 160
+
+_HTML_COMMENT = re.compile(r"<!--.*?(?:-->|$)", re.DOTALL)
+# Everything after this line of the vLLM template is removed by GitHub Actions anyway.
+_CUT_MARKERS = re.compile(r"^\s*\**\s*BEFORE SUBMITTING, PLEASE READ.*$", re.IGNORECASE | re.M)
+
+# Sections whose content is never a summary of what the PR does.
+_SKIP_SECTION = re.compile(
+    r"test\s*(plan|result|ing)|how was this (patch )?tested|checklist|user[- ]facing change|"
+    r"essential elements|release note|documentation update|screenshot|benchmark result|"
+    r"^\s*(notes?|todo|follow[- ]?ups?|cc)\s*:?\s*$",
+    re.IGNORECASE,
+)
+
+# Paragraph/list text that is template or bookkeeping, not a description.
+_BOILERPLATE = re.compile(
+    r"^\s*("
+    r"\[[ xX]?\]"  # checklist item
+    r"|signed-off-by:|co-authored-by:|reviewed-by:|cc:?\s*@"
+    r"|(fix(es|ed)?|close[sd]?|resolve[sd]?|related( to)?|part of|follow[- ]?up( to| of)?)"
+    r"\s*:?\s*(#\d+|https?://\S+)[\s,.;]*$"  # only an issue reference
+    r"|fix #xxxx|fix #\d+\s*\(\*?link existing issues"
+    r"|vllm version:|vllm main:"
+    r"|what this pr does|does this pr introduce|how was this patch tested"
+    r"|purpose\s*:?$|test plan\s*:?$|test result\s*:?$"
+    r"|the purpose of the pr|the test plan|the test results|\(optional\)"
+    r"|essential elements of an effective pr description"
+    r"|please fill in|before submitting"
+    r"|n/?a\.?$|none\.?$|no\.?$|tbd\.?$|-+$"
+    r")",
+    re.IGNORECASE,
+)
+_ONLY_REFS = re.compile(r"^[\s#\d,;:.()@/\-\w]*$")
+_URL = re.compile(r"https?://\S+")
+_LEADING_ISSUE = re.compile(
+    r"^\s*(fix(es|ed)?|close[sd]?|resolve[sd]?)\s*:?\s*#\d+(\s*,\s*#\d+)*\s*[.:;,-]?\s*",
+    re.IGNORECASE,
+)
+# A sentence ends at . ! ? followed by space and a non-lowercase start, or at CJK stops;
+# "e.g. the", "v0.20.2", "vs. main" do not end a sentence.
+_SENTENCE_END = re.compile(r"(?<!\be\.g)(?<!\bi\.e)(?<!\bvs)[.!?](?=\s+[^a-z\s])|[。！？]")
+_MIN_LETTERS = 12
+
+_md = MarkdownIt("commonmark", {"html": True}).enable("table")
+
+
+def _inline_text(token: Token) -> str:
+    """Visible text of an inline token: text, inline code and link labels; images and
+    inline HTML (badges, <br>, <img>) are not prose."""
+    parts: list[str] = []
+    for child in token.children or ():
+        if child.type in ("softbreak", "hardbreak"):
+            parts.append(" ")
+        elif child.type in ("text", "code_inline"):
+            parts.append(child.content)
+    return "".join(parts)
+
+
+def _candidates(body: str) -> list[str]:
+    text = _HTML_COMMENT.sub("", body.replace("\r\n", "\n"))
+    cut = _CUT_MARKERS.search(text)
+    if cut:
+        text = text[: cut.start()]
+    tokens = _md.parse(text)
+    out: list[str] = []
+    skipping = False  # inside a section whose heading says it is not a description
+    in_heading = False
+    in_table = 0
+    for token in tokens:
+        kind = token.type
+        if kind == "heading_open":
+            in_heading = True
+            continue
+        if kind == "heading_close":
+            in_heading = False
+            continue
+        if kind == "table_open":
+            in_table += 1
+        elif kind == "table_close":
+            in_table -= 1
+        if kind == "hr":
+            # "---" separates the description from template leftovers in vLLM's template.
+            skipping = True
+            continue
+        if kind != "inline":
+            continue
+        content = _inline_text(token).strip()
+        if in_heading:
+            skipping = bool(_SKIP_SECTION.search(content))
+            continue
+        if skipping or in_table or not content:
+            continue
+        # A bold-only paragraph is used as a heading in many templates.
+        children = token.children or []
+        if children and children[0].type == "strong_open" and children[-1].type == "strong_close":
+            skipping = bool(_SKIP_SECTION.search(content))
+            if _BOILERPLATE.match(content) or content.endswith((":", "?")):
+                continue
+        out.append(content)
+    return out
+
+
+def _meaningful(text: str) -> str | None:
+    text = _LEADING_ISSUE.sub("", text)
+    text = _URL.sub("", text).strip(" \t-*:")
+    text = re.sub(r"\s+", " ", text)
+    if not text or _BOILERPLATE.match(text):
+        return None
+    letters = sum(ch.isalpha() for ch in text)
+    if letters < _MIN_LETTERS and not any("\u4e00" <= ch <= "\u9fff" for ch in text):
+        return None
+    if text.endswith("?") and len(text) < 80:
+        return None  # a template question used as a heading
+    return text
+
+
+def _first_sentence(text: str) -> str:
+    match = _SENTENCE_END.search(text)
+    sentence = text[: match.end()] if match else text
+    sentence = sentence.strip()
+    if len(sentence) > MAX_CHARS:
+        cut = sentence.rfind(" ", 0, MAX_CHARS - 1)
+        sentence = sentence[: cut if cut > MAX_CHARS // 2 else MAX_CHARS - 1].rstrip(" ,;:") + "…"
+    return sentence
+
+
+@lru_cache(maxsize=2048)
+def summarize(body: str, title: str) -> str:
+    """First meaningful sentence of `body`, or `title` when there is none."""
+    if body:
+        for candidate in _candidates(body):
+            text = _meaningful(candidate)
+            if text:
+                return _first_sentence(text)
+    return title.strip()

@@ -1,0 +1,450 @@
+"""The one message catalogue (English and Simplified Chinese) and locale-aware formatting.
+
+Every user-facing string of the digest and the PR cards lives in MESSAGES, keyed by a
+message id, with one entry per language and the same ``str.format`` placeholders in each
+(tests enforce both). Templates never contain words, only structure, so the two languages
+cannot drift apart. Numbers, percentages, dates and lists are formatted with Babel so each
+language follows its own convention.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from datetime import date, datetime, timedelta
+from functools import lru_cache
+
+from babel.dates import format_date, format_datetime
+from babel.lists import format_list
+from babel.numbers import format_decimal, format_percent
+
+LANGUAGES = ("en", "zh")
+_LOCALES = {"en": "en", "zh": "zh_Hans_CN"}
+
+MESSAGES: dict[str, dict[str, str]] = {
+    # ------------------------------------------------------------ kinds (CONTRACT ids)
+    "kind.feature": {"en": "Feature", "zh": "新功能"},
+    "kind.bugfix": {"en": "Bug fix", "zh": "缺陷修复"},
+    "kind.performance": {"en": "Performance", "zh": "性能优化"},
+    "kind.refactor": {"en": "Refactor", "zh": "重构"},
+    "kind.model": {"en": "Model support", "zh": "模型支持"},
+    "kind.ci": {"en": "CI/build", "zh": "CI 与构建"},
+    "kind.docs": {"en": "Documentation", "zh": "文档"},
+    "kind.test": {"en": "Tests", "zh": "测试"},
+    "kind.revert": {"en": "Revert", "zh": "回滚"},
+    "kind.security": {"en": "Security", "zh": "安全"},
+    "kind.misc": {"en": "Other", "zh": "其他"},
+    # ------------------------------------------------------------ flags (CONTRACT ids)
+    "flag.core-path": {"en": "Core-path change", "zh": "核心路径变更"},
+    "flag.missing-tests": {"en": "Missing tests", "zh": "缺少测试覆盖"},
+    "flag.breaking": {"en": "Breaking change", "zh": "破坏性变更"},
+    "flag.dependency": {"en": "Dependency change", "zh": "依赖变更"},
+    "flag.large": {"en": "Large change", "zh": "大型变更"},
+    "flag.revert": {"en": "Revert", "zh": "回滚"},
+    # One risk line per flag: "{count} PRs changed core paths".
+    "risk.core-path": {
+        "en": "{count} PRs changed core paths",
+        "zh": "{count} 个 PR 涉及核心路径变更",
+    },
+    "risk.core-path.one": {
+        "en": "{count} PR changed core paths",
+        "zh": "{count} 个 PR 涉及核心路径变更",
+    },
+    "risk.missing-tests": {
+        "en": "{count} PRs changed code without tests",
+        "zh": "{count} 个 PR 缺少测试覆盖",
+    },
+    "risk.missing-tests.one": {
+        "en": "{count} PR changed code without tests",
+        "zh": "{count} 个 PR 缺少测试覆盖",
+    },
+    "risk.breaking": {
+        "en": "{count} PRs are breaking changes",
+        "zh": "{count} 个 PR 属于破坏性变更",
+    },
+    "risk.breaking.one": {
+        "en": "{count} PR is a breaking change",
+        "zh": "{count} 个 PR 属于破坏性变更",
+    },
+    "risk.dependency": {
+        "en": "{count} PRs changed dependencies",
+        "zh": "{count} 个 PR 涉及依赖变更",
+    },
+    "risk.dependency.one": {
+        "en": "{count} PR changed dependencies",
+        "zh": "{count} 个 PR 涉及依赖变更",
+    },
+    "risk.large": {"en": "{count} PRs are large changes", "zh": "{count} 个 PR 为大型变更"},
+    "risk.large.one": {"en": "{count} PR is a large change", "zh": "{count} 个 PR 为大型变更"},
+    "risk.revert": {"en": "{count} PRs are reverts", "zh": "{count} 个 PR 为回滚"},
+    "risk.revert.one": {"en": "{count} PR is a revert", "zh": "{count} 个 PR 为回滚"},
+    "risk.core_untested": {
+        "en": "{count} PRs changed core paths without tests",
+        "zh": "{count} 个 PR 修改了核心路径却没有附带测试",
+    },
+    "risk.core_untested.one": {
+        "en": "{count} PR changed core paths without tests",
+        "zh": "{count} 个 PR 修改了核心路径却没有附带测试",
+    },
+    "risk.details.breaking": {"en": "Breaking changes", "zh": "破坏性变更明细"},
+    "risk.details.dependency": {"en": "Dependency changes", "zh": "依赖变更明细"},
+    "risk.details.large": {"en": "Large PRs", "zh": "大型 PR 明细"},
+    "risk.none": {
+        "en": "No risk flag was raised this week.",
+        "zh": "本周没有 PR 触发风险标记。",
+    },
+    # ------------------------------------------------------------ header
+    "title.week": {
+        "en": "{repo} weekly digest, {year} week {week}",
+        "zh": "{repo} 仓库 {year} 年第 {week} 周变更周报",
+    },
+    "title.window": {
+        "en": "{repo} digest, {label}",
+        "zh": "{repo} 仓库变更报告（{label}）",
+    },
+    "context.dates": {
+        "en": "{label} · {start} – {end} ({timezone}) · {repo}",
+        "zh": "{label} · {start} 至 {end}（{timezone}）· {repo}",
+    },
+    "incomplete": {
+        "en": "Incomplete: this window is not fully synced yet, so PRs may be missing "
+        "from every figure below.",
+        "zh": "数据不完整：该周期尚未完全同步，以下各项统计可能遗漏部分 PR。",
+    },
+    "incomplete.short": {"en": "incomplete", "zh": "数据不完整"},
+    # ------------------------------------------------------------ sections
+    "section.summary": {"en": "Summary", "zh": "执行摘要"},
+    "section.highlights": {"en": "Highlights", "zh": "本周重点变化"},
+    "section.trends": {"en": "Trends", "zh": "模块与主题趋势"},
+    "section.risks": {"en": "Risks", "zh": "风险观察"},
+    "section.key_prs": {"en": "Key PRs", "zh": "重点 PR 速览"},
+    "section.recommendations": {"en": "Recommendations", "zh": "后续建议"},
+    # ------------------------------------------------------------ summary
+    "summary.empty": {
+        "en": "No pull requests were merged into {repo} in this window.",
+        "zh": "本周期内 {repo} 没有合并任何 PR。",
+    },
+    "summary.totals": {
+        "en": "{merged} PRs were merged into {repo} ({key} key PRs) by {contributors} "
+        "contributors, adding {additions} lines and removing {deletions}.",
+        "zh": "本周 {repo} 共合并 {merged} 个 PR，其中 {key} 个被标记为重点 PR，来自 "
+        "{contributors} 位贡献者，新增 {additions} 行、删除 {deletions} 行。",
+    },
+    "summary.new_contributors": {
+        "en": "First-time contributors: {names}.",
+        "zh": "首次贡献者：{names}。",
+    },
+    "summary.themes": {
+        "en": "The dominant themes were {themes}.",
+        "zh": "核心主题包括：{themes}。",
+    },
+    "summary.theme_item": {"en": "{name} ({count} PRs)", "zh": "{name}（{count} 个 PR）"},
+    "summary.theme_item.one": {"en": "{name} ({count} PR)", "zh": "{name}（{count} 个 PR）"},
+    "summary.flags": {"en": "Risks: {items}.", "zh": "风险方面，{items}。"},
+    "summary.no_flags": {
+        "en": "No risk flag was raised.",
+        "zh": "本周没有 PR 触发风险标记。",
+    },
+    "fact.merged": {"en": "Merged PRs", "zh": "合并 PR"},
+    "fact.key": {"en": "Key PRs", "zh": "重点 PR"},
+    "fact.contributors": {"en": "Contributors", "zh": "贡献者"},
+    "fact.new_contributors": {"en": "First-time contributors", "zh": "首次贡献者"},
+    "fact.new_contributors_value": {"en": "{count} ({names})", "zh": "{count} 位（{names}）"},
+    "fact.lines": {"en": "Lines", "zh": "代码行"},
+    "fact.lines_value": {"en": "+{additions} / −{deletions}", "zh": "+{additions} / −{deletions}"},
+    # ------------------------------------------------------------ highlights
+    "highlight.activity": {
+        "en": "{count} PRs this week ({trend}), {key} of them key.",
+        "zh": "本周共 {count} 个 PR（{trend}），其中 {key} 个重点 PR。",
+    },
+    "highlight.activity.one": {
+        "en": "{count} PR this week ({trend}), {key} of them key.",
+        "zh": "本周共 {count} 个 PR（{trend}），其中 {key} 个重点 PR。",
+    },
+    "highlight.activity_new": {
+        "en": "{count} PRs this week (none last week), {key} of them key.",
+        "zh": "本周共 {count} 个 PR（上周为 0），其中 {key} 个重点 PR。",
+    },
+    "highlight.activity_new.one": {
+        "en": "{count} PR this week (none last week), {key} of them key.",
+        "zh": "本周共 {count} 个 PR（上周为 0），其中 {key} 个重点 PR。",
+    },
+    "highlight.activity_other": {
+        "en": "{count} key PRs outside the themes above.",
+        "zh": "以上主题之外的 {count} 个重点 PR。",
+    },
+    "highlight.activity_other.one": {
+        "en": "{count} key PR outside the themes above.",
+        "zh": "以上主题之外的 {count} 个重点 PR。",
+    },
+    "trend.words.up": {"en": "up {percent} from last week", "zh": "较上周增长 {percent}"},
+    "trend.words.down": {"en": "down {percent} from last week", "zh": "较上周下降 {percent}"},
+    "trend.words.flat": {"en": "as many as last week", "zh": "与上周持平"},
+    "highlight.kinds": {"en": "Mostly {kinds}.", "zh": "以{kinds}为主。"},
+    "highlight.kind_item": {"en": "{kind} ({count})", "zh": "{kind}（{count}）"},
+    "highlight.authors": {"en": "Key work by {authors}.", "zh": "重点工作来自 {authors}。"},
+    "highlight.claims": {"en": "Claimed gains: {claims}.", "zh": "声称的收益：{claims}。"},
+    "highlight.claim_item": {"en": "{pr} {claim}", "zh": "{pr} {claim}"},
+    "highlight.other": {"en": "Other", "zh": "其他"},
+    "highlight.by": {"en": " by {author}", "zh": "（作者 {author}）"},
+    "highlight.model_written": {
+        "en": "(written by {model} from the data above, figures checked)",
+        "zh": "（由 {model} 根据上述数据撰写，数字已校验）",
+    },
+    "highlight.none": {"en": "No key PRs this week.", "zh": "本周没有重点 PR。"},
+    "trend.up": {"en": "▲ {percent}", "zh": "▲ {percent}"},
+    "trend.down": {"en": "▼ {percent}", "zh": "▼ {percent}"},
+    "trend.flat": {"en": "unchanged", "zh": "持平"},
+    "trend.new": {"en": "new", "zh": "新增"},
+    # ------------------------------------------------------------ trends
+    "trends.modules": {"en": "PRs per module", "zh": "各模块 PR 数"},
+    "trends.kinds": {"en": "PRs per kind", "zh": "各类型 PR 数"},
+    "trends.col.module": {"en": "Module", "zh": "模块"},
+    "trends.col.kind": {"en": "Kind", "zh": "类型"},
+    "trends.col.count": {"en": "This week", "zh": "本周"},
+    "trends.col.previous": {"en": "Last week", "zh": "上周"},
+    "trends.col.change": {"en": "Change", "zh": "变化"},
+    "trends.previous_incomplete": {
+        "en": "Last week is not fully synced, so the comparison below may overstate growth.",
+        "zh": "上周数据尚未完全同步，以下对比可能高估增长。",
+    },
+    "trends.quiet": {
+        "en": "Went quiet (active last week, no PR this week): {modules}.",
+        "zh": "本周沉寂的模块（上周活跃、本周无 PR）：{modules}。",
+    },
+    "trends.more_modules": {
+        "en": "{count} more modules with fewer PRs are in the JSON output.",
+        "zh": "另有 {count} 个 PR 较少的模块，详见 JSON 输出。",
+    },
+    # ------------------------------------------------------------ key PR table
+    "keypr.col.pr": {"en": "PR", "zh": "PR"},
+    "keypr.col.title": {"en": "Title", "zh": "标题"},
+    "keypr.col.author": {"en": "Author", "zh": "作者"},
+    "keypr.col.score": {"en": "Score", "zh": "重要性"},
+    "keypr.col.modules": {"en": "Modules", "zh": "模块"},
+    "keypr.col.summary": {"en": "Summary", "zh": "概要"},
+    "keypr.none": {
+        "en": "No PR reached the key-PR score floor ({floor}).",
+        "zh": "本周没有 PR 达到重点 PR 的分数门槛（{floor}）。",
+    },
+    # ------------------------------------------------------------ recommendations
+    "rec.tests-for-core-path": {
+        "en": "Add tests for the {count} core-path PRs merged without tests: {prs}.",
+        "zh": "为 {count} 个修改了核心路径却未附带测试的 PR 补充回归测试：{prs}。",
+    },
+    "rec.release-notes-breaking": {
+        "en": "Call out the {count} breaking changes in the release notes and migration docs: "
+        "{prs}.",
+        "zh": "在 release note 与迁移文档中明确说明 {count} 个破坏性变更：{prs}。",
+    },
+    "rec.watch-dependencies": {
+        "en": "Watch the {count} dependency changes for downstream breakage and "
+        "pin or roll back quickly if needed: {prs}.",
+        "zh": "持续跟踪 {count} 个依赖变更对下游的影响，必要时尽快锁定或回退版本：{prs}。",
+    },
+    "rec.revert-follow-up": {
+        "en": "Follow up the {count} reverts: re-land the fixed change with a regression "
+        "test: {prs}.",
+        "zh": "跟进 {count} 个回滚：修复后重新合入，并补充对应的回归测试：{prs}。",
+    },
+    "rec.split-large": {
+        "en": "Schedule a post-merge review of the {count} large PRs and ask for smaller "
+        "PRs next time: {prs}.",
+        "zh": "对 {count} 个大型 PR 安排合入后复查，并建议后续拆分为更小的 PR：{prs}。",
+    },
+    "rec.verify-claims": {
+        "en": "Confirm the {count} claimed performance gains in the nightly benchmarks: {prs}.",
+        "zh": "在夜间基准测试中复核 {count} 个 PR 声称的性能收益：{prs}。",
+    },
+    "rec.cross-platform": {
+        "en": "Run cross-platform regression tests: {module} activity rose {percent} "
+        "({count} PRs): {prs}.",
+        "zh": "增设跨平台回归测试：{module} 相关 PR 较上周增长 {percent}（{count} 个）：{prs}。",
+    },
+    "rec.tests-for-core-path.one": {
+        "en": "Add tests for the {count} core-path PR merged without tests: {prs}.",
+        "zh": "为 {count} 个修改了核心路径却未附带测试的 PR 补充回归测试：{prs}。",
+    },
+    "rec.release-notes-breaking.one": {
+        "en": "Call out the {count} breaking change in the release notes and migration "
+        "docs: {prs}.",
+        "zh": "在 release note 与迁移文档中明确说明 {count} 个破坏性变更：{prs}。",
+    },
+    "rec.watch-dependencies.one": {
+        "en": "Watch the {count} dependency change for downstream breakage and pin or roll "
+        "back quickly if needed: {prs}.",
+        "zh": "持续跟踪 {count} 个依赖变更对下游的影响，必要时尽快锁定或回退版本：{prs}。",
+    },
+    "rec.revert-follow-up.one": {
+        "en": "Follow up the {count} revert: re-land the fixed change with a regression "
+        "test: {prs}.",
+        "zh": "跟进 {count} 个回滚：修复后重新合入，并补充对应的回归测试：{prs}。",
+    },
+    "rec.split-large.one": {
+        "en": "Schedule a post-merge review of the {count} large PR and ask for smaller "
+        "PRs next time: {prs}.",
+        "zh": "对 {count} 个大型 PR 安排合入后复查，并建议后续拆分为更小的 PR：{prs}。",
+    },
+    "rec.verify-claims.one": {
+        "en": "Confirm the {count} claimed performance gain in the nightly benchmarks: {prs}.",
+        "zh": "在夜间基准测试中复核 {count} 个 PR 声称的性能收益：{prs}。",
+    },
+    "rec.none": {
+        "en": "Nothing in this week's data calls for follow-up.",
+        "zh": "本周数据中没有需要特别跟进的事项。",
+    },
+    "more": {"en": "and {count} more", "zh": "等另外 {count} 个"},
+    "names.more": {"en": "{names} and {count} more", "zh": "{names} 等另外 {count} 人"},
+    # ------------------------------------------------------------ footer
+    "footer": {
+        "en": "Look up any PR with `/vllm pr {example}`; subscribe to a module with "
+        "`/vllm subscribe {module}`. Every figure is computed from the merged PRs; the "
+        "rules are in docs/digest.md.",
+        "zh": "使用 `/vllm pr {example}` 查看任意 PR；使用 `/vllm subscribe {module}` 订阅模块。"
+        "所有数字均由已合并 PR 计算得出，规则见 docs/digest.md。",
+    },
+    "footer.narrative": {
+        "en": "Summary and theme paragraphs written by {model} and checked against the data.",
+        "zh": "摘要与主题段落由 {model} 撰写，并已与数据核对。",
+    },
+    # ------------------------------------------------------------ PR cards
+    "card.section.summary": {"en": "Overview", "zh": "概览"},
+    "card.section.flags": {"en": "Flags", "zh": "风险标记"},
+    "card.section.score": {"en": "Why this score", "zh": "评分依据"},
+    "card.section.files": {"en": "Most-changed files", "zh": "改动最多的文件"},
+    "card.section.claims": {"en": "Performance claims", "zh": "性能声明"},
+    "card.section.prs": {"en": "PRs", "zh": "PR 列表"},
+    "card.score_value": {"en": "{score} / 10", "zh": "{score} / 10"},
+    "card.more_files": {"en": "{count} more files", "zh": "另有 {count} 个文件"},
+    "card.more_files.one": {"en": "{count} more file", "zh": "另有 {count} 个文件"},
+    "card.state.open": {"en": "open", "zh": "未合并"},
+    "card.state.closed": {"en": "closed", "zh": "已关闭"},
+    "card.state.merged": {"en": "merged", "zh": "已合并"},
+    "card.state": {"en": "State", "zh": "状态"},
+    "card.author": {"en": "Author", "zh": "作者"},
+    "card.created": {"en": "Created", "zh": "创建时间"},
+    "card.merged": {"en": "Merged", "zh": "合并时间"},
+    "card.modules": {"en": "Modules", "zh": "模块"},
+    "card.kind": {"en": "Kind", "zh": "类型"},
+    "card.score": {"en": "Score", "zh": "重要性"},
+    "card.size": {"en": "Size", "zh": "规模"},
+    "card.size_value": {
+        "en": "+{additions} / −{deletions} in {count} files",
+        "zh": "{count} 个文件，+{additions} / −{deletions}",
+    },
+    "card.size_value.one": {
+        "en": "+{additions} / −{deletions} in {count} file",
+        "zh": "{count} 个文件，+{additions} / −{deletions}",
+    },
+    "card.flags": {"en": "Flags", "zh": "风险标记"},
+    "card.no_flags": {"en": "No risk flag.", "zh": "未触发风险标记。"},
+    "card.files_unknown": {
+        "en": "The file list is unknown for this PR.",
+        "zh": "该 PR 的文件列表未知。",
+    },
+    "card.link": {"en": "Open on GitHub", "zh": "在 GitHub 上查看"},
+    "card.none": {"en": "none", "zh": "无"},
+    "card.unknown_author": {"en": "unknown", "zh": "未知"},
+    "alert.batch_title": {
+        "en": "{count} new PRs match your subscriptions",
+        "zh": "{count} 个新 PR 匹配你的订阅",
+    },
+    "alert.batch_title.one": {
+        "en": "{count} new PR matches your subscriptions",
+        "zh": "{count} 个新 PR 匹配你的订阅",
+    },
+    "alert.title": {"en": "PR #{number}: {title}", "zh": "PR #{number}：{title}"},
+}
+
+
+def message(language: str, msg_id: str, /, **values: object) -> str:
+    """The message in `language`, formatted; English when the language is unknown.
+
+    Integer values are formatted in the language's convention, and an integer `count` of 1
+    selects the "<id>.one" variant when the catalogue has one (English singulars).
+    """
+    count = values.get("count")
+    if count == 1 and not isinstance(count, bool) and f"{msg_id}.one" in MESSAGES:
+        msg_id = f"{msg_id}.one"
+    entry = MESSAGES[msg_id]
+    template = entry.get(language) or entry["en"]
+    if not values:
+        return template
+    formatted = {
+        k: number(v, language) if isinstance(v, int) and not isinstance(v, bool) else v
+        for k, v in values.items()
+    }
+    return template.format(**formatted)
+
+
+t = message
+
+
+def locale_of(language: str) -> str:
+    return _LOCALES.get(language, "en")
+
+
+@lru_cache(maxsize=4096)
+def number(value: int | float, language: str) -> str:
+    """Integer with the language's grouping (12,345)."""
+    return format_decimal(value, locale=locale_of(language))
+
+
+@lru_cache(maxsize=1024)
+def score(value: float, language: str) -> str:
+    return format_decimal(value, format="0.0", locale=locale_of(language))
+
+
+@lru_cache(maxsize=1024)
+def percent(value: float, language: str) -> str:
+    """`value` is in percent (50.0 → "50%"); rounded to whole percent like the seeds."""
+    return format_percent(value / 100, format="#,##0%", locale=locale_of(language))
+
+
+def day(value: date | datetime, language: str) -> str:
+    if isinstance(value, datetime):
+        value = value.date()
+    return format_date(value, format="long", locale=locale_of(language))
+
+
+def moment(value: datetime, language: str) -> str:
+    return format_datetime(value, format="medium", locale=locale_of(language))
+
+
+def window_bounds(start: datetime, end: datetime, language: str) -> tuple[str, str]:
+    """Start and end as shown to people: whole-day windows show the last included day
+    (the window is half-open, so "until Monday 00:00" reads as "to Sunday")."""
+    midnight = all(v.hour == v.minute == v.second == v.microsecond == 0 for v in (start, end))
+    if midnight:
+        return day(start, language), day(end - timedelta(days=1), language)
+    return moment(start, language), moment(end, language)
+
+
+def join(items: Iterable[str], language: str) -> str:
+    """ "a, b, and c" in English; "a、b、c" in Chinese (Babel's "a、b和c" runs Latin names
+    into 和 without spacing, which the seed reports never do)."""
+    values = list(items)
+    if language == "zh":
+        return "、".join(values)
+    return format_list(values, locale=locale_of(language)) if values else ""
+
+
+def kind_name(kind: str, language: str) -> str:
+    key = f"kind.{kind}"
+    return message(language, key) if key in MESSAGES else kind
+
+
+def flag_name(flag: str, language: str) -> str:
+    key = f"flag.{flag}"
+    return message(language, key) if key in MESSAGES else flag
+
+
+def trend(count: int, previous: int, language: str, *, words: bool = False) -> str:
+    """▲/▼ (or "up"/"down" in running text) with the percent change on the previous week."""
+    prefix = "trend.words" if words else "trend"
+    if previous == 0:
+        return message(language, "trend.new") if count else message(language, f"{prefix}.flat")
+    if count == previous:
+        return message(language, f"{prefix}.flat")
+    change = (count - previous) * 100 / previous
+    key = f"{prefix}.up" if change > 0 else f"{prefix}.down"
+    return message(language, key, percent=percent(abs(change), language))

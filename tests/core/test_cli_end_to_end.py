@@ -1,0 +1,156 @@
+"""The CLI run the way a user runs it (a subprocess), against the local fake GitHub."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+
+from tests.fakes.github import FakeGitHub
+from tests.fakes.prdata import make_prs, open_and_closed
+
+REPO = "vllm-project/vllm"
+W23 = (datetime(2026, 6, 1, tzinfo=UTC), datetime(2026, 6, 8, tzinfo=UTC))
+W22 = (datetime(2026, 5, 25, tzinfo=UTC), datetime(2026, 6, 1, tzinfo=UTC))
+
+
+class BackgroundFake:
+    """The fake GitHub on its own event loop, so subprocesses can talk to it."""
+
+    def __init__(self, fake: FakeGitHub) -> None:
+        self.fake = fake
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
+
+    def __enter__(self) -> FakeGitHub:
+        self.thread.start()
+        asyncio.run_coroutine_threadsafe(self.fake.start(), self.loop).result(10)
+        return self.fake
+
+    def __exit__(self, *exc: object) -> None:
+        asyncio.run_coroutine_threadsafe(self.fake.close(), self.loop).result(10)
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self.thread.join(10)
+
+
+@pytest.fixture(scope="module")
+def github() -> Iterator[FakeGitHub]:
+    prs = (
+        make_prs(40, *W23, seed=3, first_number=30000, big={5: 130})
+        + make_prs(25, *W22, seed=4, first_number=29000)
+        + open_and_closed(W23[0])
+    )
+    with BackgroundFake(FakeGitHub({REPO: prs})) as fake:
+        yield fake
+
+
+@pytest.fixture
+def env(github: FakeGitHub, tmp_path: Path) -> dict[str, str]:
+    environment = dict(os.environ)
+    environment.update(
+        GITHUB_TOKEN=github.token,
+        GITHUB_API_URL=github.api_url,
+        GITHUB_GRAPHQL_URL=github.graphql_url,
+        DATABASE_URL=f"sqlite+aiosqlite:///{tmp_path / 'cli.sqlite3'}",
+        COLUMNS="200",
+    )
+    return environment
+
+
+def vllm_bot(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "bot", *args],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def test_sync_then_warm_sync_costs_no_request(env: dict[str, str]) -> None:
+    first = vllm_bot(env, "sync", "--week", "2026-W23")
+    assert first.returncode == 0, first.stderr
+    assert f"{REPO} 2026-W23: 40 PRs stored (fetched)" in first.stdout
+    second = vllm_bot(env, "sync", "--week", "2026-W23")
+    assert second.returncode == 0, second.stderr
+    assert "40 PRs stored (fresh in the store, no request sent); 0 requests" in second.stdout
+
+
+def test_pr_json_has_contract_keys_and_all_files(env: dict[str, str]) -> None:
+    result = vllm_bot(env, "pr", "30005", "--format", "json")
+    assert result.returncode == 0, result.stderr
+    card = json.loads(result.stdout)
+    contract = {
+        "repo", "number", "title", "url", "author", "state", "created_at", "merged_at",
+        "additions", "deletions", "changed_files", "labels", "files", "modules", "kind",
+        "flags", "score", "score_reasons", "claims",
+    }  # fmt: skip
+    assert contract <= set(card)
+    assert card["number"] == 30005 and card["state"] == "merged"
+    assert len(card["files"]) == card["changed_files"] == 130
+    assert card["modules"], "every PR gets at least one module"
+    assert 0 <= card["score"] <= 10
+
+
+def test_pr_in_any_state_and_explain(env: dict[str, str]) -> None:
+    opened = vllm_bot(env, "pr", "90000", "--format", "json")
+    assert opened.returncode == 0, opened.stderr
+    assert json.loads(opened.stdout)["state"] == "open"
+    explained = vllm_bot(env, "explain", "30001")
+    assert explained.returncode == 0, explained.stderr
+    assert "modules:" in explained.stdout and "score:" in explained.stdout
+
+
+@pytest.mark.parametrize(
+    ("args", "code", "message"),
+    [
+        (("pr", "999999"), 2, "PR #999999 not found in vllm-project/vllm"),
+        (("pr", "0"), 2, "bad PR number 0"),
+        (("sync", "--week", "2099-W01"), 2, "is in the future"),
+        (("sync", "--week", "soon"), 2, "expected an ISO week"),
+        (("sync", "--repo", "nope"), 2, "expected OWNER/NAME"),
+        (("digest", "--post", "irc:#vllm"), 2, "expected slack:CHANNEL or discord:CHANNEL"),
+    ],
+)
+def test_bad_input_is_one_line_and_exit_2(
+    env: dict[str, str], args: tuple[str, ...], code: int, message: str
+) -> None:
+    result = vllm_bot(env, *args)
+    assert result.returncode == code, result.stderr
+    lines = [line for line in result.stderr.splitlines() if line.startswith("error:")]
+    assert len(lines) == 1 and message in lines[0], result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_bad_token_is_a_runtime_failure_with_a_fix(env: dict[str, str]) -> None:
+    env["GITHUB_TOKEN"] = "ghp_wrong"
+    result = vllm_bot(env, "sync", "--week", "2026-W22")
+    assert result.returncode == 1
+    assert "401" in result.stderr or "token" in result.stderr.lower()
+    assert "ghp_wrong" not in result.stderr + result.stdout
+    assert "Traceback" not in result.stderr
+
+
+def test_unreachable_github_says_so(env: dict[str, str]) -> None:
+    env["GITHUB_GRAPHQL_URL"] = "http://127.0.0.1:9/graphql"
+    env["VLLM_BOT_CONFIG"] = str(Path(env["DATABASE_URL"].rsplit("/", 1)[0][20:]) / "c.toml")
+    Path(env["VLLM_BOT_CONFIG"]).write_text("[github]\nmax_retries = 0\n", encoding="utf-8")
+    result = vllm_bot(env, "sync", "--week", "2026-W22")
+    assert result.returncode == 1
+    assert "unavailable" in result.stderr.lower() or "cannot reach" in result.stderr.lower()
+
+
+def test_bad_config_exits_2_naming_file_and_key(env: dict[str, str], tmp_path: Path) -> None:
+    config = tmp_path / "bad.toml"
+    config.write_text('[digest]\nkey_prs = "all"\n', encoding="utf-8")
+    result = vllm_bot(env, "--config", str(config), "sync", "--week", "2026-W22")
+    assert result.returncode == 2
+    assert str(config) in result.stderr and "digest.key_prs" in result.stderr

@@ -1,0 +1,75 @@
+"""The message catalogue is complete in both languages and formats per convention."""
+
+from __future__ import annotations
+
+import re
+import string
+from datetime import UTC, datetime
+
+import pytest
+
+from bot import i18n
+from bot.models import FLAG_IDS, KIND_IDS
+
+
+def _fields(template: str) -> set[str]:
+    return {name for _, name, _, _ in string.Formatter().parse(template) if name is not None}
+
+
+@pytest.mark.parametrize("msg_id", sorted(i18n.MESSAGES))
+def test_every_message_has_both_languages_and_the_same_placeholders(msg_id: str) -> None:
+    entry = i18n.MESSAGES[msg_id]
+    assert set(entry) == set(i18n.LANGUAGES)
+    assert all(entry[lang].strip() for lang in i18n.LANGUAGES)
+    assert _fields(entry["en"]) == _fields(entry["zh"])
+
+
+def test_singular_variants_have_a_plural_base() -> None:
+    for msg_id in i18n.MESSAGES:
+        if msg_id.endswith(".one"):
+            base = msg_id.removesuffix(".one")
+            assert base in i18n.MESSAGES
+            assert _fields(i18n.MESSAGES[base]["en"]) == _fields(i18n.MESSAGES[msg_id]["en"])
+
+
+def test_stable_ids_are_translated_like_the_seed_reports() -> None:
+    assert [i18n.flag_name(f, "zh") for f in FLAG_IDS] == [
+        "核心路径变更",
+        "缺少测试覆盖",
+        "破坏性变更",
+        "依赖变更",
+        "大型变更",
+        "回滚",
+    ]
+    for kind in KIND_IDS:
+        assert i18n.kind_name(kind, "zh") != i18n.kind_name(kind, "en") or kind == "ci"
+
+
+def test_chinese_text_has_no_untranslated_english_words() -> None:
+    # Product names and ids (PR, CI, KV, GitHub, release note) are how the seeds write them.
+    allowed = {"PR", "CI", "GitHub", "release", "note", "JSON", "docs", "digest", "md"}
+    for msg_id, entry in i18n.MESSAGES.items():
+        # Placeholders and `commands` are not prose.
+        text = re.sub(r"\{[^}]*\}|`[^`]*`", " ", entry["zh"])
+        words = "".join(c if c.isascii() and c.isalpha() else " " for c in text).split()
+        stray = [w for w in words if w not in allowed]
+        assert not stray, f"{msg_id}: {stray}"
+
+
+def test_numbers_dates_and_plurals_follow_each_language() -> None:
+    assert i18n.number(12345, "en") == "12,345"
+    assert i18n.percent(150.0, "zh") == "150%"
+    assert i18n.day(datetime(2026, 6, 1, tzinfo=UTC), "en") == "June 1, 2026"
+    assert i18n.day(datetime(2026, 6, 1, tzinfo=UTC), "zh") == "2026年6月1日"
+    assert i18n.t("en", "risk.revert", count=1) == "1 PR is a revert"
+    assert i18n.t("en", "risk.revert", count=1234) == "1,234 PRs are reverts"
+    assert i18n.t("zh", "risk.revert", count=2) == "2 个 PR 为回滚"
+    assert i18n.join(["a", "b", "c"], "zh") == "a、b、c"
+    assert i18n.trend(3, 2, "en") == "▲ 50%"
+    assert i18n.trend(1, 2, "zh", words=True) == "较上周下降 50%"
+    assert i18n.trend(4, 0, "en") == "new"
+
+
+def test_half_open_windows_show_the_last_included_day() -> None:
+    start, end = datetime(2026, 6, 1, tzinfo=UTC), datetime(2026, 6, 8, tzinfo=UTC)
+    assert i18n.window_bounds(start, end, "en") == ("June 1, 2026", "June 7, 2026")

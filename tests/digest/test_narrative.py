@@ -1,0 +1,129 @@
+"""The optional narrative model, against a local fake OpenAI-compatible endpoint."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import AsyncIterator, Callable
+
+import pytest
+from aiohttp import web
+
+from bot.digest.document import digest_document
+from bot.digest.narrative import (
+    NarrativeConfig,
+    allowed_numbers,
+    check_text,
+    config_from_env,
+    narrative_input,
+    write_narrative,
+)
+from bot.digest.render import render_markdown
+from tests.digest.helpers import fixture_digest
+
+Answer = Callable[[dict], dict]
+
+
+@pytest.fixture
+async def fake_model() -> AsyncIterator[Callable[..., NarrativeConfig]]:
+    state: dict = {"answer": None, "delay": 0.0, "requests": []}
+
+    async def models(_: web.Request) -> web.Response:
+        return web.json_response({"data": [{"id": "fake-llm"}]})
+
+    async def chat(request: web.Request) -> web.Response:
+        body = await request.json()
+        state["requests"].append(body)
+        await asyncio.sleep(state["delay"])
+        data = json.loads(body["messages"][1]["content"])
+        content = state["answer"](data)
+        return web.json_response({"choices": [{"message": {"content": json.dumps(content)}}]})
+
+    app = web.Application()
+    app.router.add_get("/v1/models", models)
+    app.router.add_post("/v1/chat/completions", chat)
+    runner = web.AppRunner(app)
+    await runner.setup()
+    site = web.TCPSite(runner, "127.0.0.1", 0)
+    await site.start()
+    port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+
+    def configure(answer: Answer, *, delay: float = 0.0, timeout: float = 5.0) -> NarrativeConfig:
+        state.update(answer=answer, delay=delay)
+        return NarrativeConfig(base_url=f"http://127.0.0.1:{port}/v1", timeout=timeout)
+
+    configure.state = state  # type: ignore[attr-defined]
+    yield configure
+    await runner.cleanup()
+
+
+def _faithful(data: dict) -> dict:
+    first = data["highlights"][0]
+    pr = first["prs"][0]
+    return {
+        "summary": f"{data['totals']['merged']} PRs landed; #{pr['number']} stands out.",
+        "highlights": {first["theme_id"]: f"#{pr['number']} by {pr['author']} leads."},
+    }
+
+
+async def test_accepted_text_is_used_and_marked(fake_model) -> None:
+    digest = fixture_digest("en")
+    result = await write_narrative(digest, fake_model(_faithful))
+    assert result.narrative_model == "fake-llm"
+    assert result.summary_text.startswith("30 PRs landed")
+    assert result.highlights[0].model_written and not result.highlights[1].model_written
+    assert result.highlights[1].text == digest.highlights[1].text
+    markdown = render_markdown(digest_document(result))
+    assert "fake-llm" in markdown  # marked as model-written
+    sent = fake_model.state["requests"][0]
+    assert sent["model"] == "fake-llm"
+
+
+async def test_mentioning_a_pr_outside_the_week_falls_back(fake_model) -> None:
+    digest = fixture_digest("en")
+
+    def invents_pr(data: dict) -> dict:
+        return {"summary": "Big week, led by #99999.", "highlights": {}}
+
+    assert await write_narrative(digest, fake_model(invents_pr)) is digest
+
+
+async def test_inventing_a_figure_falls_back(fake_model) -> None:
+    digest = fixture_digest("zh")
+
+    def invents_figure(data: dict) -> dict:
+        return {"summary": f"本周合并 {data['totals']['merged']} 个 PR，吞吐提升 777%。"}
+
+    assert await write_narrative(digest, fake_model(invents_figure)) is digest
+
+
+async def test_timeout_falls_back(fake_model) -> None:
+    digest = fixture_digest("en")
+    config = fake_model(_faithful, delay=1.0, timeout=0.2)
+    assert await write_narrative(digest, config) is digest
+
+
+async def test_garbage_answer_and_unreachable_server_fall_back(fake_model) -> None:
+    digest = fixture_digest("en")
+    assert await write_narrative(digest, fake_model(lambda data: ["not", "an", "object"])) is digest
+    dead = NarrativeConfig(base_url="http://127.0.0.1:9/v1", model="m", timeout=1)
+    assert await write_narrative(digest, dead) is digest
+
+
+def test_checks_accept_data_figures_and_reject_others() -> None:
+    digest = fixture_digest("en")
+    data = narrative_input(digest)
+    allowed = allowed_numbers(data)
+    week = {row.number for row in digest.prs}
+    check_text("ROCm grew 150% with 5 PRs; #44075 claims 2.15x throughput.", week, allowed)
+    check_text("7,189 lines were added.", week, allowed)
+    with pytest.raises(Exception, match="absent"):
+        check_text("ROCm grew 151%.", week, allowed)
+    with pytest.raises(Exception, match="not merged"):
+        check_text("See PR #1.", week, allowed)
+
+
+def test_config_comes_from_the_environment_only_when_set() -> None:
+    assert config_from_env({}) is None
+    config = config_from_env({"OPENAI_BASE_URL": "http://h/v1", "OPENAI_API_KEY": "k"})
+    assert config is not None and config.api_key == "k"

@@ -1,0 +1,141 @@
+"""Every count in the digest JSON equals a count over the PRs it was built from."""
+
+from __future__ import annotations
+
+from collections import Counter
+from datetime import UTC, timedelta
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from bot.digest.build import build_digest, is_bot
+from bot.models import (
+    FLAG_IDS,
+    KIND_IDS,
+    Analysis,
+    AnalyzedPR,
+    Claim,
+    Flag,
+    ModuleMatch,
+    PullRequest,
+)
+from bot.weeks import iso_week
+
+WINDOW = iso_week(2026, 23, UTC)
+MODULES = ["rocm", "xpu", "cpu", "attention", "moe", "tests", "docs", "frontend", "other"]
+AUTHORS = ["alice", "bob", "carol", "dave", "app/dependabot", "erin[bot]", None]
+
+
+@st.composite
+def analysed_pr(draw, number: int) -> AnalyzedPR:
+    modules = draw(st.lists(st.sampled_from(MODULES), max_size=4, unique=True))
+    flags = draw(st.lists(st.sampled_from(FLAG_IDS), max_size=4, unique=True))
+    pr = PullRequest(
+        repo="o/r",
+        number=number,
+        title=f"PR {number}",
+        url=f"https://github.com/o/r/pull/{number}",
+        state="merged",
+        created_at=WINDOW.start,
+        merged_at=WINDOW.start + timedelta(hours=number % 160),
+        author=draw(st.sampled_from(AUTHORS)),
+        additions=draw(st.integers(0, 5000)),
+        deletions=draw(st.integers(0, 5000)),
+    )
+    analysis = Analysis(
+        modules=[ModuleMatch(m, "rule") for m in modules],
+        kind=draw(st.sampled_from(KIND_IDS)),
+        kind_reason="",
+        flags=[Flag(f, "reason") for f in flags],
+        score=draw(st.integers(0, 100)) / 10,
+        contributions=[],
+        claims=[Claim("2x throughput", 2.0)] if draw(st.booleans()) else [],
+    )
+    return AnalyzedPR(pr, analysis)
+
+
+@st.composite
+def week(draw, max_size: int = 40) -> list[AnalyzedPR]:
+    numbers = draw(st.lists(st.integers(1, 100_000), max_size=max_size, unique=True))
+    return [draw(analysed_pr(n)) for n in numbers]
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    prs=week(),
+    previous=week(20),
+    key_count=st.integers(0, 30),
+    floor=st.integers(0, 10),
+    language=st.sampled_from(["en", "zh"]),
+)
+def test_every_count_is_a_count_over_the_prs(prs, previous, key_count, floor, language) -> None:
+    data = build_digest(
+        prs,
+        previous,
+        repo="o/r",
+        window=WINDOW,
+        timezone="UTC",
+        language=language,
+        module_names={},
+        new_contributors={"alice", "zed"},
+        key_count=key_count,
+        score_floor=float(floor),
+    ).to_json()
+
+    authors = {a.pr.author for a in prs if not is_bot(a.pr.author)}
+    totals = data["totals"]
+    assert totals["merged"] == len(prs)
+    assert totals["additions"] == sum(a.pr.additions for a in prs)
+    assert totals["deletions"] == sum(a.pr.deletions for a in prs)
+    assert totals["contributors"] == len(authors)
+    assert totals["new_contributors"] == len({"alice"} & authors)
+
+    eligible = sorted(
+        (a for a in prs if a.analysis.score >= floor),
+        key=lambda a: (-a.analysis.score, a.pr.number),
+    )
+    assert [k["number"] for k in data["key_prs"]] == [a.pr.number for a in eligible[:key_count]]
+    assert totals["key"] == len(data["key_prs"])
+
+    module_now = Counter(m for a in prs for m in {x.id for x in a.analysis.modules})
+    module_before = Counter(m for a in previous for m in {x.id for x in a.analysis.modules})
+    assert {m["id"]: m["count"] for m in data["modules"]} == {
+        m: module_now[m] for m in module_now | module_before
+    }
+    assert {m["id"]: m["previous"] for m in data["modules"]} == {
+        m: module_before[m] for m in module_now | module_before
+    }
+    for m in data["modules"]:
+        if m["previous"]:
+            expected = round((m["count"] - m["previous"]) * 100 / m["previous"], 1)
+            assert m["delta"] == expected
+        else:
+            assert m["delta"] is None
+
+    kinds_now = Counter(a.analysis.kind for a in prs)
+    kinds_before = Counter(a.analysis.kind for a in previous)
+    assert {k["id"]: (k["count"], k["previous"]) for k in data["kinds"]} == {
+        k: (kinds_now[k], kinds_before[k]) for k in kinds_now | kinds_before
+    }
+
+    by_number = {a.pr.number: a for a in prs}
+    for flag in data["flags"]:
+        having = [a for a in prs if flag["id"] in a.analysis.flag_ids]
+        assert flag["count"] == len(having) == len(flag["prs"])
+        assert set(flag["prs"]) == {a.pr.number for a in having}
+        scores = [by_number[n].analysis.score for n in flag["prs"]]
+        assert scores == sorted(scores, reverse=True)  # most important first
+
+    assert [p["number"] for p in data["prs"]] == sorted(by_number)
+    for row in data["prs"]:
+        analysis = by_number[row["number"]].analysis
+        assert row["flags"] == analysis.flag_ids and row["kind"] == analysis.kind
+
+    # Highlights cover each key PR exactly once, in at most 8 groups.
+    grouped = [n for h in data["highlights"] for n in h["prs"]]
+    assert sorted(grouped) == sorted(k["number"] for k in data["key_prs"])
+    assert len(data["highlights"]) <= 8
+    for rec in data["recommendations"]:
+        assert rec["prs"] and set(rec["prs"]) <= set(by_number)
+    quiet = {m["id"] for m in data["modules"] if m["count"] == 0 and m["previous"] > 0}
+    assert set(data["quiet_modules"]) == quiet

@@ -1,0 +1,80 @@
+"""make_digest: store → analysis → digest, offline on a warm store."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from bot.digest.service import make_digest
+from bot.models import Analysis, PullRequest
+from bot.store import Store
+from tests.digest.fixtures import PREVIOUS_WINDOW, REPO, WINDOW, previous_week, this_week
+
+
+class StubAnalyzer:
+    """Returns the fixture's analyses; stands in for bot.analysis in unit tests."""
+
+    def __init__(self) -> None:
+        self.analyses = {a.pr.number: a.analysis for a in this_week() + previous_week()}
+
+    def analyze(self, pr: PullRequest) -> Analysis:
+        return self.analyses[pr.number]
+
+
+@pytest.fixture
+async def store(tmp_path) -> Store:
+    store = await Store.open(f"sqlite+aiosqlite:///{tmp_path / 'digest.sqlite3'}")
+    await store.upsert_prs([a.pr for a in this_week() + previous_week()])
+    yield store
+    await store.close()
+
+
+AFTER = datetime(2026, 6, 20, tzinfo=UTC)
+
+
+async def test_loads_both_weeks_and_reports_completeness(store: Store) -> None:
+    digest = await make_digest(
+        store,
+        StubAnalyzer(),
+        REPO,
+        WINDOW,
+        "en",
+        new_contributors={"mfylcek"},
+        now=AFTER,
+        narrative=False,
+    )
+    assert digest.totals.merged == len(this_week())
+    rocm = next(m for m in digest.modules if m.id == "rocm")
+    assert (rocm.count, rocm.previous) == (5, 2)
+    assert digest.complete is False  # nothing recorded the window as synced
+    assert digest.previous_complete is False
+
+    for window in (WINDOW, PREVIOUS_WINDOW):
+        await store.mark_window(REPO, window.start_utc, window.end_utc, complete=True, pr_count=0)
+    digest = await make_digest(
+        store, StubAnalyzer(), REPO, WINDOW, "zh", now=AFTER, narrative=False
+    )
+    assert digest.complete and digest.previous_complete
+    assert digest.new_contributors == [] and digest.totals.new_contributors is None
+
+
+async def test_a_running_week_is_never_complete(store: Store) -> None:
+    await store.mark_window(REPO, WINDOW.start_utc, WINDOW.end_utc, complete=True, pr_count=30)
+    midweek = datetime(2026, 6, 4, tzinfo=UTC)
+    digest = await make_digest(
+        store, StubAnalyzer(), REPO, WINDOW, "en", now=midweek, narrative=False
+    )
+    assert digest.complete is False
+
+
+async def test_with_the_real_analyzer(store: Store) -> None:
+    analysis = pytest.importorskip("bot.analysis")
+    analyzer = analysis.Analyzer(analysis.load_ruleset("vllm"))
+    digest = await make_digest(store, analyzer, REPO, WINDOW, "zh", now=AFTER, narrative=False)
+    assert digest.totals.merged == len(this_week())
+    names = {m.id: m.name for m in digest.modules}
+    assert all(names[m] for m in digest.themes)
+    # Names come from the rule set, in Chinese.
+    assert any(m.name != m.id for m in digest.modules)
+    assert sum(f.count for f in digest.flags) == sum(len(r.flags) for r in digest.prs)
