@@ -32,15 +32,20 @@ class Services:
     _analyzers: dict[str, Analyzer] = field(default_factory=dict)
     _slack_poster: Any = None
     _discord_http: Any = None
-    # Issue 8's SubscriptionService; the command layer reads it when present.
+    # The command layer reads `subscriptions`; both come from bot.alerts at start.
     subscriptions: Any = None
+    _alerts_runtime: Any = None
 
     @classmethod
     async def start(cls, config_path: str | Path | None = None) -> Services:
         env = Environment()
         config = load_config(config_path, env)
         store = await Store.open(database_url(env))
-        return cls(config=config, env=env, store=store)
+        services = cls(config=config, env=env, store=store)
+        from bot.alerts.wiring import runtime
+
+        services.subscriptions = (await runtime(services)).subscriptions
+        return services
 
     async def __aenter__(self) -> Services:
         return self
@@ -131,6 +136,8 @@ class Services:
         )
 
     async def close(self) -> None:
+        if self._alerts_runtime is not None:
+            await self._alerts_runtime.stop()
         if self._discord_http is not None:
             await self._discord_http.close()
         if self._github is not None:

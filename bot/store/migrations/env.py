@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from alembic import context
 
+import bot.alerts.tables  # noqa: F401  (registers the alert tables on Base.metadata)
 from bot.store.tables import Base
 
 connection = context.config.attributes.get("connection")

@@ -1,0 +1,53 @@
+"""Subscription filters: storage and evaluation.
+
+Parsing lives in the command layer (`bot.commands.parse.SubscriptionFilters` and its
+`/vllm subscribe` parser, whose errors users see); this module only stores those filters
+as JSON and compiles them into predicates, so there is exactly one parser.
+
+Semantics (docs/alerts.md): different filters combine with AND; several values of one
+filter are alternatives (`author:a author:b` is "by a or b"); a negated filter excludes the
+PR when any of its values matches. Labels and authors compare case-insensitively (GitHub
+treats both that way).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, fields
+from typing import Any
+
+from bot.analysis.paths import REGEX_PREFIX, PatternSet
+from bot.commands.parse import SubscriptionFilters
+
+__all__ = ["SubscriptionFilters", "compile_paths", "filters_from_json", "filters_to_json"]
+
+_GLOB_CHARS = frozenset("*?[")
+
+
+def filters_to_json(filters: SubscriptionFilters) -> str:
+    data = {k: (list(v) if isinstance(v, tuple) else v) for k, v in asdict(filters).items()}
+    return json.dumps({k: v for k, v in data.items() if v not in ((), [], None)}, sort_keys=True)
+
+
+def filters_from_json(text: str | None) -> SubscriptionFilters:
+    """Unknown keys are dropped: a row written by a newer version still loads."""
+    data: dict[str, Any] = json.loads(text) if text else {}
+    known = {f.name for f in fields(SubscriptionFilters)}
+    values = {k: tuple(v) if isinstance(v, list) else v for k, v in data.items() if k in known}
+    return SubscriptionFilters(**values)
+
+
+def _expand(pattern: str) -> list[str]:
+    # `path:vllm/attention` without wildcards means the directory (or file) and everything
+    # below it, which is what people type; patterns with wildcards are root-anchored globs
+    # exactly as in module rules (bot.analysis.paths).
+    if pattern.startswith(REGEX_PREFIX) or _GLOB_CHARS & set(pattern) or pattern.endswith("/"):
+        return [pattern]
+    bare = pattern.strip("/")
+    return [bare, bare + "/**"]
+
+
+def compile_paths(patterns: tuple[str, ...]) -> PatternSet | None:
+    if not patterns:
+        return None
+    return PatternSet.compile([p for pattern in patterns for p in _expand(pattern)])

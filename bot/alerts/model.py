@@ -1,0 +1,35 @@
+"""Value types shared by the alerts modules."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from bot.commands.parse import SubscriptionFilters
+from bot.models import Analysis, PullRequest
+
+
+@dataclass(frozen=True, slots=True)
+class Subscription:
+    id: int
+    platform: str
+    channel: str
+    modules: tuple[str, ...]
+    filters: SubscriptionFilters
+    created_at: datetime
+    repo: str | None = None  # None: every watched repository
+    language: str | None = None
+    created_by: str | None = None
+
+    @property
+    def address(self) -> tuple[str, str]:
+        return (self.platform, self.channel)
+
+
+@dataclass(frozen=True, slots=True)
+class AlertItem:
+    """One PR as it goes into an alert: the card builders take these."""
+
+    pr: PullRequest
+    analysis: Analysis
+    subscription_ids: tuple[int, ...]  # the channel's subscriptions that matched

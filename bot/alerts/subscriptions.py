@@ -1,0 +1,206 @@
+"""The SubscriptionService the command layer calls (`bot.commands.context`).
+
+Everything here is local (store only) so slash commands can answer within the platform's
+acknowledgement window. Problems the user can fix raise `CommandError` (a `UsageError`)
+with one clear line.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+from bot.alerts.model import Subscription
+from bot.alerts.repository import AlertStore
+from bot.alerts.settings import AlertSettings
+from bot.commands.context import ModuleInfo, SubscriptionInfo
+from bot.commands.parse import CommandError, SubscriptionFilters, suggest
+from bot.store.store import Store
+
+# A channel with more subscriptions than this is almost certainly a script gone wrong;
+# matching would cope, people reading `/vllm subscriptions` would not.
+MAX_PER_CHANNEL = 100
+
+
+def _normal(name: str) -> str:
+    return re.sub(r"[\s\-_./]+", "", name.strip().lower())
+
+
+@dataclass(frozen=True, slots=True)
+class ModuleCatalogue:
+    """Module ids and names (English and Chinese) that subscriptions may name."""
+
+    modules: tuple[ModuleInfo, ...]
+
+    @classmethod
+    def of(cls, modules: Iterable[ModuleInfo]) -> ModuleCatalogue:
+        unique = {m.id: m for m in modules}
+        return cls(tuple(unique.values()))
+
+    @classmethod
+    def from_rulesets(cls, rulesets: Iterable[object]) -> ModuleCatalogue:
+        """From `bot.analysis.RuleSet`s (one per watched repository)."""
+        return cls.of(
+            ModuleInfo(m.id, m.name_en, m.name_zh)
+            for ruleset in rulesets
+            for m in ruleset.modules  # type: ignore[attr-defined]
+        )
+
+    @property
+    def ids(self) -> tuple[str, ...]:
+        return tuple(m.id for m in self.modules)
+
+    def resolve(self, word: str) -> str | None:
+        """The module id for an id or a name in either language, ignoring case/spacing."""
+        key, raw = _normal(word), word.strip()
+        for m in self.modules:
+            if key in (_normal(m.id), _normal(m.name_en)) or (m.name_zh and raw == m.name_zh):
+                return m.id
+        return None
+
+    def suggestion(self, word: str) -> str | None:
+        hint = suggest(word, list(self.ids))
+        if hint is None:
+            names = {m.name_en.lower(): m.id for m in self.modules if m.name_en}
+            by_name = suggest(word, list(names))
+            hint = names[by_name.lower()] if by_name else None
+        return hint
+
+    def resolve_all(self, words: Sequence[str], command: str) -> list[str]:
+        ids: list[str] = []
+        problems: list[str] = []
+        for word in words:
+            found = self.resolve(word)
+            if found is None:
+                hint = self.suggestion(word)
+                problems.append(f"'{word}'" + (f" (did you mean '{hint}'?)" if hint else ""))
+            elif found not in ids:
+                ids.append(found)
+        if problems:
+            noun = "module" if len(problems) == 1 else "modules"
+            raise CommandError(
+                f"unknown {noun} {', '.join(problems)}; see /vllm modules for the list", command
+            )
+        return ids
+
+
+def _info(sub: Subscription) -> SubscriptionInfo:
+    return SubscriptionInfo(
+        id=str(sub.id), modules=sub.modules, filters=sub.filters, created_by=sub.created_by
+    )
+
+
+class SubscriptionService:
+    """Implements `bot.commands.context.SubscriptionService` on the store."""
+
+    def __init__(
+        self,
+        store: Store | AlertStore,
+        settings: AlertSettings,
+        catalogue: ModuleCatalogue,
+        *,
+        clock: Callable[[], datetime] = lambda: datetime.now(UTC),
+        on_change: Callable[[], None] | None = None,
+    ) -> None:
+        self.db = store if isinstance(store, AlertStore) else AlertStore(store)
+        self.settings = settings
+        self.catalogue = catalogue
+        self.clock = clock
+        self._on_change = on_change or (lambda: None)
+
+    def may_change(self, platform: str, channel: str, user: str | None) -> bool:
+        admins = self.settings.admins_for(platform, channel)
+        if not admins:
+            return True  # the default: anyone who can type in the channel
+        if user is None:
+            return False
+        return user in admins or f"{platform}:{user}" in admins
+
+    def _check_admin(self, platform: str, channel: str, user: str | None, command: str) -> None:
+        if not self.may_change(platform, channel, user):
+            raise CommandError(
+                "only this channel's alert admins may change its subscriptions "
+                "(alerts.admins in the bot's config); ask one of them",
+                command,
+            )
+
+    async def subscribe(
+        self,
+        *,
+        platform: str,
+        channel: str,
+        user: str | None,
+        modules: Sequence[str],
+        filters: SubscriptionFilters,
+    ) -> SubscriptionInfo:
+        self._check_admin(platform, channel, user, "subscribe")
+        if not modules:
+            raise CommandError("which modules? e.g. /vllm subscribe attention moe", "subscribe")
+        ids = self.catalogue.resolve_all(modules, "subscribe")
+        existing = await self.db.subscriptions(platform, channel)
+        for sub in existing:
+            # Subscribing twice to the same thing is a no-op, not a second stream of alerts.
+            if set(sub.modules) == set(ids) and sub.filters == filters:
+                return _info(sub)
+        if len(existing) >= MAX_PER_CHANNEL:
+            raise CommandError(
+                f"this channel already has {len(existing)} subscriptions (the limit is "
+                f"{MAX_PER_CHANNEL}); remove some with /vllm unsubscribe",
+                "subscribe",
+            )
+        sub = await self.db.add_subscription(
+            platform=platform,
+            channel=channel,
+            modules=ids,
+            filters=filters,
+            created_by=user,
+            now=self.clock(),
+        )
+        self._on_change()
+        return _info(sub)
+
+    async def unsubscribe(
+        self, *, platform: str, channel: str, user: str | None, target: str, kind: str
+    ) -> int:
+        """Remove the channel's matching subscriptions; returns how many changed.
+
+        `module`: subscriptions naming only that module go; others just lose it.
+        `id`: only an id of this channel counts (another channel's id changes nothing).
+        """
+        self._check_admin(platform, channel, user, "unsubscribe")
+        subs = await self.db.subscriptions(platform, channel)
+        if kind == "all":
+            await self.db.delete_subscriptions([s.id for s in subs])
+            changed = len(subs)
+        elif kind == "id":
+            try:
+                wanted = int(target.removeprefix("#"))
+            except ValueError:
+                raise CommandError(f"not a subscription id: '{target}'", "unsubscribe") from None
+            doomed = [s.id for s in subs if s.id == wanted]
+            await self.db.delete_subscriptions(doomed)
+            changed = len(doomed)
+        elif kind == "module":
+            module = self.catalogue.resolve_all([target], "unsubscribe")[0]
+            changed = 0
+            doomed = []
+            for sub in subs:
+                if module not in sub.modules:
+                    continue
+                changed += 1
+                rest = [m for m in sub.modules if m != module]
+                if rest:
+                    await self.db.set_modules(sub.id, rest, self.clock())
+                else:
+                    doomed.append(sub.id)
+            await self.db.delete_subscriptions(doomed)
+        else:
+            raise ValueError(f"unknown unsubscribe kind {kind!r}")
+        if changed:
+            self._on_change()
+        return changed
+
+    async def list(self, *, platform: str, channel: str) -> Sequence[SubscriptionInfo]:
+        return [_info(s) for s in await self.db.subscriptions(platform, channel)]

@@ -1,0 +1,219 @@
+"""`POST /github/webhook`: GitHub's push of merged PRs into the alert pipeline.
+
+- `X-Hub-Signature-256` must be the HMAC-SHA256 of the raw body under
+  GITHUB_WEBHOOK_SECRET, compared in constant time; missing or wrong → 401. Without a
+  configured secret every delivery gets 503 (and the log says why): an unverified
+  endpoint would let anyone trigger alerts.
+- `ping` → 200 "pong". `pull_request` with action `closed` and `merged: true` → the PR
+  (files fetched from GitHub; when GitHub is unreachable the PR goes on with
+  files_known=False) is submitted to the pipeline. Everything else → 202, ignored.
+- Idempotent on `X-GitHub-Delivery`: a redelivered id is answered 200 and does nothing.
+
+The answer comes before the file fetch: GitHub gives a receiver 10 seconds, and fetching
+files may retry for longer. The delivery id is recorded first and forgotten again if the
+work fails, so GitHub's "Redeliver" button still works after an error.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import hmac
+import json
+import logging
+from collections.abc import Awaitable, Callable, Iterable
+from datetime import UTC, datetime
+from typing import Any
+
+from aiohttp import web
+
+from bot.alerts.pipeline import AlertPipeline
+from bot.alerts.repository import AlertStore
+from bot.errors import BotError
+from bot.models import PullRequest
+
+log = logging.getLogger(__name__)
+
+PATH = "/github/webhook"  # also bot.alerts.WEBHOOK_PATH
+SecretProvider = Callable[[], "str | None"]
+PRFetcher = Callable[[str, int], Awaitable[PullRequest]]
+
+
+def signature(secret: str, body: bytes) -> str:
+    """The `X-Hub-Signature-256` value GitHub sends for `body`."""
+    return "sha256=" + hmac.new(secret.encode(), body, hashlib.sha256).hexdigest()
+
+
+def verify(secret: str, body: bytes, header: str | None) -> bool:
+    if not header or not header.startswith("sha256="):
+        return False
+    return hmac.compare_digest(signature(secret, body).encode(), header.strip().encode())
+
+
+def _time(value: Any) -> datetime | None:
+    if not value:
+        return None
+    return datetime.fromisoformat(str(value).replace("Z", "+00:00")).astimezone(UTC)
+
+
+def pr_from_payload(payload: dict[str, Any]) -> PullRequest:
+    """A PullRequest from a `pull_request` event (which carries no file list)."""
+    pr = payload["pull_request"]
+    merged = bool(pr.get("merged"))
+    return PullRequest(
+        repo=payload["repository"]["full_name"],
+        number=int(pr["number"]),
+        title=pr.get("title") or "",
+        url=pr.get("html_url") or "",
+        state="merged" if merged else str(pr.get("state") or "closed"),  # type: ignore[arg-type]
+        created_at=_time(pr.get("created_at")) or datetime.now(UTC),
+        body=pr.get("body") or "",
+        author=(pr.get("user") or {}).get("login"),
+        merged_at=_time(pr.get("merged_at")),
+        closed_at=_time(pr.get("closed_at")),
+        additions=int(pr.get("additions") or 0),
+        deletions=int(pr.get("deletions") or 0),
+        changed_files=int(pr.get("changed_files") or 0),
+        labels=[label["name"] for label in pr.get("labels") or [] if label.get("name")],
+        files=[],
+        files_known=False,
+        review_count=int(pr.get("review_comments") or 0),
+        comment_count=int(pr.get("comments") or 0),
+        merged_by=(pr.get("merged_by") or {}).get("login"),
+        base_ref=(pr.get("base") or {}).get("ref"),
+        fetched_at=datetime.now(UTC),
+    )
+
+
+class WebhookReceiver:
+    def __init__(
+        self,
+        pipeline: AlertPipeline,
+        *,
+        secret: SecretProvider,
+        fetch_pr: PRFetcher | None = None,
+        repos: Iterable[str] | None = None,
+    ) -> None:
+        """`secret` is read per request (so a restart is not needed after setting it);
+        `fetch_pr(repo, number)` returns the PR with its files (e.g. bot.sync.fetch_pr
+        with refresh=True); `repos` limits alerts to watched repositories."""
+        self.pipeline = pipeline
+        self.db = AlertStore(pipeline.store)
+        self.secret = secret
+        self.fetch_pr = fetch_pr
+        self.repos = {r.lower() for r in repos} if repos is not None else None
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._warned = False
+
+    def routes(self) -> list[web.RouteDef]:
+        return [web.post(PATH, self.handle)]
+
+    def add_to(self, app: web.Application) -> None:
+        app.add_routes(self.routes())
+        app.on_cleanup.append(self._cleanup)
+
+    async def _cleanup(self, _app: web.Application) -> None:
+        await self.wait_idle()
+
+    async def wait_idle(self) -> None:
+        """Wait until deliveries accepted so far are processed (tests, shutdown)."""
+        while self._tasks:
+            await asyncio.gather(*list(self._tasks), return_exceptions=True)
+
+    async def handle(self, request: web.Request) -> web.Response:
+        secret = self.secret()
+        if not secret:
+            if not self._warned:
+                self._warned = True
+                log.error(
+                    "GitHub webhook received but GITHUB_WEBHOOK_SECRET is not set: refusing "
+                    "unverifiable deliveries (503). Set it to the secret entered in the "
+                    "repository's webhook settings."
+                )
+            return web.Response(status=503, text="webhook secret not configured\n")
+        body = await request.read()
+        if not verify(secret, body, request.headers.get("X-Hub-Signature-256")):
+            # Never log the secret or the expected signature; the header alone is harmless.
+            log.warning(
+                "GitHub webhook: rejected a delivery with a %s signature from %s",
+                "missing" if "X-Hub-Signature-256" not in request.headers else "bad",
+                request.remote,
+            )
+            return web.Response(status=401, text="bad signature\n")
+        event = request.headers.get("X-GitHub-Event", "")
+        delivery = request.headers.get("X-GitHub-Delivery", "")
+        if event == "ping":
+            return web.Response(status=200, text="pong\n")
+        if event != "pull_request":
+            return web.Response(status=202, text=f"ignored event {event or '(none)'}\n")
+        try:
+            payload = json.loads(body)
+        except ValueError:
+            return web.Response(status=400, text="body is not JSON\n")
+        pr_data = payload.get("pull_request") if isinstance(payload, dict) else None
+        if not isinstance(pr_data, dict) or "repository" not in payload:
+            return web.Response(status=400, text="pull_request event without a pull_request\n")
+        if payload.get("action") != "closed" or not pr_data.get("merged"):
+            return web.Response(status=202, text="ignored: not a merge\n")
+        repo = str(payload["repository"].get("full_name", ""))
+        if self.repos is not None and repo.lower() not in self.repos:
+            return web.Response(status=202, text=f"ignored: {repo} is not watched\n")
+        if delivery and not await self.db.claim_delivery(delivery, event, self.pipeline.clock()):
+            return web.Response(status=200, text="duplicate delivery\n")
+        task = asyncio.create_task(self._process(payload, delivery))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        return web.Response(status=202, text="accepted\n")
+
+    async def _process(self, payload: dict[str, Any], delivery: str) -> None:
+        try:
+            pr = pr_from_payload(payload)
+            if self.fetch_pr is not None:
+                try:
+                    fetched = await self.fetch_pr(pr.repo, pr.number)
+                except (BotError, OSError) as exc:
+                    log.warning(
+                        "GitHub webhook: files of %s#%d unavailable (%s); alerting without them",
+                        pr.repo, pr.number, exc,
+                    )  # fmt: skip
+                else:
+                    if fetched.state == "merged":
+                        pr = fetched
+            await self.pipeline.submit([pr], source="webhook")
+        except Exception:
+            log.exception("GitHub webhook: processing delivery %s failed", delivery or "?")
+            if delivery:
+                await self.db.forget_delivery(delivery)
+
+
+def webhook_routes(receiver: WebhookReceiver) -> list[web.RouteDef]:
+    """The route factory: `app.add_routes(webhook_routes(receiver))`."""
+    return receiver.routes()
+
+
+def webhook_handler(services: Any) -> Callable[[web.Request], Awaitable[web.StreamResponse]]:
+    """`serve`'s entry point: the aiohttp handler for POST /github/webhook."""
+    from bot.alerts.wiring import runtime
+    from bot.sync import fetch_pr
+
+    receiver: WebhookReceiver | None = None
+
+    async def handle(request: web.Request) -> web.StreamResponse:
+        nonlocal receiver
+        if receiver is None:
+            alerts = await runtime(services)
+            alerts.start()
+
+            async def fetch(repo: str, number: int) -> PullRequest:
+                return await fetch_pr(services.store, services.github(), repo, number, refresh=True)
+
+            secret = services.env.github_webhook_secret
+            receiver = WebhookReceiver(
+                alerts.pipeline,
+                secret=lambda: secret.get_secret_value() if secret else None,
+                fetch_pr=fetch,
+                repos=[r.name for r in services.config.repos],
+            )
+        return await receiver.handle(request)
+
+    return handle

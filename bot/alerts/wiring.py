@@ -1,0 +1,150 @@
+"""The alerts inside the running bot: one pipeline per `Services`, shared by the webhook
+route and the poller, plus the default sender over the platform posters.
+
+`serve` finds `bot.alerts.webhook:webhook_handler` and `bot.alerts.poller:poll_once`
+(see bot/runtime/integrations.py); both come here for the shared runtime.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from bot.alerts.pipeline import AlertPipeline, Sender
+from bot.alerts.poller import AlertPoller, GitHubMergedSource
+from bot.alerts.settings import AlertSettings
+from bot.alerts.subscriptions import ModuleCatalogue, SubscriptionService
+from bot.document import Document
+from bot.errors import BotError
+
+log = logging.getLogger(__name__)
+
+
+class DocumentPoster(Protocol):
+    """What SlackPoster / DiscordPoster offer: rendered payloads posted through the ledger."""
+
+    async def post_document(
+        self, store: Any, *, document_id: str, channel: str, payloads: list[dict[str, Any]]
+    ) -> Any: ...
+
+
+def _render(platform: str, document: Document, channel: str) -> list[dict[str, Any]]:
+    if platform == "slack":
+        from formatters.slack import render_slack
+
+        return render_slack(document, channel)
+    from formatters.discord import render_discord
+
+    return render_discord(document)
+
+
+@dataclass
+class PosterSender:
+    """Sender over platform posters; a platform without one fails (and the alert retries)."""
+
+    store: Any
+    posters: dict[str, DocumentPoster] = field(default_factory=dict)
+    factories: Mapping[str, Callable[[], DocumentPoster | None]] = field(default_factory=dict)
+
+    def register(self, platform: str, poster: DocumentPoster) -> None:
+        self.posters[platform] = poster
+
+    async def __call__(self, platform: str, channel: str, document: Document) -> None:
+        poster = self.posters.get(platform)
+        if poster is None and platform in self.factories:
+            poster = self.factories[platform]()
+            if poster is not None:
+                self.posters[platform] = poster
+        if poster is None:
+            raise BotError(f"no {platform} connection to post alerts with (is its token set?)")
+        await poster.post_document(
+            self.store,
+            document_id=f"{document.id}:{platform}:{channel}",
+            channel=channel,
+            payloads=_render(platform, document, channel),
+        )
+
+
+def _slack_poster(services: Any) -> Callable[[], DocumentPoster | None]:
+    def make() -> DocumentPoster | None:
+        token = services.env.slack_bot_token
+        if token is None:
+            return None
+        from bot.slack.poster import SlackPoster, slack_client
+
+        return SlackPoster(slack_client(token.get_secret_value(), services.env.slack_api_url))
+
+    return make
+
+
+@dataclass
+class AlertsRuntime:
+    settings: AlertSettings
+    pipeline: AlertPipeline
+    sender: PosterSender
+    poller: AlertPoller
+    subscriptions: SubscriptionService
+    _stop: asyncio.Event | None = None
+    _task: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        """Start flushing held alerts every few seconds (batch windows end between polls).
+        Idempotent; `serve` should call `stop()` at shutdown."""
+        if self._task is None or self._task.done():
+            self._stop = asyncio.Event()
+            self._task = asyncio.create_task(self.pipeline.run(self._stop))
+
+    async def stop(self) -> None:
+        if self._stop is not None and self._task is not None:
+            self._stop.set()
+            await self._task
+
+
+async def runtime(services: Any, *, sender: Sender | None = None) -> AlertsRuntime:
+    """The process's alerts runtime for `services`, created on first use."""
+    found = getattr(services, "_alerts_runtime", None)
+    if found is not None:
+        return found
+    from bot.analysis import load_ruleset
+
+    settings = AlertSettings.from_config(services.config)
+    poster_sender = PosterSender(services.store, factories={"slack": _slack_poster(services)})
+    pipeline = AlertPipeline(
+        services.store,
+        settings,
+        analyzer_for=services.analyzer,
+        sender=sender or poster_sender,
+        cards=BotCards(),
+    )
+    repos = [r.name for r in services.config.repos]
+    rulesets = [load_ruleset(r.modules) for r in services.config.repos if r.modules != "auto"] or [
+        load_ruleset("generic")
+    ]
+    service = SubscriptionService(
+        services.store,
+        settings,
+        ModuleCatalogue.from_rulesets(rulesets),
+        on_change=pipeline.invalidate,
+    )
+    poller = AlertPoller(pipeline, GitHubMergedSource(services.github(), services.store), repos)
+    found = AlertsRuntime(settings, pipeline, poster_sender, poller, service)
+    services._alerts_runtime = found
+    return found
+
+
+class BotCards:
+    """AlertCards over bot.cards (the digest engineer's alert_card / batched_alert)."""
+
+    def alert(self, item: Any, language: str) -> Document:
+        from bot.cards import alert_card
+
+        return alert_card(item.pr, item.analysis, language)
+
+    def batch(self, items: Any, language: str) -> Document:
+        from bot.cards import batched_alert
+        from bot.models import AnalyzedPR
+
+        return batched_alert([AnalyzedPR(i.pr, i.analysis) for i in items], language)
