@@ -10,6 +10,7 @@ from collections.abc import Iterable, Mapping
 from datetime import UTC, datetime
 from typing import Protocol
 
+from bot.analysis.cache import analyze_stored
 from bot.digest.build import AUXILIARY_MODULES, DEFAULT_KEY_COUNT, DEFAULT_SCORE_FLOOR, build_digest
 from bot.digest.model import Digest
 from bot.digest.narrative import NarrativeConfig, config_from_env, write_narrative
@@ -75,9 +76,11 @@ async def make_digest(
     previous_complete = await store.is_covered(
         repo, previous_window.start_utc, previous_window.end_utc
     )
+    current_analyses = await analyze_stored(store, analyzer, repo, current)
+    previous_analyses = await analyze_stored(store, analyzer, repo, previous)
     digest = build_digest(
-        [AnalyzedPR(pr, analyzer.analyze(pr)) for pr in current],
-        [AnalyzedPR(pr, analyzer.analyze(pr)) for pr in previous],
+        [AnalyzedPR(pr, a) for pr, a in zip(current, current_analyses, strict=True)],
+        [AnalyzedPR(pr, a) for pr, a in zip(previous, previous_analyses, strict=True)],
         repo=repo,
         window=window,
         timezone=timezone or str(window.start.tzinfo),

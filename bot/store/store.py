@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -19,6 +20,7 @@ from bot.store.tables import (
     ContributorRow,
     DeliveryRow,
     HTTPCacheRow,
+    PRAnalysisRow,
     PRFileRow,
     PRLabelRow,
     PullRequestRow,
@@ -137,6 +139,8 @@ class Store:
             for chunk in _chunks(pr_ids):
                 await session.execute(delete(PRFileRow).where(PRFileRow.pr_id.in_(chunk)))
                 await session.execute(delete(PRLabelRow).where(PRLabelRow.pr_id.in_(chunk)))
+                # The PR may have changed: its cached analyses no longer apply.
+                await session.execute(delete(PRAnalysisRow).where(PRAnalysisRow.pr_id.in_(chunk)))
             files = [
                 {
                     "pr_id": ids[key],
@@ -159,10 +163,14 @@ class Store:
                 await session.execute(PRLabelRow.__table__.insert(), list(chunk))
 
     async def _load(self, session, where) -> list[PullRequest]:
-        rows = (await session.execute(select(PullRequestRow).where(*where))).scalars().all()
+        # Plain rows, not ORM objects: a 10,000-PR week loads twice as fast this way.
+        columns = [PullRequestRow.id, PullRequestRow.repo, PullRequestRow.number] + [
+            getattr(PullRequestRow, c) for c in _PR_COLUMNS
+        ]
+        rows = (await session.execute(select(*columns).where(*where))).all()
         if not rows:
             return []
-        by_id = {row.id: row for row in rows}
+        by_id = {row[0]: row for row in rows}
         files: dict[int, list[FileChange]] = defaultdict(list)
         labels: dict[int, list[str]] = defaultdict(list)
         for chunk in _chunks(list(by_id)):
@@ -188,11 +196,11 @@ class Store:
                 labels[pr_id].append(name)
         return [
             PullRequest(
-                repo=row.repo,
-                number=row.number,
-                labels=labels[row.id],
-                files=files[row.id],
-                **{c: getattr(row, c) for c in _PR_COLUMNS},
+                repo=row[1],
+                number=row[2],
+                labels=labels[row[0]],
+                files=files[row[0]],
+                **dict(zip(_PR_COLUMNS, row[3:], strict=True)),
             )
             for row in rows
         ]
@@ -247,6 +255,48 @@ class Store:
                 .distinct()
             )
             return sorted({path.split("/", 1)[0] for (path,) in rows if "/" in path})
+
+    # ------------------------------------------------------------------ analysis cache
+
+    async def cached_analyses(self, repo: str, numbers: Sequence[int], key: str) -> dict[int, dict]:
+        found: dict[int, dict] = {}
+        async with self.session() as session:
+            for chunk in _chunks(list(numbers)):
+                rows = await session.execute(
+                    select(PullRequestRow.number, PRAnalysisRow.data)
+                    .join(PRAnalysisRow, PRAnalysisRow.pr_id == PullRequestRow.id)
+                    .where(
+                        PullRequestRow.repo == repo,
+                        PullRequestRow.number.in_(chunk),
+                        PRAnalysisRow.ruleset_key == key,
+                    )
+                )
+                found.update((number, json.loads(data)) for number, data in rows)
+        return found
+
+    async def save_analyses(self, repo: str, analyses: dict[int, dict], key: str) -> None:
+        if not analyses:
+            return
+        async with self.session.begin() as session:
+            ids: dict[int, int] = {}
+            for chunk in _chunks(list(analyses)):
+                rows = await session.execute(
+                    select(PullRequestRow.number, PullRequestRow.id).where(
+                        PullRequestRow.repo == repo, PullRequestRow.number.in_(chunk)
+                    )
+                )
+                ids.update(dict(rows.all()))
+            values = [
+                {"pr_id": ids[n], "ruleset_key": key, "data": json.dumps(data)}
+                for n, data in analyses.items()
+                if n in ids
+            ]
+            for chunk in _chunks(values):
+                stmt = self._insert(PRAnalysisRow.__table__).values(list(chunk))
+                stmt = stmt.on_conflict_do_update(
+                    index_elements=["pr_id", "ruleset_key"], set_={"data": stmt.excluded.data}
+                )
+                await session.execute(stmt)
 
     # ------------------------------------------------------------------ sync windows
 

@@ -95,6 +95,18 @@ class PRLabelRow(Base):
     name: Mapped[str] = mapped_column(String(255))
 
 
+class PRAnalysisRow(Base):
+    """A cached analysis of one PR version under one rule set (see bot.analysis.cache)."""
+
+    __tablename__ = "pr_analyses"
+
+    pr_id: Mapped[int] = mapped_column(
+        ForeignKey("pull_requests.id", ondelete="CASCADE"), primary_key=True
+    )
+    ruleset_key: Mapped[str] = mapped_column(String(80), primary_key=True)
+    data: Mapped[str] = mapped_column(Text)
+
+
 class SyncWindowRow(Base):
     """A window of merged PRs fetched from GitHub; complete only when every page arrived."""
 

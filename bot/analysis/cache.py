@@ -1,0 +1,87 @@
+"""Analyses kept in the store, so a warm digest of 10,000 PRs does not re-run every rule.
+
+A cached analysis is valid for one PR version and one rule set: `Store.upsert_prs` drops
+the analyses of PRs it rewrites, and the key below changes whenever the rule set (or the
+analysis code's version) does.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+from typing import Any, Protocol
+
+from bot.models import Analysis, Claim, Flag, ModuleMatch, PullRequest, ScoreContribution
+
+# Bump when analysis code changes in a way that alters results for the same rule set.
+ANALYSIS_VERSION = "1"
+
+
+class AnalysisStore(Protocol):
+    async def cached_analyses(
+        self, repo: str, numbers: Sequence[int], key: str
+    ) -> dict[int, dict[str, Any]]: ...
+
+    async def save_analyses(
+        self, repo: str, analyses: dict[int, dict[str, Any]], key: str
+    ) -> None: ...
+
+
+class _Analyzer(Protocol):
+    def analyze(self, pr: PullRequest) -> Analysis: ...
+
+
+def analysis_key(analyzer: object) -> str | None:
+    """Identifies the rule set's content; None for analyzers without one (test stubs)."""
+    ruleset = getattr(analyzer, "ruleset", None)
+    if ruleset is None or not hasattr(ruleset, "model_dump_json"):
+        return None
+    digest = hashlib.sha256(ruleset.model_dump_json().encode()).hexdigest()[:32]
+    return f"{ANALYSIS_VERSION}:{digest}"
+
+
+def to_dict(analysis: Analysis) -> dict[str, Any]:
+    return {
+        "m": [[m.id, m.rule, m.lines] for m in analysis.modules],
+        "k": analysis.kind,
+        "kr": analysis.kind_reason,
+        "f": [[f.id, f.reason] for f in analysis.flags],
+        "s": analysis.score,
+        "c": [[c.feature, c.points, c.reason] for c in analysis.contributions],
+        "cl": [[c.text, c.factor, c.metric] for c in analysis.claims],
+    }
+
+
+def from_dict(data: dict[str, Any]) -> Analysis:
+    return Analysis(
+        modules=[ModuleMatch(*m) for m in data["m"]],
+        kind=data["k"],
+        kind_reason=data["kr"],
+        flags=[Flag(*f) for f in data["f"]],
+        score=data["s"],
+        contributions=[ScoreContribution(*c) for c in data["c"]],
+        claims=[Claim(*c) for c in data["cl"]],
+    )
+
+
+async def analyze_stored(
+    store: object, analyzer: _Analyzer, repo: str, prs: Sequence[PullRequest]
+) -> list[Analysis]:
+    """Analyses of `prs` (all from `repo`), from the store's cache where valid."""
+    key = analysis_key(analyzer)
+    if key is None or not hasattr(store, "cached_analyses"):
+        return [analyzer.analyze(pr) for pr in prs]
+    cached = await store.cached_analyses(repo, [pr.number for pr in prs], key)
+    results: list[Analysis] = []
+    fresh: dict[int, dict[str, Any]] = {}
+    for pr in prs:
+        data = cached.get(pr.number)
+        if data is not None:
+            results.append(from_dict(data))
+            continue
+        analysis = analyzer.analyze(pr)
+        fresh[pr.number] = to_dict(analysis)
+        results.append(analysis)
+    if fresh:
+        await store.save_analyses(repo, fresh, key)
+    return results
