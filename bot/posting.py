@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from bot.delivery import DeliveryResult
-from bot.errors import ConfigError, UsageError
+from bot.errors import UsageError
 
 if TYPE_CHECKING:
     from bot.digest.pipeline import BuiltDigest
@@ -54,38 +54,14 @@ def _discord_webhook_for(services: Services, channel: str) -> str | None:
 async def _post_discord(
     services: Services, built: BuiltDigest, channel: str, force: bool
 ) -> DeliveryResult:
-    import aiohttp
+    from bot.discord.poster import discord_http, post_document
 
-    from formatters.discord import render_discord
-
-    payloads = render_discord(built.document)
-    thread_name = built.document.title[:100]  # Discord thread names are at most 100 characters
     webhook = _discord_webhook_for(services, channel)
     if webhook is not None:
-        from bot.discord.poster import DiscordWebhookPoster
-
-        async with aiohttp.ClientSession() as session:
-            return await DiscordWebhookPoster(webhook, session).post(
-                services.store,
-                document_id=built.document.id,
-                channel=channel,
-                payloads=payloads,
-                thread_name=thread_name,
-                force=force,
-            )
-    if services.env.discord_bot_token is None:
-        raise ConfigError(
-            f"cannot post to discord:{channel}: set DISCORD_BOT_TOKEN, or give the target a "
-            "webhook_url in [[digest.targets]] (see docs/discord.md)"
+        return await post_document(
+            services.store, built.document, channel=channel, webhook_url=webhook, force=force
         )
-    from bot.discord.poster import DiscordPoster
-
-    http = await services.discord_http()
-    return await DiscordPoster(http).post(
-        services.store,
-        document_id=built.document.id,
-        channel=channel,
-        payloads=payloads,
-        thread_name=thread_name,
-        force=force,
-    )
+    async with discord_http(services.env) as http:
+        return await post_document(
+            services.store, built.document, channel=channel, http=http, force=force
+        )

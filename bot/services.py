@@ -6,7 +6,6 @@ so every entry point sees the same configuration, store and clients.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -31,7 +30,6 @@ class Services:
     _github: GitHubClient | None = None
     _analyzers: dict[str, Analyzer] = field(default_factory=dict)
     _slack_poster: Any = None
-    _discord_http: Any = None
     # The command layer reads `subscriptions`; both come from bot.alerts at start.
     subscriptions: Any = None
     _alerts_runtime: Any = None
@@ -81,24 +79,6 @@ class Services:
             self._slack_poster = SlackPoster(client)
         return self._slack_poster
 
-    async def discord_http(self) -> Any:
-        """A logged-in discord.py HTTP client (REST only, no gateway connection)."""
-        if self._discord_http is None:
-            if self.env.discord_bot_token is None:
-                raise ConfigError(
-                    "DISCORD_BOT_TOKEN is not set: create a Discord bot and export its token "
-                    "(see docs/discord.md)"
-                )
-            from discord.http import HTTPClient
-
-            from bot.discord.endpoints import DiscordEndpoints, apply_endpoints
-
-            apply_endpoints(DiscordEndpoints.from_env(self.env))
-            http = HTTPClient(asyncio.get_running_loop())
-            await http.static_login(self.env.discord_bot_token.get_secret_value())
-            self._discord_http = http
-        return self._discord_http
-
     async def analyzer(self, repo: str | None = None) -> Analyzer:
         """The analyzer for `repo`'s rule set ("auto" reads the repo's labelling rules once)."""
         repo_config = self.config.repo(repo)
@@ -138,8 +118,6 @@ class Services:
     async def close(self) -> None:
         if self._alerts_runtime is not None:
             await self._alerts_runtime.stop()
-        if self._discord_http is not None:
-            await self._discord_http.close()
         if self._github is not None:
             await self._github.aclose()
         await self.store.close()

@@ -1,0 +1,1 @@
+"""Discord: posting digests (bot or webhook) and answering `/vllm` (discord.py)."""

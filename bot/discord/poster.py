@@ -1,0 +1,414 @@
+"""Posting a rendered document to Discord: through the bot, or through a channel webhook.
+
+Both go through discord.py, which implements Discord's rate limits for us: it reads the
+bucket headers (``X-RateLimit-Remaining`` / ``Reset-After`` / ``Bucket``) and waits *before*
+a request that would exceed a bucket, sleeps ``retry_after`` on a 429 and holds every other
+request while a global limit lasts, and retries 5xx answers a bounded number of times. The
+tests check this against a fake Discord that counts every request made too early.
+
+Layout (see ``formatters.discord``): body 0 is the summary in the channel; the details go,
+in order, in a thread started from it (``POST /channels/{id}/messages/{mid}/threads``).
+The thread is created when the first detail is posted, after the summary is in the ledger,
+so a crash in between cannot post the summary twice; a thread started from a message has
+that message's id, so a resumed run finds it again without a lookup.
+
+Webhooks cannot start a thread from a message in a text channel, so a webhook target posts
+the details after the summary in the channel itself. In a forum channel (Discord requires a
+``thread_name`` there) the summary opens a new post named after the document and the
+details go in it; a webhook URL with ``?thread_id=`` posts everything in that thread.
+
+Delivery is `bot.delivery.deliver` with platform "discord": resumable and idempotent.
+Every message carries ``allowed_mentions: {"parse": []}`` whatever the payload says.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import re
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
+from typing import TYPE_CHECKING, Any
+
+import aiohttp
+import discord
+from discord.http import HTTPClient, Route
+
+from bot.delivery import DeliveryResult, Ledger, Sent, deliver
+from bot.errors import BotError, ConfigError
+
+if TYPE_CHECKING:
+    from bot.config import Environment
+    from bot.document import Document
+
+log = logging.getLogger(__name__)
+
+PLATFORM = "discord"
+ALLOWED_MENTIONS: dict[str, list[str]] = {"parse": []}  # = AllowedMentions.none().to_dict()
+# A week: the weekly digest's thread stays in the channel's thread list until the next one.
+THREAD_ARCHIVE_MINUTES = 10080
+
+# Discord JSON error codes (topics/opcodes-and-status-codes#json-json-error-codes).
+UNKNOWN_CHANNEL = 10003
+UNKNOWN_MESSAGE = 10008
+UNKNOWN_WEBHOOK = 10015
+MISSING_ACCESS = 50001
+NOT_TEXT_CHANNEL = 50008
+MISSING_PERMISSIONS = 50013
+INVALID_FORM_BODY = 50035
+THREAD_ALREADY_CREATED = 160004
+FORUM_NEEDS_THREAD = 220001
+
+PERMISSIONS = (
+    "View Channel, Send Messages, Embed Links, Create Public Threads and Send Messages in Threads"
+)
+
+_WEBHOOK_URL = re.compile(
+    r"/webhooks/(?P<id>\d{15,21})/(?P<token>[A-Za-z0-9._-]{20,})/?(?:\?(?P<query>.*))?$"
+)
+
+
+class DiscordPostError(BotError):
+    """A permanent Discord error: retrying cannot help, someone has to fix something."""
+
+    def __init__(self, message: str, *, channel: str, status: int, code: int) -> None:
+        super().__init__(message)
+        self.channel = channel
+        self.status = status
+        self.code = code
+
+
+class DiscordUnavailable(BotError):
+    """Discord kept failing transiently past discord.py's retries; a re-run resumes."""
+
+
+def explain(exc: discord.HTTPException, channel: str, *, doing: str, webhook: bool = False) -> str:
+    """One line: what went wrong posting to `channel` and what to change."""
+    code, status = exc.code, exc.status
+    where = f"Discord channel {channel}"
+    if status == 401:
+        if webhook:
+            return (
+                f"the webhook of {where} rejected the request (401): copy the webhook URL again "
+                "from Channel settings → Integrations → Webhooks into webhook_url"
+            )
+        return (
+            f"Discord rejected the bot token (401 Unauthorized) while {doing} in {where}: set "
+            "DISCORD_BOT_TOKEN to the token from the Developer Portal (your application → Bot → "
+            "Reset Token)"
+        )
+    if code == UNKNOWN_WEBHOOK:
+        return (
+            f"the webhook of {where} no longer exists (10015 Unknown Webhook): create one in "
+            "Channel settings → Integrations → Webhooks and put its URL in webhook_url"
+        )
+    if code == UNKNOWN_CHANNEL:
+        return (
+            f"{where} does not exist (10003 Unknown Channel): use the channel's ID (turn on "
+            "Developer Mode, right-click the channel → Copy Channel ID) as the target channel"
+        )
+    if code == MISSING_ACCESS:
+        return (
+            f"the bot cannot see {where} (50001 Missing Access): add the bot to that server "
+            "with the invite URL in docs/discord.md and give its role View Channel there"
+        )
+    if code == MISSING_PERMISSIONS:
+        return (
+            f"the bot lacks a permission in {where} while {doing} (50013 Missing "
+            f"Permissions): give its role {PERMISSIONS} on that channel"
+        )
+    if code == NOT_TEXT_CHANNEL:
+        return (
+            f"{where} is not a text channel (50008): pick a text or announcement channel; "
+            "for a forum channel use a webhook target"
+        )
+    if code == UNKNOWN_MESSAGE:
+        return (
+            f"the summary message of this post in {where} was deleted, so its thread cannot "
+            "be started: post again with --force"
+        )
+    if code == INVALID_FORM_BODY or status == 400:
+        return (
+            f"Discord refused a message for {where} as invalid ({code} {exc.text[:300]}); "
+            "this is a bot bug, please report it"
+        )
+    return f"Discord refused {doing} in {where} (HTTP {status}, code {code}: {exc.text[:200]})"
+
+
+def _with_policy(payload: dict[str, Any]) -> dict[str, Any]:
+    # The renderer sets it too; the poster is the last line of defence against pings.
+    return {**payload, "allowed_mentions": ALLOWED_MENTIONS}
+
+
+def _transient(exc: BaseException, channel: str, index: int) -> DiscordUnavailable:
+    what = f"HTTP {exc.status}" if isinstance(exc, discord.HTTPException) else type(exc).__name__
+    return DiscordUnavailable(
+        f"Discord kept failing ({what}) while posting part {index + 1} to Discord channel "
+        f"{channel}; the parts posted so far are recorded, run again to resume"
+    )
+
+
+class DiscordPoster:
+    """Posts through a logged-in discord.py `HTTPClient` (``client.http``)."""
+
+    def __init__(self, http: HTTPClient, *, archive_minutes: int = THREAD_ARCHIVE_MINUTES):
+        self.http = http
+        self.archive_minutes = archive_minutes
+        self._threads_started: set[str] = set()
+
+    async def send_message(self, channel_id: str, payload: dict[str, Any]) -> dict[str, Any]:
+        route = Route("POST", "/channels/{channel_id}/messages", channel_id=int(channel_id))
+        return await self.http.request(route, json=_with_policy(payload))
+
+    async def ensure_thread(self, channel_id: str, message_id: str, name: str) -> str:
+        """The thread started from `message_id`, creating it unless this run already did."""
+        if message_id in self._threads_started:
+            return message_id
+        try:
+            thread = await self.http.start_thread_with_message(
+                int(channel_id),
+                int(message_id),
+                name=name,
+                auto_archive_duration=self.archive_minutes,  # type: ignore[arg-type]
+            )
+            thread_id = str(thread["id"])
+        except discord.HTTPException as exc:
+            if exc.code != THREAD_ALREADY_CREATED:
+                raise
+            # A resumed run: the previous one created it; its id is the message's.
+            thread_id = message_id
+        self._threads_started.add(thread_id)
+        return thread_id
+
+    async def post(
+        self,
+        store: Ledger,
+        *,
+        document_id: str,
+        channel: str,
+        payloads: Sequence[dict[str, Any]],
+        thread_name: str,
+        force: bool = False,
+    ) -> DeliveryResult:
+        """Post `payloads` (``render_discord`` output) to `channel`, resuming via the ledger."""
+        channel = str(channel)
+
+        async def send(index: int, payload: dict[str, Any], thread: str | None) -> Sent:
+            doing = "posting the summary" if index == 0 else f"posting part {index + 1}"
+            try:
+                if thread is None:
+                    message = await self.send_message(channel, payload)
+                    return Sent(str(message["id"]))
+                doing = "starting the thread"
+                thread_id = await self.ensure_thread(channel, thread, thread_name)
+                doing = f"posting part {index + 1} in the thread"
+                message = await self.send_message(thread_id, payload)
+                return Sent(str(message["id"]), thread_id)
+            except discord.DiscordServerError as exc:
+                raise _transient(exc, channel, index) from exc
+            except discord.HTTPException as exc:
+                raise DiscordPostError(
+                    explain(exc, channel, doing=doing),
+                    channel=channel,
+                    status=exc.status,
+                    code=exc.code,
+                ) from exc
+            except (aiohttp.ClientError, OSError) as exc:
+                raise _transient(exc, channel, index) from exc
+
+        return await deliver(
+            store,
+            document_id=document_id,
+            platform=PLATFORM,
+            channel=channel,
+            payloads=payloads,
+            send=send,
+            force=force,
+        )
+
+
+def parse_webhook_url(url: str) -> tuple[int, str, int | None]:
+    """(webhook id, token, thread id from ``?thread_id=``) of a channel webhook URL.
+
+    Any host is accepted: requests go to DISCORD_API_URL like every other Discord call,
+    so the same URL works against a proxy or a local fake.
+    """
+    match = _WEBHOOK_URL.search(url.strip())
+    if match is None:
+        raise ConfigError(
+            "webhook_url is not a Discord webhook URL; expected "
+            "https://discord.com/api/webhooks/ID/TOKEN (Channel settings → Integrations → Webhooks)"
+        )
+    thread_id = None
+    for part in (match["query"] or "").split("&"):
+        key, _, value = part.partition("=")
+        if key == "thread_id" and value.isdigit():
+            thread_id = int(value)
+    return int(match["id"]), match["token"], thread_id
+
+
+def redact_webhook_url(url: str) -> str:
+    """The URL without its token (the token is the webhook's only credential)."""
+    return _WEBHOOK_URL.sub(lambda m: f"/webhooks/{m['id']}/***", url.strip().split("?")[0])
+
+
+class DiscordWebhookPoster:
+    """Posts through a channel webhook (no bot connection needed)."""
+
+    def __init__(self, url: str, session: aiohttp.ClientSession) -> None:
+        webhook_id, token, self.fixed_thread = parse_webhook_url(url)
+        self.webhook = discord.Webhook.partial(webhook_id, token, session=session)
+
+    async def _send(
+        self, payload: dict[str, Any], *, thread: int | None = None, thread_name: str | None = None
+    ) -> discord.WebhookMessage:
+        kwargs: dict[str, Any] = {"wait": True, "allowed_mentions": discord.AllowedMentions.none()}
+        if payload.get("content"):
+            kwargs["content"] = payload["content"]
+        if payload.get("embeds"):
+            kwargs["embeds"] = [discord.Embed.from_dict(e) for e in payload["embeds"]]
+        if thread is not None:
+            kwargs["thread"] = discord.Object(thread)
+        if thread_name is not None:
+            kwargs["thread_name"] = thread_name
+        return await self.webhook.send(**kwargs)
+
+    async def post(
+        self,
+        store: Ledger,
+        *,
+        document_id: str,
+        channel: str,
+        payloads: Sequence[dict[str, Any]],
+        thread_name: str,
+        force: bool = False,
+    ) -> DeliveryResult:
+        """Post `payloads` through the webhook; `channel` names the target in the ledger."""
+        channel = str(channel)
+        # Forum mode is known from this run's first post or, on resume, from the ledger:
+        # only a forum post records a thread id with the summary.
+        ledger = {} if force else await store.deliveries(document_id, PLATFORM, channel)
+        root = ledger.get(0)
+        forum_thread: int | None = int(root.thread_id) if root and root.thread_id else None
+
+        async def send(index: int, payload: dict[str, Any], thread: str | None) -> Sent:
+            nonlocal forum_thread
+            try:
+                if self.fixed_thread is not None:
+                    message = await self._send(payload, thread=self.fixed_thread)
+                    return Sent(str(message.id))
+                if index > 0:
+                    message = await self._send(payload, thread=forum_thread)
+                    return Sent(str(message.id))
+                try:
+                    message = await self._send(payload)
+                    return Sent(str(message.id))
+                except discord.HTTPException as exc:
+                    # Discord's answer for a forum channel; the text check guards the code.
+                    if exc.code != FORUM_NEEDS_THREAD and "thread_name" not in exc.text:
+                        raise
+                message = await self._send(payload, thread_name=thread_name)
+                forum_thread = message.channel.id
+                return Sent(str(message.id), str(forum_thread))
+            except discord.DiscordServerError as exc:
+                raise _transient(exc, channel, index) from exc
+            except discord.HTTPException as exc:
+                doing = "posting the summary" if index == 0 else f"posting part {index + 1}"
+                raise DiscordPostError(
+                    explain(exc, channel, doing=doing, webhook=True),
+                    channel=channel,
+                    status=exc.status,
+                    code=exc.code,
+                ) from exc
+            except (aiohttp.ClientError, OSError) as exc:
+                raise _transient(exc, channel, index) from exc
+
+        return await deliver(
+            store,
+            document_id=document_id,
+            platform=PLATFORM,
+            channel=channel,
+            payloads=payloads,
+            send=send,
+            force=force,
+        )
+
+
+@asynccontextmanager
+async def discord_http(env: Environment) -> AsyncIterator[HTTPClient]:
+    """A logged-in REST client for DISCORD_BOT_TOKEN (no gateway), closed on exit.
+
+    Applies DISCORD_API_URL first, so a one-off `vllm-bot digest --post discord:…` talks to
+    the same Discord (or fake) as the long-running bot.
+    """
+    from bot.discord.endpoints import DiscordEndpoints, apply_endpoints
+
+    token = env.discord_bot_token.get_secret_value() if env.discord_bot_token else None
+    if not token:
+        raise ConfigError(
+            "DISCORD_BOT_TOKEN is not set: copy the bot token from the Developer Portal "
+            "(your application → Bot → Reset Token), or give the target a webhook_url"
+        )
+    apply_endpoints(DiscordEndpoints.from_env(env))
+    http = HTTPClient(asyncio.get_running_loop())
+    try:
+        try:
+            await http.static_login(token)
+        except discord.LoginFailure:
+            raise DiscordPostError(
+                "Discord rejected DISCORD_BOT_TOKEN (401 Unauthorized): copy the current token "
+                "from the Developer Portal (your application → Bot → Reset Token)",
+                channel="",
+                status=401,
+                code=0,
+            ) from None
+        yield http
+    finally:
+        await http.close()
+
+
+async def post_document(
+    store: Ledger,
+    document: Document,
+    *,
+    channel: str,
+    http: HTTPClient | None = None,
+    webhook_url: str | None = None,
+    session: aiohttp.ClientSession | None = None,
+    force: bool = False,
+) -> DeliveryResult:
+    """Render `document` for Discord and post it to a target: through its webhook when it
+    has one (`channel` then only names it in the ledger), else through the bot's `http`."""
+    from formatters.discord import discord_thread_name, render_discord
+
+    payloads = render_discord(document)
+    name = discord_thread_name(document)
+    if webhook_url:
+        if session is not None:
+            return await DiscordWebhookPoster(webhook_url, session).post(
+                store,
+                document_id=document.id,
+                channel=channel,
+                payloads=payloads,
+                thread_name=name,
+                force=force,
+            )
+        async with aiohttp.ClientSession() as own:
+            return await DiscordWebhookPoster(webhook_url, own).post(
+                store,
+                document_id=document.id,
+                channel=channel,
+                payloads=payloads,
+                thread_name=name,
+                force=force,
+            )
+    if http is None:
+        raise ValueError("post_document needs `http` (a logged-in client) or a webhook_url")
+    return await DiscordPoster(http).post(
+        store,
+        document_id=document.id,
+        channel=channel,
+        payloads=payloads,
+        thread_name=name,
+        force=force,
+    )

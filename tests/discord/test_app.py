@@ -1,0 +1,344 @@
+"""`/vllm` on Discord: the real CommandTree fed INTERACTION_CREATE payloads, answering
+through discord.py's real response calls into the fake Discord."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+import yarl
+from discord.gateway import DiscordWebSocket
+
+from bot.commands import Context, help_text
+from bot.config import Config, DiscordConfig, RepoConfig
+from bot.discord.app import CommandHandler, VllmDiscordBot
+from bot.discord.endpoints import DiscordEndpoints
+from bot.errors import GitHubUnavailable
+from bot.store import Store
+from formatters.discord import render_discord
+from tests.commands.fakes import (
+    NOW,
+    REPO,
+    FakeBackend,
+    FakeSubscriptions,
+    digest_document,
+    make_pr,
+)
+from tests.fakes.discord import EPHEMERAL, FakeDiscord, FakeInteraction
+
+EDIT_ORIGINAL = "PATCH /webhooks/{webhook_id}/{token}/messages/{message_id}"
+DELETE_ORIGINAL = "DELETE /webhooks/{webhook_id}/{token}/messages/{message_id}"
+FOLLOWUP = "POST /webhooks/{webhook_id}/{token}"
+
+
+@dataclass
+class Harness:
+    fake: FakeDiscord
+    client: VllmDiscordBot
+    backend: FakeBackend
+    subscriptions: FakeSubscriptions
+    channel: int
+
+    def invoke(
+        self, subcommand: str, autocomplete: bool = False, **options: Any
+    ) -> FakeInteraction:
+        """Deliver `/vllm subcommand options…` as the gateway would; returns the record."""
+        typed = []
+        for name, value in options.items():
+            focused = isinstance(value, Focused)
+            raw = value.text if isinstance(value, Focused) else value
+            kind = {bool: 5, int: 4}.get(type(raw), 3)
+            typed.append({"name": name, "type": kind, "value": raw, "focused": focused})
+        payload = self.fake.slash_interaction(
+            subcommand, typed, channel_id=self.channel, autocomplete=autocomplete
+        )
+        self.client._connection.parse_interaction_create(payload)  # what the gateway calls
+        return self.fake.interactions[int(payload["id"])]
+
+    async def first_response(self, interaction: FakeInteraction) -> dict[str, Any]:
+        await self.fake.wait_for(lambda: bool(self.fake.callbacks_for(interaction.id)))
+        (callback,) = self.fake.callbacks_for(interaction.id)
+        assert callback.received_at - interaction.created_at < 3.0
+        return callback.body
+
+    async def choices(self, subcommand: str, **options: Any) -> list[dict[str, Any]]:
+        interaction = self.invoke(subcommand, autocomplete=True, **options)
+        body = await self.first_response(interaction)
+        assert body["type"] == 8
+        return body["data"]["choices"]
+
+
+@dataclass
+class Focused:
+    """The option the user is typing in (autocomplete)."""
+
+    text: str
+
+
+def make_config(guild_ids: list[int]) -> Config:
+    return Config(
+        repos=[RepoConfig(name=REPO), RepoConfig(name="vllm-project/production-stack")],
+        discord=DiscordConfig(guild_ids=guild_ids),
+    )
+
+
+async def start_bot(
+    fake: FakeDiscord, endpoints: DiscordEndpoints, store: Store, guild_ids: list[int]
+) -> Harness:
+    backend, subscriptions = FakeBackend(), FakeSubscriptions()
+    config = make_config(guild_ids)
+
+    def context(channel: str | None, user: str | None) -> Context:
+        return Context(
+            platform="discord",
+            config=config,
+            backend=backend,
+            channel=channel,
+            user=user,
+            subscriptions=subscriptions,
+            now=lambda: NOW,
+        )
+
+    handler = CommandHandler(config=config, context_factory=context, store=store)
+    client = VllmDiscordBot(handler=handler, endpoints=endpoints, guild_ids=guild_ids)
+    await client.login(fake.token)  # runs setup_hook: gateway lookup and command sync
+    return Harness(fake, client, backend, subscriptions, fake.add_channel().id)
+
+
+@pytest.fixture
+async def bot(
+    fake: FakeDiscord, endpoints: DiscordEndpoints, store: Store
+) -> AsyncIterator[Harness]:
+    harness = await start_bot(fake, endpoints, store, [fake.guild_id])
+    try:
+        yield harness
+    finally:
+        await harness.client.close()
+
+
+def assert_no_mentions(fake: FakeDiscord) -> None:
+    bodies = [*fake.sent_bodies(), *(c.body.get("data") or {} for c in fake.callbacks)]
+    with_text = [b for b in bodies if b.get("content") or b.get("embeds")]
+    assert with_text
+    assert all(b["allowed_mentions"] == {"parse": []} for b in with_text)
+
+
+# ---------------------------------------------------------------------------- start-up
+
+
+async def test_login_syncs_commands_to_guilds_and_finds_the_gateway(
+    bot: Harness, fake: FakeDiscord
+) -> None:
+    (group,) = fake.commands[fake.guild_id]
+    assert group["name"] == "vllm"
+    subcommands = {o["name"]: o for o in group["options"]}
+    assert set(subcommands) == {
+        "pr",
+        "digest",
+        "subscribe",
+        "unsubscribe",
+        "subscriptions",
+        "modules",
+        "help",
+    }
+    number, repo = subcommands["pr"]["options"]
+    assert (number["name"], number["type"], number["min_value"], number["required"]) == (
+        "number",
+        4,
+        1,
+        True,
+    )
+    assert repo["autocomplete"] is True and not repo.get("required")
+    # Only DISCORD_API_URL was set: the gateway is what that API named on /gateway/bot.
+    assert yarl.URL(fake.gateway_url) == DiscordWebSocket.DEFAULT_GATEWAY
+    assert fake.requests_to("GET /gateway/bot")
+
+
+async def test_without_guilds_commands_sync_globally(
+    fake: FakeDiscord, endpoints: DiscordEndpoints, store: Store
+) -> None:
+    harness = await start_bot(fake, endpoints, store, [])
+    try:
+        assert [c["name"] for c in fake.commands[None]] == ["vllm"]
+        assert fake.guild_id not in fake.commands
+    finally:
+        await harness.client.close()
+
+
+# ---------------------------------------------------------------------------- /vllm pr
+
+
+async def test_cached_pr_is_answered_in_the_first_response(bot: Harness) -> None:
+    bot.backend.add(make_pr(42121), cached=True)
+
+    body = await bot.first_response(bot.invoke("pr", number=42121))
+
+    assert body["type"] == 4  # the answer itself, no "thinking…" first
+    assert body["data"]["flags"] & EPHEMERAL
+    assert "42121" in body["data"]["embeds"][0]["title"]
+    assert bot.backend.fetches == []
+
+
+async def test_uncached_pr_is_deferred_then_the_original_response_edited(bot: Harness) -> None:
+    bot.backend.add(make_pr(42121), cached=False)
+    bot.backend.gate = asyncio.Event()  # GitHub is slow: the fetch waits for the test
+
+    interaction = bot.invoke("pr", number=42121)
+    body = await bot.first_response(interaction)
+
+    assert body == {"type": 5, "data": {"flags": EPHEMERAL}}
+    assert bot.fake.requests_to(EDIT_ORIGINAL) == []
+    bot.backend.gate.set()
+    await bot.fake.wait_for(lambda: bool(bot.fake.requests_to(EDIT_ORIGINAL)))
+    (edit,) = bot.fake.requests_to(EDIT_ORIGINAL)
+    assert edit.status == 200 and edit.path.endswith("/messages/@original")
+    assert "42121" in edit.json["embeds"][0]["title"]
+    assert interaction.original is not None and interaction.original.flags & EPHEMERAL
+
+
+async def test_pr_in_an_unwatched_repo_is_an_ephemeral_error(bot: Harness) -> None:
+    body = await bot.first_response(bot.invoke("pr", number=1, repo="someone/else"))
+
+    assert body["type"] == 4 and body["data"]["flags"] & EPHEMERAL
+    assert "someone/else is not watched" in body["data"]["content"]
+    assert "usage: /vllm pr" in body["data"]["content"]
+
+
+async def test_pr_in_another_watched_repo_uses_it(bot: Harness) -> None:
+    other = "vllm-project/production-stack"
+    bot.backend.add(make_pr(7, repo=other), cached=True)
+
+    body = await bot.first_response(bot.invoke("pr", number=7, repo=other))
+
+    assert body["type"] == 4 and "#7" in body["data"]["embeds"][0]["title"]
+
+
+# ---------------------------------------------------------------------------- /vllm digest
+
+
+async def test_digest_post_is_posted_in_the_channel_through_the_ledger(
+    bot: Harness, store: Store
+) -> None:
+    interaction = bot.invoke("digest", week="2026-W23", post=True)
+    body = await bot.first_response(interaction)
+    assert body == {"type": 5}  # public (no flags): the channel sees what is coming
+
+    payloads = render_discord(digest_document("2026-W23"))
+    await bot.fake.wait_for(
+        lambda: len(bot.fake.threads) == 1 and len(bot.fake.messages) > len(payloads)
+    )
+    (edit,) = bot.fake.requests_to(EDIT_ORIGINAL)
+    assert "posting the 2026-W23 digest" in edit.json["content"]
+    summary = next(m for m in bot.fake.channel_messages(bot.channel) if m.source == "bot")
+    thread = bot.fake.thread_from(summary.id)
+    assert thread is not None
+    assert [m.body for m in bot.fake.channel_messages(thread.id)] == payloads[1:]
+
+    # Asked again, the ledger (locked per document and channel) says it is all there.
+    again = bot.invoke("digest", week="2026-W23", post=True)
+    await bot.fake.wait_for(lambda: bool(again.followups))
+    assert "already posted" in again.followups[0].body["content"]
+    assert again.followups[0].flags & EPHEMERAL
+    assert len(bot.fake.channel_messages(thread.id)) == len(payloads) - 1
+    ledger = await store.deliveries(digest_document("2026-W23").id, "discord", str(bot.channel))
+    assert sorted(ledger) == list(range(len(payloads)))
+
+
+async def test_failed_public_deferral_turns_into_a_private_error(bot: Harness) -> None:
+    async def github_down(*args: object) -> object:
+        raise GitHubUnavailable("GitHub answered 502 three times")
+
+    bot.backend.digest = github_down  # type: ignore[method-assign]
+    interaction = bot.invoke("digest", post=True)
+
+    body = await bot.first_response(interaction)
+    assert body == {"type": 5}
+    await bot.fake.wait_for(lambda: bool(interaction.followups))
+
+    assert interaction.deleted_original  # the public "thinking…" message is gone
+    (followup,) = interaction.followups
+    assert followup.flags & EPHEMERAL
+    assert "GitHub is unavailable" in followup.body["content"]
+
+
+# ---------------------------------------------------------------------------- subscriptions
+
+
+async def test_subscribe_goes_through_the_command_layer(bot: Harness) -> None:
+    body = await bot.first_response(
+        bot.invoke("subscribe", module="attention Mixture of", filters="min:7 -label:ci")
+    )
+    # "Mixture of" is not a module: the command layer says so, privately.
+    assert body["data"]["flags"] & EPHEMERAL and "unknown module" in body["data"]["content"]
+
+    body = await bot.first_response(
+        bot.invoke("subscribe", module="attention moe", filters="min:7 -label:ci")
+    )
+    assert body["type"] == 4 and not body["data"].get("flags")  # the channel sees it
+    (_, channel, info) = bot.subscriptions.items[0]
+    assert channel == str(bot.channel)
+    assert info.modules == ("attention", "moe")
+    assert info.filters.min_score == 7 and info.filters.not_labels == ("ci",)
+
+    body = await bot.first_response(bot.invoke("unsubscribe", target="moe"))
+    assert "removed 1 subscription" in body["data"]["content"]
+    assert bot.subscriptions.items == []
+
+
+async def test_help_and_modules_answer_at_once(bot: Harness) -> None:
+    body = await bot.first_response(bot.invoke("help"))
+    assert body["type"] == 4 and body["data"]["content"] == help_text()
+
+    body = await bot.first_response(bot.invoke("help", command="subscribe"))
+    assert body["data"]["content"] == help_text("subscribe")
+
+    body = await bot.first_response(bot.invoke("modules"))
+    assert body["type"] == 4 and "attention" in body["data"]["embeds"][0]["description"]
+
+
+# ---------------------------------------------------------------------------- autocomplete
+
+
+async def test_module_autocomplete_is_filtered_and_capped(bot: Harness) -> None:
+    everything = await bot.choices("subscribe", module=Focused(""))
+    assert len(everything) == 25  # 29 modules, Discord shows at most 25
+
+    typed = await bot.choices("subscribe", module=Focused("at"))
+    assert typed and typed[0]["value"] == "attention"
+    assert all("at" in (c["value"] + c["name"]).lower() for c in typed)
+
+    by_name = await bot.choices("subscribe", module=Focused("混合"))
+    assert [c["value"] for c in by_name] == ["moe"]
+
+    second_word = await bot.choices("subscribe", module=Focused("attention spec"))
+    assert [c["value"] for c in second_word] == ["attention spec-decode"]
+
+    assert await bot.choices("subscribe", module=Focused("zzz")) == []
+
+
+async def test_repo_week_and_unsubscribe_autocomplete(bot: Harness) -> None:
+    repos = await bot.choices("pr", number=1, repo=Focused("prod"))
+    assert [c["value"] for c in repos] == ["vllm-project/production-stack"]
+
+    weeks = await bot.choices("digest", week=Focused(""))
+    assert [c["value"] for c in weeks[:2]] == ["last", "this"] and len(weeks) <= 25
+
+    await bot.first_response(bot.invoke("subscribe", module="rocm"))
+    targets = await bot.choices("unsubscribe", target=Focused(""))
+    assert [c["value"] for c in targets] == ["all", "1", "rocm"]
+
+
+async def test_every_message_parses_no_mentions(bot: Harness) -> None:
+    bot.backend.add(make_pr(5, title="@everyone look <@&1234567890123456>"), cached=True)
+    await bot.first_response(bot.invoke("pr", number=5))
+    await bot.first_response(bot.invoke("subscribe", module="@everyone"))
+    await bot.first_response(bot.invoke("digest", week="2026-W23", post=True))
+    details = len(render_discord(digest_document("2026-W23"))) - 1
+    await bot.fake.wait_for(
+        lambda: any(len(bot.fake.channel_messages(t)) == details for t in bot.fake.threads)
+    )
+
+    assert_no_mentions(bot.fake)

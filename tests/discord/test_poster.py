@@ -1,0 +1,422 @@
+"""Posting a digest with the real discord.py against the fake Discord."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+import aiohttp
+import pytest
+from discord.http import HTTPClient, Route
+
+from bot.config import Environment
+from bot.discord.endpoints import DiscordEndpoints, override_endpoints
+from bot.discord.poster import (
+    ALLOWED_MENTIONS,
+    DiscordPoster,
+    DiscordPostError,
+    DiscordWebhookPoster,
+    discord_http,
+    parse_webhook_url,
+    post_document,
+    redact_webhook_url,
+)
+from bot.document import BulletList, Document, Paragraph, Section, Text
+from bot.errors import ConfigError
+from bot.store import Store
+from formatters.discord import discord_thread_name, render_discord
+from tests.commands.fakes import digest_document
+from tests.fakes.discord import FORUM, BucketSpec, FakeDiscord
+
+MESSAGES = "POST /channels/{channel_id}/messages"
+THREADS = "POST /channels/{channel_id}/messages/{message_id}/threads"
+WEBHOOK = "POST /webhooks/{webhook_id}/{token}"
+
+
+def hostile_digest() -> Document:
+    """A digest whose text tries to ping everyone; allowed_mentions must keep it silent."""
+    doc = digest_document("2026-W23")
+    pings = Section(
+        "pings",
+        "Mentions",
+        (Paragraph((Text("@everyone @here <@123456789012345678> <@&876543210987654321>"),)),),
+    )
+    return Document(
+        id=doc.id,
+        title=doc.title,
+        context=doc.context,
+        sections=(pings, *doc.sections),
+        fallback=doc.fallback,
+    )
+
+
+async def post(
+    http: HTTPClient, store: Store, doc: Document, channel: int | str, **kw: object
+) -> object:
+    return await DiscordPoster(http).post(
+        store,
+        document_id=doc.id,
+        channel=str(channel),
+        payloads=render_discord(doc),
+        thread_name=discord_thread_name(doc),
+        **kw,  # type: ignore[arg-type]
+    )
+
+
+def assert_threaded(fake: FakeDiscord, channel: int, payloads: list[dict]) -> None:
+    """Summary alone in the channel, every other part once, in order, in its thread."""
+    in_channel = fake.channel_messages(channel)
+    assert [m.body for m in in_channel] == [payloads[0]]
+    thread = fake.thread_from(in_channel[0].id)
+    assert thread is not None and len(fake.threads) == 1
+    in_thread = fake.channel_messages(thread.id)
+    assert [m.body for m in in_thread] == payloads[1:]
+    times = [m.received_at for m in [in_channel[0], *in_thread]]
+    assert times == sorted(times)
+
+
+async def test_digest_posts_completely_in_a_thread_within_limits(
+    fake: FakeDiscord, http: HTTPClient, store: Store
+) -> None:
+    channel = fake.add_channel().id
+    doc = hostile_digest()
+    payloads = render_discord(doc)
+    assert len(payloads) > 5  # more than one bucket's worth: the limits are exercised
+
+    result = await post(http, store, doc, channel)
+
+    assert result.sent == list(range(len(payloads)))  # type: ignore[attr-defined]
+    assert_threaded(fake, channel, payloads)
+    thread = fake.thread_from(fake.channel_messages(channel)[0].id)
+    assert thread is not None and thread.name == discord_thread_name(doc)
+    # The fake validated every body against Discord's limits; all were accepted.
+    assert all(r.status == 200 for r in fake.requests_to(MESSAGES))
+    assert all(body["allowed_mentions"] == {"parse": []} for body in fake.sent_bodies())
+
+
+async def test_bucket_headers_are_obeyed_without_a_single_429(store: Store) -> None:
+    # A tight bucket (2 messages per 0.3 s): posting 11 parts must wait, not collide.
+    async with FakeDiscord(message_limit=BucketSpec(2, 0.3)) as fake:
+        with override_endpoints(DiscordEndpoints(api_url=fake.api_url, gateway_url=None)):
+            http = HTTPClient(asyncio.get_running_loop())
+            await http.static_login(fake.token)
+            try:
+                channel = fake.add_channel().id
+                doc = digest_document("2026-W23")
+                started = time.monotonic()
+                await post(http, store, doc, channel)
+                elapsed = time.monotonic() - started
+            finally:
+                await http.close()
+        assert fake.violations == []
+        assert not [r for r in fake.requests if r.status == 429]
+        # 10 thread messages at 2 per 0.3 s need at least four waits.
+        assert elapsed >= 4 * 0.3
+        assert_threaded(fake, channel, render_discord(doc))
+
+
+async def test_429_retry_after_is_honoured(
+    fake: FakeDiscord, http: HTTPClient, store: Store
+) -> None:
+    channel = fake.add_channel().id
+    fake.rate_limit(MESSAGES, retry_after=0.4)
+    doc = digest_document("2026-W23")
+
+    await post(http, store, doc, channel)
+
+    attempts = fake.requests_to(MESSAGES)
+    assert attempts[0].status == 429 and attempts[1].status == 200
+    assert attempts[1].at - attempts[0].at >= 0.4 - 0.01
+    assert_threaded(fake, channel, render_discord(doc))  # the retried summary posted once
+
+
+async def test_global_429_holds_every_route(fake: FakeDiscord, http: HTTPClient) -> None:
+    first, second = fake.add_channel().id, fake.add_channel().id
+    fake.rate_limit(MESSAGES, retry_after=0.5, is_global=True)
+    body = {"content": "hi", "allowed_mentions": ALLOWED_MENTIONS}
+
+    def send(channel: int) -> asyncio.Task:
+        route = Route("POST", "/channels/{channel_id}/messages", channel_id=channel)
+        return asyncio.create_task(http.request(route, json=body))
+
+    blocked = send(first)
+    # Start the second request once discord.py has read the 429 and closed its global gate
+    # (`HTTPClient._global_over`, an asyncio.Event every request waits on); earlier, it is
+    # simply in flight at the same time, which no client can prevent.
+    async with asyncio.timeout(5):
+        # No event fires when a gate *closes*, hence the yield loop.
+        while http._global_over.is_set():  # type: ignore[attr-defined]  # noqa: ASYNC110
+            await asyncio.sleep(0)
+    limited_at = next(r.at for r in fake.requests if r.status == 429)
+    other = send(second)  # another channel: only the global limit can hold it back
+    await asyncio.gather(blocked, other)
+
+    other_request = next(r for r in fake.requests if r.path.endswith(f"/{second}/messages"))
+    assert other_request.at - limited_at >= 0.5 - 0.01
+    assert len(fake.messages) == 2
+
+
+async def test_server_error_is_retried(fake: FakeDiscord, http: HTTPClient, store: Store) -> None:
+    channel = fake.add_channel().id
+    fake.fail(THREADS, status=502, message="502: Bad Gateway")
+    doc = digest_document("2026-W23")
+
+    await post(http, store, doc, channel)
+
+    assert [r.status for r in fake.requests_to(THREADS)] == [502, 201]
+    assert_threaded(fake, channel, render_discord(doc))
+
+
+async def test_restart_resumes_at_the_first_part_not_sent(
+    fake: FakeDiscord, http: HTTPClient, store: Store
+) -> None:
+    channel = fake.add_channel().id
+    doc = digest_document("2026-W23")
+    payloads = render_discord(doc)
+    # The bot loses Send Messages in Threads after the summary and two details.
+    fake.fail(MESSAGES, status=403, code=50013, message="Missing Permissions", after=3)
+
+    with pytest.raises(DiscordPostError):
+        await post(http, store, doc, channel)
+    assert len(fake.messages) == 3
+    assert sorted(await store.deliveries(doc.id, "discord", str(channel))) == [0, 1, 2]
+
+    fresh = DiscordPoster(http)  # a new process: nothing in memory, only the ledger
+    result = await fresh.post(
+        store,
+        document_id=doc.id,
+        channel=str(channel),
+        payloads=payloads,
+        thread_name=discord_thread_name(doc),
+    )
+
+    assert result.skipped == [0, 1, 2]
+    assert result.sent == list(range(3, len(payloads)))
+    assert_threaded(fake, channel, payloads)
+    # The resumed run found the existing thread (Discord answers 160004) instead of a new one.
+    assert [r.status for r in fake.requests_to(THREADS)] == [201, 400]
+
+
+async def test_crash_before_the_thread_resumes_without_a_second_summary(
+    fake: FakeDiscord, http: HTTPClient, store: Store
+) -> None:
+    channel = fake.add_channel().id
+    doc = digest_document("2026-W23")
+    fake.fail(THREADS, status=403, code=50013, message="Missing Permissions")
+
+    with pytest.raises(DiscordPostError, match="Create Public Threads"):
+        await post(http, store, doc, channel)
+    await post(http, store, doc, channel)
+
+    assert_threaded(fake, channel, render_discord(doc))
+
+
+async def test_rerun_posts_nothing(fake: FakeDiscord, http: HTTPClient, store: Store) -> None:
+    channel = fake.add_channel().id
+    doc = digest_document("2026-W23")
+    await post(http, store, doc, channel)
+    requests_before = len(fake.requests)
+
+    again = await post(http, store, doc, channel)
+
+    assert again.nothing_new  # type: ignore[attr-defined]
+    assert len(fake.requests) == requests_before
+
+    forced = await post(http, store, doc, channel, force=True)
+    assert forced.sent == list(range(len(render_discord(doc))))  # type: ignore[attr-defined]
+    assert len(fake.threads) == 2
+
+
+@pytest.mark.parametrize(
+    ("setup", "expected"),
+    [
+        ("unknown", ["10003", "Copy Channel ID"]),
+        ("hidden", ["50001", "invite URL", "View Channel"]),
+        ("read-only", ["50013", "Send Messages"]),
+        ("bad-token", ["401", "DISCORD_BOT_TOKEN"]),
+    ],
+)
+async def test_permanent_errors_name_the_channel_and_the_fix(
+    fake: FakeDiscord, http: HTTPClient, store: Store, setup: str, expected: list[str]
+) -> None:
+    channel = 999_999_999_999_999_999
+    if setup == "hidden":
+        fake.add_channel(channel, visible=False)
+    elif setup == "read-only":
+        fake.add_channel(channel, can_send=False)
+    elif setup == "bad-token":
+        fake.add_channel(channel)
+        fake.token = "a-rotated-token"  # the bot's token was reset in the portal
+
+    with pytest.raises(DiscordPostError) as raised:
+        await post(http, store, digest_document("2026-W23"), channel)
+
+    message = str(raised.value)
+    assert f"Discord channel {channel}" in message
+    for words in expected:
+        assert words in message
+    assert "fake-bot-token" not in message
+    # Permanent means permanent: exactly one attempt, no retries.
+    assert len(fake.requests_to(MESSAGES)) == 1
+    assert fake.messages == []
+
+
+# ---------------------------------------------------------------------------- webhooks
+
+
+async def webhook_post(
+    url: str, store: Store, doc: Document, channel: str = "digest-hook"
+) -> object:
+    async with aiohttp.ClientSession() as session:
+        return await DiscordWebhookPoster(url, session).post(
+            store,
+            document_id=doc.id,
+            channel=channel,
+            payloads=render_discord(doc),
+            thread_name=discord_thread_name(doc),
+        )
+
+
+def normalised(body: dict) -> dict:
+    """A body without what discord.py's Webhook.send adds on the way (``tts: false``, embed
+    ``flags: 0``) and without the forum post's thread name."""
+    embeds = [{k: v for k, v in e.items() if k != "flags"} for e in body.get("embeds", [])]
+    kept = {k: v for k, v in body.items() if k not in ("thread_name", "tts")}
+    return kept | {"embeds": embeds}
+
+
+async def test_webhook_target_posts_in_order(
+    fake: FakeDiscord, endpoints: object, store: Store
+) -> None:
+    channel = fake.add_channel().id
+    hook = fake.add_webhook(channel)
+    doc = hostile_digest()
+    payloads = render_discord(doc)
+
+    await webhook_post(hook.url, store, doc)
+
+    posted = fake.channel_messages(channel)
+    # Webhooks cannot start a thread in a text channel: the details follow in the channel.
+    assert [normalised(m.body) for m in posted] == [normalised(p) for p in payloads]
+    assert {m.webhook_id for m in posted} == {hook.id}
+    assert all(r.json["allowed_mentions"] == {"parse": []} for r in fake.requests_to(WEBHOOK))
+    assert all("Authorization" not in r.path for r in fake.requests_to(WEBHOOK))
+
+    again = await webhook_post(hook.url, store, doc)
+    assert again.nothing_new  # type: ignore[attr-defined]
+    assert len(fake.channel_messages(channel)) == len(payloads)
+
+
+async def test_webhook_in_a_forum_opens_a_post_and_resumes_in_it(
+    fake: FakeDiscord, endpoints: object, store: Store
+) -> None:
+    forum = fake.add_channel(type=FORUM).id
+    hook = fake.add_webhook(forum)
+    doc = digest_document("2026-W23")
+    payloads = render_discord(doc)
+    fake.fail(WEBHOOK, status=404, code=10015, message="Unknown Webhook", after=4)
+
+    with pytest.raises(DiscordPostError, match="webhook_url"):
+        await webhook_post(hook.url, store, doc)
+    await webhook_post(hook.url, store, doc)
+
+    (thread,) = fake.threads.values()
+    assert thread.parent_id == forum and thread.name == discord_thread_name(doc)
+    posted = fake.channel_messages(thread.id)
+    assert [normalised(m.body) for m in posted] == [normalised(p) for p in payloads]
+    assert posted[0].body["thread_name"] == discord_thread_name(doc)
+
+
+async def test_webhook_url_with_thread_id_posts_in_that_thread(
+    fake: FakeDiscord, http: HTTPClient, endpoints: object, store: Store
+) -> None:
+    channel = fake.add_channel().id
+    hook = fake.add_webhook(channel)
+    starter = await http.request(
+        Route("POST", "/channels/{channel_id}/messages", channel_id=channel),
+        json={"content": "digests", "allowed_mentions": ALLOWED_MENTIONS},
+    )
+    thread = await http.start_thread_with_message(
+        channel, int(starter["id"]), name="digests", auto_archive_duration=10080
+    )
+
+    await webhook_post(f"{hook.url}?thread_id={thread['id']}", store, digest_document("W"))
+
+    assert len(fake.channel_messages(int(thread["id"]))) == len(
+        render_discord(digest_document("W"))
+    )
+
+
+def test_webhook_urls_are_parsed_and_redacted() -> None:
+    token = "A" * 68
+    url = f"https://discord.com/api/v10/webhooks/123456789012345678/{token}?thread_id=42"
+    assert parse_webhook_url(url) == (123456789012345678, token, 42)
+    assert token not in redact_webhook_url(url)
+    with pytest.raises(ConfigError, match="webhook"):
+        parse_webhook_url("https://example.com/not-a-hook")
+
+
+async def test_unknown_webhook_error_hides_the_token(
+    fake: FakeDiscord, endpoints: object, store: Store
+) -> None:
+    hook = fake.add_webhook(fake.add_channel().id)
+    wrong = hook.url[: -len(hook.token)] + "x" * 68
+
+    with pytest.raises(DiscordPostError) as raised:
+        await webhook_post(wrong, store, digest_document("2026-W23"))
+
+    assert "10015" in str(raised.value) and "webhook_url" in str(raised.value)
+    assert hook.token not in str(raised.value) and "x" * 68 not in str(raised.value)
+
+
+def test_bullet_heavy_document_stays_within_limits() -> None:
+    # Guard for the fake itself: a document the renderer splits must pass its validation.
+    from tests.fakes.discord import MESSAGE_KEYS, validate_message
+
+    items = tuple((Text("x" * 900),) for _ in range(60))
+    doc = Document("d", "T", "c", (Section("s", "S", (BulletList(items),)),), "f")
+    for body in render_discord(doc):
+        validate_message(body, MESSAGE_KEYS)
+
+
+# ---------------------------------------------------------------------------- one-off posting
+
+
+async def test_post_document_from_the_environment(
+    fake: FakeDiscord, store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    channel = fake.add_channel().id
+    hook = fake.add_webhook(fake.add_channel().id)
+    monkeypatch.setenv("DISCORD_API_URL", fake.api_url)
+    monkeypatch.setenv("DISCORD_BOT_TOKEN", fake.token)
+    doc = digest_document("2026-W23")
+    saved = Route.BASE
+    try:
+        async with discord_http(Environment()) as http:
+            by_bot = await post_document(store, doc, channel=str(channel), http=http)
+        by_hook = await post_document(store, doc, channel="hook", webhook_url=hook.url)
+    finally:
+        Route.BASE = saved
+
+    parts = len(render_discord(doc))
+    assert by_bot.sent == by_hook.sent == list(range(parts))
+    assert_threaded(fake, channel, render_discord(doc))
+    assert len(fake.channel_messages(hook.channel_id)) == parts
+
+
+async def test_discord_http_explains_a_missing_or_wrong_token(
+    fake: FakeDiscord, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("DISCORD_API_URL", fake.api_url)
+    saved = Route.BASE
+    try:
+        with pytest.raises(ConfigError, match="DISCORD_BOT_TOKEN is not set"):
+            async with discord_http(Environment()):
+                pass
+        monkeypatch.setenv("DISCORD_BOT_TOKEN", "not-the-token")
+        with pytest.raises(DiscordPostError, match="Reset Token") as raised:
+            async with discord_http(Environment()):
+                pass
+    finally:
+        Route.BASE = saved
+    assert "not-the-token" not in str(raised.value)
