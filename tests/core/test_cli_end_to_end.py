@@ -11,10 +11,13 @@ import threading
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from tests.fakes.discord import FakeDiscord
 from tests.fakes.github import FakeGitHub
+from tests.fakes.slack import FakeSlack
 from tests.fakes.prdata import make_prs, open_and_closed
 
 REPO = "vllm-project/vllm"
@@ -23,14 +26,14 @@ W22 = (datetime(2026, 5, 25, tzinfo=UTC), datetime(2026, 6, 1, tzinfo=UTC))
 
 
 class BackgroundFake:
-    """The fake GitHub on its own event loop, so subprocesses can talk to it."""
+    """A fake server on its own event loop, so subprocesses can talk to it."""
 
-    def __init__(self, fake: FakeGitHub) -> None:
+    def __init__(self, fake: Any) -> None:
         self.fake = fake
         self.loop = asyncio.new_event_loop()
         self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
 
-    def __enter__(self) -> FakeGitHub:
+    def __enter__(self) -> Any:
         self.thread.start()
         asyncio.run_coroutine_threadsafe(self.fake.start(), self.loop).result(10)
         return self.fake
@@ -154,3 +157,51 @@ def test_bad_config_exits_2_naming_file_and_key(env: dict[str, str], tmp_path: P
     result = vllm_bot(env, "--config", str(config), "sync", "--week", "2026-W22")
     assert result.returncode == 2
     assert str(config) in result.stderr and "digest.key_prs" in result.stderr
+
+
+def test_digest_prints_every_format_in_both_languages(env: dict[str, str], tmp_path: Path) -> None:
+    as_json = vllm_bot(env, "digest", "--week", "2026-W23", "--format", "json")
+    assert as_json.returncode == 0, as_json.stderr
+    digest = json.loads(as_json.stdout)
+    assert digest["week"] == "2026-W23" and digest["totals"]["merged"] == 40
+    assert sum(k["count"] for k in digest["kinds"]) == 40
+    chinese = vllm_bot(env, "digest", "--week", "2026-W23", "--lang", "zh")
+    assert chinese.returncode == 0, chinese.stderr
+    assert "周报" in chinese.stdout or "本周" in chinese.stdout
+    page = tmp_path / "w23.html"
+    html = vllm_bot(env, "digest", "--week", "2026-W23", "--format", "html", "--out", str(page))
+    assert html.returncode == 0, html.stderr
+    assert page.read_text(encoding="utf-8").lstrip().lower().startswith("<!doctype html>")
+    for fmt in ("slack", "discord"):
+        payloads = vllm_bot(env, "digest", "--week", "2026-W23", "--format", fmt)
+        assert payloads.returncode == 0, payloads.stderr
+        assert isinstance(json.loads(payloads.stdout), list)
+
+
+def test_digest_posts_to_slack_and_discord_once(env: dict[str, str]) -> None:
+    slack, discord_fake = FakeSlack(), FakeDiscord()
+    with BackgroundFake(slack), BackgroundFake(discord_fake):
+        channel = discord_fake.add_channel()
+        env.update(
+            SLACK_BOT_TOKEN=slack.token,
+            SLACK_API_URL=slack.api_url,
+            DISCORD_BOT_TOKEN=discord_fake.token,
+            DISCORD_API_URL=discord_fake.api_url,
+        )
+        args = ("digest", "--week", "2026-W23", "--post", "slack:C1")
+        first = vllm_bot(env, *args, "--post", f"discord:{channel.id}")
+        assert first.returncode == 0, first.stderr
+        posted = slack.channel_messages("C1")
+        assert len(posted) >= 2
+        root = posted[0]
+        assert root.thread_ts is None
+        assert all(m.thread_ts == root.ts for m in posted[1:])
+        on_discord = discord_fake.channel_messages(channel.id)
+        assert len(on_discord) == 1 and discord_fake.thread_from(on_discord[0].id) is not None
+        again = vllm_bot(env, *args, "--post", f"discord:{channel.id}")
+        assert again.returncode == 0, again.stderr
+        assert len(slack.channel_messages("C1")) == len(posted)
+        assert len(discord_fake.channel_messages(channel.id)) == 1
+        missing = vllm_bot(env, "digest", "--week", "2026-W23", "--post", "slack:CNOPE")
+        assert missing.returncode == 1
+        assert "CNOPE" in missing.stderr and "Traceback" not in missing.stderr
