@@ -13,7 +13,6 @@ import asyncio
 import tempfile
 import time
 import tracemalloc
-from datetime import UTC
 from pathlib import Path
 
 from bench.bench_digest import WINDOW, synthetic_prs

@@ -17,8 +17,8 @@ import pytest
 
 from tests.fakes.discord import FakeDiscord
 from tests.fakes.github import FakeGitHub
-from tests.fakes.slack import FakeSlack
 from tests.fakes.prdata import make_prs, open_and_closed
+from tests.fakes.slack import FakeSlack
 
 REPO = "vllm-project/vllm"
 W23 = (datetime(2026, 6, 1, tzinfo=UTC), datetime(2026, 6, 8, tzinfo=UTC))

@@ -108,7 +108,9 @@ class Config(_Strict):
                 return repo
         # An unconfigured repo still works with generic ("auto") rules.
         if not _matches(REPO_PATTERN, name):
-            raise ConfigError(f"bad repository {name!r}: expected OWNER/NAME, e.g. vllm-project/vllm")
+            raise ConfigError(
+                f"bad repository {name!r}: expected OWNER/NAME, e.g. vllm-project/vllm"
+            )
         return RepoConfig(name=name, modules="auto")
 
 

@@ -63,7 +63,9 @@ def parse_week(spec: str, tz: ZoneInfo, now: datetime | None = None) -> Window:
         raise UsageError(f"bad week {spec!r}: {WEEK_HELP}")
     window = iso_week(int(match[1]), int(match[2]), tz)
     if window.start > now:
-        raise UsageError(f"week {window.label} has not started yet (it starts {window.start.date()})")
+        raise UsageError(
+            f"week {window.label} has not started yet (it starts {window.start.date()})"
+        )
     return window
 
 
