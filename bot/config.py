@@ -61,7 +61,21 @@ class DigestTarget(_Strict):
     language: Literal["en", "zh"] | None = None
     cron: str = "0 9 * * MON"
     catch_up_hours: Annotated[float, Field(ge=0)] = 24
-    webhook_url: str | None = None  # Discord channel webhook: posts without a bot connection
+    # Discord channel webhook (posts without a bot connection). The URL carries the
+    # webhook's token, so the config names the environment variable that holds it.
+    webhook_url_env: Annotated[str, Field(pattern=r"^[A-Za-z_][A-Za-z0-9_]*$")] | None = None
+
+    @property
+    def webhook_url(self) -> str | None:
+        if self.webhook_url_env is None:
+            return None
+        value = os.environ.get(self.webhook_url_env, "").strip()
+        if not value:
+            raise ConfigError(
+                f"digest target discord:{self.channel} names webhook_url_env = "
+                f"{self.webhook_url_env!r} but that environment variable is not set"
+            )
+        return value
 
 
 class DigestConfig(_Strict):

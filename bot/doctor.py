@@ -100,7 +100,7 @@ async def _platform_checks(services: Any) -> list[Probe]:
             for channel in dict.fromkeys(t.channel for t in slack_targets):
                 results.append(await probes.slack_channel(env, channel))
     discord_targets = [t for t in config.digest.targets if t.platform == "discord"]
-    needs_bot = [t for t in discord_targets if not t.webhook_url]
+    needs_bot = [t for t in discord_targets if not t.webhook_url_env]
     if secret(env.discord_bot_token) or needs_bot:
         me = await probes.discord_me(env)
         results.append(me)
@@ -108,8 +108,14 @@ async def _platform_checks(services: Any) -> list[Probe]:
             for channel in dict.fromkeys(t.channel for t in needs_bot):
                 results.append(await probes.discord_channel(env, channel))
     for target in discord_targets:
-        if target.webhook_url:
-            results.append(await probes.discord_webhook(target.webhook_url, target.channel))
+        if not target.webhook_url_env:
+            continue
+        try:
+            url = target.webhook_url
+        except ConfigError as exc:
+            results.append(Probe(f"discord webhook {target.channel}", False, str(exc)))
+            continue
+        results.append(await probes.discord_webhook(url, target.channel))
     if not results:
         results.append(
             Probe("platforms", True, "none configured: webhooks and CLI only", warning=True)

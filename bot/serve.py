@@ -68,7 +68,7 @@ def missing_tokens(config: Any, env: Any) -> list[str]:
     if discord_targets and not secret(env.discord_bot_token):
         problems.append(
             f"DISCORD_BOT_TOKEN is not set but digest targets post to Discord "
-            f"({', '.join(discord_targets)}); set it, give those targets a webhook_url, "
+            f"({', '.join(discord_targets)}); set it, give those targets a webhook_url_env, "
             "or remove them"
         )
     return problems

@@ -337,7 +337,7 @@ async def discord_webhook(webhook_url: str, label: str) -> Probe:
             False,
             f"the webhook answered {response.status_code}",
             "the webhook was deleted or the URL is wrong; create one in Channel settings → "
-            "Integrations → Webhooks and update webhook_url",
+            "Integrations → Webhooks and update the URL in the variable webhook_url_env names",
         )
     return Probe(name, True, f"webhook {_json(response).get('name', '?')} exists")
 

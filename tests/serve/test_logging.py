@@ -48,7 +48,8 @@ def test_json_logs_are_one_object_per_line_and_redacted() -> None:
 
 def test_secret_values_cover_tokens_database_password_and_webhooks(store, monkeypatch) -> None:
     monkeypatch.setenv("DATABASE_URL", "postgresql://bot:db-password-1@db/bot")
-    target = {"platform": "discord", "channel": "1", "webhook_url": WEBHOOK}
+    monkeypatch.setenv("TEST_DISCORD_WEBHOOK", WEBHOOK)
+    target = {"platform": "discord", "channel": "1", "webhook_url_env": "TEST_DISCORD_WEBHOOK"}
     services = FakeServices(
         make_config(digest={"targets": [target]}),
         store,

@@ -52,9 +52,10 @@ def test_empty_token_counts_as_missing() -> None:
     assert len(found) == 1 and "SLACK_APP_TOKEN" in found[0]
 
 
-def test_discord_target_needs_a_token_unless_it_has_a_webhook() -> None:
+def test_discord_target_needs_a_token_unless_it_has_a_webhook(monkeypatch) -> None:
+    monkeypatch.setenv("TEST_DISCORD_WEBHOOK", "https://discord.example/api/webhooks/1/x")
     assert "DISCORD_BOT_TOKEN is not set" in problems({}, digest={"targets": [DISCORD_TARGET]})[0]
-    hooked = DISCORD_TARGET | {"webhook_url": "https://discord.example/api/webhooks/1/x"}
+    hooked = DISCORD_TARGET | {"webhook_url_env": "TEST_DISCORD_WEBHOOK"}
     assert problems({}, digest={"targets": [hooked]}) == []
     assert problems({"discord_bot_token": "t"}, digest={"targets": [DISCORD_TARGET]}) == []
 
@@ -89,3 +90,10 @@ def test_bad_cron_fails_before_serving() -> None:
     config = make_config(digest={"targets": [SLACK_TARGET | {"cron": "0 25 * * MON"}]})
     with pytest.raises(ConfigError, match=r"digest\.targets\.0\.cron: bad cron '0 25 \* \* MON'"):
         preflight(config, Environment(slack_bot_token="xoxb-1", slack_app_token="xapp-1"))
+
+
+def test_webhook_variable_must_be_set(monkeypatch) -> None:
+    hooked = DISCORD_TARGET | {"webhook_url_env": "TEST_DISCORD_WEBHOOK_UNSET"}
+    monkeypatch.delenv("TEST_DISCORD_WEBHOOK_UNSET", raising=False)
+    with pytest.raises(ConfigError, match="TEST_DISCORD_WEBHOOK_UNSET"):
+        problems({}, digest={"targets": [hooked]})

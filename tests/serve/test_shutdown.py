@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 
 from bot.runtime.integrations import Integrations
 from bot.runtime.leader import AlwaysLeader
@@ -24,6 +25,11 @@ WEBHOOK = "https://discord.example/api/webhooks/1/secret-webhook-token"
 ROOT = Path(__file__).resolve().parents[2]
 
 
+@pytest.fixture(autouse=True)
+def _webhook_in_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TEST_DISCORD_WEBHOOK", WEBHOOK)
+
+
 def services_with_a_due_digest(store) -> FakeServices:
     # Every minute, catch-up window of a few minutes: the start-up catch-up always has a
     # run to post. A Discord webhook target needs no bot token.
@@ -32,7 +38,7 @@ def services_with_a_due_digest(store) -> FakeServices:
         "channel": "111",
         "cron": "* * * * *",
         "catch_up_hours": 0.05,
-        "webhook_url": WEBHOOK,
+        "webhook_url_env": "TEST_DISCORD_WEBHOOK",
     }
     return FakeServices(make_config(digest={"targets": [target]}), store)
 
