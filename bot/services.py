@@ -79,8 +79,9 @@ class Services:
             self._slack_poster = SlackPoster(client)
         return self._slack_poster
 
-    async def analyzer(self, repo: str | None = None) -> Analyzer:
-        """The analyzer for `repo`'s rule set ("auto" reads the repo's labelling rules once)."""
+    async def analyzer(self, repo: str | None = None, *, offline: bool = False) -> Analyzer:
+        """The analyzer for `repo`'s rule set ("auto" reads the repo's labelling rules once;
+        `offline` builds them from stored file paths instead, without caching the result)."""
         repo_config = self.config.repo(repo)
         cached = self._analyzers.get(repo_config.name)
         if cached is not None:
@@ -88,22 +89,25 @@ class Services:
         from bot.analysis import Analyzer, RuleSetError, load_ruleset
 
         if repo_config.modules == "auto":
-            ruleset = await self._auto_ruleset(repo_config.name)
+            ruleset = await self._auto_ruleset(repo_config.name, offline)
         else:
             try:
                 ruleset = load_ruleset(repo_config.modules)
             except RuleSetError as exc:
                 raise ConfigError(str(exc)) from None
         analyzer = Analyzer(ruleset)
-        self._analyzers[repo_config.name] = analyzer
+        if not (offline and repo_config.modules == "auto"):
+            self._analyzers[repo_config.name] = analyzer
         return analyzer
 
-    async def _auto_ruleset(self, repo: str):
+    async def _auto_ruleset(self, repo: str, offline: bool):
         """Rules from the repo's own labeler/Mergify files; offline, from stored file paths."""
         from bot.analysis.auto_rules import build_auto_ruleset
         from bot.errors import GitHubError
         from bot.github.repo_files import repo_snapshot
 
+        if offline:
+            return build_auto_ruleset(None, None, await self.store.top_level_dirs(repo))
         try:
             snapshot = await repo_snapshot(self.github(), repo, store=self.store)
         except GitHubError as exc:

@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 import logging
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
 from bot.digest.document import digest_document
@@ -75,8 +74,10 @@ async def build_for_window(
     if sync:
         for span in (window.previous(), window):
             await ensure_synced(services, repo_name, span, progress_console)
-    analyzer = await services.analyzer(repo_name)
-    new_contributors = await _new_contributors(services, repo_name, window)
+    analyzer = await services.analyzer(repo_name, offline=not sync)
+    # --no-sync means "use the store as it is": no GitHub request at all, so first-time
+    # contributors stay unknown (null in JSON) rather than guessed.
+    new_contributors = await _new_contributors(services, repo_name, window) if sync else None
     digest = await make_digest(
         services.store,
         analyzer,
@@ -87,8 +88,6 @@ async def build_for_window(
         key_count=services.config.digest.key_prs,
         new_contributors=new_contributors,
     )
-    if window.end > datetime.now(UTC):
-        digest.complete = False  # the week is still running: never present it as complete
     return BuiltDigest(digest, digest_document(digest))
 
 
