@@ -23,15 +23,12 @@ from typing import Any
 
 from bot.document import (
     BulletList,
-    Code,
     Document,
     Facts,
     Inline,
-    Link,
     Paragraph,
     Section,
     Span,
-    Strong,
     Table,
     Text,
     plain,
@@ -60,6 +57,7 @@ from formatters.split import (
     part_numbers,
     render_inline,
     shorten_text,
+    span_renderer,
     wrap_inline,
 )
 
@@ -74,30 +72,15 @@ _FENCE_OPEN = "```\n"
 _FENCE_CLOSE = "\n```"
 
 
-def thread_plan(bodies: list[dict[str, Any]]) -> list[bool]:
-    """For each body, whether it is posted in the thread started from body 0."""
-    return [i > 0 for i in range(len(bodies))]
-
-
 def discord_thread_name(doc: Document) -> str:
     """The name of the thread the details go in (plain text, at most 100 characters)."""
     name = next((" ".join(t.split()) for t in (doc.title, doc.id) if t.strip()), "")
     return shorten_text(name, L.DISCORD_THREAD_NAME_MAX, str) or ELLIPSIS
 
 
-def render_span(span: Span) -> str:
-    if isinstance(span, Link):
-        return discord_link(span.url, span.text)
-    if isinstance(span, Code):
-        return f"`{discord_code(span.text)}`" if span.text.strip() else discord_code(span.text)
-    if isinstance(span, Strong):
-        inner = span.text.strip()
-        if not inner:
-            return discord_markdown(span.text)
-        head = span.text[: len(span.text) - len(span.text.lstrip())]
-        tail = span.text[len(span.text.rstrip()) :]
-        return f"{head}**{discord_markdown(inner)}**{tail}"
-    return discord_markdown(span.text)
+render_span = span_renderer(
+    link=discord_link, code=discord_code, escape=discord_markdown, bold="**"
+)
 
 
 def _md(spans: Inline) -> str:

@@ -62,6 +62,7 @@ from formatters.split import (
     part_numbers,
     render_inline,
     shorten_text,
+    span_renderer,
     wrap_inline,
 )
 
@@ -73,25 +74,7 @@ _FACT_LABEL_MAX = 200
 _EMPTY_CELL = "-"
 
 
-def thread_plan(payloads: list[dict[str, Any]]) -> list[bool]:
-    """For each payload, whether it is posted as a reply in the thread of payload 0."""
-    return [i > 0 for i in range(len(payloads))]
-
-
-def render_span(span: Span) -> str:
-    if isinstance(span, Link):
-        return slack_link(span.url, span.text)
-    if isinstance(span, Code):
-        return f"`{slack_code(span.text)}`" if span.text.strip() else slack_code(span.text)
-    if isinstance(span, Strong):
-        inner = span.text.strip()
-        if not inner:
-            return slack_mrkdwn(span.text)
-        # Slack only bolds when the asterisks hug the text, so spaces go outside.
-        head = span.text[: len(span.text) - len(span.text.lstrip())]
-        tail = span.text[len(span.text.rstrip()) :]
-        return f"{head}*{slack_mrkdwn(inner)}*{tail}"
-    return slack_mrkdwn(span.text)
+render_span = span_renderer(link=slack_link, code=slack_code, escape=slack_mrkdwn, bold="*")
 
 
 def _mrkdwn(spans: Inline) -> str:

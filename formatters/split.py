@@ -28,7 +28,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Protocol, TypeVar
 
-from bot.document import Inline, Link, Section, Span, Text, plain
+from bot.document import Code, Inline, Link, Section, Span, Strong, Text, plain
 
 ELLIPSIS = "…"
 # Room kept in every section heading for the " (i/n)" part marker.
@@ -49,6 +49,38 @@ def part_marker(part: int, parts: int) -> str:
 
 
 # --- inline text -----------------------------------------------------------------------
+
+
+def span_renderer(
+    *,
+    link: Callable[[str, str], str],
+    code: Callable[[str], str],
+    escape: Callable[[str], str],
+    bold: str,
+) -> RenderSpan:
+    """One span renderer per platform, from its escaping functions and bold marker."""
+
+    def render(span: Span) -> str:
+        if isinstance(span, Link):
+            return link(span.url, span.text)
+        if isinstance(span, Code):
+            return f"`{code(span.text)}`" if span.text.strip() else code(span.text)
+        if isinstance(span, Strong):
+            inner = span.text.strip()
+            if not inner:
+                return escape(span.text)
+            # Both platforms only bold when the markers hug the text: spaces go outside.
+            head = span.text[: len(span.text) - len(span.text.lstrip())]
+            tail = span.text[len(span.text.rstrip()) :]
+            return f"{head}{bold}{escape(inner)}{bold}{tail}"
+        return escape(span.text)
+
+    return render
+
+
+def thread_plan(payloads: list) -> list[bool]:
+    """For each payload, whether it goes in the thread of payload 0 (all but the first)."""
+    return [i > 0 for i in range(len(payloads))]
 
 
 def render_inline(spans: Inline, render: RenderSpan) -> str:
@@ -232,7 +264,8 @@ def wrap_inline(spans: Inline, max_len: int, render: RenderSpan) -> list[Inline]
         current, used = [Text(rest)], len(render(Text(rest)))
     if current:
         pieces.append(tuple(current))
-    return pieces
+    # A run of spaces cut out of a long line is no content: Slack rejects a blank text.
+    return [piece for piece in pieces if has_content(piece)]
 
 
 # --- packing ---------------------------------------------------------------------------

@@ -4,7 +4,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import os
+
 import pytest
+from hypothesis import settings
+
+# CI replays the same examples every run (a red build is reproducible, never luck); a
+# developer's run explores new ones. Deadlines are off: a loaded 2-core box is not a bug.
+settings.register_profile("ci", derandomize=True, deadline=None, print_blob=True)
+settings.register_profile("dev", deadline=None, print_blob=True)
+settings.load_profile("ci" if os.environ.get("CI") else "dev")
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared"
 
