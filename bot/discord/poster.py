@@ -148,6 +148,21 @@ def _transient(exc: BaseException, channel: str, index: int) -> DiscordUnavailab
     )
 
 
+def _failure(
+    exc: BaseException, channel: str, index: int, doing: str, *, webhook: bool = False
+) -> BotError:
+    """The error a failed post raises: transient ones (5xx, connection) resume on a re-run;
+    anything else Discord refused is permanent and says what to fix."""
+    if isinstance(exc, discord.DiscordServerError) or not isinstance(exc, discord.HTTPException):
+        return _transient(exc, channel, index)
+    return DiscordPostError(
+        explain(exc, channel, doing=doing, webhook=webhook),
+        channel=channel,
+        status=exc.status,
+        code=exc.code,
+    )
+
+
 class DiscordPoster:
     """Posts through a logged-in discord.py `HTTPClient` (``client.http``)."""
 
@@ -204,17 +219,8 @@ class DiscordPoster:
                 doing = f"posting part {index + 1} in the thread"
                 message = await self.send_message(thread_id, payload)
                 return Sent(str(message["id"]), thread_id)
-            except discord.DiscordServerError as exc:
-                raise _transient(exc, channel, index) from exc
-            except discord.HTTPException as exc:
-                raise DiscordPostError(
-                    explain(exc, channel, doing=doing),
-                    channel=channel,
-                    status=exc.status,
-                    code=exc.code,
-                ) from exc
-            except (aiohttp.ClientError, OSError) as exc:
-                raise _transient(exc, channel, index) from exc
+            except (discord.HTTPException, aiohttp.ClientError, OSError) as exc:
+                raise _failure(exc, channel, index, doing) from exc
 
         return await deliver(
             store,
@@ -310,18 +316,9 @@ class DiscordWebhookPoster:
                 message = await self._send(payload, thread_name=thread_name)
                 forum_thread = message.channel.id
                 return Sent(str(message.id), str(forum_thread))
-            except discord.DiscordServerError as exc:
-                raise _transient(exc, channel, index) from exc
-            except discord.HTTPException as exc:
+            except (discord.HTTPException, aiohttp.ClientError, OSError) as exc:
                 doing = "posting the summary" if index == 0 else f"posting part {index + 1}"
-                raise DiscordPostError(
-                    explain(exc, channel, doing=doing, webhook=True),
-                    channel=channel,
-                    status=exc.status,
-                    code=exc.code,
-                ) from exc
-            except (aiohttp.ClientError, OSError) as exc:
-                raise _transient(exc, channel, index) from exc
+                raise _failure(exc, channel, index, doing, webhook=True) from exc
 
         return await deliver(
             store,
