@@ -425,4 +425,19 @@ def doctor() -> None:
 
 
 def main() -> None:
-    app()
+    """Entry point: usage errors become one line too (CONTRACT), exit status 2."""
+    try:
+        code = app(standalone_mode=False)
+    except typer.Abort:
+        err.print("aborted")
+        code = 130
+    except typer.TyperException as exc:  # typer's (vendored click) usage errors
+        message = exc.format_message()
+        if type(exc).__name__ == "NoArgsIsHelpError":  # bare `vllm-bot`: the help text
+            err.print(message, markup=False)
+        else:
+            ctx = getattr(exc, "ctx", None)
+            command = ctx.command_path if ctx is not None else "vllm-bot"
+            err.print(f"error: {' '.join(message.split())} (see '{command} --help')", markup=False)
+        code = getattr(exc, "exit_code", 2)
+    sys.exit(code if isinstance(code, int) else 0)

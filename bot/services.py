@@ -101,17 +101,18 @@ class Services:
         return analyzer
 
     async def _auto_ruleset(self, repo: str, offline: bool):
-        """Rules from the repo's own labeler/Mergify files; offline, from stored file paths."""
+        """Rules from the repo's own labeler/Mergify files (cached in the store for a day);
+        from stored file paths when GitHub cannot be asked and nothing is cached."""
         from bot.analysis.auto_rules import build_auto_ruleset
         from bot.errors import GitHubError
-        from bot.github.repo_files import repo_snapshot
+        from bot.github.repo_files import cached_repo_snapshot
 
-        if offline:
-            return build_auto_ruleset(None, None, await self.store.top_level_dirs(repo))
         try:
-            snapshot = await repo_snapshot(self.github(), repo, store=self.store)
+            snapshot = await cached_repo_snapshot(self.github(), repo, self.store, offline=offline)
         except GitHubError as exc:
             log.warning("labelling rules of %s unavailable (%s); using generic rules", repo, exc)
+            snapshot = None
+        if snapshot is None:
             return build_auto_ruleset(None, None, await self.store.top_level_dirs(repo))
         return build_auto_ruleset(
             snapshot.files.get(".github/labeler.yml"),

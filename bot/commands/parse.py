@@ -170,9 +170,14 @@ def _quote(value: str) -> str:
     return shlex.quote(value) if re.search(r"\s", value) else value
 
 
+# Invisible characters that ride along when a command is copied from a rendered message
+# (formatters put zero-width spaces before markup characters): never part of a word.
+_INVISIBLE = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u2060\ufeff"))
+
+
 def _tokens(text: str) -> list[str]:
     try:
-        return shlex.split(text.translate(_SMART_QUOTES))
+        return shlex.split(text.translate(_SMART_QUOTES).translate(_INVISIBLE))
     except ValueError:
         raise CommandError("unbalanced quotes in the command") from None
 

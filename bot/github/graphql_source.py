@@ -153,7 +153,9 @@ class GraphQLSource:
     async def pull_request(self, repo: str, number: int) -> PullRequest:
         try:
             data = await self._query(repo, q.PULL_REQUEST, {"number": number})
-        except NotFoundError:
+        except NotFoundError as exc:
+            if str(exc).startswith("repository "):  # the repo itself is missing: say so
+                raise
             raise NotFoundError(f"PR #{number} not found in {repo}") from None
         node = (data.get("repository") or {}).get("pullRequest")
         if not node:

@@ -7,10 +7,12 @@ REST contents requests (conditional, through the store's http cache when given).
 from __future__ import annotations
 
 import base64
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
 
-from bot.errors import NotFoundError
+from bot.errors import GitHubError, NotFoundError
 from bot.github import queries as q
 from bot.github.client import GitHubClient
 from bot.github.graphql_source import split_repo
@@ -92,3 +94,40 @@ async def _rest_snapshot(source: RestSource, repo: str, paths: Sequence[str]) ->
         except UnicodeDecodeError:
             snapshot.files[path] = None
     return snapshot
+
+
+# The labelling rules change rarely; re-reading them once a day keeps every `explain` and
+# `pr` on an "auto" repository free of GitHub requests (and working offline).
+SNAPSHOT_MAX_AGE = timedelta(hours=24)
+
+
+async def cached_repo_snapshot(
+    github: GitHubClient,
+    repo: str,
+    store: Store,
+    *,
+    offline: bool = False,
+    max_age: timedelta = SNAPSHOT_MAX_AGE,
+) -> RepoSnapshot | None:
+    """`repo_snapshot` through the store: a fresh copy costs no request; a stale one is
+    used when GitHub fails; None when offline (or failing) with no copy at all."""
+    key = f"snapshot:{repo}"
+    row = await store.get_http_cache(key)
+    if row is not None and (offline or datetime.now(UTC) - row.fetched_at < max_age):
+        return _decode(row.body)
+    if offline:
+        return None
+    try:
+        snapshot = await repo_snapshot(github, repo, store=store)
+    except GitHubError:
+        if row is None:
+            raise
+        return _decode(row.body)
+    body = json.dumps({"files": snapshot.files, "dirs": snapshot.top_level_dirs})
+    await store.put_http_cache(key, "", body, None)
+    return snapshot
+
+
+def _decode(body: str) -> RepoSnapshot:
+    data = json.loads(body)
+    return RepoSnapshot(files=data["files"], top_level_dirs=data["dirs"])

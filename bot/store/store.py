@@ -84,7 +84,13 @@ class Store:
     @classmethod
     async def open(cls, url: str, *, migrate: bool = True) -> Store:
         parsed = make_url(url)
-        if parsed.get_backend_name() == "sqlite" and parsed.database not in (None, "", ":memory:"):
+        database = parsed.database or ""
+        # `file:` names an SQLite URI (uri=true): its path is not a directory to create.
+        if (
+            parsed.get_backend_name() == "sqlite"
+            and database not in ("", ":memory:")
+            and not (database.startswith("file:"))
+        ):
             # Once per process, before any connection exists: blocking here is harmless.
             Path(parsed.database).expanduser().parent.mkdir(parents=True, exist_ok=True)  # noqa: ASYNC240
         kwargs = {}

@@ -163,3 +163,9 @@ def test_parse_never_fails_unexpectedly(text: str) -> None:
 def test_any_valid_number_is_a_pr(number: int) -> None:
     assert parse(f"pr {number}") == PrCommand(number)
     assert parse(f"pr https://github.com/o/r/pull/{number}") == PrCommand(number, "o/r")
+
+
+def test_invisible_characters_copied_from_a_message_are_ignored() -> None:
+    # A command copied out of a rendered digest carries zero-width spaces.
+    assert parse("/vllm pr 30001\u200b") == parse("/vllm pr 30001")
+    assert parse("\u200b/vllm subscribe rocm\u200b") == parse("/vllm subscribe rocm")

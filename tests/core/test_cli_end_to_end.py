@@ -121,6 +121,10 @@ def test_pr_in_any_state_and_explain(env: dict[str, str]) -> None:
         (("sync", "--week", "soon"), 2, "expected an ISO week"),
         (("sync", "--repo", "nope"), 2, "expected OWNER/NAME"),
         (("digest", "--post", "irc:#vllm"), 2, "expected slack:CHANNEL or discord:CHANNEL"),
+        (("pr", "abc"), 2, "Invalid value for 'number'"),
+        (("digest", "--format", "pdf"), 2, "'pdf' is not one of"),
+        (("nosuchcmd",), 2, "No such command 'nosuchcmd'"),
+        (("pr", "30001", "--repo", "nope/nope"), 2, "nope/nope not found"),
     ],
 )
 def test_bad_input_is_one_line_and_exit_2(
@@ -128,8 +132,8 @@ def test_bad_input_is_one_line_and_exit_2(
 ) -> None:
     result = vllm_bot(env, *args)
     assert result.returncode == code, result.stderr
-    lines = [line for line in result.stderr.splitlines() if line.startswith("error:")]
-    assert len(lines) == 1 and message in lines[0], result.stderr
+    assert result.stderr.count("\n") == 1, result.stderr  # exactly one line
+    assert result.stderr.startswith("error:") and message in result.stderr, result.stderr
     assert "Traceback" not in result.stderr
 
 
