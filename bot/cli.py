@@ -376,7 +376,13 @@ def _parse_target(value: str) -> tuple[str, str]:
 @app.command()
 def chat(
     text: Annotated[str, typer.Argument(help='A slash command, e.g. "/vllm pr 42121".')],
-    channel: Annotated[str, typer.Option(help="Channel id the command is typed in.")] = "cli",
+    channel: Annotated[
+        str,
+        typer.Option(
+            help="Where the command is typed: slack:C0123 or discord:1234 act for that channel "
+            "(e.g. its subscriptions); anything else is the terminal."
+        ),
+    ] = "cli",
     user: Annotated[str, typer.Option(help="User id typing the command.")] = "cli-user",
 ) -> None:
     """Run one /vllm command through the same command layer as Slack and Discord."""
@@ -385,12 +391,16 @@ def chat(
         from bot.commands.cli_adapter import run_chat
 
         async with await _services() as services:
-            reply_text, ok = await run_chat(services, text, channel=channel, user=user)
-        _emit(reply_text, None)
-        return 0 if ok else 2
+            reply_text, code = await run_chat(services, text, channel=channel, user=user)
+        if code == 0:
+            _emit(reply_text, None)
+        else:
+            err.print(
+                f"error: {reply_text}" if "\n" not in reply_text else reply_text, markup=False
+            )
+        return code
 
-    code = run(go)
-    raise typer.Exit(code)
+    raise typer.Exit(run(go))
 
 
 # ---------------------------------------------------------------------------- serve / doctor

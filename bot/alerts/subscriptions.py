@@ -17,6 +17,7 @@ from bot.alerts.repository import AlertStore
 from bot.alerts.settings import AlertSettings
 from bot.commands.context import ModuleInfo, SubscriptionInfo
 from bot.commands.parse import CommandError, SubscriptionFilters, suggest
+from bot.errors import UsageError
 from bot.store.store import Store
 
 # A channel with more subscriptions than this is almost certainly a script gone wrong;
@@ -86,9 +87,13 @@ class ModuleCatalogue:
         return ids
 
 
-def _info(sub: Subscription) -> SubscriptionInfo:
+def _info(sub: Subscription, *, created: bool = True) -> SubscriptionInfo:
     return SubscriptionInfo(
-        id=str(sub.id), modules=sub.modules, filters=sub.filters, created_by=sub.created_by
+        id=str(sub.id),
+        modules=sub.modules,
+        filters=sub.filters,
+        created_by=sub.created_by,
+        created=created,
     )
 
 
@@ -120,10 +125,10 @@ class SubscriptionService:
 
     def _check_admin(self, platform: str, channel: str, user: str | None, command: str) -> None:
         if not self.may_change(platform, channel, user):
-            raise CommandError(
+            # A permission problem, not a syntax one: no usage line.
+            raise UsageError(
                 "only this channel's alert admins may change its subscriptions "
-                "(alerts.admins in the bot's config); ask one of them",
-                command,
+                "(alerts.admins in the bot's config); ask one of them"
             )
 
     async def subscribe(
@@ -143,7 +148,7 @@ class SubscriptionService:
         for sub in existing:
             # Subscribing twice to the same thing is a no-op, not a second stream of alerts.
             if set(sub.modules) == set(ids) and sub.filters == filters:
-                return _info(sub)
+                return _info(sub, created=False)
         if len(existing) >= MAX_PER_CHANNEL:
             raise CommandError(
                 f"this channel already has {len(existing)} subscriptions (the limit is "

@@ -37,18 +37,28 @@ def services_context(
     )
 
 
+def chat_address(channel: str | None) -> tuple[str, str | None]:
+    """`--channel slack:C0123` or `discord:1234` acts for that channel; else the terminal."""
+    if channel:
+        platform, sep, rest = channel.partition(":")
+        if sep and platform in ("slack", "discord") and rest:
+            return platform, rest
+    return "cli", channel
+
+
 async def run_chat(
     services: Services, text: str, *, channel: str | None, user: str | None
-) -> tuple[str, bool]:
-    """The reply as terminal text, and whether the command succeeded."""
-    ctx = services_context(services, platform="cli", channel=channel, user=user)
+) -> tuple[str, int]:
+    """The reply as terminal text and the CONTRACT exit status (0, 2 bad input, 1 failure)."""
+    platform, address = chat_address(channel)
+    ctx = services_context(services, platform=platform, channel=address, user=user)
     reply = await handle(text, ctx)
     if reply.document is None:
-        return reply.text, reply.ok
-    from bot.digest.render import render_markdown
+        return reply.text, reply.exit_code
+    from bot.cards import document_text
 
-    body = render_markdown(reply.document)
+    body = document_text(reply.document)
     if reply.post_to_channel:
         # A terminal has no channel to post in; say so instead of silently dropping 'post'.
         body += "\n\n(not posted: `vllm-bot chat` only prints; use `vllm-bot digest --post`)"
-    return body, reply.ok
+    return body, reply.exit_code

@@ -61,6 +61,7 @@ class SubscriptionInfo:
     modules: tuple[str, ...]
     filters: SubscriptionFilters = field(default_factory=SubscriptionFilters)
     created_by: str | None = None
+    created: bool = True  # False: the channel already had exactly this subscription
 
     def describe(self) -> str:
         filters = self.filters.describe()

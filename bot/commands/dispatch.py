@@ -108,17 +108,18 @@ def _expected_error(command: Command, exc: Exception) -> Reply | None:
         if exc.reset_at:
             reset = datetime.fromtimestamp(exc.reset_at, UTC)
             when = f" after {reset:%H:%M} UTC"
-        return Reply.error(f"GitHub's rate limit is used up, try again{when} ({exc})")
+        return Reply.error(f"GitHub's rate limit is used up, try again{when} ({exc})", runtime=True)
     if isinstance(exc, GitHubAuthError):
         return Reply.error(
-            f"GitHub rejected the bot's token ({exc}); an admin needs to check GITHUB_TOKEN"
+            f"GitHub rejected the bot's token ({exc}); an admin needs to check GITHUB_TOKEN",
+            runtime=True,
         )
     if isinstance(exc, GitHubError):
-        return Reply.error(f"GitHub is unavailable, try again in a minute ({exc})")
+        return Reply.error(f"GitHub is unavailable, try again in a minute ({exc})", runtime=True)
     if isinstance(exc, NotFoundError) and isinstance(command, PrCommand):
         return Reply.error(str(exc))
     if isinstance(exc, BotError):
-        return Reply.error(str(exc))
+        return Reply.error(str(exc), runtime=not isinstance(exc, UsageError))
     return None
 
 
@@ -134,7 +135,8 @@ def _apology(command: Command, ctx: Context, exc: Exception) -> Reply:
     )
     return Reply.error(
         f"Sorry, something went wrong on our side (error id {error_id}). "
-        "It has been logged; please try again later."
+        "It has been logged; please try again later.",
+        runtime=True,
     )
 
 
@@ -218,28 +220,48 @@ async def _modules(ctx: Context) -> Reply:
 
 
 def resolve_modules(names: Sequence[str], catalog: Sequence[ModuleInfo], command: str) -> list[str]:
-    """Module ids for ids or names as typed; unknown ones get a suggestion."""
+    """Module ids for ids or names as typed; unknown ones get a suggestion.
+
+    Names may span several words (`Mixture of Experts`, unquoted): the longest run of
+    words that names a module wins.
+    """
     by_key: dict[str, str] = {}
     for module in catalog:
         for key in (module.id, module.name_en, module.name_zh):
             if key:
-                by_key.setdefault(key.lower(), module.id)
+                by_key.setdefault(" ".join(key.lower().split()), module.id)
+    longest = max((len(key.split()) for key in by_key), default=1)
     ids: list[str] = []
-    for name in names:
-        module_id = by_key.get(name.lower())
-        if module_id is None:
+    i = 0
+    while i < len(names):
+        for size in range(min(longest, len(names) - i), 0, -1):
+            module_id = by_key.get(" ".join(names[i : i + size]).lower())
+            if module_id is not None:
+                break
+        else:
+            name = names[i]
             hint = suggest(name, [m.id for m in catalog]) or suggest(name, list(by_key))
             tip = f"; did you mean '{by_key.get(hint.lower(), hint)}'?" if hint else ""
             raise CommandError(f"unknown module '{name}'{tip} (/vllm modules lists them)", command)
         if module_id not in ids:
             ids.append(module_id)
+        i += size
     return ids
+
+
+ALERT_PLATFORMS = ("slack", "discord")
+NO_ALERT_CHANNEL = (
+    "alerts go to a Slack or Discord channel; name it with --channel slack:C0123 or "
+    "--channel discord:1234 to manage that channel's subscriptions from the command line"
+)
 
 
 async def _subscribe(command: SubscribeCommand, ctx: Context) -> Reply:
     service = ctx.subscriptions
     if service is None or ctx.channel is None:
         return Reply(text=NOT_AVAILABLE)
+    if ctx.platform not in ALERT_PLATFORMS:
+        return Reply.error(NO_ALERT_CHANNEL)
     ids = resolve_modules(command.modules, await ctx.backend.modules(ctx.default_repo), "subscribe")
     info = await service.subscribe(
         platform=ctx.platform,
@@ -248,6 +270,8 @@ async def _subscribe(command: SubscribeCommand, ctx: Context) -> Reply:
         modules=ids,
         filters=command.filters,
     )
+    if not info.created:
+        return Reply(text=f"this channel is already subscribed: {info.describe()}")
     return Reply(text=f"subscribed this channel: {info.describe()}", ephemeral=False)
 
 

@@ -14,7 +14,8 @@ class Reply:
     `ephemeral`: only the person who typed the command sees it.
     `post_to_channel`: the adapter posts `document` in the channel through the delivery
     ledger (`bot.delivery.deliver`) and tells the user how that went.
-    `ok`: False for errors, so `vllm-bot chat` can exit 2 and adapters can log them.
+    `ok`: False for errors, so `vllm-bot chat` can exit non-zero and adapters log them.
+    `runtime`: the error is a failure on our side or GitHub's (exit 1), not bad input (2).
     """
 
     text: str = ""
@@ -22,7 +23,13 @@ class Reply:
     ephemeral: bool = True
     post_to_channel: bool = False
     ok: bool = True
+    runtime: bool = False
 
     @classmethod
-    def error(cls, text: str) -> Reply:
-        return cls(text=text, ok=False)
+    def error(cls, text: str, *, runtime: bool = False) -> Reply:
+        return cls(text=text, ok=False, runtime=runtime)
+
+    @property
+    def exit_code(self) -> int:
+        """CONTRACT exit status for `vllm-bot chat`: 0 ok, 2 bad input, 1 runtime failure."""
+        return 0 if self.ok else (1 if self.runtime else 2)

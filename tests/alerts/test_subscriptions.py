@@ -54,6 +54,7 @@ async def test_subscribing_twice_is_a_no_op(env: Env) -> None:
     first = await env.subscribe("attention", "moe")
     again = await env.subscribe("moe", "attention")
     assert again.id == first.id
+    assert first.created and not again.created  # the reply can say "already subscribed"
     assert len(await env.service.list(platform="slack", channel="C1")) == 1
 
 

@@ -187,3 +187,31 @@ async def test_quick_reply_and_handle() -> None:
     assert command == PrCommand(12) and reply is None
     assert progress_text(command) == "looking up #12…"
     assert (await handle("subscibe moe", ctx)).text.startswith("unknown command 'subscibe'")
+
+
+async def test_exit_codes_tell_bad_input_from_failures() -> None:
+    backend = FakeBackend()
+    backend.fetch_error = GitHubUnavailable("cannot reach api.github.com")
+    failed = await dispatch(parse("pr 42121"), context(backend))
+    assert (failed.ok, failed.exit_code) == (False, 1)
+    bad = await handle("pr abc", context(FakeBackend()))
+    assert (bad.ok, bad.exit_code) == (False, 2)
+    fine = await handle("help", context(FakeBackend()))
+    assert fine.exit_code == 0
+
+
+async def test_subscriptions_need_a_chat_channel() -> None:
+    subs = FakeSubscriptions()
+    reply = await handle("subscribe rocm", context(platform="cli", subscriptions=subs))
+    assert reply.exit_code == 2 and "--channel slack:" in reply.text
+    assert subs.items == []
+
+
+async def test_module_names_may_span_words() -> None:
+    subs = FakeSubscriptions()
+    ctx = context(subscriptions=subs)
+    names = {m.id: m.name_en for m in await ctx.backend.modules(ctx.default_repo)}
+    multi = next((i, n) for i, n in names.items() if len(n.split()) > 1 and i != "rocm")
+    reply = await handle(f"subscribe {multi[1]} rocm", ctx)
+    assert reply.ok, reply.text
+    assert subs.items[-1][2].modules == (multi[0], "rocm")
