@@ -344,11 +344,7 @@ def digest(
                 services, repo, window, language, sync=not no_sync, progress_console=err
             )
             if targets:
-                from bot.posting import post_digest
-
-                for platform, channel in targets:
-                    result = await post_digest(services, built, platform, channel, force=force)
-                    err.print(result.summary_line(), markup=False)
+                await _post_everywhere(services, built, targets, force)
                 if out_file is None and format is DigestFormat.markdown:
                     return
             rendered = render_digest(built, format.value)
@@ -360,6 +356,31 @@ def digest(
                 _emit(rendered, out_file)
 
     run(go)
+
+
+async def _post_everywhere(services, built, targets: list[tuple[str, str]], force: bool) -> None:
+    """Post to every target even when one fails; then fail with each failure named."""
+    from bot.posting import post_digest
+
+    digest = built.digest
+    if digest.totals.merged == 0 and not digest.complete:
+        raise UsageError(
+            f"nothing to post: {digest.week} of {digest.repo} is not in the store; "
+            "run without --no-sync (or `vllm-bot sync`) first"
+        )
+    failures: list[BotError] = []
+    for platform, channel in targets:
+        try:
+            result = await post_digest(services, built, platform, channel, force=force)
+        except BotError as exc:
+            if len(targets) == 1:
+                raise
+            failures.append(exc)
+            err.print(f"{platform}:{channel}: not posted: {exc}", markup=False)
+            continue
+        err.print(result.summary_line(), markup=False)
+    if failures:
+        raise BotError(f"{len(failures)} of {len(targets)} targets were not posted (see above)")
 
 
 def _parse_target(value: str) -> tuple[str, str]:
