@@ -209,3 +209,10 @@ def test_digest_posts_to_slack_and_discord_once(env: dict[str, str]) -> None:
         missing = vllm_bot(env, "digest", "--week", "2026-W23", "--post", "slack:CNOPE")
         assert missing.returncode == 1
         assert "CNOPE" in missing.stderr and "Traceback" not in missing.stderr
+        # One bad target does not stop the others; each failure is named.
+        both = vllm_bot(
+            env, "digest", "--week", "2026-W23", "--post", "slack:CNOPE", "--post", "slack:C2"
+        )
+        assert both.returncode == 1
+        assert "slack:CNOPE: not posted" in both.stderr and "1 of 2 targets" in both.stderr
+        assert len(slack.channel_messages("C2")) == len(posted)
