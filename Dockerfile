@@ -15,15 +15,21 @@ RUN pip install --no-cache-dir tzdata \
     && useradd --system --uid 10001 --create-home --home-dir /home/vllm-bot vllm-bot
 COPY --from=build /wheels /wheels
 RUN pip install --no-cache-dir /wheels/*.whl && rm -rf /wheels
+# The config is optional (every key has a default): the entry point uses
+# /etc/vllm-bot/config.toml when one is mounted there, or VLLM_BOT_CONFIG when set.
+COPY --chmod=755 deploy/docker-entrypoint.sh /usr/local/bin/vllm-bot-entrypoint
+COPY --chmod=644 deploy/healthcheck.py /usr/local/lib/vllm-bot-healthcheck.py
 USER vllm-bot
 WORKDIR /home/vllm-bot
 ENV PYTHONUNBUFFERED=1 \
-    PYTHONDONTWRITEBYTECODE=1 \
-    VLLM_BOT_CONFIG=/etc/vllm-bot/config.toml
+    PYTHONDONTWRITEBYTECODE=1
+# The default [server] port; a config that changes it needs no edit here (see below).
 EXPOSE 8080
-HEALTHCHECK --interval=30s --timeout=5s --start-period=30s \
-    CMD python -c "import urllib.request,sys; urllib.request.urlopen('http://127.0.0.1:8080/healthz', timeout=4); sys.exit(0)"
-# Exec form: SIGTERM reaches the bot itself, which finishes in-flight posts and exits 0.
+# /healthz on the host and port from the same config the bot reads (not hard-coded).
+HEALTHCHECK --interval=30s --timeout=10s --start-period=30s \
+    CMD ["python", "/usr/local/lib/vllm-bot-healthcheck.py"]
+# Exec form and `exec` in the entry point: SIGTERM reaches the bot itself, which finishes
+# in-flight work and exits 0.
 STOPSIGNAL SIGTERM
-ENTRYPOINT ["vllm-bot"]
+ENTRYPOINT ["vllm-bot-entrypoint"]
 CMD ["serve"]

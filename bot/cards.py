@@ -8,10 +8,12 @@ escapes them.
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 
 from bot import i18n
+from bot.analysis.reasons import contribution_text, flag_text
 from bot.document import (
     Block,
     BulletList,
@@ -79,7 +81,8 @@ def _size(pr: PullRequest, language: str) -> str:
 
 def _score_line(analysis: Analysis, language: str) -> str:
     value = i18n.t(language, "card.score_value", score=i18n.score(analysis.score, language))
-    reasons = analysis.score_reasons(SCORE_REASONS)
+    positive = [c for c in analysis.contributions if c.points > 0][:SCORE_REASONS]
+    reasons = [contribution_text(c, language) for c in positive]
     if reasons:
         value += f" ({'; '.join(reasons)})" if language == "en" else f"（{'；'.join(reasons)}）"
     return value
@@ -91,7 +94,8 @@ def _flags(analysis: Analysis, language: str) -> Block:
     colon = ": " if language == "en" else "："
     return BulletList(
         tuple(
-            (Strong(i18n.flag_name(f.id, language)), Text(colon + f.reason)) for f in analysis.flags
+            (Strong(i18n.flag_name(f.id, language)), Text(colon + flag_text(f, language)))
+            for f in analysis.flags
         )
     )
 
@@ -153,7 +157,7 @@ def pr_card(
                 (
                     BulletList(
                         tuple(
-                            (Text(f"+{c.points:.1f} "), Text(c.reason))
+                            (Text(f"+{c.points:.1f} "), Text(contribution_text(c, lang)))
                             for c in positive[:SCORE_REASONS]
                         )
                     ),
@@ -266,6 +270,11 @@ def batched_alert(
     )
 
 
+def _display_width(text: str) -> int:
+    """Terminal columns of `text`: wide and full-width characters take two."""
+    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
+
+
 def document_text(doc: Document) -> str:
     """Plain text of a Document (terminal output): no markup, nothing to escape."""
     lines = [doc.title]
@@ -283,9 +292,11 @@ def document_text(doc: Document) -> str:
                     marker = f"{n}." if block.ordered else "-"
                     lines.append(f"  {marker} {plain(item)}")
             elif isinstance(block, Facts):
-                width = max(len(label) for label, _ in block.items)
+                # Pad by display width: a CJK label ("作者") is two columns per character.
+                width = max(_display_width(label) for label, _ in block.items)
                 for label, value in block.items:
-                    lines.append(f"  {label.ljust(width)}  {plain(value)}")
+                    pad = " " * (width - _display_width(label))
+                    lines.append(f"  {label}{pad}  {plain(value)}")
             elif isinstance(block, Table):
                 for row in block.rows:
                     lines.append("  " + "  ".join(plain(cell) for cell in row))

@@ -115,7 +115,7 @@ async def _platform_checks(services: Any) -> list[Probe]:
         except ConfigError as exc:
             results.append(Probe(f"discord webhook {target.channel}", False, str(exc)))
             continue
-        results.append(await probes.discord_webhook(url, target.channel))
+        results.append(await probes.discord_webhook(url, target.channel, env))
     if not results:
         results.append(
             Probe("platforms", True, "none configured: webhooks and CLI only", warning=True)

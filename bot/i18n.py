@@ -9,6 +9,7 @@ language follows its own convention.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from datetime import date, datetime, timedelta
 from functools import lru_cache
@@ -92,6 +93,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "No risk flag was raised this week.",
         "zh": "本周没有 PR 触发风险标记。",
     },
+    "risk.none.period": {
+        "en": "No risk flag was raised in this period.",
+        "zh": "本期没有 PR 触发风险标记。",
+    },
     # ------------------------------------------------------------ header
     "title.week": {
         "en": "{repo} weekly digest, {year} week {week}",
@@ -111,9 +116,31 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "数据不完整：该周期尚未完全同步，以下各项统计可能遗漏部分 PR。",
     },
     "incomplete.short": {"en": "incomplete", "zh": "数据不完整"},
+    # A window that has not ended is a different state from one that failed to sync: its
+    # figures are right so far, they just will grow.
+    "incomplete.running": {
+        "en": "The week is not over yet (figures so far).",
+        "zh": "本周尚未结束（以下为截至目前的数据）。",
+    },
+    "incomplete.running.period": {
+        "en": "This period is not over yet (figures so far).",
+        "zh": "该时间段尚未结束（以下为截至目前的数据）。",
+    },
+    "incomplete.running_unsynced": {
+        "en": "The week is not over yet and not fully synced (figures so far; PRs may be missing).",
+        "zh": "本周尚未结束，且数据尚未完全同步（以下为截至目前的数据，可能遗漏部分 PR）。",
+    },
+    "incomplete.running_unsynced.period": {
+        "en": "This period is not over yet and not fully synced (figures so far; PRs may be "
+        "missing).",
+        "zh": "该时间段尚未结束，且数据尚未完全同步（以下为截至目前的数据，可能遗漏部分 PR）。",
+    },
+    "incomplete.short.running": {"en": "week not over yet", "zh": "本周尚未结束"},
+    "incomplete.short.running.period": {"en": "period not over yet", "zh": "该时间段尚未结束"},
     # ------------------------------------------------------------ sections
     "section.summary": {"en": "Summary", "zh": "执行摘要"},
     "section.highlights": {"en": "Highlights", "zh": "本周重点变化"},
+    "section.highlights.period": {"en": "Highlights", "zh": "本期重点变化"},
     "section.trends": {"en": "Trends", "zh": "模块与主题趋势"},
     "section.risks": {"en": "Risks", "zh": "风险观察"},
     "section.key_prs": {"en": "Key PRs", "zh": "重点 PR 速览"},
@@ -123,15 +150,29 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "No pull requests were merged into {repo} in this window.",
         "zh": "本周期内 {repo} 没有合并任何 PR。",
     },
+    # Several counts in one sentence: English singulars use the inline "{n:one|other}" form.
     "summary.totals": {
-        "en": "{merged} PRs were merged into {repo} ({key} key PRs) by {contributors} "
-        "contributors, adding {additions} lines and removing {deletions}.",
+        "en": "{merged} {merged:PR was|PRs were} merged into {repo} ({key} key "
+        "{key:PR|PRs}) by {contributors} {contributors:contributor|contributors}, adding "
+        "{additions} {additions:line|lines} and removing {deletions}.",
         "zh": "本周 {repo} 共合并 {merged} 个 PR，其中 {key} 个被标记为重点 PR，来自 "
+        "{contributors} 位贡献者，新增 {additions} 行、删除 {deletions} 行。",
+    },
+    "summary.totals.period": {
+        "en": "{merged} {merged:PR was|PRs were} merged into {repo} in this period ({key} key "
+        "{key:PR|PRs}) by {contributors} {contributors:contributor|contributors}, adding "
+        "{additions} {additions:line|lines} and removing {deletions}.",
+        "zh": "本期 {repo} 共合并 {merged} 个 PR，其中 {key} 个被标记为重点 PR，来自 "
         "{contributors} 位贡献者，新增 {additions} 行、删除 {deletions} 行。",
     },
     "summary.new_contributors": {
         "en": "First-time contributors: {names}.",
         "zh": "首次贡献者：{names}。",
+    },
+    # --no-sync or GitHub unreachable: say it is unknown rather than imply there were none.
+    "summary.new_contributors_unknown": {
+        "en": "First-time contributors: unknown (needs GitHub).",
+        "zh": "首次贡献者：未知（需要连接 GitHub 查询）。",
     },
     "summary.themes": {
         "en": "The dominant themes were {themes}.",
@@ -144,41 +185,69 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "No risk flag was raised.",
         "zh": "本周没有 PR 触发风险标记。",
     },
+    "summary.no_flags.period": {
+        "en": "No risk flag was raised.",
+        "zh": "本期没有 PR 触发风险标记。",
+    },
     "fact.merged": {"en": "Merged PRs", "zh": "合并 PR"},
     "fact.key": {"en": "Key PRs", "zh": "重点 PR"},
     "fact.contributors": {"en": "Contributors", "zh": "贡献者"},
     "fact.new_contributors": {"en": "First-time contributors", "zh": "首次贡献者"},
     "fact.new_contributors_value": {"en": "{count} ({names})", "zh": "{count} 位（{names}）"},
+    "fact.new_contributors_none": {"en": "none", "zh": "无"},
+    "fact.new_contributors_unknown": {
+        "en": "unknown (needs GitHub)",
+        "zh": "未知（需要连接 GitHub 查询）",
+    },
     "fact.lines": {"en": "Lines", "zh": "代码行"},
     "fact.lines_value": {"en": "+{additions} / −{deletions}", "zh": "+{additions} / −{deletions}"},
     # ------------------------------------------------------------ highlights
     "highlight.activity": {
-        "en": "{count} PRs this week ({trend}), {key} of them key.",
+        "en": "{count} {count:PR|PRs} this week ({trend}), {key} of them key.",
         "zh": "本周共 {count} 个 PR（{trend}），其中 {key} 个重点 PR。",
     },
-    "highlight.activity.one": {
-        "en": "{count} PR this week ({trend}), {key} of them key.",
-        "zh": "本周共 {count} 个 PR（{trend}），其中 {key} 个重点 PR。",
+    "highlight.activity.period": {
+        "en": "{count} {count:PR|PRs} in this period ({trend}), {key} of them key.",
+        "zh": "本期共 {count} 个 PR（{trend}），其中 {key} 个重点 PR。",
     },
     "highlight.activity_new": {
-        "en": "{count} PRs this week (none last week), {key} of them key.",
+        "en": "{count} {count:PR|PRs} this week (none last week), {key} of them key.",
         "zh": "本周共 {count} 个 PR（上周为 0），其中 {key} 个重点 PR。",
     },
-    "highlight.activity_new.one": {
-        "en": "{count} PR this week (none last week), {key} of them key.",
-        "zh": "本周共 {count} 个 PR（上周为 0），其中 {key} 个重点 PR。",
+    "highlight.activity_new.period": {
+        "en": "{count} {count:PR|PRs} in this period (none in the previous one), {key} of "
+        "them key.",
+        "zh": "本期共 {count} 个 PR（上期为 0），其中 {key} 个重点 PR。",
+    },
+    # The previous window is not fully synced: state this window's figures only.
+    "highlight.activity_plain": {
+        "en": "{count} {count:PR|PRs} this week, {key} of them key.",
+        "zh": "本周共 {count} 个 PR，其中 {key} 个重点 PR。",
+    },
+    "highlight.activity_plain.period": {
+        "en": "{count} {count:PR|PRs} in this period, {key} of them key.",
+        "zh": "本期共 {count} 个 PR，其中 {key} 个重点 PR。",
     },
     "highlight.activity_other": {
-        "en": "{count} key PRs outside the themes above.",
+        "en": "{count} key {count:PR|PRs} outside the themes above.",
         "zh": "以上主题之外的 {count} 个重点 PR。",
     },
-    "highlight.activity_other.one": {
-        "en": "{count} key PR outside the themes above.",
-        "zh": "以上主题之外的 {count} 个重点 PR。",
+    "highlight.more": {
+        "en": "And {count} more key {count:PR|PRs} in this theme: {prs}",
+        "zh": "该主题另有 {count} 个重点 PR：{prs}",
     },
     "trend.words.up": {"en": "up {percent} from last week", "zh": "较上周增长 {percent}"},
     "trend.words.down": {"en": "down {percent} from last week", "zh": "较上周下降 {percent}"},
     "trend.words.flat": {"en": "as many as last week", "zh": "与上周持平"},
+    "trend.words.up.period": {
+        "en": "up {percent} on the previous period",
+        "zh": "较上期增长 {percent}",
+    },
+    "trend.words.down.period": {
+        "en": "down {percent} on the previous period",
+        "zh": "较上期下降 {percent}",
+    },
+    "trend.words.flat.period": {"en": "as many as the previous period", "zh": "与上期持平"},
     "highlight.kinds": {"en": "Mostly {kinds}.", "zh": "以{kinds}为主。"},
     "highlight.kind_item": {"en": "{kind} ({count})", "zh": "{kind}（{count}）"},
     "highlight.authors": {"en": "Key work by {authors}.", "zh": "重点工作来自 {authors}。"},
@@ -191,6 +260,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "（由 {model} 根据上述数据撰写，数字已校验）",
     },
     "highlight.none": {"en": "No key PRs this week.", "zh": "本周没有重点 PR。"},
+    "highlight.none.period": {"en": "No key PRs in this period.", "zh": "本期没有重点 PR。"},
     "trend.up": {"en": "▲ {percent}", "zh": "▲ {percent}"},
     "trend.down": {"en": "▼ {percent}", "zh": "▼ {percent}"},
     "trend.flat": {"en": "unchanged", "zh": "持平"},
@@ -201,19 +271,28 @@ MESSAGES: dict[str, dict[str, str]] = {
     "trends.col.module": {"en": "Module", "zh": "模块"},
     "trends.col.kind": {"en": "Kind", "zh": "类型"},
     "trends.col.count": {"en": "This week", "zh": "本周"},
+    "trends.col.count.period": {"en": "This period", "zh": "本期"},
     "trends.col.previous": {"en": "Last week", "zh": "上周"},
+    "trends.col.previous.period": {"en": "Previous period", "zh": "上期"},
     "trends.col.change": {"en": "Change", "zh": "变化"},
     "trends.previous_incomplete": {
-        "en": "Last week is not fully synced, so the comparison below may overstate growth.",
-        "zh": "上周数据尚未完全同步，以下对比可能高估增长。",
+        "en": "Last week ({label}) is not fully synced, so this week is not compared with it; "
+        "sync {label} to see the changes.",
+        "zh": "上周（{label}）数据尚未完全同步，因此本周不与其对比；同步 {label} 后即可查看变化。",
+    },
+    "trends.previous_incomplete.period": {
+        "en": "The previous period ({label}) is not fully synced, so this period is not "
+        "compared with it; sync {label} to see the changes.",
+        "zh": "上一时间段（{label}）数据尚未完全同步，因此本期不与其对比；"
+        "同步 {label} 后即可查看变化。",
     },
     "trends.quiet": {
         "en": "Went quiet (active last week, no PR this week): {modules}.",
         "zh": "本周沉寂的模块（上周活跃、本周无 PR）：{modules}。",
     },
-    "trends.more_modules": {
-        "en": "{count} more modules with fewer PRs are in the JSON output.",
-        "zh": "另有 {count} 个 PR 较少的模块，详见 JSON 输出。",
+    "trends.quiet.period": {
+        "en": "Went quiet (active in the previous period, no PR in this one): {modules}.",
+        "zh": "本期沉寂的模块（上期活跃、本期无 PR）：{modules}。",
     },
     # ------------------------------------------------------------ key PR table
     "keypr.col.pr": {"en": "PR", "zh": "PR"},
@@ -225,6 +304,10 @@ MESSAGES: dict[str, dict[str, str]] = {
     "keypr.none": {
         "en": "No PR reached the key-PR score floor ({floor}).",
         "zh": "本周没有 PR 达到重点 PR 的分数门槛（{floor}）。",
+    },
+    "keypr.none.period": {
+        "en": "No PR reached the key-PR score floor ({floor}).",
+        "zh": "本期没有 PR 达到重点 PR 的分数门槛（{floor}）。",
     },
     # ------------------------------------------------------------ recommendations
     "rec.tests-for-core-path": {
@@ -260,6 +343,21 @@ MESSAGES: dict[str, dict[str, str]] = {
         "({count} PRs): {prs}.",
         "zh": "增设跨平台回归测试：{module} 相关 PR 较上周增长 {percent}（{count} 个）：{prs}。",
     },
+    "rec.cross-platform.period": {
+        "en": "Run cross-platform regression tests: {module} activity rose {percent} "
+        "({count} PRs): {prs}.",
+        "zh": "增设跨平台回归测试：{module} 相关 PR 较上期增长 {percent}（{count} 个）：{prs}。",
+    },
+    "rec.cross-platform.one": {
+        "en": "Run cross-platform regression tests: {module} activity rose {percent} "
+        "({count} PR): {prs}.",
+        "zh": "增设跨平台回归测试：{module} 相关 PR 较上周增长 {percent}（{count} 个）：{prs}。",
+    },
+    "rec.cross-platform.period.one": {
+        "en": "Run cross-platform regression tests: {module} activity rose {percent} "
+        "({count} PR): {prs}.",
+        "zh": "增设跨平台回归测试：{module} 相关 PR 较上期增长 {percent}（{count} 个）：{prs}。",
+    },
     "rec.tests-for-core-path.one": {
         "en": "Add tests for the {count} core-path PR merged without tests: {prs}.",
         "zh": "为 {count} 个修改了核心路径却未附带测试的 PR 补充回归测试：{prs}。",
@@ -291,6 +389,10 @@ MESSAGES: dict[str, dict[str, str]] = {
     "rec.none": {
         "en": "Nothing in this week's data calls for follow-up.",
         "zh": "本周数据中没有需要特别跟进的事项。",
+    },
+    "rec.none.period": {
+        "en": "Nothing in this period's data calls for follow-up.",
+        "zh": "本期数据中没有需要特别跟进的事项。",
     },
     "more": {"en": "and {count} more", "zh": "等另外 {count} 个"},
     "names.more": {"en": "{names} and {count} more", "zh": "{names} 等另外 {count} 人"},
@@ -356,24 +458,88 @@ MESSAGES: dict[str, dict[str, str]] = {
 }
 
 
-def message(language: str, msg_id: str, /, **values: object) -> str:
-    """The message in `language`, formatted; English when the language is unknown.
+class _Count:
+    """An integer placeholder value: "{n}" gives the number in the language's convention,
+    "{n:one|other}" picks the English singular or plural word for it. This is how one
+    message holds several counts ("1 PR was merged … by 2 contributors"), which the
+    "<id>.one" variant (keyed on `count` alone) cannot express."""
 
-    Integer values are formatted in the language's convention, and an integer `count` of 1
-    selects the "<id>.one" variant when the catalogue has one (English singulars).
-    """
-    count = values.get("count")
+    __slots__ = ("text", "value")
+
+    def __init__(self, value: int, language: str) -> None:
+        self.value = value
+        self.text = number(value, language)
+
+    def __format__(self, spec: str) -> str:
+        if "|" in spec:
+            one, other = spec.split("|", 1)
+            return one if self.value == 1 else other
+        return format(self.text, spec)
+
+    def __str__(self) -> str:
+        return self.text
+
+
+_HAN = "\u3400-\u9fff\uf900-\ufaff"
+# A space that a template puts between a placeholder and Chinese text is right for a Latin
+# value ("ROCm 相关") and wrong for a Chinese one ("ROCm / AMD 平台相关").
+_SPACE_AFTER_FIELD = re.compile(rf"\{{(\w+)\}} (?=[{_HAN}])")
+_SPACE_BEFORE_FIELD = re.compile(rf"(?<=[{_HAN}]) \{{(\w+)\}}")
+_HAN_CHAR = re.compile(rf"[{_HAN}]")
+
+
+# Only placeholders that hold names (modules, kinds, people) are joined this way; dates
+# and numbers keep the template's spacing ("2026年6月1日 至 2026年6月7日").
+_NAME_FIELDS = frozenset({"module", "modules", "name", "names", "kind", "kinds", "theme"})
+
+
+def _cjk_spacing(template: str, values: dict[str, object]) -> str:
+    def han_edge(field: str, index: int) -> bool:
+        text = str(values.get(field, "")) if field in _NAME_FIELDS else ""
+        return bool(text) and bool(_HAN_CHAR.match(text[index]))
+
+    def after(match: re.Match[str]) -> str:
+        return match[0][:-1] if han_edge(match[1], -1) else match[0]
+
+    def before(match: re.Match[str]) -> str:
+        return match[0][1:] if han_edge(match[1], 0) else match[0]
+
+    return _SPACE_BEFORE_FIELD.sub(before, _SPACE_AFTER_FIELD.sub(after, template))
+
+
+def variant(msg_id: str, span: str = "week", count: object = None) -> str:
+    """The catalogue id to use: "<id>.period" for a window that is not an ISO week (so
+    Chinese says 本期 rather than 本周), then "<id>.one" for an integer count of 1."""
+    if span != "week" and f"{msg_id}.{span}" in MESSAGES:
+        msg_id = f"{msg_id}.{span}"
     if count == 1 and not isinstance(count, bool) and f"{msg_id}.one" in MESSAGES:
         msg_id = f"{msg_id}.one"
-    entry = MESSAGES[msg_id]
+    return msg_id
+
+
+def message(language: str, msg_id: str, /, *, span: str = "week", **values: object) -> str:
+    """The message in `language`, formatted; English when the language is unknown.
+
+    Integer values are formatted in the language's convention (and may pick a singular
+    with "{n:one|other}"); an integer `count` of 1 selects the "<id>.one" variant when the
+    catalogue has one; `span="period"` selects "<id>.period" for non-week windows.
+    """
+    entry = MESSAGES[variant(msg_id, span, values.get("count"))]
     template = entry.get(language) or entry["en"]
     if not values:
         return template
     formatted = {
-        k: number(v, language) if isinstance(v, int) and not isinstance(v, bool) else v
+        k: _Count(v, language) if isinstance(v, int) and not isinstance(v, bool) else v
         for k, v in values.items()
     }
+    if language == "zh":
+        template = _cjk_spacing(template, formatted)
     return template.format(**formatted)
+
+
+def separator(language: str) -> str:
+    """Between items of a compact list (table cells, PR references): no "and"."""
+    return "、" if language == "zh" else ", "
 
 
 t = message
@@ -438,13 +604,17 @@ def flag_name(flag: str, language: str) -> str:
     return message(language, key) if key in MESSAGES else flag
 
 
-def trend(count: int, previous: int, language: str, *, words: bool = False) -> str:
-    """▲/▼ (or "up"/"down" in running text) with the percent change on the previous week."""
+def trend(
+    count: int, previous: int, language: str, *, words: bool = False, span: str = "week"
+) -> str:
+    """▲/▼ (or "up"/"down" in running text) with the percent change on the previous window."""
     prefix = "trend.words" if words else "trend"
     if previous == 0:
-        return message(language, "trend.new") if count else message(language, f"{prefix}.flat")
+        if count:
+            return message(language, "trend.new")
+        return message(language, f"{prefix}.flat", span=span)
     if count == previous:
-        return message(language, f"{prefix}.flat")
+        return message(language, f"{prefix}.flat", span=span)
     change = (count - previous) * 100 / previous
     key = f"{prefix}.up" if change > 0 else f"{prefix}.down"
-    return message(language, key, percent=percent(abs(change), language))
+    return message(language, key, span=span, percent=percent(abs(change), language))

@@ -79,14 +79,20 @@ class ModuleMatch:
 @dataclass(slots=True)
 class Flag:
     id: str  # one of FLAG_IDS
-    reason: str
+    reason: str  # English text (CONTRACT `flags[].reason`)
+    # Message key and parameters for other languages (bot/analysis/reasons.py renders them);
+    # an empty key means the reason exists in English only.
+    key: str = ""
+    params: dict = field(default_factory=dict)
 
 
 @dataclass(slots=True)
 class ScoreContribution:
     feature: str  # e.g. "core-path", "size", "claim"
     points: float
-    reason: str  # "touches the scheduler", "1,450 lines changed"
+    reason: str  # "touches the scheduler", "1,450 lines changed" (English)
+    key: str = ""  # message key in bot/analysis/reasons.py; "" = English only
+    params: dict = field(default_factory=dict)
 
 
 @dataclass(slots=True)

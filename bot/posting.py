@@ -54,14 +54,22 @@ def _discord_webhook_for(services: Services, channel: str) -> str | None:
 async def _post_discord(
     services: Services, built: BuiltDigest, channel: str, force: bool
 ) -> DeliveryResult:
-    from bot.discord.poster import discord_http, post_document
+    from bot.discord.endpoints import DiscordEndpoints
+    from bot.discord.poster import post_document
 
     webhook = _discord_webhook_for(services, channel)
     if webhook is not None:
+        # Webhook requests go to DISCORD_API_URL like every Discord call (docs/discord.md §3).
         return await post_document(
-            services.store, built.document, channel=channel, webhook_url=webhook, force=force
+            services.store,
+            built.document,
+            channel=channel,
+            webhook_url=webhook,
+            force=force,
+            endpoints=DiscordEndpoints.from_env(services.env),
         )
-    async with discord_http(services.env) as http:
-        return await post_document(
-            services.store, built.document, channel=channel, http=http, force=force
-        )
+    # The process's one bot connection, shared with alerts (rate-limit buckets included).
+    poster = services.discord_poster()
+    return await post_document(
+        services.store, built.document, channel=channel, http=await poster.http(), force=force
+    )

@@ -5,9 +5,10 @@ Start-up order: check tokens (one line, exit 2, before anything listens) → log
 web server → platform connections → leader election, whose winner starts the scheduler
 and posts what was missed while the bot was down.
 
-Shutdown (SIGTERM/SIGINT): /readyz turns 503, no new jobs start, in-flight posts get
-`[serve] shutdown_grace_seconds` to finish, then clients close and the process exits 0.
-A second signal skips the wait.
+Shutdown (SIGTERM/SIGINT): /readyz turns 503, no new jobs, commands or webhook deliveries
+are taken, in-flight work (scheduled posts, commands being answered, webhook deliveries,
+the alert flush) gets `[serve] shutdown_grace_seconds` to finish, what is left is
+cancelled, then clients close and the process exits 0. A second signal skips the wait.
 """
 
 from __future__ import annotations
@@ -107,7 +108,9 @@ class Server:
         self.metrics = metrics
         self.catch_up_on_election = catch_up
         self.integrations = integrations if integrations is not None else discover(services)
-        self.inflight = InFlight()
+        # Scheduled jobs and the platforms' own work (commands being answered, webhook
+        # deliveries, alert flushes) drain together at shutdown.
+        self.inflight = InFlight(self.integrations.all_work())
         self.jobs = Jobs(
             services,
             post=post,
@@ -234,10 +237,12 @@ class Server:
         """Stop taking work, let in-flight posts finish (bounded), close everything.
         Returns what had to be cancelled (empty on a clean stop)."""
         grace = self.settings.shutdown_grace_seconds
+        running = self.inflight.running
         log.info(
-            "shutting down: finishing in-flight work (up to %.0f s)",
+            "shutting down: finishing in-flight work (up to %.0f s)%s",
             grace,
-            extra={"event": "shutdown", "in_flight": self.inflight.running},
+            f": {', '.join(running)}" if running else "",
+            extra={"event": "shutdown", "in_flight": running},
         )
         self.readiness.draining = True
         await self.leader.stop()

@@ -17,6 +17,7 @@ from bot.store import Store
 
 if TYPE_CHECKING:
     from bot.analysis import Analyzer
+    from bot.discord.poster import DiscordRestPoster
     from bot.github.client import GitHubClient
 
 log = logging.getLogger(__name__)
@@ -30,6 +31,7 @@ class Services:
     _github: GitHubClient | None = None
     _analyzers: dict[str, Analyzer] = field(default_factory=dict)
     _slack_poster: Any = None
+    _discord_poster: Any = None
     # The command layer reads `subscriptions`; both come from bot.alerts at start.
     subscriptions: Any = None
     _alerts_runtime: Any = None
@@ -79,6 +81,16 @@ class Services:
             self._slack_poster = SlackPoster(client)
         return self._slack_poster
 
+    def discord_poster(self) -> DiscordRestPoster:
+        """One Discord REST connection per process (logged in on first post), shared by
+        digests and alerts so discord.py's rate-limit buckets are too."""
+        if self._discord_poster is None:
+            from bot.discord.poster import DiscordRestPoster
+
+            # Checks DISCORD_BOT_TOKEN when it logs in, with the fix in its error.
+            self._discord_poster = DiscordRestPoster(self.env)
+        return self._discord_poster
+
     async def analyzer(self, repo: str | None = None, *, offline: bool = False) -> Analyzer:
         """The analyzer for `repo`'s rule set ("auto" reads the repo's labelling rules once;
         `offline` builds them from stored file paths instead, without caching the result)."""
@@ -112,12 +124,15 @@ class Services:
         except GitHubError as exc:
             log.warning("labelling rules of %s unavailable (%s); using generic rules", repo, exc)
             snapshot = None
+        labels = await self.store.label_names(repo)
         if snapshot is None:
-            return build_auto_ruleset(None, None, await self.store.top_level_dirs(repo))
+            folders = await self.store.top_level_dirs(repo)
+            return build_auto_ruleset(None, None, folders, labels=labels)
         return build_auto_ruleset(
             snapshot.files.get(".github/labeler.yml"),
             snapshot.files.get(".github/mergify.yml"),
             snapshot.top_level_dirs,
+            labels=labels,
         )
 
     async def close(self) -> None:
@@ -125,4 +140,6 @@ class Services:
             await self._alerts_runtime.stop()
         if self._github is not None:
             await self._github.aclose()
+        if self._discord_poster is not None:
+            await self._discord_poster.close()
         await self.store.close()

@@ -28,6 +28,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 import uuid
 from collections import OrderedDict, defaultdict
 from collections.abc import Awaitable, Callable, Iterable, Sequence
@@ -44,6 +45,8 @@ from bot.alerts.settings import AlertSettings
 from bot.analysis import Analyzer
 from bot.document import Document
 from bot.models import Analysis, PullRequest
+from bot.runtime.logging import log_post
+from bot.runtime.metrics import METRICS, Metrics, error_kind
 from bot.store.store import Store
 
 log = logging.getLogger(__name__)
@@ -86,6 +89,7 @@ class AlertPipeline:
         lease: timedelta = timedelta(minutes=10),
         retry_base: timedelta = timedelta(minutes=1),
         max_attempts: int = 8,
+        metrics: Metrics | None = None,
     ) -> None:
         self.store = store
         self.db = AlertStore(store)
@@ -97,6 +101,7 @@ class AlertPipeline:
         self.lease = lease
         self.retry_base = retry_base
         self.max_attempts = max_attempts
+        self.metrics = metrics or METRICS
         self._index: MatchIndex | None = None
         self._version: object = None
         self._analysed: OrderedDict[tuple[str, int], tuple[PullRequest, Analysis]] = OrderedDict()
@@ -284,10 +289,13 @@ class AlertPipeline:
         group: list[tuple[Held, AlertItem, str]],
         result: FlushResult,
     ) -> None:
+        started = time.perf_counter()
         try:
             await self.sender(platform, channel, document)
         except Exception as exc:
             result.failed += len(group)
+            self.metrics.errors.inc(kind=error_kind(exc))
+            log_post(log, platform, channel, document.id, "failed", started, detail=str(exc))
             now = self.clock()
             for row, item, token in group:
                 await self.db.release(token)
@@ -314,6 +322,9 @@ class AlertPipeline:
         result.messages += 1
         result.alerts += len(group)
         result.sent.append((platform, channel, document.id))
+        # Counted here, after the claim became "sent": a batched message counts each PR.
+        self.metrics.alerts_posted.inc(len(group), platform=platform)
+        log_post(log, platform, channel, document.id, "posted", started, alerts=len(group))
 
     # ------------------------------------------------------------------ background
 
@@ -322,7 +333,8 @@ class AlertPipeline:
         while not stop.is_set():
             try:
                 await self.flush()
-            except Exception:
+            except Exception as exc:
+                self.metrics.errors.inc(kind=error_kind(exc))
                 log.exception("flushing alerts failed; retrying in %.0f s", tick)
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(stop.wait(), timeout=tick)

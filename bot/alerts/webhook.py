@@ -31,6 +31,7 @@ from bot.alerts.pipeline import AlertPipeline
 from bot.alerts.repository import AlertStore
 from bot.errors import BotError
 from bot.models import PullRequest
+from bot.runtime.metrics import METRICS, error_kind
 
 log = logging.getLogger(__name__)
 
@@ -104,6 +105,15 @@ class WebhookReceiver:
         self.repos = {r.lower() for r in repos} if repos is not None else None
         self._tasks: set[asyncio.Task[None]] = set()
         self._warned = False
+        self.accepting = True
+
+    def stop_accepting(self) -> None:
+        """Shutdown: refuse new deliveries with 503 (GitHub shows them as failed, and the
+        poller picks the merges up after the restart); accepted ones finish."""
+        self.accepting = False
+
+    def in_flight(self) -> dict[asyncio.Task[Any], str]:
+        return {task: task.get_name() for task in self._tasks}
 
     def routes(self) -> list[web.RouteDef]:
         return [web.post(PATH, self.handle)]
@@ -121,6 +131,8 @@ class WebhookReceiver:
             await asyncio.gather(*list(self._tasks), return_exceptions=True)
 
     async def handle(self, request: web.Request) -> web.Response:
+        if not self.accepting:
+            return web.Response(status=503, text="shutting down\n")
         secret = self.secret()
         if not secret:
             if not self._warned:
@@ -160,7 +172,9 @@ class WebhookReceiver:
             return web.Response(status=202, text=f"ignored: {repo} is not watched\n")
         if delivery and not await self.db.claim_delivery(delivery, event, self.pipeline.clock()):
             return web.Response(status=200, text="duplicate delivery\n")
-        task = asyncio.create_task(self._process(payload, delivery))
+        task = asyncio.create_task(
+            self._process(payload, delivery), name=f"webhook delivery {delivery or '?'}"
+        )
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
         return web.Response(status=202, text="accepted\n")
@@ -180,7 +194,8 @@ class WebhookReceiver:
                     if fetched.state == "merged":
                         pr = fetched
             await self.pipeline.submit([pr], source="webhook")
-        except Exception:
+        except Exception as exc:
+            METRICS.errors.inc(kind=error_kind(exc))
             log.exception("GitHub webhook: processing delivery %s failed", delivery or "?")
             if delivery:
                 await self.db.forget_delivery(delivery)
@@ -191,29 +206,61 @@ def webhook_routes(receiver: WebhookReceiver) -> list[web.RouteDef]:
     return receiver.routes()
 
 
-def webhook_handler(services: Any) -> Callable[[web.Request], Awaitable[web.StreamResponse]]:
+class WebhookEndpoint:
+    """`serve`'s POST /github/webhook handler. The receiver (and the alerts runtime, whose
+    flush loop it starts) is built on the first delivery, so an install that never gets
+    one never starts them. Shutdown calls `stop_accepting()`, then awaits `in_flight()`:
+    deliveries being processed and the alerts runtime's last flush."""
+
+    def __init__(self, services: Any) -> None:
+        self.services = services
+        self.receiver: WebhookReceiver | None = None
+        self.alerts: Any = None
+        self.accepting = True
+        self._stopping: asyncio.Task[None] | None = None
+
+    async def __call__(self, request: web.Request) -> web.StreamResponse:
+        if not self.accepting:
+            return web.Response(status=503, text="shutting down\n")
+        if self.receiver is None:
+            self.receiver = await self._receiver()
+        return await self.receiver.handle(request)
+
+    async def _receiver(self) -> WebhookReceiver:
+        from bot.alerts.wiring import runtime
+        from bot.sync import fetch_pr
+
+        services = self.services
+        self.alerts = await runtime(services)
+        self.alerts.start()
+
+        async def fetch(repo: str, number: int) -> PullRequest:
+            return await fetch_pr(services.store, services.github(), repo, number, refresh=True)
+
+        secret = services.env.github_webhook_secret
+        return WebhookReceiver(
+            self.alerts.pipeline,
+            secret=lambda: secret.get_secret_value() if secret else None,
+            fetch_pr=fetch,
+            repos=[r.name for r in services.config.repos],
+        )
+
+    def stop_accepting(self) -> None:
+        self.accepting = False
+        if self.receiver is not None:
+            self.receiver.stop_accepting()
+        if self.alerts is not None and self._stopping is None:
+            # The flush loop finishes the flush it is in (held alerts stay in the outbox
+            # for the next start) and stops; awaited with the rest of the in-flight work.
+            self._stopping = asyncio.create_task(self.alerts.stop(), name="alert flush")
+
+    def in_flight(self) -> dict[asyncio.Task[Any], str]:
+        tasks = self.receiver.in_flight() if self.receiver is not None else {}
+        if self._stopping is not None and not self._stopping.done():
+            tasks[self._stopping] = "alert flush"
+        return tasks
+
+
+def webhook_handler(services: Any) -> WebhookEndpoint:
     """`serve`'s entry point: the aiohttp handler for POST /github/webhook."""
-    from bot.alerts.wiring import runtime
-    from bot.sync import fetch_pr
-
-    receiver: WebhookReceiver | None = None
-
-    async def handle(request: web.Request) -> web.StreamResponse:
-        nonlocal receiver
-        if receiver is None:
-            alerts = await runtime(services)
-            alerts.start()
-
-            async def fetch(repo: str, number: int) -> PullRequest:
-                return await fetch_pr(services.store, services.github(), repo, number, refresh=True)
-
-            secret = services.env.github_webhook_secret
-            receiver = WebhookReceiver(
-                alerts.pipeline,
-                secret=lambda: secret.get_secret_value() if secret else None,
-                fetch_pr=fetch,
-                repos=[r.name for r in services.config.repos],
-            )
-        return await receiver.handle(request)
-
-    return handle
+    return WebhookEndpoint(services)

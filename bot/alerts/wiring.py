@@ -60,22 +60,40 @@ class PosterSender:
                 self.posters[platform] = poster
         if poster is None:
             raise BotError(f"no {platform} connection to post alerts with (is its token set?)")
+        extra: dict[str, Any] = {}
+        if platform == "discord":
+            from formatters.discord import discord_thread_name
+
+            # A card too long for one message continues in a thread named after it.
+            extra["thread_name"] = discord_thread_name(document)
         await poster.post_document(
             self.store,
             document_id=f"{document.id}:{platform}:{channel}",
             channel=channel,
             payloads=_render(platform, document, channel),
+            **extra,
         )
 
 
 def _slack_poster(services: Any) -> Callable[[], DocumentPoster | None]:
     def make() -> DocumentPoster | None:
-        token = services.env.slack_bot_token
-        if token is None:
+        if services.env.slack_bot_token is None:
             return None
-        from bot.slack.poster import SlackPoster, slack_client
+        # The process's one SlackPoster: its 1 message/second/channel pacing must hold
+        # across alerts, digests and command replies alike.
+        return services.slack_poster()
 
-        return SlackPoster(slack_client(token.get_secret_value(), services.env.slack_api_url))
+    return make
+
+
+def _discord_poster(services: Any) -> Callable[[], DocumentPoster | None]:
+    def make() -> DocumentPoster | None:
+        token = services.env.discord_bot_token
+        if token is None or not token.get_secret_value().strip():
+            return None
+        # REST only, logged in on first use: alerts need no gateway, so they go out from
+        # one-off runs and from serve instances that do not hold the gateway alike.
+        return services.discord_poster()
 
     return make
 
@@ -111,7 +129,10 @@ async def runtime(services: Any, *, sender: Sender | None = None) -> AlertsRunti
     from bot.analysis import load_ruleset
 
     settings = AlertSettings.from_config(services.config)
-    poster_sender = PosterSender(services.store, factories={"slack": _slack_poster(services)})
+    poster_sender = PosterSender(
+        services.store,
+        factories={"slack": _slack_poster(services), "discord": _discord_poster(services)},
+    )
     pipeline = AlertPipeline(
         services.store,
         settings,

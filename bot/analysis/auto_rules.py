@@ -35,6 +35,13 @@ _GENERIC_LABELS = {
     "deps": "dependencies",
 }
 _LABEL_PREFIXES = ("module", "area", "component", "comp", "mod", "scope", "topic")
+# Label families that say something other than where a change is ("kind/bug", "size/XL").
+_NON_MODULE_PREFIXES = {
+    "kind", "type", "priority", "prio", "p", "status", "state", "size", "triage", "needs",
+    "release", "backport", "lifecycle", "do-not-merge", "good", "help", "ci", "sig", "lgtm",
+    "approved", "ready", "stale", "wontfix", "question", "bug", "feature",
+}  # fmt: skip
+_COMMON_PREFIX_MIN = 3  # distinct labels sharing an unknown prefix before it counts
 _SKIP_FOLDERS = {
     "docs", "doc", "tests", "test", ".github", ".buildkite", ".circleci", "examples",
     "requirements", "benchmarks", "docker", "cmake", "build", "dist", "node_modules",
@@ -318,14 +325,56 @@ def _valid_regexes(patterns: Iterable[str]) -> list[str]:
     return ok
 
 
+def _label_prefix(label: str) -> str | None:
+    for sep in (":", "/"):
+        prefix, found, rest = label.partition(sep)
+        if found and prefix.strip() and rest.strip():
+            return prefix.strip().lower()
+    return None
+
+
+def module_labels(labels: Iterable[str]) -> list[str]:
+    """The labels (as used on PRs) that name a module when no labelling rule defines them:
+    generic ones ("documentation", "ci/build"), those with a module prefix ("module:ops",
+    "area/kernels"), and families of at least three labels sharing another prefix that is
+    not a known non-module family ("kind/bug", "size/XL", "priority:high")."""
+    distinct = sorted({label.strip() for label in labels if label and label.strip()})
+    families: dict[str, int] = {}
+    for label in distinct:
+        prefix = _label_prefix(label)
+        if prefix:
+            families[prefix] = families.get(prefix, 0) + 1
+    out = []
+    for label in distinct:
+        prefix = _label_prefix(label)
+        if (
+            label.lower() in _GENERIC_LABELS
+            or prefix in _LABEL_PREFIXES
+            or (
+                prefix
+                and prefix not in _NON_MODULE_PREFIXES
+                and families.get(prefix, 0) >= _COMMON_PREFIX_MIN
+            )
+        ):
+            out.append(label)
+    return out
+
+
 def build_auto_ruleset(
     labeler_yml: str | None,
     mergify_yml: str | None,
     top_level_folders: Sequence[str],
     base: RuleSet | None = None,
     name: str = "auto",
+    labels: Iterable[str] = (),
 ) -> RuleSet:
-    """Generic base rules + one module per repository label + catch-all folder modules."""
+    """Generic base rules + one module per repository label + one module per top-level
+    source folder.
+
+    ``labels`` are labels seen on the repository's PRs (e.g. from the store): those that
+    name a module (``module_labels``) and that no labeler/Mergify rule defines become
+    label-only modules, so stored labels still classify PRs when the labelling files cannot
+    be read (offline, or no token)."""
     base = base or load_ruleset("generic")
     modules: dict[str, dict[str, Any]] = {m.id: m.model_dump() for m in base.modules}
     order = [m.id for m in base.modules]
@@ -357,6 +406,9 @@ def build_auto_ruleset(
                 m["paths"], [p for p in paths if not p.startswith("re:") or _valid_regexes([p[3:]])]
             )
             add_unique(m["keywords"], _valid_regexes(titles))
+    for label in module_labels(labels):
+        if _module_id(label) not in modules or label not in modules[_module_id(label)]["labels"]:
+            module_for(label)
 
     for folder in top_level_folders:
         folder = folder.strip("/")
@@ -366,8 +418,11 @@ def build_auto_ruleset(
         if mid in modules:
             add_unique(modules[mid]["paths"], [f"{folder}/**"])
             continue
+        # A source folder is a real module (for most repositories it is the only thing that
+        # says what a PR changed), so it is not auxiliary and competes on changed lines; as a
+        # catch-all it only takes the files no label rule claims.
         modules[mid] = ModuleRule(
-            id=mid, name_en=folder, name_zh=folder, paths=[f"{folder}/**"], auxiliary=True
+            id=mid, name_en=folder, name_zh=folder, paths=[f"{folder}/**"], catch_all=True
         ).model_dump()
         order.insert(len(order) - 1 if base.fallback_module in order else len(order), mid)
 

@@ -14,7 +14,8 @@ from typing import Any, Protocol
 from bot.models import Analysis, Claim, Flag, ModuleMatch, PullRequest, ScoreContribution
 
 # Bump when analysis code changes in a way that alters results for the same rule set.
-ANALYSIS_VERSION = "1"
+# 2: module/kind/flag/claim fixes; flags and contributions carry reason keys and params.
+ANALYSIS_VERSION = "2"
 
 
 class AnalysisStore(Protocol):
@@ -45,9 +46,9 @@ def to_dict(analysis: Analysis) -> dict[str, Any]:
         "m": [[m.id, m.rule, m.lines] for m in analysis.modules],
         "k": analysis.kind,
         "kr": analysis.kind_reason,
-        "f": [[f.id, f.reason] for f in analysis.flags],
+        "f": [[f.id, f.reason, f.key, f.params] for f in analysis.flags],
         "s": analysis.score,
-        "c": [[c.feature, c.points, c.reason] for c in analysis.contributions],
+        "c": [[c.feature, c.points, c.reason, c.key, c.params] for c in analysis.contributions],
         "cl": [[c.text, c.factor, c.metric] for c in analysis.claims],
     }
 

@@ -56,6 +56,25 @@ _METRIC_BEFORE = re.compile(
     re.IGNORECASE,
 )
 _GAIN_AFTER = re.compile(r"^\s*(faster|speed-?ups?|improvement|quicker|提升|加速)", re.IGNORECASE)
+# "88% reduction in bank group conflicts": what was reduced, when it is not a known metric.
+_REDUCED_AFTER = re.compile(
+    r"^\s*(?:reduction|decrease|drop|fewer|less|lower|savings?)\s+(?:in\s+|of\s+)?"
+    # Up to five words; PR bodies wrap lines mid-phrase, so a single newline is a space.
+    r"(?P<what>[a-z][\w/-]*(?:\s+[a-z][\w/-]*){0,4}?)"
+    r"(?=\s*(?:$|[,.;:()]|\n\s*(?:[-*#>|]|\d+\.|\n))|\s+(?:and|with|on|for|vs\.?|"
+    r"compared|when|while|by|than|at|from|in|under|over|per)\b)",
+    re.IGNORECASE,
+)
+# Only speed (throughput, latency, time) becomes a speed-up factor; "3x less memory" or
+# "88% fewer bank conflicts" are claims without one.
+_SPEED_METRIC = re.compile(
+    r"throughput|latency|speed|TPS|TPOT|TTFT|ITL|QPS|RPS|tok|req|bandwidth|perf|decode|"
+    r"prefill|faster",
+    re.IGNORECASE,
+)
+_TIME_WORDS = re.compile(
+    r"\b(?:latency|time|duration|runtime|TTFT|TPOT|ITL|wall[- ]clock)\b", re.IGNORECASE
+)
 _PERF_CONTEXT = re.compile(rf"\b(?:{_METRICS}|{_GAIN_WORDS})", re.IGNORECASE)
 # Cheap gate: every claim shape needs one of these, and most PR bodies have none.
 _MAYBE_CLAIM = re.compile(r"\d\s?(?:[x×%倍]|μs|us|µs|ms)|->|→|=>|⇒")
@@ -70,7 +89,7 @@ def _num(s: str) -> float:
 def _metric_name(s: str | None) -> str | None:
     if not s:
         return None
-    low = s.lower()
+    low = re.sub(r"\s+", " ", s).strip().lower()
     if low in {"tps", "tpot", "ttft", "itl", "qps", "rps"}:
         return low.upper()
     return low.replace("speed-up", "speedup")
@@ -82,6 +101,11 @@ def _clean(text: str) -> str:
 
 def _time_unit(u: str | None) -> bool:
     return bool(u) and re.fullmatch(_TIME_UNITS, u or "", re.IGNORECASE) is not None
+
+
+def _speed(metric: str | None) -> bool:
+    """No metric stated ("3x faster", "+24%") reads as speed; a named one must be speed."""
+    return metric is None or bool(_SPEED_METRIC.search(metric))
 
 
 def extract_claims(text: str) -> list[Claim]:
@@ -145,9 +169,14 @@ def extract_claims(text: str) -> list[Claim]:
             metric = before.group(1)
         else:
             gain = _GAIN_AFTER.match(post)
+            reduced = _REDUCED_AFTER.match(post)
             if gain:
                 b += gain.end()
-        push(a, b, _num(hi or lo), metric)
+            elif reduced:
+                b += reduced.end()
+                metric = reduced.group("what")
+        factor = _num(hi or lo) if _speed(metric) or _TIME_WORDS.search(metric or "") else None
+        push(a, b, factor, metric)
 
     # 3) percentages, e.g. "+24%", "16-24% decode throughput", "319% speedup"
     for m in _PCT_RE.finditer(text):
@@ -155,8 +184,8 @@ def extract_claims(text: str) -> list[Claim]:
         pre, post = context(m.start(), m.end())
         if _NOT_PERF.search(pre[-30:] + post[:30]):
             continue
-        if m.start() > 0 and text[m.start() - 1] == "-" and not plus:
-            continue  # a regression or a range end already handled
+        if not plus and m.start(2) > 0 and text[m.start(2) - 1] == "-":
+            continue  # "-5%" (a regression) or a range end already handled; not "- 5%" bullets
         after = _METRIC_AFTER.match(post)
         before = _METRIC_BEFORE.search(pre)
         if not (plus or after or before or _PERF_CONTEXT.search(pre[-24:] + post[:24])):
@@ -165,18 +194,26 @@ def extract_claims(text: str) -> list[Claim]:
         if plus:
             a = text.index("+", a)
         metric = None
+        reduced = None if after else _REDUCED_AFTER.match(post)
         if after:
             b += after.end()
             metric = after.group(1)
+        elif reduced:
+            b += reduced.end()
+            metric = reduced.group("what")
         elif before:
             a -= len(pre) - before.start()
             metric = before.group(1)
         pct = _num(hi or lo)
         around = (pre[-24:] + post[:24]).lower()
+        factor: float | None
         if _REDUCTION_WORDS.search(around) or (metric and "latency" in metric.lower()):
-            factor = 1 / (1 - pct / 100) if pct < 100 else None
+            # Less time is a speed-up (30% lower latency = 1.43x); less of anything else
+            # (memory, cycles, conflicts) is not, and no factor is made up for it.
+            timed = _TIME_WORDS.search(metric or "") or (metric is None and "faster" in around)
+            factor = 1 / (1 - pct / 100) if timed and pct < 100 else None
         else:
-            factor = 1 + pct / 100
+            factor = 1 + pct / 100 if _speed(metric) else None
         push(a, b, factor, metric)
         if len(claims) >= _MAX_CLAIMS * 2:
             break

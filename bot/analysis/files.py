@@ -35,6 +35,8 @@ class FileFacts:
     source_lines: int = 0  # non-test, non-docs source lines
     dependency_paths: list[str] = field(default_factory=list)
     deleted_public: list[str] = field(default_factory=list)
+    # (path, net lines removed) of settings files (env var / CLI registries) that shrank.
+    settings_removed: list[tuple[str, int]] = field(default_factory=list)
     adds_model: bool = False
 
 
@@ -50,6 +52,7 @@ class FileCategorizer:
         self._ci = PatternSet.compile(p.ci)
         self._deps = PatternSet.compile(p.dependencies)
         self._public = PatternSet.compile(p.public_api)
+        self._settings = PatternSet.compile(p.settings)
         self._exts = tuple(p.source_extensions)
         # A new file in these folders together with a registry edit is a new model.
         self._model_dirs = ("vllm/model_executor/models/", "vllm/models/")
@@ -99,6 +102,10 @@ class FileCategorizer:
             change = (f.change_type or "").upper()
             if change in {"DELETED", "RENAMED", "REMOVED"} and self._public.matches(f.path):
                 ff.deleted_public.append(f.path)
+            # A registry of env vars / flags that loses lines lost a setting users may set;
+            # the 2-line minimum ignores one-line default changes.
+            elif f.deletions - f.additions >= 2 and self._settings.matches(f.path):
+                ff.settings_removed.append((f.path, f.deletions - f.additions))
             if f.path.startswith(self._model_dirs):
                 if f.path.endswith("registry.py"):
                     registry = True

@@ -9,14 +9,24 @@ from bot.models import Flag, PullRequest
 
 from .files import FileFacts, pr_file_count, pr_lines
 from .paths import PatternSet
+from .reasons import localized, make_flag
 from .rules import RuleSet
 from .titles import TitleInfo
 
+# "breaking" alone is an ordinary English word ("breaking down the cost", "breaking ties"),
+# so only phrases that announce a compatibility break count: "breaking change",
+# "BC-breaking", "backward-incompatible", "breaks the API", an upper-case BREAKING, or
+# "breaking:" used as a heading/prefix.
 _BREAKING_WORD = re.compile(
-    r"\bbreaking[- ]changes?\b|\bbreaking\b|\bBC[- ]breaking\b", re.IGNORECASE
+    r"(?i:\b(?:BC[- ]?)?breaking[- ](?:changes?|API|interface|behaviou?r)\b"
+    r"|\bBC[- ]breaking\b|\bbackwards?[- ]incompatib(?:le|ility)\b"
+    r"|\bbreaks? (?:backwards? compatibility|(?:the )?(?:public )?API|compat(?:ibility)?)\b"
+    r"|(?:^|\n)[ \t#*>-]*breaking\s*[:!])"
+    r"|\bBREAKING\b"
 )
 _NEGATED = re.compile(
-    r"(?:\bnon|\bno|\bnot(?: a)?|\bwithout|\bisn't|\bis not)[\s-]*$", re.IGNORECASE
+    r"(?:\bnon|\bno|\bnot(?: a)?|\bwithout|\bisn't|\bis not|\bany|\[ \])[\s-]*$",
+    re.IGNORECASE,
 )
 _REMOVAL = re.compile(
     r"\b(?:remove[sd]?|removing|removal of|drop(?:s|ped|ping)?|delete[sd]?|deleting|"
@@ -29,6 +39,12 @@ _PUBLIC_THING = re.compile(
     r"env(?:ironment)?[ _]?var(?:iable)?s?|envs?\b|VLLM_[A-Z0-9_]+|config(?:uration)?s?|"
     r"options?|arguments?|args?|parameters?|params?|backends?|legacy|compat(?:ibility)?|"
     r"deprecated|support for|interfaces?|(?:public )?classes)\b)",
+    re.IGNORECASE,
+)
+# Things users set by name: removing one breaks their scripts even when the title calls it
+# dead or unused (a "dead" env var is still exported in someone's deployment).
+_USER_SETTING = re.compile(
+    r"--[a-z][\w-]+|\bVLLM_[A-Z0-9_]+|\benv(?:ironment)?[ _]?var|\bCLI\b|\bcommand[- ]line\b",
     re.IGNORECASE,
 )
 _INTERNAL = re.compile(
@@ -48,10 +64,6 @@ _VERSION_PIN = re.compile(
     r"(?:from\s+v?[\w.\-+]+\s+)?(?:to\s+)(?P<to>v?\d[\w.\-+]*)",
     re.IGNORECASE,
 )
-
-
-def _fmt_lines(n: int) -> str:
-    return f"{n:,}"
 
 
 def revert_target(pr: PullRequest) -> str | None:
@@ -81,35 +93,46 @@ def revert_target(pr: PullRequest) -> str | None:
 
 def breaking_reason(
     pr: PullRequest, title: TitleInfo, facts: FileFacts, labels: set[str], kind: str
-) -> str | None:
+) -> Flag | None:
     for label in pr.labels:
         if label.strip().lower() in labels:
-            return f"labelled {label}"
+            return make_flag("breaking", "flag.breaking.label", label=label)
     if facts.deleted_public:
         extra = len(facts.deleted_public) - 1
-        more = f" and {extra} more" if extra > 0 else ""
-        return f"deletes or renames public file {facts.deleted_public[0]}{more}"
+        if extra > 0:
+            return make_flag(
+                "breaking",
+                "flag.breaking.deleted-files",
+                path=facts.deleted_public[0],
+                more=extra,
+            )
+        return make_flag("breaking", "flag.breaking.deleted-file", path=facts.deleted_public[0])
+    if facts.settings_removed:
+        path, removed = facts.settings_removed[0]
+        return make_flag("breaking", "flag.breaking.settings-removed", path=path, removed=removed)
     # A change confined to docs, tests or CI cannot break users.
     if pr.files_known and facts.total_files and facts.source_files == 0 and facts.dep_files == 0:
         return None
-    for where, text in (("title", title.rest), ("description", pr.body[:4000])):
+    for key, text in (
+        ("flag.breaking.word-title", title.rest),
+        ("flag.breaking.word-body", pr.body[:4000]),
+    ):
         for m in _BREAKING_WORD.finditer(text):
             if not _NEGATED.search(text[max(0, m.start() - 14) : m.start()]):
-                return f"'{m.group(0)}' in the {where}"
+                word = m.group(0).strip(" \t\n#*>-:!")
+                return make_flag("breaking", key, word=word)
     if kind in {"bugfix", "test", "ci", "docs", "revert"}:
         return None  # "args dropped in streaming" is a bug being fixed, not an API removal
     for m in _REMOVAL.finditer(title.rest):
         rest = m.group("rest")
-        if _INTERNAL.search(rest[:30]):
-            continue
         thing = _PUBLIC_THING.search(rest)
-        if thing:
-            what = re.sub(
-                r"\s+",
-                " ",
-                (m.group(0)[: m.start("rest") - m.start()] + rest[: thing.end()]).strip(),
-            )
-            return f"title: {what}"
+        if not thing:
+            continue
+        named = rest[: thing.end()]
+        if _INTERNAL.search(rest[:30]) and not _USER_SETTING.search(named):
+            continue
+        what = re.sub(r"\s+", " ", (m.group(0)[: m.start("rest") - m.start()] + named).strip())
+        return make_flag("breaking", "flag.breaking.title", what=what)
     return None
 
 
@@ -119,6 +142,8 @@ class FlagDetector:
 
     def __post_init__(self) -> None:
         self._core = [(c.name, PatternSet.compile(c.paths)) for c in self.ruleset.core_paths]
+        self._core_zh = {c.name: c.name_zh for c in self.ruleset.core_paths}
+        self._core_params: dict[tuple[str, ...], dict[str, str]] = {}
         self._core_cache: dict[str, tuple[str, ...]] = {}
         self._breaking_labels = {
             "breaking",
@@ -155,55 +180,83 @@ class FlagDetector:
         th = self.ruleset.thresholds
         flags: list[Flag] = []
         if pr.files_known and core_names:
-            flags.append(Flag("core-path", "touches " + ", ".join(core_names)))
+            flags.append(
+                make_flag("core-path", "flag.core-path", names=self.core_name_params(core_names))
+            )
         if (
             pr.files_known
             and facts.source_lines >= th.missing_tests_lines
             and facts.test_files == 0
             and kind not in {"docs", "revert"}
         ):
-            flags.append(
-                Flag(
-                    "missing-tests",
-                    f"{_fmt_lines(facts.source_lines)} lines of source changed, "
-                    "no test file touched",
-                )
-            )
-        reason = breaking_reason(pr, title, facts, self._breaking_labels, kind)
-        if reason:
-            flags.append(Flag("breaking", reason))
-        dep = self._dependency_reason(pr, facts)
+            flags.append(make_flag("missing-tests", "flag.missing-tests", lines=facts.source_lines))
+        breaking = breaking_reason(pr, title, facts, self._breaking_labels, kind)
+        if breaking:
+            flags.append(breaking)
+        dep = self._dependency_flag(pr, facts)
         if dep:
-            flags.append(Flag("dependency", dep))
-        large = self._large_reason(pr)
+            flags.append(dep)
+        large = self._large_flag(pr)
         if large:
-            flags.append(Flag("large", large))
+            flags.append(large)
         if kind == "revert":
             target = revert_target(pr)
-            flags.append(
-                Flag("revert", f"reverts {target}" if target else "reverts an earlier change")
-            )
+            if target:
+                flags.append(make_flag("revert", "flag.revert.target", target=target))
+            else:
+                flags.append(make_flag("revert", "flag.revert.unknown"))
         return flags
 
-    def _dependency_reason(self, pr: PullRequest, facts: FileFacts) -> str | None:
+    def core_name_params(self, names: list[str]) -> dict[str, str]:
+        """Core path names as one localised reason parameter ("the scheduler, the sampler" /
+        "调度器、采样器"), memoised: few combinations recur across thousands of PRs."""
+        key = tuple(names)
+        param = self._core_params.get(key)
+        if param is None:
+            zh = "、".join(self._core_zh.get(n) or n for n in names)
+            param = self._core_params[key] = localized(", ".join(names), zh)
+        return param
+
+    def _dependency_flag(self, pr: PullRequest, facts: FileFacts) -> Flag | None:
         pin = _VERSION_PIN.search(pr.title)
         if pin:
             verb = pin.group("verb").lower()
             verb = verb if verb.endswith("s") else verb + "s"
-            return f"{verb} {pin.group('what')} to {pin.group('to')}"
+            return make_flag(
+                "dependency",
+                "flag.dependency.pin",
+                verb={"key": f"verb.{verb}", "params": {}},
+                what=pin.group("what"),
+                to=pin.group("to"),
+            )
         if pr.files_known and facts.dependency_paths:
             extra = len(facts.dependency_paths) - 1
-            more = f" and {extra} more" if extra > 0 else ""
-            return f"changes {facts.dependency_paths[0]}{more}"
+            if extra > 0:
+                return make_flag(
+                    "dependency",
+                    "flag.dependency.files",
+                    path=facts.dependency_paths[0],
+                    more=extra,
+                )
+            return make_flag("dependency", "flag.dependency.file", path=facts.dependency_paths[0])
         return None
 
-    def _large_reason(self, pr: PullRequest) -> str | None:
+    def _large_flag(self, pr: PullRequest) -> Flag | None:
         th = self.ruleset.thresholds
         files = pr_file_count(pr)
         lines = pr_lines(pr)
-        parts = []
-        if lines > th.large_lines:
-            parts.append(f"{_fmt_lines(lines)} lines changed (> {_fmt_lines(th.large_lines)})")
-        if files > th.large_files:
-            parts.append(f"{files} files changed (> {th.large_files})")
-        return "; ".join(parts) if parts else None
+        many_lines, many_files = lines > th.large_lines, files > th.large_files
+        if many_lines and many_files:
+            return make_flag(
+                "large",
+                "flag.large.both",
+                lines=lines,
+                line_limit=th.large_lines,
+                files=files,
+                file_limit=th.large_files,
+            )
+        if many_lines:
+            return make_flag("large", "flag.large.lines", lines=lines, limit=th.large_lines)
+        if many_files:
+            return make_flag("large", "flag.large.files", files=files, limit=th.large_files)
+        return None

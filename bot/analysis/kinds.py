@@ -38,13 +38,17 @@ _LEAD_WORDS: tuple[tuple[str, re.Pattern[str]], ...] = (
         _p(
             r"^(?:bump|upgrade|pin|unpin|downgrade|update)\s+[\w.\-/\[\]]+\s+"
             r"(?:(?:from\s+\S+\s+)?to\s+)?v?\d"
+            # "Skip docs build if ...", "Run the nightly job on ...": build and CI plumbing.
+            r"|^(?:skip|run|trigger|gate|cache|speed ?up)\b.{0,30}"
+            r"\b(?:builds?|CI|jobs?|pipelines?|workflows?|pre-commit|wheels?)\b"
         ),
     ),
     (
         "test",
         _p(
-            r"^(?:add|adds|extend|improve|fix|skip|re-?enable|stabili[sz]e)\b.{0,30}"
-            r"\b(?:tests?|unit tests?|test coverage|UTs?)\b|^tests?\b"
+            r"^(?:add(?:s|ed|ing)?|extend(?:s|ed)?|improve[sd]?|fix(?:es|ed)?|skip|re-?enable|"
+            r"stabili[sz]e|cover(?:s|ed)?|increase)\b.{0,40}"
+            r"\b(?:tests?|unit tests?|test coverage|UTs?)\b|^(?:unit )?tests?\b"
         ),
     ),
     (
@@ -58,23 +62,37 @@ _LEAD_WORDS: tuple[tuple[str, re.Pattern[str]], ...] = (
         "bugfix",
         _p(
             r"^(?:fix(?:es|ed|ing)?|hotfix|resolve[sd]?|correct(?:s|ed)?|repair|prevent|"
-            r"handle|guard|patch)\b"
+            r"handle|guard|patch|fall ?back|work ?around)\b"
         ),
     ),
-    ("performance", _p(r"^(?:optimi[sz]e[sd]?|speed ?up|accelerate|faster|perf)\b")),
+    (
+        "performance",
+        _p(
+            r"^(?:optimi[sz]e[sd]?|speed ?up|accelerate|faster|perf)\b"
+            # "Avoid pipeline parallel bubbles", "Skip loading X if ...": work not done.
+            r"|^(?:avoid|eliminate|reduce|skip)\b.{0,40}"
+            r"\b(?:bubbles?|blocking|overhead|sync(?:hroni[sz]ation)?s?|copy|copies|"
+            r"allocations?|launch(?:es)?|recompil\w*|stalls?|latency|loading|round ?trips?)\b"
+            r"|^non[- ]?blocking\b"
+        ),
+    ),
     (
         "refactor",
         _p(
             r"^(?:refactor|clean ?up|cleanup|remove|drop|delete|move|rename|simplify|"
             r"consolidate|migrate|unify|restructure|reorgani[sz]e|extract|deprecate|split|"
-            r"resettle|decouple|replace)\b"
+            r"resettle|decouple|replace|standardi[sz]e|adjust design|use|switch to|adopt)\b"
+            # "Update X to use Y" swaps an implementation.
+            r"|^update\b.{0,60}\bto use\b"
         ),
     ),
     (
         "feature",
         _p(
             r"^(?:add|adds|adding|support|supports|enable|enables|implement|introduce|allow|"
-            r"expose|new|initial)\b"
+            r"expose|new|initial|auto-?\w+|automatically)\b"
+            # "Make async EPLB default", "Make X configurable".
+            r"|^make\b.{0,40}\b(?:default|configurable|optional|available)\b"
         ),
     ),
 )
@@ -90,13 +108,26 @@ _ANY_WORDS: tuple[tuple[str, re.Pattern[str]], ...] = (
         "performance",
         _p(
             r"\b(?:optimi[sz](?:e|ation)|speed-?up|faster|throughput|latency|fast[- ]path|"
-            r"zero-?copy)\b"
+            r"zero-?copy|non[- ]?blocking|to avoid (?:blocking|overhead|sync\w*|copies))\b"
         ),
     ),
     ("refactor", _p(r"\b(?:refactor(?:ing)?|dead code|clean ?up|cleanup)\b")),
     ("ci", _p(r"\bactions/[\w-]+|\bCODEOWNERS\b")),
-    ("feature", _p(r"\bsupport(?:s|ed)?\b|\bnative\b|\benable[sd]?\b|\badd(?:s|ed)?\b")),
+    ("test", _p(r"\b(?:unit|roundtrip|e2e|regression) tests?\b")),
+    (
+        "feature",
+        _p(
+            r"\bsupport(?:s|ed)?\b|\bnative\b|\benable[sd]?\b|\badd(?:s|ed)?\b"
+            # A new endpoint, op or kernel named in the title: "Streaming generate endpoint",
+            # "Triton-based selective scan forward op", "PP-aware handshake".
+            r"|\bendpoints?\b|\b[\w-]+-(?:based|aware)\b"
+            r"|\b(?:kernels?|ops?)\s+(?:for|using|via|with|on)\b|\bby default\b"
+        ),
+    ),
 )
+# Tags that only say "small" ([Misc], [Minor], [Nit]): the words decide, these only when
+# nothing else does.
+_WEAK_TAG_KINDS = frozenset({"misc"})
 
 
 @dataclass
@@ -158,9 +189,10 @@ class KindClassifier:
                 return "ci", "only CI, build or dependency files changed"
 
         new_model = bool(_NEW_MODEL_RE.search(title.rest)) or facts.adds_model
-        if tagged:
+        weak_tag = tagged if tagged and tagged[0] in _WEAK_TAG_KINDS else None
+        if tagged and not weak_tag:
             kind, reason = tagged
-            if kind in {"feature", "misc"} and new_model:
+            if kind == "feature" and new_model:
                 return "model", f"{reason}, adds model support"
             return kind, reason
 
@@ -183,4 +215,6 @@ class KindClassifier:
                 return kind, f"label {label}"
         if new_model:
             return "model", "adds model support"
+        if weak_tag:
+            return weak_tag
         return "misc", "no kind signal in title, labels or files"

@@ -44,6 +44,19 @@ def _first_hit(singles: tuple[re.Pattern[str], ...], text: str) -> str:
     return ""
 
 
+_MAX_PATTERNS_NAMED = 4
+
+
+def _path_reason(counts: dict[str, int]) -> str:
+    """ "path csrc/rocm/** (3 files)" or "paths csrc/rocm/**, vllm/platforms/rocm.py": each
+    pattern with the number of files it matched."""
+    parts = [p + (f" ({n} files)" if n > 1 else "") for p, n in counts.items()]
+    extra = len(parts) - _MAX_PATTERNS_NAMED
+    if extra > 0:
+        parts = [*parts[:_MAX_PATTERNS_NAMED], f"{extra} more patterns"]
+    return ("paths " if len(counts) > 1 else "path ") + ", ".join(parts)
+
+
 @dataclass(slots=True)
 class _Hit:
     reasons: list[str]
@@ -51,6 +64,7 @@ class _Hit:
     files: int = 0
     from_path: bool = False
     explicit: bool = False  # named by a tag, label or title word
+    named: bool = False  # named by a tag or label (stronger than a title word)
     order: int = 0  # discovery order, so tag order decides ties
 
 
@@ -97,10 +111,12 @@ class ModuleClassifier:
         if hit is not None:
             return hit
         found: list[tuple[int, str]] = []
+        catch_all: list[tuple[int, str]] = []
         for cm in self._modules:
             if cm.paths and cm.paths.matches(path) and not cm.exclude.matches(path):
-                found.append((cm.index, cm.paths.which(path) or "?"))
-        result = tuple(found)
+                target = catch_all if cm.rule.catch_all else found
+                target.append((cm.index, cm.paths.which(path) or "?"))
+        result = tuple(found or catch_all)
         if len(self._path_cache) >= _PATH_CACHE_LIMIT:
             self._path_cache.clear()
         self._path_cache[path] = result
@@ -133,6 +149,7 @@ class ModuleClassifier:
         for tag in title.tags:
             for idx in self.modules_for_tag(tag):
                 h = hit(idx)
+                h.named = True
                 if not h.explicit:
                     h.explicit = True
                     h.reasons.append(f"tag [{tag.raw}]")
@@ -140,22 +157,24 @@ class ModuleClassifier:
         for label in pr.labels:
             for idx in self._label_index.get(label.strip().lower(), []):
                 h = hit(idx)
+                h.named = True
                 if not h.explicit:
                     h.explicit = True
                     h.reasons.append(f"label {label}")
 
         if pr.files_known:
-            first_pattern: dict[int, str] = {}
+            # Files per (module, pattern), so the reason counts what each pattern matched.
+            per_pattern: dict[int, dict[str, int]] = {}
             for f in pr.files:
                 for idx, pattern in self.modules_for_path(f.path):
                     h = hit(idx)
                     h.lines += f.lines
                     h.files += 1
                     h.from_path = True
-                    first_pattern.setdefault(idx, pattern)
-            for idx, pattern in first_pattern.items():
-                n = hits[idx].files
-                hits[idx].reasons.append(f"path {pattern}" + (f" ({n} files)" if n > 1 else ""))
+                    counts = per_pattern.setdefault(idx, {})
+                    counts[pattern] = counts.get(pattern, 0) + 1
+            for idx, counts in per_pattern.items():
+                hits[idx].reasons.append(_path_reason(counts))
 
         # Identifiers in titles ("topk_topp_sampler", "bailing_moe") defeat word boundaries,
         # so keywords also see a copy with underscores read as spaces (one search, not two;
@@ -178,6 +197,20 @@ class ModuleClassifier:
                 h.explicit = True
                 word = _first_hit(cm.hint_list, text)
                 h.reasons.append(f"title hint '{word}' (files unknown)")
+
+        # A title word must not override a clearer tag or label of the same group.
+        named_groups = {
+            self._modules[i].rule.group
+            for i, h in hits.items()
+            if h.named and self._modules[i].rule.group
+        }
+        if named_groups:
+            for idx in [
+                i
+                for i, h in hits.items()
+                if self._modules[i].rule.group in named_groups and not (h.named or h.from_path)
+            ]:
+                del hits[idx]
 
         # Auxiliary modules reached only through paths (tests next to a kernel change, docs
         # next to a feature) would drown the real subject, so they are dropped then.

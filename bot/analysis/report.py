@@ -120,6 +120,10 @@ def _rules_summary(m: ModuleRule, fallback: bool) -> str:
         parts.append("title hints (files unknown): " + ", ".join(m.hints))
     if m.auxiliary:
         parts.append("auxiliary: only when nothing else matches or named by tag/label")
+    if m.catch_all:
+        parts.append("catch-all: files no other module matches")
+    if m.group:
+        parts.append(f"group {m.group}: a title word yields to a tag/label of the group")
     if fallback:
         parts.append("fallback when no rule matches")
     return "; ".join(parts)

@@ -70,6 +70,14 @@ class ModuleRule(_Strict):
     # Path matches of auxiliary modules (tests, docs, catch-all folders) are dropped when a
     # PR also matches a regular module; tags and labels still add them.
     auxiliary: bool = False
+    # Catch-all modules (a top-level source folder in `modules = "auto"`) take a file only
+    # when no other module's paths match it, so "pkg/" gets what "ops" (pkg/ops/**) does
+    # not; unlike auxiliary modules they are never dropped and compete on changed lines.
+    catch_all: bool = False
+    # Modules of one group are alternatives (hardware platforms): a module of the group that
+    # only a title word found is dropped when a tag or label names another module of it, so
+    # "[CPU] ... on AMD Zen CPUs" stays cpu and does not become rocm.
+    group: str = ""
     # Importance of changes in this module for the score (the PR takes its best module).
     weight: float = Field(default=0.5, ge=0, le=10)
 
@@ -93,6 +101,7 @@ class ModuleRule(_Strict):
 
 class CorePath(_Strict):
     name: str  # how the reason reads: "touches the scheduler"
+    name_zh: str = ""  # the same in Chinese ("调度器"); the English name when empty
     paths: list[str]
 
     @field_validator("paths")
@@ -144,6 +153,9 @@ class PathCategories(_Strict):
     )
     # Deleting or renaming these files is a breaking change for users.
     public_api: list[str] = Field(default_factory=list)
+    # Files that declare user-facing settings (env vars, CLI flags); a change that removes
+    # more lines than it adds there removes a setting, which is a breaking change.
+    settings: list[str] = Field(default_factory=list)
     source_extensions: list[str] = Field(
         default_factory=lambda: [
             ".py", ".pyx", ".cu", ".cuh", ".c", ".cc", ".cpp", ".h", ".hpp", ".rs", ".go",
@@ -151,7 +163,7 @@ class PathCategories(_Strict):
         ]
     )  # fmt: skip
 
-    @field_validator("tests", "docs", "ci", "dependencies", "public_api")
+    @field_validator("tests", "docs", "ci", "dependencies", "public_api", "settings")
     @classmethod
     def _paths(cls, v: list[str]) -> list[str]:
         return _check_patterns(v)

@@ -5,22 +5,19 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Sequence
 
+from bot import i18n
 from bot.models import AnalyzedPR, Claim, Flag, ModuleMatch, PullRequest, ScoreContribution
 
 from .claims import best_claim
 from .files import pr_lines
 from .kinds import TRIVIAL_RE
+from .reasons import localized, make_contribution, nested, reuse_flag
 from .rules import ModuleRule, RuleSet
 
 MAX_SCORE = 10.0
-
-
-def _fmt_int(n: int) -> str:
-    return f"{n:,}"
-
-
-def _fmt_factor(f: float) -> str:
-    return f"{f:.1f}x" if f < 10 else f"{f:.0f}x"
+# A claim without a speed-up factor ("88% fewer bank conflicts") is real but says less
+# about user-visible speed, so it earns this share of the claim weight.
+UNQUANTIFIED_CLAIM_SHARE = 0.5
 
 
 def score_pr(
@@ -70,13 +67,13 @@ def _score(
 
     core = flag_by_id.get("core-path")
     if core and w.core_path:
-        out.append(ScoreContribution("core-path", w.core_path, core.reason))
+        out.append(reuse_flag("core-path", w.core_path, "score.core-path", core))
 
     lines = pr_lines(pr)
     if lines > 0 and w.size:
         # Log scale: the 10th line matters more than the 1,000th.
         frac = min(1.0, math.log10(1 + lines) / math.log10(1 + w.size_saturation_lines))
-        out.append(ScoreContribution("size", w.size * frac, f"{_fmt_int(lines)} lines changed"))
+        out.append(make_contribution("size", w.size * frac, "score.size", lines=lines))
 
     rule_by_id = sc.rule_by_id
     regular = [m.id for m in modules if m.id in rule_by_id and not rule_by_id[m.id].auxiliary]
@@ -84,62 +81,87 @@ def _score(
         best = max(regular, key=lambda mid: (rule_by_id[mid].weight, -regular.index(mid)))
         pts = w.module * rule_by_id[best].weight
         if pts:
-            out.append(ScoreContribution("module", pts, f"in {rule_by_id[best].name_en}"))
+            rule = rule_by_id[best]
+            module = localized(rule.name_en, rule.name_zh)
+            out.append(make_contribution("module", pts, "score.module", module=module))
     if len(regular) > 1 and w.breadth_per_module:
         pts = min(w.breadth_max, w.breadth_per_module * (len(regular) - 1))
         out.append(
-            ScoreContribution(
-                "breadth", pts, f"spans {len(regular)} modules ({', '.join(regular)})"
-            )
+            make_contribution("breadth", pts, "score.breadth", count=len(regular), ids=regular)
         )
 
     claim = best_claim(list(claims))
     if claim and (w.claim or w.claim_factor):
-        factor = claim.factor or 1.0
-        # A claimed 4x and more earns the full factor bonus; 1.1x earns almost none.
-        bonus = w.claim_factor * min(1.0, math.log2(factor) / 2) if factor > 1 else 0.0
-        out.append(ScoreContribution("claim", w.claim + bonus, f"{claim.text} claim"))
+        if claim.factor:
+            # A claimed 4x and more earns the full factor bonus; 1.1x earns almost none.
+            factor = claim.factor
+            bonus = w.claim_factor * min(1.0, math.log2(factor) / 2) if factor > 1 else 0.0
+            out.append(make_contribution("claim", w.claim + bonus, "score.claim", claim=claim.text))
+        else:
+            out.append(
+                make_contribution(
+                    "claim",
+                    w.claim * UNQUANTIFIED_CLAIM_SHARE,
+                    "score.claim.unquantified",
+                    claim=claim.text,
+                )
+            )
 
     breaking = flag_by_id.get("breaking")
     if breaking and w.breaking:
-        out.append(ScoreContribution("breaking", w.breaking, f"breaking: {breaking.reason}"))
+        reason = nested(breaking.key, breaking.params) if breaking.key else breaking.reason
+        out.append(make_contribution("breaking", w.breaking, "score.breaking", reason=reason))
 
     kind_pts = s.kinds.get(kind, 0.0)
     if kind_pts:
-        out.append(ScoreContribution("kind", kind_pts, f"kind {kind}"))
+        out.append(make_contribution("kind", kind_pts, "score.kind", kind=_kind_param(kind)))
 
     activity = 2 * pr.review_count + pr.comment_count
     if activity > 0 and w.activity:
         frac = min(1.0, math.log1p(activity) / math.log1p(w.activity_saturation))
         parts = []
         if pr.review_count:
-            parts.append(f"{pr.review_count} review{'s' if pr.review_count != 1 else ''}")
+            parts.append(nested("score.activity.reviews", {"count": pr.review_count}))
         if pr.comment_count:
-            parts.append(f"{pr.comment_count} comment{'s' if pr.comment_count != 1 else ''}")
-        out.append(ScoreContribution("activity", w.activity * frac, ", ".join(parts)))
+            parts.append(nested("score.activity.comments", {"count": pr.comment_count}))
+        out.append(make_contribution("activity", w.activity * frac, "score.activity", parts=parts))
 
     label_pts = sc.label_pts
     for label in sorted(set(pr.labels)):
         pts = label_pts.get(label.lower())
         if pts:
-            out.append(ScoreContribution("label", pts, f"label {label}"))
+            out.append(make_contribution("label", pts, "score.label", label=label))
 
     total = sum(c.points for c in out)
     cap = s.kind_caps.get(kind)
-    cap_reason = f"{kind} changes are capped at {cap:g}" if cap is not None else ""
+    cap_key, cap_params = "score.cap.kind", {"kind": _kind_param(kind), "cap": cap}
     if TRIVIAL_RE.search(pr.title) and (cap is None or s.trivial_cap < cap):
-        cap, cap_reason = s.trivial_cap, f"trivial change (typo/nit) capped at {s.trivial_cap:g}"
+        cap, cap_key, cap_params = s.trivial_cap, "score.cap.trivial", {"cap": s.trivial_cap}
     if cap is not None and total > cap:
-        out.append(ScoreContribution("cap", cap - total, cap_reason))
+        out.append(make_contribution("cap", cap - total, cap_key, **cap_params))
         total = cap
     if total > MAX_SCORE:
-        out.append(ScoreContribution("cap", MAX_SCORE - total, f"capped at {MAX_SCORE:g}"))
+        out.append(make_contribution("cap", MAX_SCORE - total, "score.cap.max", cap=MAX_SCORE))
         total = MAX_SCORE
     total = max(0.0, total)
 
-    contributions = [ScoreContribution(c.feature, round(c.points, 2), c.reason) for c in out]
+    contributions = [
+        ScoreContribution(c.feature, round(c.points, 2), c.reason, c.key, c.params) for c in out
+    ]
     contributions.sort(key=lambda c: (-c.points, c.feature, c.reason))
     return round(total + 1e-9, 1), contributions
+
+
+_KIND_PARAMS: dict[str, dict[str, str]] = {}
+
+
+def _kind_param(kind: str) -> dict[str, str]:
+    # English reasons keep the kind id ("kind performance"); Chinese shows the kind's name.
+    # Memoised: the catalogue lookup would otherwise run for every PR.
+    param = _KIND_PARAMS.get(kind)
+    if param is None:
+        param = _KIND_PARAMS[kind] = localized(kind, i18n.kind_name(kind, "zh"))
+    return param
 
 
 def select_key_prs(

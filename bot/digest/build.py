@@ -26,11 +26,14 @@ from bot.digest.model import (
 )
 from bot.digest.summary import summarize
 from bot.models import FLAG_IDS, KIND_IDS, AnalyzedPR
-from bot.weeks import Window
+from bot.weeks import WEEK_PATTERN, Window
 
 DEFAULT_KEY_COUNT = 24
 DEFAULT_SCORE_FLOOR = 5.0
 MAX_HIGHLIGHT_GROUPS = 8
+# Key PRs listed under one highlight theme; the rest are named in one "and N more" line,
+# so one busy theme cannot crowd the others out of the section.
+HIGHLIGHT_PRS = 6
 OTHER_THEME = "other"
 # Modules that describe how a change is made rather than what it changes: a PR whose files
 # are mostly tests still belongs to the theme of the code it tests.
@@ -42,7 +45,13 @@ SURGE_MIN_PERCENT = 50.0
 REFS_IN_TEXT = 8  # PR numbers named in one sentence; the rest are "and N more"
 NAMES_IN_TEXT = 10
 _KIND_ORDER = {kind: i for i, kind in enumerate(KIND_IDS)}
-_FLAG_ORDER = {flag: i for i, flag in enumerate(FLAG_IDS)}
+# Risks are reported most important first: core-path changes without tests (a separate
+# line, CORE_UNTESTED), then flags in the order of the recommendations they lead to —
+# breaking changes reach users, a revert means something broken landed, then the broad
+# core-path / missing-tests flags, then dependency bumps and size.
+CORE_UNTESTED = "core-untested"
+RISK_ORDER = ("breaking", "revert", "core-path", "missing-tests", "dependency", "large")
+_RISK_RANK = {flag: i for i, flag in enumerate(RISK_ORDER)}
 
 
 def is_bot(login: str | None) -> bool:
@@ -78,6 +87,26 @@ def _theme_of(modules: Sequence[str], auxiliary: Collection[str]) -> str | None:
         if module not in auxiliary:
             return module
     return modules[0] if modules else None
+
+
+def span_of(label: str) -> str:
+    """Catalogue wording for a window label: "week" (ISO week) or "period" (custom)."""
+    return "week" if WEEK_PATTERN.match(label) else "period"
+
+
+def risk_order(flag_ids: Iterable[str]) -> list[str]:
+    """`flag_ids` most important first (RISK_ORDER; unknown flags last, by id)."""
+    return sorted(flag_ids, key=lambda f: (_RISK_RANK.get(f, len(RISK_ORDER)), f))
+
+
+def status_message(digest: Digest) -> str | None:
+    """Catalogue id of the completeness warning, None for a complete window. A window
+    that is still running is not a failed sync: its figures are right so far."""
+    if digest.complete:
+        return None
+    if digest.in_progress:
+        return "incomplete.running" if digest.synced else "incomplete.running_unsynced"
+    return "incomplete"
 
 
 def _item(apr: AnalyzedPR, auxiliary: Collection[str] = AUXILIARY_MODULES) -> _Item:
@@ -147,12 +176,23 @@ def build_digest(
     key_count: int = DEFAULT_KEY_COUNT,
     score_floor: float = DEFAULT_SCORE_FLOOR,
     complete: bool = True,
+    in_progress: bool = False,
+    synced: bool | None = None,
     previous_complete: bool = True,
     generated_at: datetime | None = None,
     auxiliary_modules: Collection[str] = AUXILIARY_MODULES,
+    fallback_modules: Collection[str] = (OTHER_THEME,),
 ) -> Digest:
-    """The digest of `prs` (merged in `window`) against `previous` (the week before)."""
+    """The digest of `prs` (merged in `window`) against `previous` (the week before).
+
+    `complete` False marks the digest incomplete; `in_progress` says why (the window has
+    not ended) and `synced` whether the store nevertheless holds everything so far (by
+    default: complete or in progress). When `previous_complete` is False nothing is
+    compared with the previous window: its counts are null, not a partial baseline.
+    `fallback_modules` (the rule set's catch-all) are never a theme.
+    """
     auxiliary = frozenset(auxiliary_modules)
+    fallback = frozenset(fallback_modules) | {OTHER_THEME}
     # Duplicates (a PR synced twice) must not count twice.
     items = sorted(
         {apr.pr.number: _item(apr, auxiliary) for apr in prs}.values(), key=lambda i: i.number
@@ -161,15 +201,18 @@ def build_digest(
     previous_items = {apr.pr.number: _item(apr, auxiliary) for apr in previous}.values()
 
     module_counts, kind_counts = _counts(items)
-    prev_modules, prev_kinds = _counts(previous_items)
+    # A partly synced previous window would make every module look like it grew: use it
+    # for nothing (no previous counts, deltas, quiet modules or surges).
+    prev_modules, prev_kinds = _counts(previous_items) if previous_complete else _counts(())
+    compared = previous_complete
 
     modules = [
         ModuleCount(
             id=mid,
             name=_module_name(mid, module_names, language),
             count=module_counts[mid],
-            previous=prev_modules[mid],
-            delta=_delta(module_counts[mid], prev_modules[mid]),
+            previous=prev_modules[mid] if compared else None,
+            delta=_delta(module_counts[mid], prev_modules[mid]) if compared else None,
         )
         for mid in sorted(
             set(module_counts) | set(prev_modules),
@@ -177,7 +220,7 @@ def build_digest(
         )
     ]
     kinds = [
-        KindCount(id=kind, count=kind_counts[kind], previous=prev_kinds[kind])
+        KindCount(id=kind, count=kind_counts[kind], previous=prev_kinds[kind] if compared else None)
         for kind in sorted(
             set(kind_counts) | set(prev_kinds),
             key=lambda k: (-kind_counts[k], -prev_kinds[k], _KIND_ORDER.get(k, 99), k),
@@ -207,12 +250,21 @@ def build_digest(
         deletions=sum(i.source.pr.deletions for i in items),
     )
 
+    span = span_of(window.label)
     weights = _theme_weights(items, auxiliary)
+    if not weights:
+        # Every PR is only in auxiliary modules (e.g. a plugin repo whose rules match
+        # nothing but tests and CI): those are still what the week was about, short of the
+        # catch-all module, which is only used when there is nothing else.
+        weights = _theme_weights(items, fallback) or _theme_weights(items, ())
     by_id = {m.id: m for m in modules}
     themes = _dominant_themes(weights)
-    highlights = _highlights(key_items, weights, items, by_id, language, auxiliary)
-    recommendations = _recommendations(by_rank, by_id, language)
-    quiet = [m.id for m in modules if m.count == 0 and m.previous > 0]
+    highlights = _highlights(
+        key_items, weights, items, by_id, language, span, auxiliary, fallback, compared
+    )
+    recommendations = _recommendations(by_rank, by_id, language, span)
+    quiet = [m.id for m in modules if m.count == 0 and (m.previous or 0) > 0]
+    core_untested = [i.number for i in by_rank if {"core-path", "missing-tests"} <= set(i.flags)]
 
     digest = Digest(
         repo=repo,
@@ -234,10 +286,13 @@ def build_digest(
         themes=themes,
         quiet_modules=quiet,
         complete=complete,
+        in_progress=in_progress,
+        synced=(complete or in_progress) if synced is None else synced,
         previous_complete=previous_complete,
         generated_at=generated_at,
         key_count=key_count,
         score_floor=score_floor,
+        core_untested=core_untested,
     )
     digest.summary_text = summary_text(digest)
     return digest
@@ -303,38 +358,97 @@ def _dominant_themes(weights: Mapping[str, float]) -> list[str]:
 
 
 def _group_key_prs(
-    key_items: Sequence[_Item], weights: Mapping[str, float], auxiliary: Collection[str]
+    key_items: Sequence[_Item],
+    weights: Mapping[str, float],
+    auxiliary: Collection[str],
+    fallback: Collection[str],
 ) -> list[tuple[str, list[_Item]]]:
-    """Greedy grouping of key PRs into at most MAX_HIGHLIGHT_GROUPS themes.
+    """Key PRs in at most MAX_HIGHLIGHT_GROUPS theme groups that together cover the week.
 
-    Each round picks the module with the most not-yet-placed key-PR weight (1 + score for
-    a PR whose theme module it is, half that for a PR that also touches it; ties: the
-    module's weekly weight, then id) and places all those PRs there, so a PR touching the
-    model runner and the scheduler joins whichever theme is stronger. PRs left after 7
-    rounds, or with only auxiliary modules, go to a final "other" group.
+    1. A PR's primary theme is its first non-auxiliary module, else its first module that
+       is not the catch-all. When the primary themes fit in the groups, they are the
+       themes. Otherwise themes are chosen greedily for coverage: each round takes the
+       module with the most key-PR weight not yet covered by a chosen theme (1 + score for
+       a PR whose primary theme it is, half that for a PR that only touches it; ties: the
+       module's weekly weight, then id), up to 7 rounds.
+    2. Each PR is then placed under its primary theme when that was chosen, else under the
+       first chosen module it touches, else under "other". Placing by primary theme keeps a
+       module that many PRs touch in passing from absorbing the week.
+    3. While there is room for another group, the largest group holding more than
+       HIGHLIGHT_PRS PRs gives the PRs that share another module (the most common one not
+       already a group; at least 2 PRs, not all of them) to a group of that module.
     """
-    remaining = list(key_items)
-    groups: list[tuple[str, list[_Item]]] = []
-    while remaining and len(groups) < MAX_HIGHLIGHT_GROUPS - 1:
+
+    def primary(item: _Item) -> str:
+        for module in item.modules:
+            if module not in auxiliary:
+                return module
+        for module in item.modules:
+            if module not in fallback:
+                return module
+        return OTHER_THEME
+
+    themable = {i.number: [m for m in i.modules if m not in auxiliary] for i in key_items}
+    if not any(themable.values()):
+        # Only auxiliary modules this week: let those be themes rather than one "Other".
+        themable = {i.number: [m for m in i.modules if m not in fallback] for i in key_items}
+    primaries = {i.number: primary(i) for i in key_items}
+
+    chosen = [t for t in dict.fromkeys(primaries.values()) if t != OTHER_THEME]
+    remaining = list(key_items) if len(chosen) > MAX_HIGHLIGHT_GROUPS else []
+    if remaining:
+        chosen = []
+    while remaining and len(chosen) < MAX_HIGHLIGHT_GROUPS - 1:
         gain: dict[str, float] = defaultdict(float)
         for item in remaining:
-            for module in item.modules:
-                if module not in auxiliary:
-                    share = 1.0 if module == item.theme else 0.5
-                    gain[module] += share * (1.0 + item.score)
+            for module in themable[item.number]:
+                share = 1.0 if module == primaries[item.number] else 0.5
+                gain[module] += share * (1.0 + item.score)
         if not gain:
             break
         best = min(gain, key=lambda m: (-round(gain[m], 6), -round(weights.get(m, 0), 6), m))
-        members = [i for i in remaining if best in i.modules]
-        groups.append((best, members))
+        chosen.append(best)
         remaining = [i for i in remaining if best not in i.modules]
-    if remaining:
-        theme = remaining[0].theme
-        if len(remaining) == 1 and theme is not None and theme not in auxiliary:
-            groups.append((theme, remaining))
-        else:
-            groups.append((OTHER_THEME, remaining))
-    return groups
+
+    groups: dict[str, list[_Item]] = {theme: [] for theme in chosen}
+    for item in key_items:
+        home = primaries[item.number]
+        if home not in groups:
+            home = next((m for m in item.modules if m in groups), OTHER_THEME)
+        groups.setdefault(home, []).append(item)
+    groups = {theme: members for theme, members in groups.items() if members}
+
+    while len(groups) < MAX_HIGHLIGHT_GROUPS:
+        big = [t for t in groups if t != OTHER_THEME and len(groups[t]) > HIGHLIGHT_PRS]
+        if not big:
+            break
+        theme = min(big, key=lambda t: (-len(groups[t]), t))
+        members = groups[theme]
+        shared = Counter(
+            m for item in members for m in themable[item.number] if m != theme and m not in groups
+        )
+        split = next(
+            (
+                m
+                for m, n in sorted(shared.items(), key=lambda kv: (-kv[1], kv[0]))
+                if 2 <= n < len(members)
+            ),
+            None,
+        )
+        if split is None:
+            break
+        groups[split] = [i for i in members if split in i.modules]
+        groups[theme] = [i for i in members if split not in i.modules]
+
+    def heavier(theme: str) -> tuple[float, float, str]:
+        mass = sum(1.0 + i.score for i in groups[theme])
+        return (-round(mass, 6), -round(weights.get(theme, 0.0), 6), theme)
+
+    # Heaviest group first; "other" last whatever its weight.
+    order = sorted((t for t in groups if t != OTHER_THEME), key=heavier)
+    if OTHER_THEME in groups:
+        order.append(OTHER_THEME)
+    return [(theme, sorted(groups[theme], key=lambda i: i.rank)) for theme in order]
 
 
 def _highlights(
@@ -343,7 +457,10 @@ def _highlights(
     items: Sequence[_Item],
     modules: Mapping[str, ModuleCount],
     language: str,
+    span: str,
     auxiliary: Collection[str],
+    fallback: Collection[str],
+    compared: bool,
 ) -> list[Highlight]:
     kinds_in: dict[str, Counter[str]] = defaultdict(Counter)
     for item in items:
@@ -352,25 +469,41 @@ def _highlights(
     sep = " " if language == "en" else ""
 
     out = []
-    for theme, members in _group_key_prs(key_items, weights, auxiliary):
-        module = modules.get(theme)
+    for theme, members in _group_key_prs(key_items, weights, auxiliary, fallback):
+        module = None if theme == OTHER_THEME else modules.get(theme)
         sentences = []
         if module is None:
             name = i18n.t(language, "highlight.other")
             sentences.append(i18n.t(language, "highlight.activity_other", count=len(members)))
         else:
             name = module.name
-            if module.previous:
+            if not compared:
+                # No baseline: state this window's figures, claim no growth.
+                activity = i18n.t(
+                    language,
+                    "highlight.activity_plain",
+                    span=span,
+                    count=module.count,
+                    key=len(members),
+                )
+            elif module.previous:
                 activity = i18n.t(
                     language,
                     "highlight.activity",
+                    span=span,
                     count=module.count,
-                    trend=i18n.trend(module.count, module.previous, language, words=True),
+                    trend=i18n.trend(
+                        module.count, module.previous, language, words=True, span=span
+                    ),
                     key=len(members),
                 )
             else:
                 activity = i18n.t(
-                    language, "highlight.activity_new", count=module.count, key=len(members)
+                    language,
+                    "highlight.activity_new",
+                    span=span,
+                    count=module.count,
+                    key=len(members),
                 )
             sentences.append(activity)
             kinds = sorted(
@@ -415,16 +548,19 @@ def _highlights(
 
 
 def _kind_word(kind: str, language: str) -> str:
-    # Mid-sentence in English the kind reads in lower case ("mostly bug fixes").
+    # Mid-sentence in English the kind reads in lower case ("mostly bug fix"), except a
+    # leading acronym ("CI/build", not "ci/build").
     name = i18n.kind_name(kind, language)
-    return name.lower() if language == "en" and not name.isupper() else name
+    if language != "en" or name[:2].isupper():
+        return name
+    return name[:1].lower() + name[1:]
 
 
 # ------------------------------------------------------------------ recommendations
 
 
 def _recommendations(
-    by_rank: Sequence[_Item], modules: Mapping[str, ModuleCount], language: str
+    by_rank: Sequence[_Item], modules: Mapping[str, ModuleCount], language: str, span: str
 ) -> list[Recommendation]:
     """Data-driven follow-ups, most urgent rule first; each names its PRs."""
 
@@ -459,6 +595,7 @@ def _recommendations(
         text = i18n.t(
             language,
             f"rec.{rule_id}",
+            span=span,
             count=len(numbers),
             prs=_refs(numbers, language),
             **extra,
@@ -472,14 +609,26 @@ def _recommendations(
 
 def summary_text(digest: Digest) -> str:
     """The rule-based summary paragraph (the narrative model may replace it)."""
-    lang = digest.language
+    lang, span = digest.language, digest.span
+    sep = " " if lang == "en" else ""
     if digest.totals.merged == 0:
-        return i18n.t(lang, "summary.empty", repo=digest.repo)
+        text = i18n.t(lang, "summary.empty", repo=digest.repo)
+    else:
+        text = sep.join(_summary_sentences(digest))
+    status = status_message(digest)
+    if status is not None:
+        text = i18n.t(lang, status, span=span) + sep + text
+    return text
+
+
+def _summary_sentences(digest: Digest) -> list[str]:
+    lang, span = digest.language, digest.span
     totals = digest.totals
     sentences = [
         i18n.t(
             lang,
             "summary.totals",
+            span=span,
             repo=digest.repo,
             merged=totals.merged,
             contributors=totals.contributors,
@@ -488,46 +637,41 @@ def summary_text(digest: Digest) -> str:
             deletions=totals.deletions,
         )
     ]
-    if digest.new_contributors:
+    if totals.new_contributors is None:
+        sentences.append(i18n.t(lang, "summary.new_contributors_unknown"))
+    elif digest.new_contributors:
         sentences.append(
             i18n.t(lang, "summary.new_contributors", names=_names(digest.new_contributors, lang))
         )
     names = {m.id: m for m in digest.modules}
-    if digest.themes:
+    items = [
+        i18n.t(lang, "summary.theme_item", name=names[t].name, count=names[t].count)
+        for t in digest.themes
+        if t in names
+    ]
+    if not items:
+        # PRs without any module still have kinds: never leave the themes out.
+        kinds = sorted(digest.kinds, key=lambda k: (-k.count, _KIND_ORDER.get(k.id, 99)))
         items = [
-            i18n.t(
-                lang,
-                "summary.theme_item",
-                name=names[t].name,
-                count=names[t].count,
-            )
-            for t in digest.themes
-            if t in names
+            i18n.t(lang, "summary.theme_item", name=i18n.kind_name(k.id, lang), count=k.count)
+            for k in kinds[:3]
+            if k.count
         ]
+    if items:
         sentences.append(i18n.t(lang, "summary.themes", themes=i18n.join(items, lang)))
-    raised = sorted(
-        (f for f in digest.flags if f.count),
-        key=lambda f: (-f.count, _FLAG_ORDER.get(f.id, 99), f.id),
-    )
-    if raised:
-        sentences.append(
-            i18n.t(
-                lang,
-                "summary.flags",
-                items=i18n.join(
-                    (
-                        i18n.t(lang, f"risk.{f.id}", count=f.count)
-                        if f"risk.{f.id}" in i18n.MESSAGES
-                        else f"{f.id} {f.count}"
-                        for f in raised
-                    ),
-                    lang,
-                ),
-            )
+    risks = []
+    if digest.core_untested:
+        risks.append(i18n.t(lang, "risk.core_untested", count=len(digest.core_untested)))
+    counts = {f.id: f.count for f in digest.flags if f.count}
+    for flag in risk_order(counts):
+        key = f"risk.{flag}"
+        risks.append(
+            i18n.t(lang, key, count=counts[flag])
+            if key in i18n.MESSAGES
+            else f"{flag} {counts[flag]}"
         )
+    if risks:
+        sentences.append(i18n.t(lang, "summary.flags", items=i18n.join(risks, lang)))
     else:
-        sentences.append(i18n.t(lang, "summary.no_flags"))
-    text = (" " if lang == "en" else "").join(sentences)
-    if not digest.complete:
-        text = i18n.t(lang, "incomplete") + (" " if lang == "en" else "") + text
-    return text
+        sentences.append(i18n.t(lang, "summary.no_flags", span=span))
+    return sentences

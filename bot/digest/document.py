@@ -12,6 +12,7 @@ import re
 from collections.abc import Mapping
 
 from bot import i18n
+from bot.digest.build import CORE_UNTESTED, HIGHLIGHT_PRS, risk_order, status_message
 from bot.digest.model import Digest, PRRow
 from bot.document import (
     Block,
@@ -27,11 +28,10 @@ from bot.document import (
     Table,
     Text,
 )
-from bot.weeks import WEEK_PATTERN
+from bot.weeks import WEEK_PATTERN, Window
 
-TREND_ROWS = 15  # modules shown in the trends table; the JSON has all of them
-RISK_REFS = 12  # PR links per risk line
-DETAIL_ROWS = 10  # rows per risk detail list (breaking, dependency, large)
+# Risk lines, risk details and the trends table list everything: the issue asks for the
+# PRs per flag, and the chat formatters split long lists into several messages themselves.
 TITLE_CHARS = 70
 SUMMARY_CHARS = 140
 _PR_REF = re.compile(r"#(\d+)")
@@ -66,16 +66,14 @@ def linkify(text: str, urls: Mapping[int, str]) -> Inline:
     return tuple(spans)
 
 
-def _refs(numbers: list[int], urls: Mapping[int, str], lang: str, limit: int) -> list[Span]:
+def _refs(numbers: list[int], urls: Mapping[int, str], lang: str) -> list[Span]:
+    """Every PR of `numbers` as a link, in the given (most important first) order."""
     spans: list[Span] = []
-    for i, number in enumerate(numbers[:limit]):
+    for i, number in enumerate(numbers):
         if i:
             spans.append(Text(" " if lang == "en" else "、"))
         url = urls.get(number)
         spans.append(Link(url, f"#{number}") if url else Text(f"#{number}"))
-    if len(numbers) > limit:
-        more = i18n.t(lang, "more", count=len(numbers) - limit)
-        spans.append(Text(f" {more}" if lang == "en" else more))
     return spans
 
 
@@ -97,7 +95,8 @@ def title_and_context(digest: Digest) -> tuple[str, str]:
         repo=digest.repo,
     )
     if not digest.complete:
-        context = f"⚠ {i18n.t(lang, 'incomplete.short')} · {context}"
+        short = "incomplete.short.running" if digest.in_progress else "incomplete.short"
+        context = f"⚠ {i18n.t(lang, short, span=digest.span)} · {context}"
     return title, context
 
 
@@ -147,9 +146,10 @@ def _summary(digest: Digest, urls: Mapping[int, str]) -> Section:
     lang = digest.language
     blocks: list[Block] = []
     text = linkify(digest.summary_text, urls)
-    if not digest.complete:
+    status = status_message(digest)
+    if status is not None:
         # The warning leads the summary in bold so it survives every platform's rendering.
-        warning = i18n.t(lang, "incomplete")
+        warning = i18n.t(lang, status, span=digest.span)
         rest = digest.summary_text.removeprefix(warning).lstrip()
         text = (Strong("⚠ " + warning), Text(_sep(lang)), *linkify(rest, urls))
     blocks.append(Paragraph(text))
@@ -173,23 +173,19 @@ def _summary(digest: Digest, urls: Mapping[int, str]) -> Section:
                 ),
             ),
         ]
-        if digest.new_contributors:
-            names = i18n.join(digest.new_contributors, lang)
-            facts.append(
-                (
-                    i18n.t(lang, "fact.new_contributors"),
-                    (
-                        Text(
-                            i18n.t(
-                                lang,
-                                "fact.new_contributors_value",
-                                count=totals.new_contributors,
-                                names=names,
-                            )
-                        ),
-                    ),
-                )
+        # Always stated: "unknown" (no GitHub) must not read as "none".
+        if totals.new_contributors is None:
+            newcomers = i18n.t(lang, "fact.new_contributors_unknown")
+        elif not digest.new_contributors:
+            newcomers = i18n.t(lang, "fact.new_contributors_none")
+        else:
+            newcomers = i18n.t(
+                lang,
+                "fact.new_contributors_value",
+                count=totals.new_contributors,
+                names=i18n.join(digest.new_contributors, lang),
             )
+        facts.append((i18n.t(lang, "fact.new_contributors"), (Text(newcomers),)))
         blocks.append(Facts(tuple(facts)))
     return Section("summary", i18n.t(lang, "section.summary"), tuple(blocks))
 
@@ -210,10 +206,9 @@ def _highlights(digest: Digest, urls: Mapping[int, str]) -> Section:
             spans.append(Text(_sep(lang) + note))
         blocks.append(Paragraph(tuple(spans)))
         items: list[Inline] = []
-        for number in highlight.prs:
-            pr = key.get(number)
-            if pr is None:
-                continue
+        listed = [n for n in highlight.prs if n in key]
+        for number in listed[:HIGHLIGHT_PRS]:
+            pr = key[number]
             item: list[Span] = [Link(pr.url, f"#{pr.number}"), Text(" "), Text(pr.title)]
             if pr.author:
                 item.append(Text(i18n.t(lang, "highlight.by", author=pr.author)))
@@ -223,11 +218,16 @@ def _highlights(digest: Digest, urls: Mapping[int, str]) -> Section:
                 item.append(Text(" · "))
                 item.append(Strong(_flag_names(pr.flags, lang)))
             items.append(tuple(item))
+        rest = listed[HIGHLIGHT_PRS:]
+        if rest:
+            refs = i18n.separator(lang).replace(",", "").join(f"#{n}" for n in rest)
+            items.append(linkify(i18n.t(lang, "highlight.more", count=len(rest), prs=refs), urls))
         if items:
             blocks.append(BulletList(tuple(items)))
+    title = i18n.t(lang, "section.highlights", span=digest.span)
     if not blocks:
-        blocks.append(Paragraph((Text(i18n.t(lang, "highlight.none")),)))
-    return Section("highlights", i18n.t(lang, "section.highlights"), tuple(blocks))
+        blocks.append(Paragraph((Text(i18n.t(lang, "highlight.none", span=digest.span)),)))
+    return Section("highlights", title, tuple(blocks))
 
 
 def _trend_cell(count: int, previous: int, lang: str) -> Inline:
@@ -235,59 +235,77 @@ def _trend_cell(count: int, previous: int, lang: str) -> Inline:
 
 
 def _trends(digest: Digest) -> Section:
-    lang = digest.language
-    header = (
-        i18n.t(lang, "trends.col.count"),
-        i18n.t(lang, "trends.col.previous"),
-        i18n.t(lang, "trends.col.change"),
-    )
+    lang, span = digest.language, digest.span
+    # Every module with activity; modules that went quiet are named below the table.
     active = [m for m in digest.modules if m.count]
-    module_rows = tuple(
-        (
-            (Text(m.name),),
-            (Text(i18n.number(m.count, lang)),),
-            (Text(i18n.number(m.previous, lang)),),
-            _trend_cell(m.count, m.previous, lang),
-        )
-        for m in active[:TREND_ROWS]
-    )
-    kind_rows = tuple(
-        (
-            (Text(i18n.kind_name(k.id, lang)),),
-            (Text(i18n.number(k.count, lang)),),
-            (Text(i18n.number(k.previous, lang)),),
-            _trend_cell(k.count, k.previous, lang),
-        )
-        for k in digest.kinds
-    )
     blocks: list[Block] = []
-    if not digest.previous_complete:
-        blocks.append(Paragraph((Strong("⚠ " + i18n.t(lang, "trends.previous_incomplete")),)))
+    if digest.previous_complete:
+        header: tuple[str, ...] = (
+            i18n.t(lang, "trends.col.count", span=span),
+            i18n.t(lang, "trends.col.previous", span=span),
+            i18n.t(lang, "trends.col.change"),
+        )
+        align: tuple[str, ...] = ("l", "r", "r", "r")
+        module_rows = tuple(
+            (
+                (Text(m.name),),
+                (Text(i18n.number(m.count, lang)),),
+                (Text(i18n.number(m.previous or 0, lang)),),
+                _trend_cell(m.count, m.previous or 0, lang),
+            )
+            for m in active
+        )
+        kind_rows = tuple(
+            (
+                (Text(i18n.kind_name(k.id, lang)),),
+                (Text(i18n.number(k.count, lang)),),
+                (Text(i18n.number(k.previous or 0, lang)),),
+                _trend_cell(k.count, k.previous or 0, lang),
+            )
+            for k in digest.kinds
+        )
+    else:
+        # No baseline: this window's counts only, and the reason up front.
+        label = _previous_label(digest)
+        note = i18n.t(lang, "trends.previous_incomplete", span=span, label=label)
+        blocks.append(Paragraph((Strong("⚠ " + note),)))
+        header = (i18n.t(lang, "trends.col.count", span=span),)
+        align = ("l", "r")
+        module_rows = tuple(((Text(m.name),), (Text(i18n.number(m.count, lang)),)) for m in active)
+        kind_rows = tuple(
+            ((Text(i18n.kind_name(k.id, lang)),), (Text(i18n.number(k.count, lang)),))
+            for k in digest.kinds
+        )
     blocks += [
         Paragraph((Strong(i18n.t(lang, "trends.modules")),)),
-        Table((i18n.t(lang, "trends.col.module"), *header), module_rows, ("l", "r", "r", "r")),
-    ]
-    if len(active) > TREND_ROWS:
-        more = i18n.t(lang, "trends.more_modules", count=len(active) - TREND_ROWS)
-        blocks.append(Paragraph((Text(more),)))
-    blocks += [
+        Table((i18n.t(lang, "trends.col.module"), *header), module_rows, align),
         Paragraph((Strong(i18n.t(lang, "trends.kinds")),)),
-        Table((i18n.t(lang, "trends.col.kind"), *header), kind_rows, ("l", "r", "r", "r")),
+        Table((i18n.t(lang, "trends.col.kind"), *header), kind_rows, align),
     ]
     if digest.quiet_modules:
         names = {m.id: m.name for m in digest.modules}
         quiet = i18n.join((names.get(q, q) for q in digest.quiet_modules), lang)
-        blocks.append(Paragraph((Text(i18n.t(lang, "trends.quiet", modules=quiet)),)))
+        blocks.append(Paragraph((Text(i18n.t(lang, "trends.quiet", span=span, modules=quiet)),)))
     return Section("trends", i18n.t(lang, "section.trends"), tuple(blocks))
+
+
+def _previous_label(digest: Digest) -> str:
+    return Window(digest.start, digest.end, digest.week).previous().label
 
 
 def _risks(digest: Digest, urls: Mapping[int, str], rows: Mapping[int, PRRow]) -> Section:
     lang = digest.language
     colon = ": " if lang == "en" else "："
+    by_id = {f.id: f for f in digest.flags if f.count}
     items: list[Inline] = []
-    for flag in digest.flags:
-        if not flag.count:
+    # Most important first: core-path changes without tests, then per flag (RISK_ORDER).
+    for risk in [CORE_UNTESTED] * bool(digest.core_untested) + risk_order(by_id):
+        if risk == CORE_UNTESTED:
+            numbers = digest.core_untested
+            sentence = i18n.t(lang, "risk.core_untested", count=len(numbers))
+            items.append((Strong(sentence), Text(colon), *_refs(numbers, urls, lang)))
             continue
+        flag = by_id[risk]
         key = f"risk.{flag.id}"
         sentence = (
             i18n.t(lang, key, count=flag.count)
@@ -298,28 +316,16 @@ def _risks(digest: Digest, urls: Mapping[int, str], rows: Mapping[int, PRRow]) -
             (
                 Strong(i18n.flag_name(flag.id, lang)),
                 Text(f" — {sentence}{colon}"),
-                *_refs(flag.prs, urls, lang, RISK_REFS),
+                *_refs(flag.prs, urls, lang),
             )
         )
-    core_untested = [
-        n
-        for n in next((f.prs for f in digest.flags if f.id == "core-path"), [])
-        if "missing-tests" in rows[n].flags
-    ]
-    if core_untested:
-        sentence = i18n.t(lang, "risk.core_untested", count=len(core_untested))
-        items.append((Strong(sentence), Text(colon), *_refs(core_untested, urls, lang, RISK_REFS)))
     if not items:
-        return Section(
-            "risks", i18n.t(lang, "section.risks"), (Paragraph((Text(i18n.t(lang, "risk.none")),)),)
-        )
+        none = i18n.t(lang, "risk.none", span=digest.span)
+        return Section("risks", i18n.t(lang, "section.risks"), (Paragraph((Text(none),)),))
     blocks: list[Block] = [BulletList(tuple(items))]
-    for flag_id in ("breaking", "dependency", "large"):
-        numbers = next((f.prs for f in digest.flags if f.id == flag_id), [])
-        if not numbers:
-            continue
+    for flag_id in risk_order(f for f in ("breaking", "dependency", "large") if f in by_id):
         detail: list[Inline] = []
-        for number in numbers[:DETAIL_ROWS]:
+        for number in by_id[flag_id].prs:
             row = rows[number]
             line: list[Span] = [Link(row.url, f"#{number}"), Text(" " + shorten(row.title, 90))]
             if row.author:
@@ -337,9 +343,6 @@ def _risks(digest: Digest, urls: Mapping[int, str], rows: Mapping[int, PRRow]) -
                     )
                 )
             detail.append(tuple(line))
-        if len(numbers) > DETAIL_ROWS:
-            more = i18n.t(lang, "more", count=len(numbers) - DETAIL_ROWS)
-            detail.append((Text(more),))
         blocks.append(Paragraph((Strong(i18n.t(lang, f"risk.details.{flag_id}")),)))
         blocks.append(BulletList(tuple(detail)))
     return Section("risks", i18n.t(lang, "section.risks"), tuple(blocks))
@@ -349,11 +352,8 @@ def _key_prs(digest: Digest) -> Section:
     lang = digest.language
     if not digest.key_prs:
         floor = i18n.score(digest.score_floor, lang)
-        return Section(
-            "key_prs",
-            i18n.t(lang, "section.key_prs"),
-            (Paragraph((Text(i18n.t(lang, "keypr.none", floor=floor)),)),),
-        )
+        none = i18n.t(lang, "keypr.none", span=digest.span, floor=floor)
+        return Section("key_prs", i18n.t(lang, "section.key_prs"), (Paragraph((Text(none),)),))
     names = {m.id: m.name for m in digest.modules}
     rows = tuple(
         (
@@ -361,7 +361,7 @@ def _key_prs(digest: Digest) -> Section:
             (Text(shorten(pr.title, TITLE_CHARS)),),
             (Text(pr.author or i18n.t(lang, "card.unknown_author")),),
             (Text(i18n.score(pr.score, lang)),),
-            (Text(", ".join(names.get(m, m) for m in pr.modules[:3])),),
+            (Text(i18n.separator(lang).join(names.get(m, m) for m in pr.modules[:3])),),
             (Text(shorten(pr.summary, SUMMARY_CHARS)),),
         )
         for pr in digest.key_prs
@@ -377,7 +377,7 @@ def _key_prs(digest: Digest) -> Section:
 def _recommendations(digest: Digest, urls: Mapping[int, str]) -> Section:
     lang = digest.language
     if not digest.recommendations:
-        block: Block = Paragraph((Text(i18n.t(lang, "rec.none")),))
+        block: Block = Paragraph((Text(i18n.t(lang, "rec.none", span=digest.span)),))
     else:
         block = BulletList(
             tuple(linkify(r.text, urls) for r in digest.recommendations), ordered=True

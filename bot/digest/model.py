@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from datetime import datetime
 
+from bot.weeks import WEEK_PATTERN
+
 
 @dataclass(slots=True)
 class Totals:
@@ -25,15 +27,17 @@ class ModuleCount:
     id: str
     name: str  # in the digest's language
     count: int
-    previous: int
-    delta: float | None  # percent change against the previous week; None when previous == 0
+    # None when the previous window is not fully synced: a partial count is not a baseline.
+    previous: int | None
+    # Percent change against the previous window; None when previous is 0 or unknown.
+    delta: float | None
 
 
 @dataclass(slots=True)
 class KindCount:
     id: str
     count: int
-    previous: int
+    previous: int | None  # None when the previous window is not fully synced
 
 
 @dataclass(slots=True)
@@ -109,12 +113,21 @@ class Digest:
     themes: list[str] = field(default_factory=list)  # dominant theme module ids, 3-5
     summary_text: str = ""
     quiet_modules: list[str] = field(default_factory=list)
-    complete: bool = True  # False when the window was not fully synced
+    complete: bool = True  # False when the window is not fully synced or not over yet
+    in_progress: bool = False  # the window has not ended: figures so far, not a sync failure
+    synced: bool = True  # the store holds a complete sync of the window (so far)
     previous_complete: bool = True  # False when last week (the trend baseline) was not synced
     generated_at: datetime | None = None
     narrative_model: str | None = None  # set when summary/highlight text is model-written
     key_count: int = 24  # the K of "top K PRs by score" used for key_prs
     score_floor: float = 5.0  # key PRs score at least this
+    core_untested: list[int] = field(default_factory=list)  # core-path and missing-tests
+
+    @property
+    def span(self) -> str:
+        """ "week" for an ISO week, "period" for a --since/--until window: selects the
+        catalogue wording (本周 / 本期, "this week" / "this period")."""
+        return "week" if WEEK_PATTERN.match(self.week) else "period"
 
     def to_json(self) -> dict:
         data = asdict(self)

@@ -44,6 +44,12 @@ def ruleset_settings(analyzer: object) -> tuple[dict[str, tuple[str, str]], set[
     return names, auxiliary, ruleset.score.key_count, ruleset.score.key_floor
 
 
+def _fallback_modules(analyzer: object) -> set[str]:
+    """The rule set's catch-all module (e.g. "other"): never a theme of the week."""
+    fallback = getattr(getattr(analyzer, "ruleset", None), "fallback_module", None)
+    return {fallback} if fallback else set()
+
+
 async def make_digest(
     store: PRStore,
     analyzer: PRAnalyzer,
@@ -72,7 +78,11 @@ async def make_digest(
         repo, previous_window.start_utc, previous_window.end_utc
     )
     now = now or datetime.now(UTC)
-    complete = window.end <= now and await store.is_covered(repo, window.start_utc, window.end_utc)
+    # "Not over yet" and "not fully synced" are different warnings: a running week that
+    # was synced up to now has correct figures so far.
+    in_progress = window.end > now
+    synced = await store.is_covered(repo, window.start_utc, window.end_utc)
+    complete = synced and not in_progress
     previous_complete = await store.is_covered(
         repo, previous_window.start_utc, previous_window.end_utc
     )
@@ -90,9 +100,12 @@ async def make_digest(
         key_count=default_count if key_count is None else key_count,
         score_floor=default_floor if score_floor is None else score_floor,
         complete=complete,
+        in_progress=in_progress,
+        synced=synced,
         previous_complete=previous_complete,
         generated_at=now,
         auxiliary_modules=auxiliary,
+        fallback_modules=_fallback_modules(analyzer),
     )
     if narrative is None or narrative is True:
         narrative = config_from_env()

@@ -25,6 +25,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import logging
+import time
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -51,6 +52,8 @@ from bot.config import Config
 from bot.delivery import Ledger
 from bot.discord.endpoints import DiscordEndpoints, apply_endpoints, resolve_gateway
 from bot.discord.poster import DiscordPoster, DiscordPostError, DiscordUnavailable
+from bot.runtime.logging import log_post
+from bot.runtime.metrics import METRICS, CommandRun, Metrics
 from formatters import limits
 
 log = logging.getLogger(__name__)
@@ -59,6 +62,7 @@ MAX_CHOICES = 25  # Discord shows at most 25 autocomplete choices
 CHOICE_TEXT_MAX = 100  # a choice's name and (string) value
 CONTENT_MAX = limits.DISCORD_CONTENT_MAX
 DESCRIPTION_MAX = limits.DISCORD_EMBED_DESCRIPTION_MAX
+RESTARTING = "vllm-bot is restarting; try again in a minute"
 
 # (channel id, user id) -> the command layer's Context for that interaction.
 ContextFactory = Callable[[str | None, str | None], Context]
@@ -152,6 +156,7 @@ class CommandHandler:
         store: Ledger | None = None,
         poster: Callable[[], DiscordPoster] | None = None,
         quick_timeout: float = 1.5,
+        metrics: Metrics | None = None,
     ) -> None:
         self.config = config
         self.context_factory = context_factory
@@ -160,7 +165,19 @@ class CommandHandler:
         # cached_reply reads only the store, but a busy database must not cost us the
         # 3-second window: past this we defer and take the slow path.
         self.quick_timeout = quick_timeout
-        self.background: set[asyncio.Task[None]] = set()
+        self.metrics = metrics or METRICS
+        # discord.py runs each interaction in a task of its own; they are registered here
+        # (with a name for the shutdown log) so `serve` can let them finish before the
+        # client, whose HTTP session they answer through, is closed.
+        self.background: dict[asyncio.Task[Any], str] = {}
+        self.accepting = True
+
+    def stop_accepting(self) -> None:
+        """Shutdown: new commands are told to retry; running ones go on."""
+        self.accepting = False
+
+    def in_flight(self) -> dict[asyncio.Task[Any], str]:
+        return dict(self.background)
 
     def context(self, interaction: discord.Interaction) -> Context:
         channel = str(interaction.channel_id) if interaction.channel_id else None
@@ -168,6 +185,22 @@ class CommandHandler:
 
     async def run(self, interaction: discord.Interaction, source: str | Command) -> None:
         """Answer one command: at once when local state suffices, else defer then edit."""
+        received = time.perf_counter()
+        if not self.accepting:
+            await self._respond(interaction, Reply.error(RESTARTING))
+            return
+        task = asyncio.current_task()
+        if task is not None:
+            self.background[task] = f"discord /vllm in {interaction.channel_id}"
+        try:
+            await self._run(interaction, source, received)
+        finally:
+            if task is not None:
+                self.background.pop(task, None)
+
+    async def _run(
+        self, interaction: discord.Interaction, source: str | Command, received: float
+    ) -> None:
         ctx = self.context(interaction)
         command: Command | None
         reply: Reply | None = None
@@ -175,23 +208,27 @@ class CommandHandler:
             try:
                 command = parse(source)
             except CommandError as exc:
-                await self._respond(interaction, Reply.error(str(exc)))
+                with self.metrics.command("discord", "invalid", started=received) as run:
+                    run.channel, run.outcome = ctx.channel, "invalid"
+                    await self._respond(interaction, Reply.error(str(exc)))
                 return
         else:
             command = source
-        try:
-            reply = await asyncio.wait_for(cached_reply(command, ctx), self.quick_timeout)
-        except TimeoutError:
-            log.info("discord: cached answer to %s took too long; deferring", command.name)
-        if reply is not None:
-            await self._respond(interaction, reply)
-            await self._post_if_asked(interaction, reply)
-            return
-        public = _expects_public(command)
-        await interaction.response.defer(ephemeral=not public, thinking=True)
-        reply = await dispatch(command, ctx)
-        await self._finish(interaction, reply, deferred_public=public)
-        await self._post_if_asked(interaction, reply)
+        with self.metrics.command("discord", command.name, started=received) as run:
+            run.channel = ctx.channel
+            try:
+                reply = await asyncio.wait_for(cached_reply(command, ctx), self.quick_timeout)
+            except TimeoutError:
+                log.info("discord: cached answer to %s took too long; deferring", command.name)
+            if reply is not None:
+                await self._respond(interaction, reply)
+            else:
+                public = _expects_public(command)
+                await interaction.response.defer(ephemeral=not public, thinking=True)
+                reply = await dispatch(command, ctx)
+                await self._finish(interaction, reply, deferred_public=public)
+            run.reply(reply.ok, reply.runtime)
+            await self._post_if_asked(interaction, reply, run)
 
     async def _respond(self, interaction: discord.Interaction, reply: Reply) -> None:
         ephemeral = reply.ephemeral or not reply.ok
@@ -238,7 +275,9 @@ class CommandHandler:
                 wait=True,
             )
 
-    async def _post_if_asked(self, interaction: discord.Interaction, reply: Reply) -> None:
+    async def _post_if_asked(
+        self, interaction: discord.Interaction, reply: Reply, run: CommandRun | None = None
+    ) -> None:
         if not (reply.ok and reply.post_to_channel and reply.document is not None):
             return
         if self.store is None or self.poster is None or interaction.channel_id is None:
@@ -249,17 +288,24 @@ class CommandHandler:
         from formatters.discord import discord_thread_name, render_discord
 
         document = reply.document
+        channel = str(interaction.channel_id)
+        started = time.perf_counter()
         try:
             result = await self.poster().post(
                 self.store,
                 document_id=document.id,
-                channel=str(interaction.channel_id),
+                channel=channel,
                 payloads=render_discord(document),
                 thread_name=discord_thread_name(document),
             )
         except (DiscordPostError, DiscordUnavailable) as exc:
+            log_post(log, "discord", channel, document.id, "failed", started, detail=str(exc))
+            if run is not None:
+                run.outcome, run.kind = "failed", "discord"
             await interaction.followup.send(str(exc), ephemeral=True, wait=True)
             return
+        outcome = "delivered" if result.nothing_new else "posted"
+        log_post(log, "discord", channel, document.id, outcome, started, parts=len(result.sent))
         if result.nothing_new:
             await interaction.followup.send(
                 "this digest was already posted in this channel; nothing new", ephemeral=True

@@ -36,9 +36,11 @@ from discord.http import HTTPClient, Route
 
 from bot.delivery import DeliveryResult, Ledger, Sent, deliver
 from bot.errors import BotError, ConfigError
+from formatters import limits
 
 if TYPE_CHECKING:
     from bot.config import Environment
+    from bot.discord.endpoints import DiscordEndpoints
     from bot.document import Document
 
 log = logging.getLogger(__name__)
@@ -90,7 +92,8 @@ def explain(exc: discord.HTTPException, channel: str, *, doing: str, webhook: bo
         if webhook:
             return (
                 f"the webhook of {where} rejected the request (401): copy the webhook URL again "
-                "from Channel settings → Integrations → Webhooks into webhook_url"
+                "from Channel settings → Integrations → Webhooks into the environment variable "
+                "the target's webhook_url_env names"
             )
         return (
             f"Discord rejected the bot token (401 Unauthorized) while {doing} in {where}: set "
@@ -100,7 +103,8 @@ def explain(exc: discord.HTTPException, channel: str, *, doing: str, webhook: bo
     if code == UNKNOWN_WEBHOOK:
         return (
             f"the webhook of {where} no longer exists (10015 Unknown Webhook): create one in "
-            "Channel settings → Integrations → Webhooks and put its URL in webhook_url"
+            "Channel settings → Integrations → Webhooks and put its URL in the environment "
+            "variable the target's webhook_url_env names"
         )
     if code == UNKNOWN_CHANNEL:
         return (
@@ -242,8 +246,9 @@ def parse_webhook_url(url: str) -> tuple[int, str, int | None]:
     match = _WEBHOOK_URL.search(url.strip())
     if match is None:
         raise ConfigError(
-            "webhook_url is not a Discord webhook URL; expected "
-            "https://discord.com/api/webhooks/ID/TOKEN (Channel settings → Integrations → Webhooks)"
+            "the webhook URL (from the variable webhook_url_env names) is not a Discord webhook "
+            "URL; expected https://discord.com/api/webhooks/ID/TOKEN (Channel settings → "
+            "Integrations → Webhooks)"
         )
     thread_id = None
     for part in (match["query"] or "").split("&"):
@@ -331,6 +336,37 @@ class DiscordWebhookPoster:
         )
 
 
+async def _logged_in_http(env: Environment) -> HTTPClient:
+    """A REST client logged in with DISCORD_BOT_TOKEN at DISCORD_API_URL (no gateway)."""
+    from bot.discord.endpoints import DiscordEndpoints, apply_endpoints
+
+    token = env.discord_bot_token.get_secret_value() if env.discord_bot_token else None
+    if not token:
+        raise ConfigError(
+            "DISCORD_BOT_TOKEN is not set: copy the bot token from the Developer Portal "
+            "(your application → Bot → Reset Token), or give the target a webhook_url_env "
+            "(the environment variable holding a channel webhook URL)"
+        )
+    # First, so a one-off run talks to the same Discord (or fake) as the long-running bot.
+    apply_endpoints(DiscordEndpoints.from_env(env))
+    http = HTTPClient(asyncio.get_running_loop())
+    try:
+        await http.static_login(token)
+    except discord.LoginFailure:
+        await http.close()
+        raise DiscordPostError(
+            "Discord rejected DISCORD_BOT_TOKEN (401 Unauthorized): copy the current token "
+            "from the Developer Portal (your application → Bot → Reset Token)",
+            channel="",
+            status=401,
+            code=0,
+        ) from None
+    except BaseException:
+        await http.close()
+        raise
+    return http
+
+
 @asynccontextmanager
 async def discord_http(env: Environment) -> AsyncIterator[HTTPClient]:
     """A logged-in REST client for DISCORD_BOT_TOKEN (no gateway), closed on exit.
@@ -338,30 +374,56 @@ async def discord_http(env: Environment) -> AsyncIterator[HTTPClient]:
     Applies DISCORD_API_URL first, so a one-off `vllm-bot digest --post discord:…` talks to
     the same Discord (or fake) as the long-running bot.
     """
-    from bot.discord.endpoints import DiscordEndpoints, apply_endpoints
-
-    token = env.discord_bot_token.get_secret_value() if env.discord_bot_token else None
-    if not token:
-        raise ConfigError(
-            "DISCORD_BOT_TOKEN is not set: copy the bot token from the Developer Portal "
-            "(your application → Bot → Reset Token), or give the target a webhook_url"
-        )
-    apply_endpoints(DiscordEndpoints.from_env(env))
-    http = HTTPClient(asyncio.get_running_loop())
+    http = await _logged_in_http(env)
     try:
-        try:
-            await http.static_login(token)
-        except discord.LoginFailure:
-            raise DiscordPostError(
-                "Discord rejected DISCORD_BOT_TOKEN (401 Unauthorized): copy the current token "
-                "from the Developer Portal (your application → Bot → Reset Token)",
-                channel="",
-                status=401,
-                code=0,
-            ) from None
         yield http
     finally:
         await http.close()
+
+
+class DiscordRestPoster:
+    """The process's bot REST connection for posting: logged in on first use, kept open.
+
+    One per process (`Services.discord_poster()`), shared by digests and alerts, so
+    discord.py's per-route rate-limit buckets are shared as well. It needs no gateway, so
+    alerts reach Discord from a one-off run and from a serve instance that does not lead.
+    """
+
+    def __init__(self, env: Environment) -> None:
+        self.env = env
+        self._http: HTTPClient | None = None
+        self._login = asyncio.Lock()
+
+    async def http(self) -> HTTPClient:
+        async with self._login:
+            if self._http is None:
+                self._http = await _logged_in_http(self.env)
+            return self._http
+
+    async def post_document(
+        self,
+        store: Ledger,
+        *,
+        document_id: str,
+        channel: str,
+        payloads: Sequence[dict[str, Any]],
+        thread_name: str | None = None,
+        force: bool = False,
+    ) -> DeliveryResult:
+        """`DiscordPoster.post` over the shared client (the alerts sender's interface)."""
+        return await DiscordPoster(await self.http()).post(
+            store,
+            document_id=document_id,
+            channel=channel,
+            payloads=payloads,
+            thread_name=thread_name or document_id[: limits.DISCORD_THREAD_NAME_MAX],
+            force=force,
+        )
+
+    async def close(self) -> None:
+        if self._http is not None:
+            await self._http.close()
+            self._http = None
 
 
 async def post_document(
@@ -373,11 +435,19 @@ async def post_document(
     webhook_url: str | None = None,
     session: aiohttp.ClientSession | None = None,
     force: bool = False,
+    endpoints: DiscordEndpoints | None = None,
 ) -> DeliveryResult:
     """Render `document` for Discord and post it to a target: through its webhook when it
-    has one (`channel` then only names it in the ledger), else through the bot's `http`."""
+    has one (`channel` then only names it in the ledger), else through the bot's `http`.
+
+    `endpoints` (DISCORD_API_URL) are applied first when given: webhook requests go to the
+    same REST base as the bot's, only the webhook's id and token come from its URL.
+    """
+    from bot.discord.endpoints import apply_endpoints
     from formatters.discord import discord_thread_name, render_discord
 
+    if endpoints is not None:
+        apply_endpoints(endpoints)
     payloads = render_discord(document)
     name = discord_thread_name(document)
     if webhook_url:

@@ -11,6 +11,11 @@ Expected entry points (one place to change if a module settles on other names):
 | Discord | `bot.discord.client:create_client` | `(services) -> discord.Client` (started with DISCORD_BOT_TOKEN) |
 | GitHub webhook | `bot.alerts.webhook:webhook_handler` | `(services) -> aiohttp handler` for POST /github/webhook |
 | alert poller | `bot.alerts.poller:poll_once` | `async (services) -> summary or None` |
+
+Work that must finish before shutdown (a command being answered, a webhook delivery being
+processed, an alert flush) lives in the platform code. Anything offering `stop_accepting()`
+and `in_flight() -> {task: name}` (see `Work`) is drained by `serve`: a route handler, the
+Slack bot behind Socket Mode, the Discord command handler.
 """  # noqa: E501
 
 from __future__ import annotations
@@ -19,6 +24,7 @@ import asyncio
 import contextlib
 import importlib
 import logging
+import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -54,6 +60,19 @@ def optional(entry: tuple[str, str], what: str) -> Any | None:
     return found
 
 
+class Work(Protocol):
+    """Something that runs tasks shutdown must wait for."""
+
+    def stop_accepting(self) -> None: ...
+    def in_flight(self) -> dict[asyncio.Task[Any], str]: ...
+
+
+def is_work(obj: Any) -> bool:
+    return callable(getattr(obj, "stop_accepting", None)) and callable(
+        getattr(obj, "in_flight", None)
+    )
+
+
 class Component(Protocol):
     name: str
     leader_only: bool
@@ -75,6 +94,26 @@ class Integrations:
     routes: list[Route] = field(default_factory=list)
     components: list[Any] = field(default_factory=list)
     poll_alerts: Callable[[Any], Awaitable[Any]] | None = None
+    # Extra `Work` to drain at shutdown (tests; platform pieces not found through routes
+    # or components).
+    work: list[Any] = field(default_factory=list)
+
+    def all_work(self) -> list[Any]:
+        """Everything shutdown drains: `work`, plus routes' handlers and components that
+        are `Work` themselves."""
+        found = [*self.work]
+        for route in self.routes:
+            work = route.handler if is_work(route.handler) else _work_of(route.handler)
+            if work is not None:
+                found.append(work)
+        found += [c for c in self.components if is_work(c)]
+        return found
+
+
+def _work_of(handler: Any) -> Any:
+    """The `Work` behind a Slack handler: bot.slack.http hangs its SlackBot on it."""
+    bot = getattr(handler, "bot", None)
+    return bot if is_work(bot) else None
 
 
 class SlackSocket:
@@ -99,6 +138,15 @@ class SlackSocket:
             closer = getattr(self.handler, "close", None) or self.handler.stop
             await closer()
 
+    def stop_accepting(self) -> None:
+        bot = _work_of(self.handler)
+        if bot is not None:
+            bot.stop_accepting()
+
+    def in_flight(self) -> dict[asyncio.Task[Any], str]:
+        bot = _work_of(self.handler)
+        return bot.in_flight() if bot is not None else {}
+
     def ready(self) -> Probe | None:
         connected = getattr(self.handler, "is_connected", None)
         if not callable(connected):
@@ -109,43 +157,89 @@ class SlackSocket:
 
 class DiscordGateway:
     """The Discord gateway runs on the scheduler leader only: two sessions of one bot
-    would both receive every interaction and answer it twice."""
+    would both receive every interaction and answer it twice.
+
+    discord.py reconnects a session that was up, but a failure to get one (Discord or the
+    network down at start, a reconnect that raises) ends `Client.start`. So the session is
+    supervised: each failure is logged and counted, /readyz reports it, and a fresh client
+    tries again after a capped exponential backoff (`backoff`, doubling up to
+    `max_backoff`; a rejected token waits the maximum, retrying it fast cannot help).
+    """
 
     name = "discord"
     leader_only = True
 
-    def __init__(self, services: Any, factory: Callable[[Any], Any]) -> None:
+    def __init__(
+        self,
+        services: Any,
+        factory: Callable[[Any], Any],
+        *,
+        backoff: float = 5.0,
+        max_backoff: float = 300.0,
+    ) -> None:
         self.services = services
         self.factory = factory
+        self.backoff = backoff
+        self.max_backoff = max_backoff
         self.client: Any = None
         self.task: asyncio.Task[None] | None = None
         self.failure: str | None = None
+        self.failures = 0
+        self._stop = asyncio.Event()
 
     async def start(self) -> None:
         token = secret(self.services.env.discord_bot_token)
         assert token is not None  # checked by serve's preflight
         self.failure = None
+        self.failures = 0
+        self._stop = asyncio.Event()
         self.client = self.factory(self.services)
-        self.task = asyncio.create_task(self._run(token), name="discord gateway")
+        self.task = asyncio.create_task(self._supervise(token), name="discord gateway")
 
-    async def _run(self, token: str) -> None:
-        try:
-            await self.client.start(token)
-        except asyncio.CancelledError:
-            raise
-        except Exception as exc:
-            # A bad token or a closed gateway: readiness reports it; the rest keeps serving.
-            self.failure = f"{type(exc).__name__}: {exc}"
+    async def _supervise(self, token: str) -> None:
+        while not self._stop.is_set():
+            began = time.monotonic()
+            try:
+                await self.client.start(token)
+                if self._stop.is_set():
+                    return
+                problem, rejected = "the gateway closed", False
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                if self._stop.is_set():
+                    return
+                problem, rejected = f"{type(exc).__name__}: {exc}", _is_login_failure(exc)
+            # A session that stayed up longer than the longest wait was healthy: start the
+            # backoff over rather than punishing a blip after days of uptime.
+            if time.monotonic() - began > self.max_backoff:
+                self.failures = 0
+            self.failures += 1
+            delay = self.max_backoff if rejected else self.delay(self.failures)
+            self.failure = f"{problem}; retrying in {delay:.0f} s (attempt {self.failures})"
             from bot.runtime.metrics import METRICS
 
             METRICS.errors.inc(kind="discord")
             log.error(
                 "Discord: gateway stopped: %s",
                 self.failure,
-                extra={"event": "platform", "platform": "discord"},
+                extra={"event": "platform", "platform": "discord", "outcome": "failed"},
             )
+            with contextlib.suppress(Exception):
+                await self.client.close()  # its HTTP session and half-open socket
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._stop.wait(), delay)
+            if self._stop.is_set():
+                return
+            # A closed discord.Client cannot be started again: a fresh one per attempt.
+            self.client = self.factory(self.services)
+            self.failure = None
+
+    def delay(self, failures: int) -> float:
+        return min(self.backoff * 2 ** (failures - 1), self.max_backoff)
 
     async def stop(self) -> None:
+        self._stop.set()
         if self.client is not None:
             with contextlib.suppress(Exception):
                 await self.client.close()
@@ -154,6 +248,15 @@ class DiscordGateway:
                 await asyncio.wait_for(self.task, timeout=10)
         self.client = self.task = None
 
+    def stop_accepting(self) -> None:
+        handler = getattr(self.client, "handler", None)
+        if is_work(handler):
+            handler.stop_accepting()
+
+    def in_flight(self) -> dict[asyncio.Task[Any], str]:
+        handler = getattr(self.client, "handler", None)
+        return handler.in_flight() if is_work(handler) else {}
+
     def ready(self) -> Probe | None:
         if self.client is None:
             return None  # a standby instance: the leader holds the gateway
@@ -161,6 +264,11 @@ class DiscordGateway:
             return Probe("discord", False, self.failure)
         is_ready = bool(self.client.is_ready())
         return Probe("discord", is_ready, "gateway ready" if is_ready else "connecting")
+
+
+def _is_login_failure(exc: BaseException) -> bool:
+    # By name: discord.py is optional in a build, and this module must import without it.
+    return any(cls.__name__ == "LoginFailure" for cls in type(exc).__mro__)
 
 
 def discover(services: Any) -> Integrations:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import logging
 import sys
+import time
 from collections.abc import Iterable
 from datetime import UTC, datetime
 from typing import Any, TextIO
@@ -93,6 +94,43 @@ class TextFormatter(logging.Formatter):
             return line
         head, sep, tail = line.partition("\n")  # keep a traceback below the fields
         return f"{head} [{' '.join(extras)}]{sep}{tail}"
+
+
+def log_post(
+    logger: logging.Logger,
+    platform: str,
+    channel: str,
+    document: str,
+    outcome: str,
+    started: float,
+    *,
+    parts: int | None = None,
+    detail: str = "",
+    **fields: Any,
+) -> None:
+    """The one structured line per post (a digest, an alert, a command's post).
+
+    `outcome`: posted | delivered (the ledger had it all) | failed; `started` is a
+    `time.perf_counter()` value. JSON mode carries event/platform/channel/document/outcome/
+    seconds (docs/operations.md §7); `detail` (an error message) only goes in the text.
+    """
+    seconds = round(time.perf_counter() - started, 3)
+    what = f"{outcome} {document} to {platform}:{channel}"
+    if parts is not None:
+        what += f" ({parts} message{'s' if parts != 1 else ''})"
+    extra: dict[str, Any] = {
+        "event": "post",
+        "platform": platform,
+        "channel": channel,
+        "document": document,
+        "outcome": outcome,
+        "seconds": seconds,
+        **fields,
+    }
+    if parts is not None:
+        extra["parts"] = parts
+    level = logging.WARNING if outcome == "failed" else logging.INFO
+    logger.log(level, "%s in %.1f s%s", what, seconds, f": {detail}" if detail else "", extra=extra)
 
 
 def secret_values(services: Any) -> list[str]:

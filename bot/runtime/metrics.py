@@ -14,11 +14,13 @@ Other modules record through the process-wide `METRICS`:
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import math
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass
 from threading import Lock
 
 log = logging.getLogger("bot.commands")
@@ -209,43 +211,79 @@ class Metrics:
         return "\n".join(lines) + "\n"
 
     @contextmanager
-    def command(self, platform: str, name: str) -> Iterator[None]:
-        """Time one slash command and log one line for it (errors counted by kind)."""
-        started = time.perf_counter()
-        outcome = "ok"
+    def command(
+        self, platform: str, name: str, *, started: float | None = None
+    ) -> Iterator[CommandRun]:
+        """Time one slash command and log one line for it.
+
+        `started` (a `time.perf_counter()` value) is when the command arrived, for adapters
+        that acknowledge first and answer from a background task: the histogram measures
+        receipt to reply, not just the last leg. The body may set `run.outcome`: a reply
+        that is an error is not an exception. `"failed"` (our side or GitHub's) is counted
+        in `errors{kind="command"}`; `"invalid"` (bad input) is the user's and is not.
+        """
+        run = CommandRun()
+        started = time.perf_counter() if started is None else started
         try:
-            yield
-        except Exception as exc:
-            outcome = "error"
-            self.errors.inc(kind=error_kind(exc))
+            yield run
+        except BaseException as exc:
+            # Cancellation (shutdown cut the answer off) is not the command's fault.
+            run.outcome = "cancelled" if isinstance(exc, asyncio.CancelledError) else "failed"
+            if run.outcome == "failed":
+                run.kind = error_kind(exc)
             raise
         finally:
             seconds = time.perf_counter() - started
             self.command_seconds.observe(seconds, platform=platform, command=name)
-            log.info(
+            if run.outcome == "failed":
+                self.errors.inc(kind=run.kind)
+            level = logging.WARNING if run.outcome == "failed" else logging.INFO
+            log.log(
+                level,
                 "command %s on %s: %s in %.3f s",
                 name,
                 platform,
-                outcome,
+                run.outcome,
                 seconds,
                 extra={
                     "event": "command",
                     "platform": platform,
                     "command": name,
-                    "outcome": outcome,
+                    "outcome": run.outcome,
                     "seconds": round(seconds, 3),
+                    **({"channel": run.channel} if run.channel else {}),
                 },
             )
 
 
+@dataclass(slots=True)
+class CommandRun:
+    """What a command's body reports back to `Metrics.command`."""
+
+    outcome: str = "ok"  # ok | invalid (bad input) | failed | cancelled
+    kind: str = "command"  # errors{kind} when failed
+    channel: str | None = None
+
+    def reply(self, ok: bool, runtime: bool) -> None:
+        """Outcome from a command-layer Reply (errors come back as replies, not raises)."""
+        if not ok:
+            self.outcome = "failed" if runtime else "invalid"
+
+
 def error_kind(exc: BaseException) -> str:
-    """A short, bounded label for an error (metric labels must not be unbounded text)."""
+    """A short, bounded label for an error (metric labels must not be unbounded text):
+    github, github_rate_limit, slack, discord, store, usage, timeout, network, internal."""
     from bot import errors
 
     if isinstance(exc, errors.RateLimitExhausted):
         return "github_rate_limit"
     if isinstance(exc, errors.GitHubError):
         return "github"
+    platform = _platform_kind(exc)
+    if platform is not None:
+        return platform
+    if _is_store_error(exc):
+        return "store"
     if isinstance(exc, errors.UsageError):
         return "usage"
     if isinstance(exc, TimeoutError):
@@ -253,6 +291,22 @@ def error_kind(exc: BaseException) -> str:
     if isinstance(exc, OSError):
         return "network"
     return "internal"
+
+
+def _platform_kind(exc: BaseException) -> str | None:
+    # By module rather than by import: the platform packages are optional in a build, and
+    # importing discord.py just to classify an error would slow every error path.
+    for cls in type(exc).__mro__:
+        module = cls.__module__
+        if module.startswith(("bot.slack", "slack_sdk", "slack_bolt")):
+            return "slack"
+        if module.startswith(("bot.discord", "discord")):
+            return "discord"
+    return None
+
+
+def _is_store_error(exc: BaseException) -> bool:
+    return any(cls.__module__.startswith(("sqlalchemy", "bot.store")) for cls in type(exc).__mro__)
 
 
 METRICS = Metrics()

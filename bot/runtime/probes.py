@@ -118,7 +118,8 @@ async def github_reachable(env: Any) -> tuple[Probe, int | None]:
     if response.status_code == 401:
         return Probe("github", False, "GitHub rejected GITHUB_TOKEN (401)", _GITHUB_TOKEN_FIX), None
     if response.status_code >= 400:
-        return Probe("github", False, f"GitHub answered {response.status_code}", ""), None
+        detail = f"GET {url} answered {response.status_code}"
+        return Probe("github", False, detail, _GITHUB_API_URL_FIX), None
     remaining = _remaining(response)
     detail = "reachable" + (f", {remaining} requests left" if remaining is not None else "")
     return Probe("github", True, detail), remaining
@@ -130,6 +131,16 @@ def _remaining(response: httpx.Response) -> int | None:
     except (ValueError, KeyError, TypeError):
         value = response.headers.get("x-ratelimit-remaining")
         return int(value) if value and value.isdigit() else None
+
+
+_GITHUB_API_URL_FIX = (
+    "check GITHUB_API_URL: https://api.github.com, or https://HOST/api/v3 for GitHub "
+    "Enterprise (unset it for github.com)"
+)
+_GITHUB_GRAPHQL_URL_FIX = (
+    "check GITHUB_GRAPHQL_URL: https://api.github.com/graphql, or https://HOST/api/graphql "
+    "for GitHub Enterprise (unset it for github.com)"
+)
 
 
 async def github_viewer(env: Any) -> Probe:
@@ -157,13 +168,19 @@ async def github_viewer(env: Any) -> Probe:
     if response.status_code == 401:
         return Probe(name, False, "GitHub rejected GITHUB_TOKEN (401)", _GITHUB_TOKEN_FIX)
     if response.status_code >= 400:
-        return Probe(name, False, f"GitHub GraphQL answered {response.status_code}", "")
-    try:
-        data = response.json().get("data") or {}
-        login = data["viewer"]["login"]
-        rate = data.get("rateLimit") or {}
-    except (ValueError, KeyError, TypeError, AttributeError):
-        return Probe(name, False, "GitHub GraphQL answered without viewer.login", "")
+        detail = f"GitHub GraphQL at {url} answered {response.status_code}"
+        return Probe(name, False, detail, _GITHUB_GRAPHQL_URL_FIX)
+    body = _json(response)
+    data = body.get("data") if isinstance(body.get("data"), dict) else {}
+    viewer = data.get("viewer") if isinstance(data.get("viewer"), dict) else {}
+    login = viewer.get("login")
+    if not login:
+        # GitHub (or whatever answers at that URL) says why in `errors`: show it.
+        errors = body.get("errors") if isinstance(body.get("errors"), list) else []
+        said = "; ".join(str(e.get("message", e)) for e in errors if isinstance(e, dict))
+        detail = f"GitHub GraphQL at {url} answered without viewer.login"
+        return Probe(name, False, detail + (f": {said}" if said else ""), _GITHUB_GRAPHQL_URL_FIX)
+    rate = data.get("rateLimit") or {}
     detail = f"authenticated as {login}"
     if rate.get("remaining") is not None:
         detail += f"; rate limit {rate['remaining']}/{rate.get('limit', '?')}"
@@ -257,11 +274,20 @@ async def slack_channel(env: Any, channel: str) -> Probe:
     if info.get("is_archived"):
         return Probe(name, False, f"{label} is archived", "unarchive it or pick another channel")
     if info.get("is_member") is False:
+        if info.get("is_private"):
+            return Probe(
+                name,
+                False,
+                f"{label} is private and the bot is not a member",
+                f"invite the bot: type /invite @<bot name> in {label}",
+            )
+        # chat:write.public (in deploy/slack-manifest.yaml) posts to public channels
+        # without an invitation, so this works; said so in case the scope was dropped.
         return Probe(
             name,
-            False,
-            f"{label} exists but the bot is not a member",
-            f"invite the bot: type /invite @<bot name> in {label}",
+            True,
+            f"{label}, bot is not a member: it posts with the chat:write.public scope "
+            "(or invite it with /invite)",
         )
     return Probe(name, True, f"{label}, bot is a member")
 
@@ -322,24 +348,38 @@ async def discord_channel(env: Any, channel: str) -> Probe:
     return Probe(name, True, f"#{info.get('name', channel)} visible to the bot")
 
 
-async def discord_webhook(webhook_url: str, label: str) -> Probe:
-    """GET on a webhook URL returns its metadata without posting anything."""
+async def discord_webhook(webhook_url: str, label: str, env: Any = None) -> Probe:
+    """GET on a webhook returns its metadata without posting anything.
+
+    Like every Discord request (and the posts themselves, see bot.discord.poster), it goes
+    to DISCORD_API_URL from `env`; only the webhook's id and token come from the URL.
+    """
+    from bot.discord.poster import parse_webhook_url
+    from bot.errors import ConfigError
+
     name = f"discord webhook {label}"
     try:
+        webhook_id, token, _thread = parse_webhook_url(webhook_url)
+    except ConfigError as exc:
+        return Probe(name, False, str(exc), _WEBHOOK_FIX)
+    base = discord_api_url(env) if env is not None else DEFAULT_DISCORD_API
+    try:
         async with _client() as client:
-            response = await client.get(webhook_url)
+            response = await client.get(f"{base}/webhooks/{webhook_id}/{token}")
     except httpx.HTTPError as exc:
-        # Never the URL itself: its path is the webhook's token.
-        return Probe(name, False, f"cannot reach the webhook: {type(exc).__name__}", "")
+        # Never the URL nor the error text (it may quote the URL): its path is the token.
+        host = httpx.URL(base).host or base
+        detail = f"cannot reach {host}: {type(exc).__name__}"
+        return Probe(name, False, detail, "check network and DISCORD_API_URL")
     if response.status_code >= 400:
-        return Probe(
-            name,
-            False,
-            f"the webhook answered {response.status_code}",
-            "the webhook was deleted or the URL is wrong; create one in Channel settings → "
-            "Integrations → Webhooks and update the URL in the variable webhook_url_env names",
-        )
+        return Probe(name, False, f"the webhook answered {response.status_code}", _WEBHOOK_FIX)
     return Probe(name, True, f"webhook {_json(response).get('name', '?')} exists")
+
+
+_WEBHOOK_FIX = (
+    "the webhook was deleted or the URL is wrong; create one in Channel settings → "
+    "Integrations → Webhooks and update the URL in the variable webhook_url_env names"
+)
 
 
 def _json(response: httpx.Response) -> dict[str, Any]:

@@ -12,7 +12,7 @@ import asyncio
 import logging
 import re
 import time
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta, tzinfo
@@ -169,14 +169,20 @@ def digest_jobs(config: Any) -> list[DigestJob]:
 
 
 class InFlight:
-    """Work that must finish before shutdown (posts), and the switch that refuses new work."""
+    """Work that must finish before shutdown, and the switch that refuses new work.
 
-    def __init__(self) -> None:
+    Scheduled jobs register themselves with `track`; `sources` are the platform pieces
+    (`bot.runtime.integrations.Work`: Slack and Discord command answers, webhook
+    deliveries, the alert flush) whose tasks are looked up when shutdown asks.
+    """
+
+    def __init__(self, sources: Sequence[Any] = ()) -> None:
         self.accepting = True
+        self.sources = list(sources)
         self._tasks: dict[asyncio.Task[Any], str] = {}
 
     @asynccontextmanager
-    async def track(self, what: str):
+    async def track(self, what: str) -> AsyncIterator[None]:
         task = asyncio.current_task()
         assert task is not None
         self._tasks[task] = what
@@ -185,29 +191,50 @@ class InFlight:
         finally:
             self._tasks.pop(task, None)
 
+    def tasks(self) -> dict[asyncio.Task[Any], str]:
+        """Every unfinished task, ours and the sources', except the caller's own."""
+        found = dict(self._tasks)
+        for source in self.sources:
+            try:
+                found.update(source.in_flight())
+            except Exception:  # one broken source must not stop the others draining
+                log.exception("listing in-flight work of %r failed", source)
+        found.pop(asyncio.current_task(), None)  # type: ignore[arg-type]
+        return {task: what for task, what in found.items() if not task.done()}
+
     @property
     def running(self) -> list[str]:
-        return list(self._tasks.values())
+        return list(self.tasks().values())
+
+    def stop_accepting(self) -> None:
+        self.accepting = False
+        for source in self.sources:
+            try:
+                source.stop_accepting()
+            except Exception:
+                log.exception("stopping %r from taking work failed", source)
 
     def cancel_all(self) -> None:
-        self.accepting = False
-        for task in list(self._tasks):
+        self.stop_accepting()
+        for task in self.tasks():
             task.cancel()
 
     async def drain(self, grace: float) -> list[str]:
-        """Stop accepting; wait up to `grace` seconds for tracked work, cancel what is left
-        and return its names."""
-        self.accepting = False
-        tasks = [t for t in self._tasks if t is not asyncio.current_task()]
-        if not tasks:
-            return []
-        _, pending = await asyncio.wait(tasks, timeout=grace)
-        left = [self._tasks.get(t, "?") for t in pending]
+        """Stop accepting; wait up to `grace` seconds for in-flight work, cancel what is
+        left and return its names."""
+        self.stop_accepting()
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + grace
+        # Again after each round: finishing work may start more (an acknowledged command
+        # hands its answer to a new task).
+        while (tasks := self.tasks()) and (left := deadline - loop.time()) > 0:
+            await asyncio.wait(tasks, timeout=left)
+        pending = self.tasks()
         for task in pending:
             task.cancel()
         if pending:
             await asyncio.wait(pending, timeout=5)
-        return left
+        return list(pending.values())
 
 
 class Jobs:
@@ -252,7 +279,15 @@ class Jobs:
             fire = recent[-1] if recent else now
         window = week_before(fire, self.tz)
         document = digest_document_id(job.repo, window.label, job.language)
-        fields = {"event": "digest", "job": job.id, "week": window.label}
+        # The job's line is also the post's line: platform and channel as in log_post.
+        fields = {
+            "event": "digest",
+            "job": job.id,
+            "week": window.label,
+            "platform": job.platform,
+            "channel": job.channel,
+            "document": document,
+        }
         if not self.inflight.accepting:
             log.info(
                 "digest %s %s: shutting down, not started",
@@ -355,7 +390,7 @@ class Jobs:
                     "%s failed: %s",
                     name,
                     exc,
-                    extra={"event": name, "kind": kind},
+                    extra={"event": name, "job": name, "outcome": "failed", "kind": kind},
                     exc_info=log.isEnabledFor(logging.DEBUG),
                 )
                 return
@@ -366,7 +401,7 @@ class Jobs:
             name,
             seconds,
             f": {result}" if result else "",
-            extra={"event": name, "outcome": "ok", "seconds": seconds},
+            extra={"event": name, "job": name, "outcome": "ok", "seconds": seconds},
         )
 
 

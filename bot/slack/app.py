@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable, Sequence
+import time
+from collections.abc import Callable, Coroutine, Sequence
 from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
@@ -37,7 +38,9 @@ from bot.commands import (
 from bot.delivery import DeliveryResult, Ledger
 from bot.document import Document
 from bot.errors import BotError
-from bot.slack.poster import SlackPoster, SlackPostError, SlackUnavailable, slack_client
+from bot.runtime.logging import log_post
+from bot.runtime.metrics import METRICS, Metrics, error_kind
+from bot.slack.poster import SlackPoster, SlackPostError, SlackUnavailable
 
 if TYPE_CHECKING:
     from bot.services import Services
@@ -50,6 +53,7 @@ ContextFactory = Callable[[str | None, str | None], Context]
 
 # response_url accepts up to five messages within 30 minutes of the command.
 RESPONSE_URL_MESSAGES = 5
+RESTARTING = "vllm-bot is restarting; try again in a minute"
 _SLACK_ESCAPES = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;"})
 
 
@@ -82,6 +86,7 @@ class SlackBot:
         poster: SlackPoster | None = None,
         render: Render | None = None,
         cached_timeout: float = 1.5,
+        metrics: Metrics | None = None,
     ) -> None:
         self.client = client
         self.context_for = context_for
@@ -89,26 +94,29 @@ class SlackBot:
         self.poster = poster or SlackPoster(client)
         self.render = render or _default_render
         self.cached_timeout = cached_timeout
-        # Background answers hold a strong reference here: the event loop keeps only weak
-        # ones, and `drain()` lets shutdown finish what users are waiting for.
-        self._tasks: set[asyncio.Task[None]] = set()
-        self.app = AsyncApp(
-            client=client,
-            signing_secret=signing_secret or "",
-            # Socket Mode has no signatures and nothing to verify.
-            request_verification_enabled=bool(signing_secret),
-            process_before_response=False,
-            logger=logging.getLogger("bot.slack.bolt"),
-        )
+        self.metrics = metrics or METRICS
+        # Background answers hold a strong reference here (the event loop keeps only weak
+        # ones), named for the shutdown log; `serve` drains them before closing clients.
+        self._tasks: dict[asyncio.Task[None], str] = {}
+        self.accepting = True
+        self.app = _bolt_app(client, signing_secret)
         self.app.command("/vllm")(self._on_command)
         self.app.event("link_shared")(self._on_link_shared)
 
     # ------------------------------------------------------------------ tasks
 
-    def _spawn(self, coro: Any) -> None:
-        task = asyncio.get_running_loop().create_task(coro)
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+    def _spawn(self, coro: Coroutine[Any, Any, None], what: str) -> None:
+        task = asyncio.get_running_loop().create_task(coro, name=what)
+        self._tasks[task] = what
+        task.add_done_callback(lambda done: self._tasks.pop(done, None))
+
+    def stop_accepting(self) -> None:
+        """Shutdown: new commands get "restarting"; answers already acknowledged go on."""
+        self.accepting = False
+
+    def in_flight(self) -> dict[asyncio.Task[Any], str]:
+        """Answers still being built or sent (shutdown awaits them, bounded)."""
+        return dict(self._tasks)
 
     async def drain(self) -> None:
         """Wait for answers still being built (shutdown bounds it with asyncio.timeout)."""
@@ -118,13 +126,22 @@ class SlackBot:
     # ------------------------------------------------------------------ /vllm
 
     async def _on_command(self, ack: Any, command: dict[str, Any], respond: Any) -> None:
+        # Latency is measured from here (receipt) to the last reply, whichever task sends it.
+        received = time.perf_counter()
         text = command.get("text") or ""
         channel = command.get("channel_id")
         user = command.get("user_id")
+        if not self.accepting:
+            # Shutting down: answers started before the signal finish; new ones would be
+            # cut off by the grace period, so say so instead of starting them.
+            await ack(response_type="ephemeral", text=RESTARTING)
+            return
         try:
             parsed = parse(text)
         except CommandError as exc:
-            await ack(**self.bodies(Reply.error(str(exc)))[0])
+            with self.metrics.command("slack", "invalid", started=received) as run:
+                run.channel, run.outcome = channel, "invalid"
+                await ack(**self.bodies(Reply.error(str(exc)))[0])
             return
         ctx = self.context_for(channel, user)
         try:
@@ -134,23 +151,37 @@ class SlackBot:
             reply = None
         if reply is not None:
             bodies = self.bodies(reply)
-            await ack(**bodies[0])
+            with self.metrics.command("slack", parsed.name, started=received) as run:
+                run.channel = channel
+                run.reply(reply.ok, reply.runtime)
+                await ack(**bodies[0])
             if len(bodies) > 1:
-                self._spawn(self._send_responses(respond, bodies[1:]))
+                self._spawn(self._send_responses(respond, bodies[1:]), f"/vllm {parsed.name}")
             return
         await ack(response_type="ephemeral", text=_text(progress_text(parsed)))
-        self._spawn(self._answer_later(parsed, ctx, respond))
+        self._spawn(
+            self._answer_later(parsed, ctx, respond, received), f"/vllm {parsed.name} in {channel}"
+        )
 
-    async def _answer_later(self, command: Command, ctx: Context, respond: Any) -> None:
-        reply = await dispatch(command, ctx)
-        try:
-            if reply.post_to_channel and reply.document is not None and ctx.channel:
-                reply = await self._post_in_channel(reply.document, ctx.channel, command)
-            await self._send_responses(respond, self.bodies(reply))
-        except Exception:
-            log.exception("answering /vllm %s in %s failed", command.name, ctx.channel)
+    async def _answer_later(
+        self, command: Command, ctx: Context, respond: Any, received: float
+    ) -> None:
+        with self.metrics.command("slack", command.name, started=received) as run:
+            run.channel = ctx.channel
+            reply = await dispatch(command, ctx)
+            try:
+                if reply.post_to_channel and reply.document is not None and ctx.channel:
+                    reply = await self._post_in_channel(reply.document, ctx.channel, command)
+                    if not reply.ok:
+                        run.kind = "slack"  # counted once, as the platform's failure
+                run.reply(reply.ok, reply.runtime)
+                await self._send_responses(respond, self.bodies(reply))
+            except Exception as exc:
+                run.outcome, run.kind = "failed", error_kind(exc)
+                log.exception("answering /vllm %s in %s failed", command.name, ctx.channel)
 
     async def _post_in_channel(self, document: Document, channel: str, command: Command) -> Reply:
+        started = time.perf_counter()
         try:
             result = await self.poster.post_document(
                 self.store,
@@ -159,7 +190,10 @@ class SlackBot:
                 payloads=self.render(document),
             )
         except (SlackPostError, SlackUnavailable) as exc:
-            return Reply.error(str(exc))
+            log_post(log, "slack", channel, document.id, "failed", started, detail=str(exc))
+            return Reply.error(str(exc), runtime=True)
+        outcome = "delivered" if result.nothing_new else "posted"
+        log_post(log, "slack", channel, document.id, outcome, started, parts=len(result.sent))
         return Reply(text=_posted_text(result, command))
 
     async def _send_responses(self, respond: Any, bodies: Sequence[dict[str, Any]]) -> None:
@@ -167,6 +201,7 @@ class SlackBot:
             response = await respond(**body)
             status = getattr(response, "status_code", 200)
             if status != 200:
+                self.metrics.errors.inc(kind="slack")
                 log.error(
                     "response_url refused a reply: %s %s", status, getattr(response, "body", "")
                 )
@@ -206,8 +241,9 @@ class SlackBot:
 
     async def _on_link_shared(self, event: dict[str, Any]) -> None:
         # Events are acknowledged by bolt already; the card may need GitHub, so it is built
-        # in a task that `drain()` can wait for.
-        self._spawn(self._unfurl(event))
+        # in a task that shutdown waits for.
+        if self.accepting:
+            self._spawn(self._unfurl(event), f"unfurl in {event.get('channel')}")
 
     async def _unfurl(self, event: dict[str, Any]) -> None:
         channel = event.get("channel")
@@ -229,6 +265,7 @@ class SlackBot:
                 source=event.get("source"),
             )
         except BotError as exc:
+            self.metrics.errors.inc(kind="slack")
             log.warning("unfurl in %s failed: %s", channel, exc)
 
     async def _unfurl_blocks(self, url: str, ctx: Context) -> list[dict[str, Any]] | None:
@@ -251,6 +288,38 @@ class SlackBot:
         except Exception:
             log.exception("unfurling %s failed", url)
         return None
+
+
+class _DropMessage(logging.Filter):
+    def __init__(self, message: str) -> None:
+        super().__init__()
+        self.message = message
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return record.getMessage() != self.message
+
+
+def _bolt_app(client: AsyncWebClient, signing_secret: str | None) -> AsyncApp:
+    from slack_bolt.logger.messages import warning_client_prioritized_and_token_skipped
+
+    bolt_log = logging.getLogger("bot.slack.bolt")
+    # AsyncApp reads SLACK_BOT_TOKEN from the environment by itself when `token` is not
+    # given (there is no way to say "none"), then warns on every start that the `client`
+    # wins. That client is the one we want (same token, plus SLACK_API_URL), so the warning
+    # is noise; it is dropped for this constructor call only.
+    quiet = _DropMessage(warning_client_prioritized_and_token_skipped())
+    bolt_log.addFilter(quiet)
+    try:
+        return AsyncApp(
+            client=client,
+            signing_secret=signing_secret or "",
+            # Socket Mode has no signatures and nothing to verify.
+            request_verification_enabled=bool(signing_secret),
+            process_before_response=False,
+            logger=bolt_log,
+        )
+    finally:
+        bolt_log.removeFilter(quiet)
 
 
 def _merged(payloads: list[dict[str, Any]]) -> dict[str, Any] | None:
@@ -327,7 +396,10 @@ def build_slack_bot(services: Services, **overrides: Any) -> SlackBot:
         raise ConfigError(
             "SLACK_BOT_TOKEN is not set: create a bot token (xoxb-…), see docs/slack.md"
         )
-    client = slack_client(env.slack_bot_token.get_secret_value(), env.slack_api_url)
+    # The process's one SlackPoster (and its client): the 1 message/second/channel pacing
+    # then holds across command replies, scheduled digests and alerts.
+    poster = services.slack_poster()
+    client = poster.client
     secret = env.slack_signing_secret.get_secret_value() if env.slack_signing_secret else None
     if services.config.slack.mode == "http" and not secret:
         raise ConfigError("slack.mode is 'http' but SLACK_SIGNING_SECRET is not set")
@@ -340,6 +412,7 @@ def build_slack_bot(services: Services, **overrides: Any) -> SlackBot:
         "context_for": context_for,
         "store": services.store,
         "signing_secret": secret,
+        "poster": poster,
     }
     options.update(overrides)
     return SlackBot(**options)

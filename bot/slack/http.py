@@ -20,7 +20,8 @@ def bot_handler(bot: SlackBot) -> Any:
         bolt_response = await bot.app.async_dispatch(await to_bolt_request(request))
         return await to_aiohttp_response(bolt_response)
 
-    events.bot = bot  # type: ignore[attr-defined]  # lets shutdown drain pending answers
+    # serve drains the bot's pending answers at shutdown (bot.runtime.integrations._work_of).
+    events.bot = bot  # type: ignore[attr-defined]
     return events
 
 

@@ -222,7 +222,21 @@ class SlackPoster:
 
         async def send(index: int, payload: dict[str, Any], thread: str | None) -> Sent:
             sent = await self.post(channel, payload, thread_ts=thread)
-            log.info("posted %s part %d/%d to slack:%s", document_id, index + 1, parts, channel)
+            log.info(
+                "posted %s part %d/%d to slack:%s",
+                document_id,
+                index + 1,
+                parts,
+                channel,
+                extra={
+                    "event": "post_part",
+                    "platform": "slack",
+                    "channel": channel,
+                    "document": document_id,
+                    "part": index + 1,
+                    "parts": parts,
+                },
+            )
             return sent
 
         return await deliver(

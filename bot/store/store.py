@@ -6,10 +6,10 @@ import json
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from sqlalchemy import delete, func, select
+from sqlalchemy import delete, func, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
@@ -26,6 +26,10 @@ from bot.store.tables import (
     PullRequestRow,
     SyncWindowRow,
 )
+
+# DeliveryRow.state: a run is posting the part (or crashed doing so) / the part is posted.
+DELIVERY_CLAIMED = "claimed"
+DELIVERY_SENT = "sent"
 
 # SQLite allows 32,766 bound parameters; keep well under it for multi-row statements.
 _CHUNK = 500
@@ -251,6 +255,17 @@ class Store:
             rows = await session.execute(select(PullRequestRow.repo).distinct())
             return sorted(r for (r,) in rows)
 
+    async def label_names(self, repo: str) -> list[str]:
+        """Every label seen on stored PRs of `repo` (auto rules make modules of them)."""
+        async with self.session() as session:
+            rows = await session.execute(
+                select(PRLabelRow.name)
+                .join(PullRequestRow, PRLabelRow.pr_id == PullRequestRow.id)
+                .where(PullRequestRow.repo == repo)
+                .distinct()
+            )
+            return sorted(name for (name,) in rows)
+
     async def top_level_dirs(self, repo: str) -> list[str]:
         """Top-level folders seen in stored PRs' files (offline stand-in for the repo tree)."""
         async with self.session() as session:
@@ -430,17 +445,92 @@ class Store:
     # ------------------------------------------------------------------ delivery ledger
 
     async def deliveries(self, document: str, platform: str, channel: str) -> dict[int, Delivery]:
+        """The parts of `document` posted to `channel` (sent ones only: a claim is a part
+        some run is still posting, or was when it crashed)."""
         async with self.session() as session:
             rows = await session.execute(
                 select(DeliveryRow).where(
                     DeliveryRow.document == document,
                     DeliveryRow.platform == platform,
                     DeliveryRow.channel == channel,
+                    DeliveryRow.state == DELIVERY_SENT,
                 )
             )
             return {
                 r.part: Delivery(r.part, r.parts, r.message_id, r.thread_id) for r in rows.scalars()
             }
+
+    async def claim_delivery(
+        self,
+        document: str,
+        platform: str,
+        channel: str,
+        part: int,
+        parts: int,
+        *,
+        owner: str,
+        stale_after: timedelta,
+        now: datetime | None = None,
+    ) -> bool:
+        """Claim `part` for the run `owner` before posting it; False if another run has it.
+
+        The insert can succeed for one runner only (unique document, platform, channel,
+        part), whichever process or database connection it comes from. A claim older than
+        `stale_after` belongs to a run that crashed and is taken over; the update's WHERE is
+        re-checked against the row it locks, so two runners cannot both take it over.
+        """
+        now = now or datetime.now(UTC)
+        key = {"document": document, "platform": platform, "channel": channel, "part": part}
+        insert = (
+            self._insert(DeliveryRow.__table__)
+            .values(
+                **key,
+                parts=parts,
+                posted_at=now,
+                state=DELIVERY_CLAIMED,
+                claimed_by=owner,
+                claimed_at=now,
+            )
+            .on_conflict_do_nothing(index_elements=list(key))
+        )
+        takeover = (
+            update(DeliveryRow)
+            .where(
+                DeliveryRow.document == document,
+                DeliveryRow.platform == platform,
+                DeliveryRow.channel == channel,
+                DeliveryRow.part == part,
+                DeliveryRow.state == DELIVERY_CLAIMED,
+                DeliveryRow.claimed_at < now - stale_after,
+            )
+            .values(
+                parts=parts,
+                claimed_by=owner,
+                claimed_at=now,
+                attempt=DeliveryRow.attempt + 1,
+            )
+        )
+        async with self.session.begin() as session:
+            if (await session.execute(insert)).rowcount == 1:
+                return True
+            return (await session.execute(takeover)).rowcount == 1
+
+    async def release_delivery(
+        self, document: str, platform: str, channel: str, part: int, *, owner: str
+    ) -> None:
+        """Drop `owner`'s claim on a part it failed to post, so the next run retries it at
+        once. A claim another run has taken over meanwhile is left alone."""
+        async with self.session.begin() as session:
+            await session.execute(
+                delete(DeliveryRow).where(
+                    DeliveryRow.document == document,
+                    DeliveryRow.platform == platform,
+                    DeliveryRow.channel == channel,
+                    DeliveryRow.part == part,
+                    DeliveryRow.state == DELIVERY_CLAIMED,
+                    DeliveryRow.claimed_by == owner,
+                )
+            )
 
     async def record_delivery(
         self,
@@ -461,7 +551,11 @@ class Store:
             "message_id": message_id,
             "thread_id": thread_id,
             "posted_at": datetime.now(UTC),
+            "state": DELIVERY_SENT,
+            "claimed_by": None,
         }
+        # Marks the part sent whether or not this run's claim is still there: the message
+        # exists either way, and a run that took the claim over finds the part done.
         stmt = self._insert(DeliveryRow.__table__).values(values)
         stmt = stmt.on_conflict_do_update(
             index_elements=["document", "platform", "channel", "part"],
@@ -470,13 +564,16 @@ class Store:
                 "thread_id": stmt.excluded.thread_id,
                 "parts": stmt.excluded.parts,
                 "posted_at": stmt.excluded.posted_at,
+                "state": stmt.excluded.state,
+                "claimed_by": stmt.excluded.claimed_by,
             },
         )
         async with self.session.begin() as session:
             await session.execute(stmt)
 
     async def forget_deliveries(self, document: str, platform: str, channel: str) -> None:
-        """Used by --force: the next run posts the document again from part 0."""
+        """Used by --force: the next run posts the document again from part 0 (claims of a
+        run posting it right now go too: --force means "post it again", whatever runs)."""
         async with self.session.begin() as session:
             await session.execute(
                 delete(DeliveryRow).where(

@@ -151,7 +151,11 @@ class ContributorRow(Base):
 
 
 class DeliveryRow(Base):
-    """The delivery ledger: one row per posted part, so restarts resume and re-runs are no-ops."""
+    """The delivery ledger: one row per part, so restarts resume and re-runs are no-ops.
+
+    A runner inserts the row as "claimed" before it posts the part (the unique key lets only
+    one runner win) and turns it "sent" with the message id afterwards (see bot.delivery).
+    """
 
     __tablename__ = "deliveries"
     __table_args__ = (
@@ -168,3 +172,8 @@ class DeliveryRow(Base):
     thread_id: Mapped[str | None] = mapped_column(String(200))
     posted_at: Mapped[datetime] = mapped_column(UTCDateTime())
     attempt: Mapped[int] = mapped_column(BigInteger, default=1)
+    # "claimed" while a runner posts the part, "sent" once the platform returned its id.
+    # Rows from before migration 0004 were all sent, hence the server default.
+    state: Mapped[str] = mapped_column(String(10), default="sent", server_default="sent")
+    claimed_by: Mapped[str | None] = mapped_column(String(64))  # the claiming run's token
+    claimed_at: Mapped[datetime | None] = mapped_column(UTCDateTime())

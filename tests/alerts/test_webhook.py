@@ -3,6 +3,7 @@ by real HMAC-SHA256."""
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import hmac
 import json
@@ -282,3 +283,32 @@ def test_payload_parsing_keeps_what_the_card_needs() -> None:
     )  # fmt: skip
     assert pr.merged_at == make_pr(7).merged_at
     assert pr.files_known is False
+
+
+async def test_shutdown_refuses_new_deliveries_and_lists_those_in_flight(env: Env, hook) -> None:
+    h, github, _ = hook
+    await env.subscribe("attention")
+    gate = asyncio.Event()
+    fetch = h.receiver.fetch_pr
+    assert fetch is not None
+
+    async def slow_fetch(repo: str, number: int) -> PullRequest:
+        await gate.wait()
+        return await fetch(repo, number)
+
+    h.receiver.fetch_pr = slow_fetch
+    h.receiver.wait_idle = _no_wait  # type: ignore[method-assign]  # keep it in flight
+    status, _ = await h.post(merged_payload(1), delivery="d-slow")
+    assert status == 202
+    [name] = h.receiver.in_flight().values()
+    assert name == "webhook delivery d-slow"
+    h.receiver.stop_accepting()
+    status, text = await h.post(merged_payload(2), delivery="d-late")
+    assert (status, text) == (503, "shutting down\n")
+    gate.set()
+    await asyncio.wait_for(asyncio.gather(*h.receiver.in_flight()), 5)
+    assert github.calls == [(REPO, 1)]  # the accepted one finished, the late one never ran
+
+
+async def _no_wait() -> None:
+    return None

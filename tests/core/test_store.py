@@ -114,6 +114,76 @@ async def test_delivery_ledger_records_each_part_once(store: Store) -> None:
     assert await store.deliveries("digest:x", "slack", "C1") == {}
 
 
+async def test_a_delivery_part_is_claimed_by_one_runner_only(store: Store) -> None:
+    # A second Store is a second process's connection pool over the same database.
+    other = await Store.open(store.engine.url.render_as_string(hide_password=False))
+    try:
+        claim = {"owner": "a", "stale_after": timedelta(minutes=5), "now": T0}
+        assert await store.claim_delivery("digest:x", "slack", "C1", 0, 2, **claim)
+        assert not await other.claim_delivery("digest:x", "slack", "C1", 0, 2, **claim)
+        # A claim is not a post: the ledger (and the scheduler's catch-up) ignore it.
+        assert await store.deliveries("digest:x", "slack", "C1") == {}
+
+        late = claim | {"owner": "b", "now": T0 + timedelta(minutes=6)}
+        assert await other.claim_delivery("digest:x", "slack", "C1", 0, 2, **late)
+        assert not await store.claim_delivery("digest:x", "slack", "C1", 0, 2, **late)
+        # The run that lost its claim cannot release the one that took it over.
+        await store.release_delivery("digest:x", "slack", "C1", 0, owner="a")
+        assert not await store.claim_delivery("digest:x", "slack", "C1", 0, 2, **late)
+
+        await other.record_delivery("digest:x", "slack", "C1", 0, 2, "1.0", None)
+        assert list(await store.deliveries("digest:x", "slack", "C1")) == [0]
+        # A sent part never becomes claimable again, however old.
+        much_later = claim | {"now": T0 + timedelta(days=30)}
+        assert not await store.claim_delivery("digest:x", "slack", "C1", 0, 2, **much_later)
+        await other.release_delivery("digest:x", "slack", "C1", 0, owner="b")
+        assert list(await store.deliveries("digest:x", "slack", "C1")) == [0]
+    finally:
+        await other.close()
+
+
+async def test_migration_0004_keeps_earlier_deliveries_as_sent(tmp_path: Path) -> None:
+    from alembic import command
+    from sqlalchemy.ext.asyncio import create_async_engine
+
+    from bot.store.migrate import alembic_config
+
+    url = f"sqlite+aiosqlite:///{tmp_path / 'old.db'}"
+    engine = create_async_engine(url)
+
+    def to_0003(connection) -> None:
+        config = alembic_config()
+        config.attributes["connection"] = connection
+        command.upgrade(config, "0003")
+
+    async with engine.begin() as connection:
+        await connection.run_sync(to_0003)
+        await connection.exec_driver_sql(
+            "INSERT INTO deliveries (document, platform, channel, part, parts, message_id, "
+            "posted_at, attempt) VALUES ('digest:x', 'slack', 'C1', 0, 1, '1.0', "
+            "'2026-06-01 00:00:00', 1)"
+        )
+    await engine.dispose()
+
+    async with await Store.open(url) as store:
+        ledger = await store.deliveries("digest:x", "slack", "C1")
+        assert [(d.part, d.message_id) for d in ledger.values()] == [(0, "1.0")]
+
+
+async def test_deliveries_table_matches_its_class(store: Store) -> None:
+    from alembic.autogenerate import compare_metadata
+    from alembic.migration import MigrationContext
+
+    from bot.store.tables import Base
+
+    def diff(connection) -> list:
+        return compare_metadata(MigrationContext.configure(connection), Base.metadata)
+
+    async with store.engine.connect() as connection:
+        changes = await connection.run_sync(diff)
+    assert [c for c in changes if "'deliveries'" in repr(c)] == []
+
+
 async def test_naive_datetimes_are_rejected(store: Store) -> None:
     pr = make_pr(1)
     pr.merged_at = datetime(2026, 6, 1)

@@ -67,8 +67,11 @@ def week(draw, max_size: int = 40) -> list[AnalyzedPR]:
     key_count=st.integers(0, 30),
     floor=st.integers(0, 10),
     language=st.sampled_from(["en", "zh"]),
+    previous_complete=st.booleans(),
 )
-def test_every_count_is_a_count_over_the_prs(prs, previous, key_count, floor, language) -> None:
+def test_every_count_is_a_count_over_the_prs(
+    prs, previous, key_count, floor, language, previous_complete
+) -> None:
     data = build_digest(
         prs,
         previous,
@@ -80,6 +83,7 @@ def test_every_count_is_a_count_over_the_prs(prs, previous, key_count, floor, la
         new_contributors={"alice", "zed"},
         key_count=key_count,
         score_floor=float(floor),
+        previous_complete=previous_complete,
     ).to_json()
 
     authors = {a.pr.author for a in prs if not is_bot(a.pr.author)}
@@ -97,13 +101,16 @@ def test_every_count_is_a_count_over_the_prs(prs, previous, key_count, floor, la
     assert [k["number"] for k in data["key_prs"]] == [a.pr.number for a in eligible[:key_count]]
     assert totals["key"] == len(data["key_prs"])
 
+    # A partly synced previous week is no baseline: its counts are null (unknown), never
+    # the partial count, and nothing is compared with it.
+    baseline = previous if previous_complete else []
     module_now = Counter(m for a in prs for m in {x.id for x in a.analysis.modules})
-    module_before = Counter(m for a in previous for m in {x.id for x in a.analysis.modules})
+    module_before = Counter(m for a in baseline for m in {x.id for x in a.analysis.modules})
     assert {m["id"]: m["count"] for m in data["modules"]} == {
         m: module_now[m] for m in module_now | module_before
     }
     assert {m["id"]: m["previous"] for m in data["modules"]} == {
-        m: module_before[m] for m in module_now | module_before
+        m: module_before[m] if previous_complete else None for m in module_now | module_before
     }
     for m in data["modules"]:
         if m["previous"]:
@@ -113,9 +120,10 @@ def test_every_count_is_a_count_over_the_prs(prs, previous, key_count, floor, la
             assert m["delta"] is None
 
     kinds_now = Counter(a.analysis.kind for a in prs)
-    kinds_before = Counter(a.analysis.kind for a in previous)
+    kinds_before = Counter(a.analysis.kind for a in baseline)
     assert {k["id"]: (k["count"], k["previous"]) for k in data["kinds"]} == {
-        k: (kinds_now[k], kinds_before[k]) for k in kinds_now | kinds_before
+        k: (kinds_now[k], kinds_before[k] if previous_complete else None)
+        for k in kinds_now | kinds_before
     }
 
     by_number = {a.pr.number: a for a in prs}
@@ -137,5 +145,12 @@ def test_every_count_is_a_count_over_the_prs(prs, previous, key_count, floor, la
     assert len(data["highlights"]) <= 8
     for rec in data["recommendations"]:
         assert rec["prs"] and set(rec["prs"]) <= set(by_number)
-    quiet = {m["id"] for m in data["modules"] if m["count"] == 0 and m["previous"] > 0}
+    quiet = {m["id"] for m in data["modules"] if m["count"] == 0 and (m["previous"] or 0) > 0}
     assert set(data["quiet_modules"]) == quiet
+
+    # Risks most important first: core-path without tests is its own list.
+    assert data["core_untested"] == [
+        n for n in data["flags"][0]["prs"] if "missing-tests" in by_number[n].analysis.flag_ids
+    ]
+    # Dominant themes are never empty while merged PRs have modules (auxiliary or not).
+    assert bool(data["themes"]) == bool(module_now)

@@ -46,9 +46,12 @@ async def test_loads_both_weeks_and_reports_completeness(store: Store) -> None:
     )
     assert digest.totals.merged == len(this_week())
     rocm = next(m for m in digest.modules if m.id == "rocm")
-    assert (rocm.count, rocm.previous) == (5, 2)
+    # Last week's stored PRs are not a baseline until last week is synced.
+    assert (rocm.count, rocm.previous, rocm.delta) == (5, None, None)
     assert digest.complete is False  # nothing recorded the window as synced
+    assert digest.synced is False and digest.in_progress is False
     assert digest.previous_complete is False
+    assert digest.summary_text.startswith("Incomplete: this window is not fully synced")
 
     for window in (WINDOW, PREVIOUS_WINDOW):
         await store.mark_window(REPO, window.start_utc, window.end_utc, complete=True, pr_count=0)
@@ -57,6 +60,8 @@ async def test_loads_both_weeks_and_reports_completeness(store: Store) -> None:
     )
     assert digest.complete and digest.previous_complete
     assert digest.new_contributors == [] and digest.totals.new_contributors is None
+    rocm = next(m for m in digest.modules if m.id == "rocm")
+    assert (rocm.count, rocm.previous, rocm.delta) == (5, 2, 150.0)
 
 
 async def test_a_running_week_is_never_complete(store: Store) -> None:
@@ -66,6 +71,19 @@ async def test_a_running_week_is_never_complete(store: Store) -> None:
         store, StubAnalyzer(), REPO, WINDOW, "en", now=midweek, narrative=False
     )
     assert digest.complete is False
+    # Synced up to now: the week is running, not missing data.
+    assert digest.in_progress and digest.synced
+    assert digest.summary_text.startswith("The week is not over yet (figures so far).")
+    assert "not fully synced" not in digest.summary_text
+
+
+async def test_a_running_unsynced_week_says_both(store: Store) -> None:
+    midweek = datetime(2026, 6, 4, tzinfo=UTC)
+    digest = await make_digest(
+        store, StubAnalyzer(), REPO, WINDOW, "zh", now=midweek, narrative=False
+    )
+    assert digest.in_progress and not digest.synced
+    assert digest.summary_text.startswith("本周尚未结束，且数据尚未完全同步")
 
 
 async def test_with_the_real_analyzer(store: Store) -> None:

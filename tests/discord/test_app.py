@@ -342,3 +342,31 @@ async def test_every_message_parses_no_mentions(bot: Harness) -> None:
     )
 
     assert_no_mentions(bot.fake)
+
+
+# ---------------------------------------------------------------------------- shutdown
+
+
+async def test_running_commands_are_in_flight_and_new_ones_refused_at_shutdown(
+    bot: Harness,
+) -> None:
+    gate = asyncio.Event()
+    fetch = bot.backend.fetch_pr
+
+    async def slow_fetch(repo: str, number: int) -> Any:
+        await gate.wait()
+        return await fetch(repo, number)
+
+    bot.backend.fetch_pr = slow_fetch  # type: ignore[method-assign]
+    bot.invoke("pr", number=7)
+    handler = bot.client.handler
+    await bot.fake.wait_for(lambda: bool(handler.in_flight()))
+    [running] = handler.in_flight()
+    handler.stop_accepting()
+    late = bot.invoke("help")
+    body = await bot.first_response(late)
+    assert body["data"]["content"] == "vllm-bot is restarting; try again in a minute"
+    assert body["data"]["flags"] & EPHEMERAL
+    gate.set()
+    await asyncio.wait_for(running, 5)  # the one already running finishes
+    assert handler.in_flight() == {}

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import asyncio
 import time
+from pathlib import Path
+from types import SimpleNamespace
 
 import aiohttp
 import pytest
 from discord.http import HTTPClient, Route
 
-from bot.config import Environment
+from bot.config import Environment, load_config
 from bot.discord.endpoints import DiscordEndpoints, override_endpoints
 from bot.discord.poster import (
     ALLOWED_MENTIONS,
@@ -365,7 +367,8 @@ async def test_unknown_webhook_error_hides_the_token(
     with pytest.raises(DiscordPostError) as raised:
         await webhook_post(wrong, store, digest_document("2026-W23"))
 
-    assert "10015" in str(raised.value) and "webhook_url" in str(raised.value)
+    # The fix names where the URL lives now: the variable the target's webhook_url_env names.
+    assert "10015" in str(raised.value) and "webhook_url_env" in str(raised.value)
     assert hook.token not in str(raised.value) and "x" * 68 not in str(raised.value)
 
 
@@ -420,3 +423,50 @@ async def test_discord_http_explains_a_missing_or_wrong_token(
     finally:
         Route.BASE = saved
     assert "not-the-token" not in str(raised.value)
+
+
+# ---------------------------------------------------------------------------- DISCORD_API_URL
+
+
+async def test_webhook_target_posts_through_discord_api_url(
+    fake: FakeDiscord, store: Store, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from bot.posting import post_digest
+    from bot.services import Services
+
+    channel = fake.add_channel().id
+    hook = fake.add_webhook(channel)
+    assert hook.url.startswith("https://discord.com/")  # as Discord hands it out
+    config_file = tmp_path / "bot.toml"
+    config_file.write_text(
+        '[[digest.targets]]\nplatform = "discord"\nchannel = "hook1"\n'
+        'webhook_url_env = "VLLM_BOT_TEST_HOOK"\ncron = "0 9 * * MON"\n'
+    )
+    monkeypatch.setenv("VLLM_BOT_TEST_HOOK", hook.url)
+    env = Environment(discord_api_url=fake.api_url)
+    services = Services(config=load_config(config_file, env), env=env, store=store)
+    doc = digest_document("2026-W23")
+
+    # discord.py's defaults, as in a fresh `vllm-bot digest --post discord:hook1` process.
+    with override_endpoints(DiscordEndpoints()):
+        result = await post_digest(services, SimpleNamespace(document=doc), "discord", "hook1")
+
+    assert result.sent == list(range(len(render_discord(doc))))
+    posted = fake.channel_messages(channel)
+    assert len(posted) == len(result.sent) and {m.webhook_id for m in posted} == {hook.id}
+
+
+async def test_doctor_checks_a_webhook_through_discord_api_url(fake: FakeDiscord) -> None:
+    from bot.runtime.probes import discord_webhook
+
+    hook = fake.add_webhook(fake.add_channel().id)
+    env = Environment(discord_api_url=fake.api_url)
+
+    found = await discord_webhook(hook.url, "hook1", env)
+    wrong = hook.url[: -len(hook.token)] + "x" * 68
+    missing = await discord_webhook(wrong, "hook1", env)
+
+    assert found.ok, found
+    assert fake.requests_to("GET /webhooks/{webhook_id}/{token}")
+    assert not missing.ok and "webhook_url_env" in missing.fix
+    assert "x" * 68 not in missing.detail + missing.fix

@@ -306,6 +306,7 @@ class FakeGitHub:
     ) -> None:
         self.repos: dict[str, list[FakePR]] = {k: list(v) for k, v in (repos or {}).items()}
         self.token = token
+        self.viewer_login = "vllm-bot"  # GraphQL `viewer { login }` for the token
         self.repo_files: dict[str, dict[str, str]] = files or {}
         self.faults: list[Fault] = []
         self.log: list[Logged] = []
@@ -324,6 +325,7 @@ class FakeGitHub:
     async def start(self) -> FakeGitHub:
         app = web.Application()
         app.router.add_post("/graphql", self._graphql)
+        app.router.add_get("/rate_limit", self._rest_rate_limit)
         app.router.add_get("/search/issues", self._rest_search)
         app.router.add_get("/repos/{owner}/{name}/pulls/{number}", self._rest_pull)
         app.router.add_get("/repos/{owner}/{name}/pulls/{number}/files", self._rest_files)
@@ -519,6 +521,7 @@ class FakeGitHub:
         return {
             "repository": self._gql_repository,
             "search": self._gql_search,
+            "viewer": {"__typename": "User", "login": self.viewer_login},
             "rateLimit": lambda info, **_: {
                 "cost": 1,
                 "limit": budget.limit,
@@ -698,6 +701,30 @@ class FakeGitHub:
             if pr.number == number:
                 return repo, pr
         raise web.HTTPNotFound(reason="Not Found")
+
+    async def _rest_rate_limit(self, request: web.Request) -> web.Response:
+        """GET /rate_limit: every budget of the caller; free, as on GitHub (it does not
+        count against the limit), but a bad token is still 401."""
+        token, denied = self._identity(request)
+        self.log.append(Logged(request.method, request.path, "rate_limit"))
+        if denied:
+            self.log[-1].status = 401
+            return denied
+
+        def shape(budget: Budget) -> dict[str, int]:
+            return {
+                "limit": budget.limit,
+                "remaining": budget.remaining,
+                "reset": budget.reset,
+                "used": budget.used,
+            }
+
+        core = shape(self.budgets["core" if token else "anonymous"])
+        graphql_budget = shape(self.budgets["graphql"]) if token else shape(Budget(0, 0, 0))
+        self.log[-1].status = 200
+        return self._json(
+            {"resources": {"core": core, "graphql": graphql_budget, "search": core}, "rate": core}
+        )
 
     async def _rest_search(self, request: web.Request) -> web.Response:
         def answer(token: str | None) -> Any:

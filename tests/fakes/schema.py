@@ -63,7 +63,9 @@ type Query {
   search(type: SearchType!, query: String!, first: Int, after: String, last: Int,
          before: String): SearchResultItemConnection!
   rateLimit(dryRun: Boolean = false): RateLimit
+  viewer: User!
 }
+type User { login: String! }
 """
 
 

@@ -62,7 +62,8 @@ async def test_everything_fine(store, fake_apis: FakeAPIs) -> None:
 
 
 async def test_each_problem_is_reported_with_a_fix(store, fake_apis: FakeAPIs) -> None:
-    fake_apis.slack_channels["C0123"]["is_member"] = False
+    # Private: a public channel would be fine without the bot (chat:write.public).
+    fake_apis.slack_channels["C0123"].update(is_member=False, is_private=True)
     fake_apis.forbidden_discord_channels.add("111")
     targets = [*TARGETS, {"platform": "discord", "channel": "999"}]
     env = ALL_TOKENS | {"github_token": "ghp_wrong", "slack_app_token": "xapp-wrong"}
@@ -71,7 +72,7 @@ async def test_each_problem_is_reported_with_a_fix(store, fake_apis: FakeAPIs) -
     assert code == 1
     assert "✗ github token: GitHub rejected GITHUB_TOKEN (401)" in out
     assert "✗ slack app token: apps.connections.open: invalid_auth" in out
-    assert "✗ slack channel C0123: #vllm exists but the bot is not a member" in out
+    assert "✗ slack channel C0123: #vllm is private and the bot is not a member" in out
     assert "fix: invite the bot: type /invite @<bot name> in #vllm" in out
     assert "✗ discord channel 111: GET /channels/111 answered 403" in out
     assert "✗ discord channel 999: GET /channels/999 answered 404" in out
@@ -129,3 +130,53 @@ async def test_unwritable_database_fails(tmp_path, fake_apis: FakeAPIs) -> None:
         await readonly.close()
     assert code == 1
     assert "✗ database writable:" in out and "readonly" in out
+
+
+async def test_github_checks_pass_against_the_projects_own_github_fake(store) -> None:
+    # tests/fakes/github.py validates queries against GitHub's schema: /readyz's
+    # GET /rate_limit and doctor's GraphQL `viewer { login }` must work there too.
+    from bot.runtime.probes import github_reachable
+    from tests.fakes.github import FakeGitHub
+
+    async with FakeGitHub() as github:
+        env = Environment(
+            github_token=github.token,
+            github_api_url=github.api_url,
+            github_graphql_url=github.graphql_url,
+        )
+        code, out = await doctor(FakeServices(make_config(), store, env))
+        reachable, remaining = await github_reachable(env)
+    assert code == 0, out
+    assert "✓ github token: authenticated as vllm-bot; rate limit 4999/5000" in out, out
+    assert reachable.ok and remaining == 5000
+
+
+async def test_github_at_a_wrong_url_says_which_variable_to_fix(store, fake_apis) -> None:
+    env = Environment(
+        github_token=GITHUB_TOKEN, github_graphql_url=f"{fake_apis.base}/github/nowhere"
+    )
+    code, out = await doctor(FakeServices(make_config(), store, env))
+    assert code == 1
+    assert "✗ github token: GitHub GraphQL at " in out and "answered 404" in out, out
+    assert "    fix: check GITHUB_GRAPHQL_URL: https://api.github.com/graphql" in out
+
+
+async def test_public_channel_without_the_bot_is_fine_with_chat_write_public(
+    store, fake_apis: FakeAPIs
+) -> None:
+    fake_apis.slack_channels["C0123"]["is_member"] = False
+    fake_apis.slack_channels["G0456"] = {
+        "id": "G0456",
+        "name": "secret",
+        "is_member": False,
+        "is_private": True,
+    }
+    targets = [
+        {"platform": "slack", "channel": "C0123", "cron": "0 9 * * MON"},
+        {"platform": "slack", "channel": "G0456", "cron": "0 9 * * MON"},
+    ]
+    tokens = {"slack_bot_token": SLACK_TOKEN, "slack_app_token": SLACK_APP_TOKEN}
+    services = FakeServices(make_config(digest={"targets": targets}), store, Environment(**tokens))
+    _, out = await doctor(services)
+    assert "✓ slack channel C0123: #vllm, bot is not a member: it posts with the" in out, out
+    assert "✗ slack channel G0456: #secret is private and the bot is not a member" in out, out

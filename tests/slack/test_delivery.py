@@ -3,10 +3,19 @@
 from __future__ import annotations
 
 import asyncio
+import threading
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from typing import Any
 
-from bot.delivery import Sent, deliver
+import pytest
+
+from bot.delivery import CLAIM_TIMEOUT, DeliveryResult, Send, Sent, deliver
 from bot.store import Store
+from tests.fakes.databases import postgres_database
 
 DOC = "digest:vllm-project/vllm:2026-W23:en"
 
@@ -78,3 +87,180 @@ async def test_concurrent_deliveries_post_each_part_once(store: Store) -> None:
     )
     assert sorted(i for i, _ in send.calls) == [0, 1, 2]
     assert sum(len(r.sent) for r in results) == 3
+
+
+# ---------------------------------------------------------------------------- across processes
+#
+# The in-process lock serialises deliveries on one event loop. Separate processes (two
+# `vllm-bot digest --post` at once, a CLI run next to `serve`) share only the database:
+# each runner below has its own event loop in its own thread and its own Store, exactly
+# what a second process has, so only the ledger's claims can keep them apart.
+
+
+@dataclass
+class Channel:
+    """A platform channel shared by the runners: messages in arrival order, thread-safe."""
+
+    posted: list[tuple[int, str | None, str]] = field(default_factory=list)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def sender(self, runner: str, hook: Callable[[int], None] | None = None) -> Send:
+        async def send(index: int, payload: dict[str, Any], thread: str | None) -> Sent:
+            if hook is not None:
+                # Blocking on purpose: it holds this runner mid-send while the other runs.
+                await asyncio.to_thread(hook, index)
+            with self.lock:
+                message_id = f"{runner}-m{len(self.posted)}"
+                self.posted.append((index, thread, message_id))
+            return Sent(message_id)
+
+        return send
+
+
+def run_in_own_loop(url: str, send: Send, parts: int) -> DeliveryResult:
+    """One runner as a separate process would be: its own loop and its own Store."""
+
+    async def go() -> DeliveryResult:
+        # Migrated already by `database`; alembic's module state is not thread-safe.
+        async with await Store.open(url, migrate=False) as store:
+            return await deliver(
+                store,
+                document_id=DOC,
+                platform="slack",
+                channel="C1",
+                payloads=payloads(parts),
+                send=send,
+            )
+
+    return asyncio.run(go())
+
+
+@asynccontextmanager
+async def database(kind: str, tmp_path: Path) -> AsyncIterator[str]:
+    if kind == "sqlite":
+        url = f"sqlite+aiosqlite:///{tmp_path / 'shared.sqlite3'}"
+        await (await Store.open(url)).close()  # migrate once, as an earlier run would have
+        yield url
+        return
+    async with postgres_database() as url:
+        await (await Store.open(url)).close()
+        yield url
+
+
+@pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
+async def test_a_run_that_finds_a_part_being_posted_elsewhere_stops(
+    kind: str, tmp_path: Path
+) -> None:
+    channel = Channel()
+    first_is_posting_part_1 = threading.Event()
+    second_done = threading.Event()
+
+    def hold_part_1(index: int) -> None:
+        if index == 1:
+            first_is_posting_part_1.set()
+            assert second_done.wait(30), "the second run never finished"
+
+    async with database(kind, tmp_path) as url:
+        first = asyncio.create_task(
+            asyncio.to_thread(run_in_own_loop, url, channel.sender("a", hold_part_1), 4)
+        )
+        assert await asyncio.to_thread(first_is_posting_part_1.wait, 30)
+        second = await asyncio.to_thread(run_in_own_loop, url, channel.sender("b"), 4)
+        second_done.set()
+        first_result = await first
+
+    assert second.sent == [] and second.skipped == [0] and second.busy_part == 1
+    assert not second.complete and "another run is posting message 2 of 4" in (
+        second.summary_line()
+    )
+    assert first_result.sent == [0, 1, 2, 3] and first_result.complete
+    assert [(index, thread) for index, thread, _ in channel.posted] == [
+        (0, None),
+        (1, "a-m0"),
+        (2, "a-m0"),
+        (3, "a-m0"),
+    ]
+
+
+@pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
+async def test_two_runs_at_once_post_every_part_once_in_order_in_one_thread(
+    kind: str, tmp_path: Path
+) -> None:
+    channel = Channel()
+    parts = 6
+    async with database(kind, tmp_path) as url:
+        results = await asyncio.gather(
+            asyncio.to_thread(run_in_own_loop, url, channel.sender("a"), parts),
+            asyncio.to_thread(run_in_own_loop, url, channel.sender("b"), parts),
+        )
+        async with await Store.open(url) as store:
+            ledger = await store.deliveries(DOC, "slack", "C1")
+
+    # Whoever won each claim, every part went out once, in order, threaded under part 0.
+    assert [index for index, _, _ in channel.posted] == list(range(parts))
+    root = channel.posted[0][2]
+    assert all(thread == root for _, thread, _ in channel.posted[1:])
+    assert sorted(results[0].sent + results[1].sent) == list(range(parts))
+    assert sorted(ledger) == list(range(parts))
+    assert [ledger[i].message_id for i in range(parts)] == [m for _, _, m in channel.posted]
+
+
+async def crashed_run_holding_part_1(store: Store, claimed_at: datetime) -> None:
+    """What a run killed while posting part 1 leaves: part 0 sent, part 1 claimed."""
+    await store.record_delivery(DOC, "slack", "C1", 0, 3, "m0", None)
+    assert await store.claim_delivery(
+        DOC, "slack", "C1", 1, 3, owner="crashed", stale_after=CLAIM_TIMEOUT, now=claimed_at
+    )
+
+
+async def test_a_claim_left_by_a_crashed_run_is_taken_over_after_the_timeout(
+    store: Store,
+) -> None:
+    await crashed_run_holding_part_1(
+        store, datetime.now(UTC) - CLAIM_TIMEOUT - timedelta(seconds=1)
+    )
+    send = Recorder()
+    result = await deliver(
+        store, document_id=DOC, platform="slack", channel="C1", payloads=payloads(3), send=send
+    )
+    assert send.calls == [(1, "m0"), (2, "m0")]
+    assert result.complete and result.skipped == [0] and result.sent == [1, 2]
+    assert sorted(await store.deliveries(DOC, "slack", "C1")) == [0, 1, 2]
+
+
+async def test_a_fresh_claim_is_left_to_the_run_holding_it(store: Store) -> None:
+    await crashed_run_holding_part_1(store, datetime.now(UTC))
+    send = Recorder()
+    result = await deliver(
+        store, document_id=DOC, platform="slack", channel="C1", payloads=payloads(3), send=send
+    )
+    assert send.calls == [] and result.busy_part == 1 and not result.complete
+    # The scheduler's "already delivered?" reads only sent parts: a claim is not a post.
+    assert sorted(await store.deliveries(DOC, "slack", "C1")) == [0]
+
+
+async def test_a_failed_send_releases_its_claim_so_the_next_run_retries_at_once(
+    store: Store,
+) -> None:
+    class Down(Exception):
+        pass
+
+    async def fail_at_part_1(index: int, payload: dict[str, Any], thread: str | None) -> Sent:
+        if index == 1:
+            raise Down
+        return Sent(f"m{index}")
+
+    with pytest.raises(Down):
+        await deliver(
+            store,
+            document_id=DOC,
+            platform="slack",
+            channel="C1",
+            payloads=payloads(3),
+            send=fail_at_part_1,
+        )
+    send = Recorder()
+    result = await deliver(
+        store, document_id=DOC, platform="slack", channel="C1", payloads=payloads(3), send=send
+    )
+    assert send.calls == [(1, "m0"), (2, "m0")] and result.complete

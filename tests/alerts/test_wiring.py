@@ -1,0 +1,88 @@
+"""The alerts runtime's default sender, wired to the real posters of `Services`."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+from bot.alerts.wiring import runtime
+from bot.commands.parse import SubscriptionFilters
+from bot.config import Environment, load_config
+from bot.discord.endpoints import DiscordEndpoints, override_endpoints
+from bot.services import Services
+from bot.store import Store
+from tests.fakes.discord import FakeDiscord
+from tests.fakes.slack import FakeSlack
+
+from .conftest import make_pr
+
+
+@pytest.fixture
+async def discord_fake() -> AsyncIterator[FakeDiscord]:
+    async with FakeDiscord() as server:
+        yield server
+    assert server.violations == [], f"rate limits broken: {server.violations}"
+
+
+async def services_for(tmp_path: Path, **env: str) -> Services:
+    store = await Store.open(f"sqlite+aiosqlite:///{tmp_path / 'bot.sqlite3'}")
+    return Services(config=load_config(), env=Environment(**env), store=store)
+
+
+async def test_a_discord_subscription_gets_its_alert(
+    tmp_path: Path, discord_fake: FakeDiscord
+) -> None:
+    channel = discord_fake.add_channel().id
+    # Only DISCORD_API_URL, as a user of a local fake sets it; restored after the test.
+    with override_endpoints(DiscordEndpoints()):
+        services = await services_for(
+            tmp_path, discord_bot_token=discord_fake.token, discord_api_url=discord_fake.api_url
+        )
+        try:
+            alerts = await runtime(services)
+            await alerts.subscriptions.subscribe(
+                platform="discord",
+                channel=str(channel),
+                user=None,
+                modules=["attention"],
+                filters=SubscriptionFilters(),
+            )
+            pr = make_pr(42, merged_at=datetime.now(UTC) + timedelta(seconds=1))
+            result = await alerts.pipeline.submit([pr], source="poll")
+        finally:
+            await services.close()
+
+    assert (result.matched, result.queued) == (1, 1)
+    (message,) = discord_fake.channel_messages(channel)
+    assert message.source == "bot"
+    assert "/pull/42" in repr(message.body)
+    assert message.body["allowed_mentions"] == {"parse": []}
+
+
+async def test_without_a_discord_token_there_is_no_discord_poster(tmp_path: Path) -> None:
+    services = await services_for(tmp_path)
+    try:
+        alerts = await runtime(services)
+        assert alerts.sender.factories["discord"]() is None
+    finally:
+        await services.close()
+
+
+async def test_alerts_digests_and_commands_share_one_slack_poster(tmp_path: Path) -> None:
+    from bot.slack.app import build_slack_bot
+
+    async with FakeSlack() as slack:
+        services = await services_for(
+            tmp_path, slack_bot_token=slack.token, slack_api_url=slack.api_url
+        )
+        try:
+            shared = services.slack_poster()
+            alerts = await runtime(services)
+            # One pacing table for the channel, whoever posts: 1 message/second/channel.
+            assert alerts.sender.factories["slack"]() is shared
+            assert build_slack_bot(services).poster is shared
+        finally:
+            await services.close()

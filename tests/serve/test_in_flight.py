@@ -1,0 +1,347 @@
+"""`serve` with a real Slack bot mounted: SIGTERM drains slash-command work, /metrics counts
+commands, alerts and errors, and each command and post logs one structured line."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import json
+import os
+import signal
+import socket
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass
+from typing import Any
+
+import httpx
+import pytest
+
+from bot.alerts import AlertPipeline, SubscriptionService
+from bot.commands import Context
+from bot.errors import GitHubUnavailable
+from bot.runtime.integrations import Integrations, Route
+from bot.runtime.leader import AlwaysLeader
+from bot.runtime.logging import configure_logging
+from bot.runtime.metrics import Metrics
+from bot.runtime.settings import ServeConfig
+from bot.serve import Server, serve_forever
+from bot.slack.app import SlackBot
+from bot.slack.http import bot_handler
+from bot.slack.poster import SlackPoster, slack_client
+from formatters.slack import render_slack
+from tests.alerts.conftest import MODULES, T0, Clock, FakeAnalyzer, Outbox, make_pr, settings
+from tests.commands.fakes import NOW, FakeBackend, config, digest_document
+from tests.fakes.slack import FakeSlack
+from tests.serve.conftest import FakeServices, make_config
+from tests.slack.helpers import SECRET, command_body, signed_headers
+
+
+class GatedPoster(SlackPoster):
+    """Posts normally, but holds part 3 until shutdown has begun: the signal then lands
+    in the middle of a multi-part post, every time."""
+
+    def __init__(self, fake: FakeSlack) -> None:
+        super().__init__(slack_client(fake.token, fake.api_url), min_interval=0)
+        self.posted = 0
+        self.two_posted = asyncio.Event()
+        self.shutting_down = asyncio.Event()
+
+    async def post(self, channel: str, payload: dict[str, Any], **kw: Any) -> Any:
+        if self.posted == 2:
+            await self.shutting_down.wait()
+        sent = await super().post(channel, payload, **kw)
+        self.posted += 1
+        if self.posted == 2:
+            self.two_posted.set()
+        return sent
+
+
+@dataclass
+class SlackSetup:
+    fake: FakeSlack
+    bot: SlackBot
+    backend: FakeBackend
+    metrics: Metrics
+
+    def route(self) -> Route:
+        return Route("POST", "/slack/events", bot_handler(self.bot))
+
+
+@pytest.fixture
+async def slack() -> AsyncIterator[SlackSetup]:
+    metrics = Metrics()
+    backend = FakeBackend()
+    cfg = config()
+
+    def context_for(channel: str | None, user: str | None) -> Context:
+        return Context(
+            platform="slack",
+            config=cfg,
+            backend=backend,
+            channel=channel,
+            user=user,
+            now=lambda: NOW,
+        )
+
+    async with FakeSlack() as fake:
+        bot = SlackBot(
+            client=slack_client(fake.token, fake.api_url),
+            context_for=context_for,
+            store=None,  # type: ignore[arg-type]  # set per test (the serve store)
+            signing_secret=SECRET,
+            poster=GatedPoster(fake),
+            render=render_slack,
+            metrics=metrics,
+        )
+        yield SlackSetup(fake, bot, backend, metrics)
+
+
+async def until(condition: Callable[[], bool]) -> None:
+    """Wait (at most 5 s) for a state the code under test reaches on its own; the gateway
+    offers no event to wait on, so it is polled."""
+    async with asyncio.timeout(5):
+        while True:
+            if condition():
+                return
+            await asyncio.sleep(0.005)
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+async def send_command(port: int, fake: FakeSlack, text: str, key: str) -> httpx.Response:
+    body = command_body(text, fake.response_url(key), "C1")
+    headers = signed_headers(body, content_type="application/x-www-form-urlencoded")
+    async with httpx.AsyncClient() as client:
+        return await client.post(
+            f"http://127.0.0.1:{port}/slack/events", content=body, headers=headers
+        )
+
+
+async def test_sigterm_during_a_slash_command_digest_post_finishes_it(
+    store, slack: SlackSetup
+) -> None:
+    slack.bot.store = store
+    poster = slack.bot.poster
+    assert isinstance(poster, GatedPoster)
+    original = slack.bot.stop_accepting
+
+    def stop_accepting() -> None:
+        original()
+        poster.shutting_down.set()
+
+    slack.bot.stop_accepting = stop_accepting  # type: ignore[method-assign]
+    services = FakeServices(make_config(), store)
+    options: dict[str, Any] = {
+        "integrations": Integrations(routes=[slack.route()]),
+        "leadership": AlwaysLeader(),
+        "sync": None,
+        "metrics": slack.metrics,
+    }
+    port = free_port()  # serve_forever builds its Server inside: choose the port here
+    task = asyncio.create_task(serve_forever(services, **{**options, "port": port}))
+    for _ in range(200):  # until it listens
+        try:
+            async with httpx.AsyncClient() as client:
+                await client.get(f"http://127.0.0.1:{port}/healthz")
+            break
+        except httpx.ConnectError:
+            await asyncio.sleep(0.02)
+
+    ack = await send_command(port, slack.fake, "digest 2026-W23 post", "r1")
+    assert "building the 2026-W23 digest" in ack.json()["text"]
+    await asyncio.wait_for(poster.two_posted.wait(), 10)
+    os.kill(os.getpid(), signal.SIGTERM)
+    await asyncio.wait_for(task, 10)  # returned normally: the CLI exits 0
+
+    parts = render_slack(digest_document("2026-W23"))
+    assert len(parts) > 3
+    assert len(slack.fake.messages) == len(parts)  # every part, not just the first two
+    replies = [body["text"] for key, body in slack.fake.responses if key == "r1"]
+    assert replies == [f"posted the 2026-W23 digest in this channel ({len(parts)} messages, "
+                       "details in its thread)"]  # fmt: skip
+
+
+async def test_commands_refused_while_shutting_down(store, slack: SlackSetup) -> None:
+    slack.bot.stop_accepting()
+    async with httpx.AsyncClient() as client:
+        server_app = await _serve_slack(slack, store)
+        try:
+            body = command_body("help", slack.fake.response_url("r1"), "C1")
+            headers = signed_headers(body, content_type="application/x-www-form-urlencoded")
+            response = await client.post(server_app.url, content=body, headers=headers)
+        finally:
+            await server_app.close()
+    assert response.json()["text"] == "vllm-bot is restarting; try again in a minute"
+
+
+@dataclass
+class _Served:
+    url: str
+    server: Server
+
+    async def close(self) -> None:
+        await self.server.shutdown()
+
+
+async def _serve_slack(slack: SlackSetup, store: Any) -> _Served:
+    services = FakeServices(make_config(), store)
+    server = Server(
+        services,
+        port=0,
+        integrations=Integrations(routes=[slack.route()]),
+        leadership=AlwaysLeader(),
+        sync=None,
+        metrics=slack.metrics,
+        catch_up=False,
+        settings=ServeConfig(shutdown_grace_seconds=5),
+    )
+    await server.start()
+    return _Served(f"http://127.0.0.1:{server.port}/slack/events", server)
+
+
+async def test_metrics_count_commands_alerts_and_errors(store, slack: SlackSetup) -> None:
+    metrics = slack.metrics
+    slack.backend.fetch_error = GitHubUnavailable("502 three times")
+    served = await _serve_slack(slack, store)
+    try:
+        await send_command(served.server.port, slack.fake, "help", "r1")  # cached: in the ack
+        await send_command(served.server.port, slack.fake, "pr 7", "r2")  # GitHub down
+        await asyncio.wait_for(slack.bot.drain(), 10)
+
+        # An alert, through the same pipeline the webhook and poller feed, and one whose
+        # platform is down.
+        clock = Clock()
+        analyzer, outbox = FakeAnalyzer(), Outbox()
+        pipeline = AlertPipeline(
+            store,
+            settings(),
+            analyzer_for=lambda repo: analyzer,
+            sender=outbox,
+            clock=clock,
+            metrics=metrics,
+        )
+        subscriptions = SubscriptionService(
+            store,
+            settings(),
+            MODULES,
+            clock=Clock(T0.replace(hour=11)),
+            on_change=pipeline.invalidate,
+        )
+        await subscriptions.subscribe(
+            platform="slack", channel="C1", user="U1", modules=["attention"], filters=_filters()
+        )
+        await pipeline.submit([make_pr(1)], source="poll")
+        outbox.fail = True
+        await pipeline.submit([make_pr(2)], source="poll")
+
+        async with httpx.AsyncClient() as client:
+            scraped = (await client.get(f"http://127.0.0.1:{served.server.port}/metrics")).text
+    finally:
+        await served.close()
+    assert 'vllm_bot_command_duration_seconds_count{platform="slack",command="help"} 1' in scraped
+    assert 'vllm_bot_command_duration_seconds_count{platform="slack",command="pr"} 1' in scraped
+    assert 'vllm_bot_alerts_posted_total{platform="slack"} 1' in scraped
+    # The failed `pr 7` (GitHub down) and the failed alert send, each under its kind.
+    assert 'vllm_bot_errors_total{kind="command"} 1' in scraped
+    assert 'vllm_bot_errors_total{kind="internal"} 1' in scraped
+
+
+def _filters() -> Any:
+    from bot.commands.parse import SubscriptionFilters
+
+    return SubscriptionFilters()
+
+
+async def test_json_logs_have_one_structured_line_per_command_and_post(
+    store, slack: SlackSetup
+) -> None:
+    slack.bot.store = store
+    poster = slack.bot.poster
+    assert isinstance(poster, GatedPoster)
+    poster.shutting_down.set()  # no gate here
+    stream = io.StringIO()
+    served = await _serve_slack(slack, store)
+    configure_logging("json", "INFO", [SECRET, slack.fake.token], stream)
+    try:
+        await send_command(served.server.port, slack.fake, "digest 2026-W23 post", "r1")
+        await asyncio.wait_for(slack.bot.drain(), 10)
+    finally:
+        await served.close()
+    entries = [json.loads(line) for line in stream.getvalue().splitlines()]
+    [post] = [e for e in entries if e.get("event") == "post"]
+    assert {k: post[k] for k in ("platform", "channel", "document", "outcome")} == {
+        "platform": "slack",
+        "channel": "C1",
+        "document": "digest:vllm-project/vllm:2026-W23:en",
+        "outcome": "posted",
+    }
+    assert isinstance(post["seconds"], float)
+    [command] = [e for e in entries if e.get("event") == "command"]
+    assert {k: command[k] for k in ("platform", "command", "outcome", "channel")} == {
+        "platform": "slack",
+        "command": "digest",
+        "outcome": "ok",
+        "channel": "C1",
+    }
+    assert isinstance(command["seconds"], float)
+    text = stream.getvalue()
+    assert SECRET not in text and slack.fake.token not in text
+
+
+# ---------------------------------------------------------------------------- Discord gateway
+
+
+class FlakyClient:
+    """A discord.Client stand-in: the first `failures` clients fail to connect."""
+
+    made = 0
+
+    def __init__(self, failures: int) -> None:
+        FlakyClient.made += 1
+        self.fails = FlakyClient.made <= failures
+        self.connected = asyncio.Event()
+        self.closed = asyncio.Event()
+
+    async def start(self, token: str) -> None:
+        if self.fails:
+            raise ConnectionResetError("gateway handshake failed")
+        self.connected.set()
+        await self.closed.wait()
+
+    def is_ready(self) -> bool:
+        return self.connected.is_set() and not self.closed.is_set()
+
+    async def close(self) -> None:
+        self.closed.set()
+
+
+async def test_discord_gateway_retries_with_backoff_and_readyz_says_down(store) -> None:
+    from bot.config import Environment
+    from bot.runtime.integrations import DiscordGateway
+    from bot.runtime.web import Readiness
+
+    FlakyClient.made = 0
+    services = FakeServices(make_config(), store, Environment(discord_bot_token="discord-token-1"))
+    gateway = DiscordGateway(
+        services, lambda _: FlakyClient(failures=2), backoff=0.05, max_backoff=0.1
+    )
+    assert [gateway.delay(n) for n in (1, 2, 3, 4)] == [0.05, 0.1, 0.1, 0.1]  # capped
+    readiness = Readiness(services, [gateway], cache_seconds=0)
+    await gateway.start()
+    try:
+        await until(lambda: gateway.failure is not None)  # the first attempt failed
+        _, body = await readiness.check()
+        down = body["checks"]["discord"]
+        assert down["ok"] is False and "gateway handshake failed; retrying in" in down["detail"]
+        client = gateway.client
+        await until(lambda: FlakyClient.made == 3 and gateway.client.is_ready())
+        assert gateway.failures == 2 and gateway.failure is None
+        assert gateway.ready() is not None and gateway.ready().ok  # type: ignore[union-attr]
+        assert client is not gateway.client  # a fresh client per attempt
+    finally:
+        await asyncio.wait_for(gateway.stop(), 5)
+    assert gateway.task is None
