@@ -398,10 +398,12 @@ MESSAGES: dict[str, dict[str, str]] = {
     "names.more": {"en": "{names} and {count} more", "zh": "{names} 等另外 {count} 人"},
     # ------------------------------------------------------------ footer
     "footer": {
-        "en": "Look up any PR with `/vllm pr {example}`; subscribe to a module with "
-        "`/vllm subscribe {module}`. Every figure is computed from the merged PRs; the "
+        # No backticks: the footer is rendered as plain text everywhere, and a copied
+        # command must not carry the zero-width spaces Slack escaping puts before them.
+        "en": "Look up any PR with /vllm pr {example} ; subscribe to a module with "
+        "/vllm subscribe {module} . Every figure is computed from the merged PRs; the "
         "rules are in docs/digest.md.",
-        "zh": "使用 `/vllm pr {example}` 查看任意 PR；使用 `/vllm subscribe {module}` 订阅模块。"
+        "zh": "使用 /vllm pr {example} 查看任意 PR；使用 /vllm subscribe {module} 订阅模块。"
         "所有数字均由已合并 PR 计算得出，规则见 docs/digest.md。",
     },
     "footer.narrative": {
