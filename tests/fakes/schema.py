@@ -65,7 +65,6 @@ type Query {
   rateLimit(dryRun: Boolean = false): RateLimit
   viewer: User!
 }
-type User { login: String! }
 """
 
 
