@@ -9,6 +9,7 @@ imported without translation loss.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -111,9 +112,15 @@ class PatternSet:
             if p.startswith(REGEX_PREFIX):
                 if re.search(p[len(REGEX_PREFIX) :], path):
                     return p
-            elif re.fullmatch(glob_to_regex(p), path):
+            elif _glob_re(p).fullmatch(path):
                 return p
         return None
+
+
+@functools.lru_cache(maxsize=4096)
+def _glob_re(pattern: str) -> re.Pattern[str]:
+    # `which` runs for every new path; translating and compiling each glob once matters.
+    return re.compile(glob_to_regex(pattern))
 
 
 def any_match(sets: Sequence[PatternSet], path: str) -> bool:
