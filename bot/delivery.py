@@ -159,7 +159,6 @@ async def deliver(
     payloads: Sequence[dict[str, Any]],
     send: Send,
     force: bool = False,
-    claim_timeout: timedelta = CLAIM_TIMEOUT,
 ) -> DeliveryResult:
     """Post the parts of `document_id` the ledger lacks, in order; see the module docstring.
 
@@ -197,7 +196,7 @@ async def deliver(
         for index, payload in enumerate(payloads):
             if index not in ledger:
                 claimed = await store.claim_delivery(
-                    *key, index, len(payloads), owner=owner, stale_after=claim_timeout
+                    *key, index, len(payloads), owner=owner, stale_after=CLAIM_TIMEOUT
                 )
                 if not claimed:
                     # Another run got here first: it has either finished this part since

@@ -64,7 +64,7 @@ def _config_checks(services: Any) -> list[Probe]:
                 "" if upcoming else "the expression matches no date",
             )
         )
-    for problem in missing_tokens(config, services.env):
+    for problem in missing_tokens(_without_unset_webhooks(config), services.env):
         results.append(
             Probe(
                 "tokens",
@@ -74,6 +74,24 @@ def _config_checks(services: Any) -> list[Probe]:
             )
         )
     return results
+
+
+def _without_unset_webhooks(config: Any) -> Any:
+    """`config` minus webhook targets whose variable is unset: `missing_tokens` would raise
+    for them, and they need no token anyway (their own webhook check reports them)."""
+
+    def resolvable(target: Any) -> bool:
+        try:
+            _ = target.webhook_url  # raises ConfigError when its variable is unset
+        except ConfigError:
+            return False
+        return True
+
+    targets = [t for t in config.digest.targets if resolvable(t)]
+    if len(targets) == len(config.digest.targets):
+        return config
+    digest = config.digest.model_copy(update={"targets": targets})
+    return config.model_copy(update={"digest": digest})
 
 
 async def _platform_checks(services: Any) -> list[Probe]:

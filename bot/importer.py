@@ -1,6 +1,6 @@
 """Import pull requests from a JSON export (offline use, archives, demos).
 
-The format is the one `vllm-bot export` writes and GitHub's GraphQL field names use:
+The format uses GitHub's GraphQL field names:
 {"repository": "owner/name", "pullRequests": [{"number", "title", "body", "url", "author",
 "createdAt", "mergedAt", "baseRefName", "labels": [..], "additions", "deletions",
 "changedFiles", "files": [{"path", "additions", "deletions"}], "filesKnown"}]}

@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
-from bot.github import GitHubClient, github_client
+from bot.github import GitHubClient
 from bot.github.graphql_source import GraphQLSource
 from bot.github.rest_source import RestSource
 from bot.github.source import NullProgress, Source, SyncProgress, fetch_window
@@ -27,7 +27,6 @@ __all__ = [
     "SyncResult",
     "fetch_pr",
     "first_time_contributors",
-    "github_client",
     "source_for",
     "sync_window",
 ]

@@ -153,7 +153,6 @@ def _shared(
 
 
 _Bucket = dict[int, _Compiled]
-_EMPTY: _Bucket = {}
 
 
 class MatchIndex:

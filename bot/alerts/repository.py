@@ -361,10 +361,6 @@ class AlertStore:
         async with self.session() as session:
             return [_held(r) for r in (await session.execute(query)).scalars()]
 
-    async def next_release(self) -> datetime | None:
-        async with self.session() as session:
-            return await session.scalar(select(func.min(HeldAlertRow.release_at)))
-
     async def reschedule(
         self, ids: Sequence[int], *, release_at: datetime, reason: str, failed: bool = False
     ) -> None:

@@ -123,7 +123,7 @@ class SubscriptionService:
             return False
         return user in admins or f"{platform}:{user}" in admins
 
-    def _check_admin(self, platform: str, channel: str, user: str | None, command: str) -> None:
+    def _check_admin(self, platform: str, channel: str, user: str | None) -> None:
         if not self.may_change(platform, channel, user):
             # A permission problem, not a syntax one: no usage line.
             raise UsageError(
@@ -140,7 +140,7 @@ class SubscriptionService:
         modules: Sequence[str],
         filters: SubscriptionFilters,
     ) -> SubscriptionInfo:
-        self._check_admin(platform, channel, user, "subscribe")
+        self._check_admin(platform, channel, user)
         if not modules:
             raise CommandError("which modules? e.g. /vllm subscribe attention moe", "subscribe")
         ids = self.catalogue.resolve_all(modules, "subscribe")
@@ -174,7 +174,7 @@ class SubscriptionService:
         `module`: subscriptions naming only that module go; others just lose it.
         `id`: only an id of this channel counts (another channel's id changes nothing).
         """
-        self._check_admin(platform, channel, user, "unsubscribe")
+        self._check_admin(platform, channel, user)
         subs = await self.db.subscriptions(platform, channel)
         if kind == "all":
             await self.db.delete_subscriptions([s.id for s in subs])

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 REGEX_PREFIX = "re:"
@@ -121,7 +121,3 @@ class PatternSet:
 def _glob_re(pattern: str) -> re.Pattern[str]:
     # `which` runs for every new path; translating and compiling each glob once matters.
     return re.compile(glob_to_regex(pattern))
-
-
-def any_match(sets: Sequence[PatternSet], path: str) -> bool:
-    return any(s.matches(path) for s in sets)

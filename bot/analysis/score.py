@@ -20,18 +20,6 @@ MAX_SCORE = 10.0
 UNQUANTIFIED_CLAIM_SHARE = 0.5
 
 
-def score_pr(
-    pr: PullRequest,
-    ruleset: RuleSet,
-    modules: Sequence[ModuleMatch],
-    kind: str,
-    flags: Sequence[Flag],
-    claims: Sequence[Claim],
-) -> tuple[float, list[ScoreContribution]]:
-    """Return (score rounded to one decimal, contributions sorted by points desc)."""
-    return Scorer(ruleset).score(pr, modules, kind, flags, claims)
-
-
 class Scorer:
     """Score computation with the rule set's lookups prepared once."""
 
@@ -48,6 +36,7 @@ class Scorer:
         flags: Sequence[Flag],
         claims: Sequence[Claim],
     ) -> tuple[float, list[ScoreContribution]]:
+        """Return (score rounded to one decimal, contributions sorted by points desc)."""
         return _score(self, pr, modules, kind, flags, claims)
 
 

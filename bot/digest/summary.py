@@ -47,7 +47,6 @@ _BOILERPLATE = re.compile(
     r")",
     re.IGNORECASE,
 )
-_ONLY_REFS = re.compile(r"^[\s#\d,;:.()@/\-\w]*$")
 _URL = re.compile(r"https?://\S+")
 _LEADING_ISSUE = re.compile(
     r"^\s*(fix(es|ed)?|close[sd]?|resolve[sd]?)\s*:?\s*#\d+(\s*,\s*#\d+)*\s*[.:;,-]?\s*",

@@ -41,18 +41,6 @@ async def repo_snapshot(
     return await _rest_snapshot(RestSource(github, store), repo, paths)
 
 
-async def file_text(
-    github: GitHubClient, repo: str, path: str, *, store: Store | None = None
-) -> str | None:
-    return (await repo_snapshot(github, repo, [path], store=store)).files[path]
-
-
-async def top_level_dirs(
-    github: GitHubClient, repo: str, *, store: Store | None = None
-) -> list[str]:
-    return (await repo_snapshot(github, repo, [], store=store)).top_level_dirs
-
-
 async def _graphql_snapshot(github: GitHubClient, repo: str, paths: Sequence[str]) -> RepoSnapshot:
     owner, name = split_repo(repo)
     variables = {"owner": owner, "name": name} | {

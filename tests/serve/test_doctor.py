@@ -180,3 +180,20 @@ async def test_public_channel_without_the_bot_is_fine_with_chat_write_public(
     _, out = await doctor(services)
     assert "✓ slack channel C0123: #vllm, bot is not a member: it posts with the" in out, out
     assert "✗ slack channel G0456: #secret is private and the bot is not a member" in out, out
+
+
+async def test_unset_webhook_variable_is_one_failed_check(store, fake_apis, monkeypatch) -> None:
+    # doctor runs every check; a webhook target whose variable is unset must not abort it.
+    monkeypatch.delenv("VLLM_BOT_TEST_DOCTOR_HOOK_UNSET", raising=False)
+    hooked = {
+        "platform": "discord",
+        "channel": "hook1",
+        "webhook_url_env": "VLLM_BOT_TEST_DOCTOR_HOOK_UNSET",
+    }
+    services = FakeServices(
+        make_config(digest={"targets": [hooked]}), store, Environment(**ALL_TOKENS)
+    )
+    code, out = await doctor(services)
+    assert code == 1
+    assert "✗ discord webhook hook1: " in out and "VLLM_BOT_TEST_DOCTOR_HOOK_UNSET" in out
+    assert "✓ github token" in out  # the later checks still ran
