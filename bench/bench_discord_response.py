@@ -28,6 +28,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench.latency import StoreBackend, percentile
 from bot.commands import Context
 from bot.config import Config, RepoConfig
 from bot.discord.app import CommandHandler, VllmDiscordBot
@@ -39,37 +40,6 @@ from tests.fakes.discord import FakeDiscord
 
 EDIT = "PATCH /webhooks/{webhook_id}/{token}/messages/{message_id}"
 FOLLOWUP = "POST /webhooks/{webhook_id}/{token}"
-
-
-class StoreBackend:
-    """cached_pr reads the real store; fetch_pr plays GitHub with a fixed latency."""
-
-    def __init__(self, store: Store, latency: float) -> None:
-        self.store = store
-        self.latency = latency
-
-    async def cached_pr(self, repo, number):
-        return await self.store.get_pr(repo, number)
-
-    async def fetch_pr(self, repo, number):
-        await asyncio.sleep(self.latency)
-        pr = make_pr(number, repo=repo)
-        await self.store.upsert_prs([pr])
-        return pr
-
-    async def pr_card(self, pr, language):
-        return real_card(pr, language)
-
-    async def digest(self, repo, window, language):
-        raise NotImplementedError
-
-    async def modules(self, repo):
-        return []
-
-
-def percentile(values: list[float], p: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(p / 100 * (len(ordered) - 1)))]
 
 
 async def run(interactions: int, latency: float) -> bool:

@@ -29,46 +29,15 @@ from aiohttp import web
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench.latency import StoreBackend, percentile
 from bot.commands import Context
 from bot.slack.app import SlackBot, slack_web_app
 from bot.slack.poster import slack_client
 from bot.store import Store
 from formatters.slack import render_slack
-from tests.commands.fakes import NOW, config, make_pr, real_card
+from tests.commands.fakes import NOW, config, make_pr
 from tests.fakes.slack import FakeSlack
 from tests.slack.helpers import command_body, signed_headers
-
-
-class StoreBackend:
-    """cached_pr reads the real store; fetch_pr plays GitHub with a fixed latency."""
-
-    def __init__(self, store: Store, latency: float) -> None:
-        self.store = store
-        self.latency = latency
-
-    async def cached_pr(self, repo, number):
-        return await self.store.get_pr(repo, number)
-
-    async def fetch_pr(self, repo, number):
-        await asyncio.sleep(self.latency)
-        pr = make_pr(number, repo=repo)
-        await self.store.upsert_prs([pr])
-        return pr
-
-    async def pr_card(self, pr, language):
-        return real_card(pr, language)
-
-    async def digest(self, repo, window, language):
-        raise NotImplementedError
-
-    async def modules(self, repo):
-        return []
-
-
-def percentile(values: list[float], p: float) -> float:
-    ordered = sorted(values)
-    index = min(len(ordered) - 1, max(0, round(p / 100 * len(ordered)) - 1))
-    return ordered[index]
 
 
 async def run(requests: int, latency: float) -> int:

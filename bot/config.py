@@ -18,7 +18,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-from bot.alerts.settings import AlertChannel
+from bot.alerts.settings import AlertsConfig
 from bot.errors import ConfigError
 from bot.runtime.settings import LoggingConfig, ServeConfig
 
@@ -81,16 +81,6 @@ class DigestTarget(_Strict):
 class DigestConfig(_Strict):
     key_prs: Annotated[int, Field(ge=1, le=200)] = 24
     targets: list[DigestTarget] = []
-
-
-class AlertsConfig(_Strict):
-    poll_minutes: Annotated[float, Field(gt=0)] = 10
-    batch_after: Annotated[int, Field(ge=1)] = 5
-    admins: list[str] = []
-    overlap_minutes: Annotated[float, Field(ge=0)] = 15
-    batch_window_seconds: Annotated[float, Field(ge=0)] = 60
-    max_age_hours: Annotated[float, Field(gt=0)] = 24
-    channels: list[AlertChannel] = []
 
 
 class Config(_Strict):

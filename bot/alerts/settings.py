@@ -1,9 +1,6 @@
-"""Alert settings: the `[alerts]` keys this package reads, with their defaults.
-
-`bot/config.py` owns the config file; these models describe the keys the alerts need so
-the lead can add them to `AlertsConfig`. `AlertSettings.from_config` reads whatever the
-loaded config has and falls back to the defaults here, so the package works before and
-after the keys land.
+"""Alert settings: the `[alerts]` config section (`AlertsConfig`, used by bot/config.py)
+and `AlertSettings`, the same keys plus the top-level timezone and language the alert
+pipeline, poller and subscription service read.
 """
 
 from __future__ import annotations
@@ -84,11 +81,12 @@ class AlertChannel(_Strict):
         return datetime.combine(end_day, end, tzinfo=tz).astimezone(now.tzinfo)
 
 
-class AlertSettings(_Strict):
-    """Everything the alert pipeline, poller and subscription service read from config."""
+class AlertsConfig(_Strict):
+    """The `[alerts]` section of the config file."""
 
     poll_minutes: Annotated[float, Field(gt=0)] = 10
     batch_after: Annotated[int, Field(ge=1)] = 5
+    # Who may change subscriptions; empty: anyone in the channel.
     admins: list[str] = []
     # Poll windows start this long before the last seen time: GitHub's search index lags
     # behind merges, and the overlap re-reads PRs that showed up late (duplicates are free).
@@ -98,31 +96,23 @@ class AlertSettings(_Strict):
     # PRs merged longer ago are not alerted (catch-up after downtime, late redeliveries).
     max_age_hours: Annotated[float, Field(gt=0)] = 24
     channels: list[AlertChannel] = []
-    timezone: str = "UTC"  # copied from the top-level `timezone`
-    language: Literal["en", "zh"] = "en"  # copied from the top-level `language`
+
+
+class AlertSettings(AlertsConfig):
+    """`[alerts]` plus what the alerts read from the top level of the config."""
+
+    timezone: str = "UTC"
+    language: Literal["en", "zh"] = "en"
 
     @classmethod
     def from_config(cls, config: Any) -> AlertSettings:
-        alerts = getattr(config, "alerts", None)
-        values: dict[str, Any] = {}
-        for key in cls.model_fields:
-            if key in ("timezone", "language"):
-                continue
-            if alerts is not None and hasattr(alerts, key):
-                value = getattr(alerts, key)
-                if key == "channels":
-                    value = [
-                        c
-                        if isinstance(c, AlertChannel)
-                        else AlertChannel.model_validate(
-                            c.model_dump() if hasattr(c, "model_dump") else c
-                        )
-                        for c in value
-                    ]
-                values[key] = value
-        values["timezone"] = getattr(config, "timezone", "UTC")
-        values["language"] = getattr(config, "language", "en")
-        return cls.model_validate(values)
+        alerts = getattr(config, "alerts", None) or AlertsConfig()
+        return cls(
+            **alerts.model_dump(exclude={"channels"}),
+            channels=alerts.channels,
+            timezone=getattr(config, "timezone", "UTC"),
+            language=getattr(config, "language", "en"),
+        )
 
     def channel(self, platform: str, channel: str) -> AlertChannel | None:
         for entry in self.channels:
