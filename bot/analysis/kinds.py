@@ -20,10 +20,40 @@ SECURITY_RE = re.compile(
 TRIVIAL_RE = re.compile(r"\btypos?\b|\bnits?\b|\bspelling\b|\bgrammar fix\b", re.IGNORECASE)
 _NEW_MODEL_RE = re.compile(
     r"\b(?:add|adds|adding|support|supports|initial support for|new)\b.{0,60}?"
-    r"\bmodels?\b(?! runner)(?!\s+(?:loader|loading|executor|runner|config|weights|tests?))"
+    r"\bmodels?\b(?! runner)"
+    r"(?!\s+(?:loader|loading|executor|runner|config|weights|tests?|states?|registry|inputs?))"
     r"|\bmodel support\b|\bnew model\b",
     re.IGNORECASE,
 )
+# "Add support for hybrid models", "support MLA model on Intel GPU": a class of models
+# (or one class on a platform) gains a capability; no new model is added.
+_MODEL_CLASS_RE = re.compile(
+    r"\b(?:add|adds|adding|support|supports|enable|enables)\s+(?:support\s+)?(?:for\s+)?"
+    r"(?:the\s+)?(?:hybrid|all|more|other|these|such|different|pooling|quantized|MLA|MoE|"
+    r"multimodal|encoder|decoder|embedding|generative|heterogeneous)\b"
+    r"|\bmodels?\s+on\s+(?:the\s+)?\w+",
+    re.IGNORECASE,
+)
+# Titles about tests under a CI tag ("[CI] Fix flaky X test", "[ROCm][CI] Mark gemma3 as
+# large GPU test"): the change is to tests. Words of CI plumbing keep the CI kind
+# ("[CI] Add uv pip compile workflow for rocm-test.txt", "[CI] Add eval job").
+_TEST_WORDS_RE = re.compile(
+    r"\b(?:tests?|testing|test[ -]suites?|unit tests?|UTs?|flak(?:y|iness)|mocks?)\b"
+    r"|\btest_\w+",
+    re.IGNORECASE,
+)
+_CI_PLUMBING_RE = re.compile(
+    r"\b(?:jobs?|workflows?|pipelines?|queues?|mirrors?|runners?|lockfiles?|dependenc(?:y|ies)|"
+    r"deps?|docker(?:file)?|images?|wheels?|builds?|buildkite|actions?|cron|locations?|triggers?)\b",
+    re.IGNORECASE,
+)
+# A refactor/misc tag whose object is tests: "[Refactor] Relocate endpoint tests ...".
+_TESTS_OBJECT_RE = re.compile(
+    r"^\w+\s+(?:[\w`.\-/]+\s+){0,5}?(?:tests|test suites?)\b", re.IGNORECASE
+)
+# Tags that name an area rather than a kind ([Model]): a leading verb of another kind
+# decides ("[Model] Refactor Step3-VL processor", "[Model] Deprecate the score task").
+_AREA_TAG_KINDS = frozenset({"model"})
 
 
 def _p(pattern: str) -> re.Pattern[str]:
@@ -38,16 +68,27 @@ _LEAD_WORDS: tuple[tuple[str, re.Pattern[str]], ...] = (
         _p(
             r"^(?:bump|upgrade|pin|unpin|downgrade|update)\s+[\w.\-/\[\]]+\s+"
             r"(?:(?:from\s+\S+\s+)?to\s+)?v?\d"
+            # "Bump Flashinfer Version", "Pin torch": a version bump whatever follows.
+            r"|^(?:bump|pin|unpin|downgrade)\b"
+            r"|^(?:upgrade|update)\s+(?:the\s+)?[\w.\-/\[\]]+\s+(?:version|dependency)\b"
+            # "Add flashinfer-cubin as CUDA default dep", "Added missing resampy dependency".
+            r"|^(?:add|added|adds|remove|drop|require)\b.{0,50}"
+            r"\b(?:deps?|dependency|dependencies|requirements?)\b"
+            # "Mistral common v10": a package name and a version, nothing else.
+            r"|^(?!.*\b(?:for|fix\w*|to|on|in|with|support\w*|add\w*)\b)"
+            r"[A-Za-z][\w\-]*(?:\s[A-Za-z][\w\-]*){0,2}\s+v?\d+(?:\.\d+)*$"
+            # GitHub plumbing: issue templates and triage bots.
+            r"|\bissue (?:management|templates?|triage)\b"
             # "Skip docs build if ...", "Run the nightly job on ...": build and CI plumbing.
-            r"|^(?:skip|run|trigger|gate|cache|speed ?up)\b.{0,30}"
-            r"\b(?:builds?|CI|jobs?|pipelines?|workflows?|pre-commit|wheels?)\b"
+            r"|^(?:skip|run|trigger|gate|cache|speed ?up|downsize|upsize|move)\b.{0,50}"
+            r"\b(?:builds?|CI|jobs?|pipelines?|workflows?|pre-commit|wheels?|queues?)\b"
         ),
     ),
     (
         "test",
         _p(
-            r"^(?:add(?:s|ed|ing)?|extend(?:s|ed)?|improve[sd]?|fix(?:es|ed)?|skip|re-?enable|"
-            r"stabili[sz]e|cover(?:s|ed)?|increase)\b.{0,40}"
+            r"^(?:add(?:s|ed|ing)?|extend(?:s|ed|ing)?|improve[sd]?|fix(?:es|ed)?|skip|re-?enable|"
+            r"stabili[sz]e|cover(?:s|ed)?|increase|relocate|consolidate|mark|deflake)\b.{0,40}"
             r"\b(?:tests?|unit tests?|test coverage|UTs?)\b|^(?:unit )?tests?\b"
         ),
     ),
@@ -63,12 +104,14 @@ _LEAD_WORDS: tuple[tuple[str, re.Pattern[str]], ...] = (
         _p(
             r"^(?:fix(?:es|ed|ing)?|hotfix|resolve[sd]?|correct(?:s|ed)?|repair|prevent|"
             r"handle|guard|patch|fall ?back|work ?around)\b"
+            r"|^make\b.{0,60}\brobust\b"
         ),
     ),
     (
         "performance",
         _p(
             r"^(?:optimi[sz]e[sd]?|speed ?up|accelerate|faster|perf)\b"
+            r"|^zero-?(?:bubble|copy|overhead)\b"
             # "Avoid pipeline parallel bubbles", "Skip loading X if ...": work not done.
             r"|^(?:avoid|eliminate|reduce|skip)\b.{0,40}"
             r"\b(?:bubbles?|blocking|overhead|sync(?:hroni[sz]ation)?s?|copy|copies|"
@@ -81,7 +124,8 @@ _LEAD_WORDS: tuple[tuple[str, re.Pattern[str]], ...] = (
         _p(
             r"^(?:refactor|clean ?up|cleanup|remove|drop|delete|move|rename|simplify|"
             r"consolidate|migrate|unify|restructure|reorgani[sz]e|extract|deprecate|split|"
-            r"resettle|decouple|replace|standardi[sz]e|adjust design|use|switch to|adopt)\b"
+            r"resettle|decouple|replace|standardi[sz]e|adjust design|use|switch to|adopt|"
+            r"convert|relocate|port)\b"
             # "Update X to use Y" swaps an implementation.
             r"|^update\b.{0,60}\bto use\b"
         ),
@@ -108,11 +152,17 @@ _ANY_WORDS: tuple[tuple[str, re.Pattern[str]], ...] = (
         "performance",
         _p(
             r"\b(?:optimi[sz](?:e|ation)|speed-?up|faster|throughput|latency|fast[- ]path|"
-            r"zero-?copy|non[- ]?blocking|to avoid (?:blocking|overhead|sync\w*|copies))\b"
+            r"zero-?copy|zero-?bubble|non[- ]?blocking|to avoid (?:blocking|overhead|sync\w*|copies))\b"
         ),
     ),
-    ("refactor", _p(r"\b(?:refactor(?:ing)?|dead code|clean ?up|cleanup)\b")),
-    ("ci", _p(r"\bactions/[\w-]+|\bCODEOWNERS\b")),
+    (
+        "refactor",
+        _p(
+            r"\b(?:refactor(?:ing)?|dead code|clean ?up|cleanup)\b"
+            r"|\bin an? (?:better|cleaner|simpler|clearer) way\b"
+        ),
+    ),
+    ("ci", _p(r"\bactions/[\w-]+|\bCODEOWNERS\b|\b(?:CI|nightly|buildkite) jobs?\b")),
     ("test", _p(r"\b(?:unit|roundtrip|e2e|regression) tests?\b")),
     (
         "feature",
@@ -156,6 +206,26 @@ class KindClassifier:
         return None
 
     @staticmethod
+    def _refine_tag(kind: str, rest: str) -> tuple[str, str] | None:
+        """A kind tag that the title's own words overrule, with the words that did."""
+        if kind == "ci" and not _CI_PLUMBING_RE.search(rest):
+            m = _TEST_WORDS_RE.search(rest)
+            if m:
+                return "test", f"about tests ('{m.group(0)}')"
+        if kind in {"refactor", "misc"}:
+            m = _TESTS_OBJECT_RE.search(rest)
+            if m:
+                return "test", f"changes '{m.group(0)}'"
+        if kind in _AREA_TAG_KINDS:
+            for lead_kind, pattern in _LEAD_WORDS:
+                if lead_kind == "feature":
+                    continue
+                m = pattern.search(rest)
+                if m:
+                    return lead_kind, f"title starts with '{m.group(0).strip()}'"
+        return None
+
+    @staticmethod
     def _maybe_model(kind: str, new_model: bool, reason: str) -> tuple[str, str]:
         if kind == "feature" and new_model:
             return "model", f"{reason}, adds model support"
@@ -188,10 +258,15 @@ class KindClassifier:
             ):
                 return "ci", "only CI, build or dependency files changed"
 
-        new_model = bool(_NEW_MODEL_RE.search(title.rest)) or facts.adds_model
+        new_model = (
+            bool(_NEW_MODEL_RE.search(title.rest)) and not _MODEL_CLASS_RE.search(title.rest)
+        ) or facts.adds_model
         weak_tag = tagged if tagged and tagged[0] in _WEAK_TAG_KINDS else None
         if tagged and not weak_tag:
             kind, reason = tagged
+            refined = self._refine_tag(kind, title.rest)
+            if refined:
+                return refined[0], f"{reason}, {refined[1]}"
             if kind == "feature" and new_model:
                 return "model", f"{reason}, adds model support"
             return kind, reason

@@ -232,7 +232,16 @@ def _default_kind_tags() -> dict[str, list[str]]:
     return {
         "bugfix": ["bugfix", "bug", "fix", "fixes", "hotfix", "bugfixes", "bugs"],
         "performance": ["perf", "performance", "optimization", "optimize", "opt", "speedup"],
-        "refactor": ["refactor", "refactoring", "cleanup", "clean", "deprecation", "chore"],
+        "refactor": [
+            "refactor",
+            "refactoring",
+            "cleanup",
+            "clean",
+            "deprecation",
+            "chore",
+            "typing",
+            "mypy",
+        ],
         "model": ["model", "newmodel", "models"],
         "ci": ["ci", "ci/build", "build", "cibuild", "ci/cd", "docker", "release", "infra"],
         "docs": ["doc", "docs", "documentation", "typo"],
