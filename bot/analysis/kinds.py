@@ -152,7 +152,8 @@ _ANY_WORDS: tuple[tuple[str, re.Pattern[str]], ...] = (
         "performance",
         _p(
             r"\b(?:optimi[sz](?:e|ation)|speed-?up|faster|throughput|latency|fast[- ]path|"
-            r"zero-?copy|zero-?bubble|non[- ]?blocking|to avoid (?:blocking|overhead|sync\w*|copies))\b"
+            r"zero-?copy|zero-?bubble|non[- ]?blocking|"
+            r"to avoid (?:blocking|overhead|sync\w*|copies))\b"
         ),
     ),
     (
