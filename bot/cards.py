@@ -70,6 +70,11 @@ def _modules(analysis: Analysis, names: ModuleNames | None, language: str) -> In
 
 
 def _size(pr: PullRequest, language: str) -> str:
+    if not pr.size_known:
+        return i18n.t(language, "card.size_unknown")
+    if not pr.files_known:
+        # GitHub gave the totals but no file list: no file count to state.
+        return i18n.t(language, "card.size_partial", additions=pr.additions, deletions=pr.deletions)
     return i18n.t(
         language,
         "card.size_value",

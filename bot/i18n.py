@@ -86,6 +86,15 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "{count} PR changed core paths without tests",
         "zh": "{count} 个 PR 修改了核心路径却没有附带测试",
     },
+    # A file-based flag that could not be computed for some PRs (no file list).
+    "risk.unknown": {
+        "en": "not known for {count} {count:PR|PRs} without a file list",
+        "zh": "{count} 个 PR 没有文件列表，无法判断",
+    },
+    "risk.unknown_line": {
+        "en": "{flags}: not known for {count} {count:PR|PRs} without a file list.",
+        "zh": "{count} 个 PR 没有文件列表，无法判断以下风险：{flags}。",
+    },
     "risk.details.breaking": {"en": "Breaking changes", "zh": "破坏性变更明细"},
     "risk.details.dependency": {"en": "Dependency changes", "zh": "依赖变更明细"},
     "risk.details.large": {"en": "Large PRs", "zh": "大型 PR 明细"},
@@ -165,6 +174,61 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "本期 {repo} 共合并 {merged} 个 PR，其中 {key} 个被标记为重点 PR，来自 "
         "{contributors} 位贡献者，新增 {additions} 行、删除 {deletions} 行。",
     },
+    "summary.totals_nokey": {
+        "en": "{merged} {merged:PR was|PRs were} merged into {repo} (none reached the key-PR "
+        "score) by {contributors} {contributors:contributor|contributors}, adding "
+        "{additions} {additions:line|lines} and removing {deletions}.",
+        "zh": "本周 {repo} 共合并 {merged} 个 PR，没有 PR 达到重点 PR 的分数，来自 "
+        "{contributors} 位贡献者，新增 {additions} 行、删除 {deletions} 行。",
+    },
+    "summary.totals_nokey.period": {
+        "en": "{merged} {merged:PR was|PRs were} merged into {repo} in this period (none "
+        "reached the key-PR score) by {contributors} {contributors:contributor|contributors}, "
+        "adding {additions} {additions:line|lines} and removing {deletions}.",
+        "zh": "本期 {repo} 共合并 {merged} 个 PR，没有 PR 达到重点 PR 的分数，来自 "
+        "{contributors} 位贡献者，新增 {additions} 行、删除 {deletions} 行。",
+    },
+    # No PR's size is known (title-only data): the line counts are left out, not shown as 0.
+    "summary.totals_nolines": {
+        "en": "{merged} {merged:PR was|PRs were} merged into {repo} ({key} key "
+        "{key:PR|PRs}) by {contributors} {contributors:contributor|contributors}; the "
+        "lines changed are unknown.",
+        "zh": "本周 {repo} 共合并 {merged} 个 PR，其中 {key} 个被标记为重点 PR，来自 "
+        "{contributors} 位贡献者；改动行数未知。",
+    },
+    "summary.totals_nolines.period": {
+        "en": "{merged} {merged:PR was|PRs were} merged into {repo} in this period ({key} key "
+        "{key:PR|PRs}) by {contributors} {contributors:contributor|contributors}; the "
+        "lines changed are unknown.",
+        "zh": "本期 {repo} 共合并 {merged} 个 PR，其中 {key} 个被标记为重点 PR，来自 "
+        "{contributors} 位贡献者；改动行数未知。",
+    },
+    "summary.totals_nokey_nolines": {
+        "en": "{merged} {merged:PR was|PRs were} merged into {repo} (none reached the key-PR "
+        "score) by {contributors} {contributors:contributor|contributors}; the lines "
+        "changed are unknown.",
+        "zh": "本周 {repo} 共合并 {merged} 个 PR，没有 PR 达到重点 PR 的分数，来自 "
+        "{contributors} 位贡献者；改动行数未知。",
+    },
+    "summary.totals_nokey_nolines.period": {
+        "en": "{merged} {merged:PR was|PRs were} merged into {repo} in this period (none "
+        "reached the key-PR score) by {contributors} {contributors:contributor|contributors}; "
+        "the lines changed are unknown.",
+        "zh": "本期 {repo} 共合并 {merged} 个 PR，没有 PR 达到重点 PR 的分数，来自 "
+        "{contributors} 位贡献者；改动行数未知。",
+    },
+    "summary.title_only": {
+        "en": "{count} {count:PR has|PRs have} no file list (title-only data), so {count:its|"
+        "their} size and file-based risks are unknown.",
+        "zh": "{count} 个 PR 没有文件列表（仅有标题数据），其规模与基于文件的风险无法判断。",
+    },
+    "summary.title_only_keys": {
+        "en": "{count} {count:PR has|PRs have} no file list (title-only data), so {count:its|"
+        "their} size and file-based risks are unknown; {keys} key {keys:PR was|PRs were} "
+        "scored from titles, ranked against the other title-only PRs.",
+        "zh": "{count} 个 PR 没有文件列表（仅有标题数据），其规模与基于文件的风险无法判断；"
+        "{keys} 个重点 PR 依据标题评分，并在仅有标题的 PR 之间相对排序选出。",
+    },
     "summary.new_contributors": {
         "en": "First-time contributors: {names}.",
         "zh": "首次贡献者：{names}。",
@@ -201,6 +265,11 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "fact.lines": {"en": "Lines", "zh": "代码行"},
     "fact.lines_value": {"en": "+{additions} / −{deletions}", "zh": "+{additions} / −{deletions}"},
+    "fact.lines_unknown": {"en": "unknown (no file lists)", "zh": "未知（没有文件列表）"},
+    "fact.lines_partial": {
+        "en": "+{additions} / −{deletions} (unknown for {count} {count:PR|PRs})",
+        "zh": "+{additions} / −{deletions}（另有 {count} 个 PR 规模未知）",
+    },
     # ------------------------------------------------------------ highlights
     "highlight.activity": {
         "en": "{count} {count:PR|PRs} this week ({trend}), {key} of them key.",
@@ -254,6 +323,33 @@ MESSAGES: dict[str, dict[str, str]] = {
     "highlight.claims": {"en": "Claimed gains: {claims}.", "zh": "声称的收益：{claims}。"},
     "highlight.claim_item": {"en": "{pr} {claim}", "zh": "{pr} {claim}"},
     "highlight.other": {"en": "Other", "zh": "其他"},
+    # Claims inside a non-English sentence (bot.analysis.claims.claim_text): the figure as
+    # stated, the metric translated; English shows the claim exactly as written.
+    "claim.up": {"en": "{metric} up {figure}", "zh": "{metric}提升 {figure}"},
+    "claim.down": {"en": "{metric} down {figure}", "zh": "{metric}降低 {figure}"},
+    "claim.quoted": {"en": "“{text}”", "zh": "“{text}”"},
+    "claim.where": {"en": " (on {where})", "zh": "（{where}）"},
+    "claim.better": {"en": "{metric} better by {figure}", "zh": "{metric}改善 {figure}"},
+    "claim.change": {"en": "{metric} {figure}", "zh": "{metric} {figure}"},
+    "claim.metric.speed": {"en": "speed", "zh": "速度"},
+    "claim.metric.throughput": {"en": "throughput", "zh": "吞吐量"},
+    "claim.metric.latency": {"en": "latency", "zh": "延迟"},
+    "claim.metric.prefill": {"en": "prefill", "zh": "预填充"},
+    "claim.metric.decode": {"en": "decode", "zh": "解码"},
+    "claim.metric.output": {"en": "output", "zh": "输出"},
+    "claim.metric.token": {"en": "token", "zh": "词元"},
+    "claim.metric.end": {"en": "end", "zh": "端"},
+    "claim.metric.to": {"en": "to", "zh": "到"},
+    "claim.metric.e2e": {"en": "e2e", "zh": "端到端"},
+    "claim.metric.bandwidth": {"en": "bandwidth", "zh": "带宽"},
+    "claim.metric.performance": {"en": "performance", "zh": "性能"},
+    "claim.metric.perf": {"en": "perf", "zh": "性能"},
+    "claim.metric.kernel": {"en": "kernel", "zh": "算子"},
+    "claim.metric.memory": {"en": "memory", "zh": "内存"},
+    "claim.metric.usage": {"en": "usage", "zh": "占用"},
+    "claim.metric.acceptance": {"en": "acceptance", "zh": "接受"},
+    "claim.metric.rate": {"en": "rate", "zh": "率"},
+    "claim.metric.length": {"en": "length", "zh": "长度"},
     "highlight.by": {"en": " by {author}", "zh": "（作者 {author}）"},
     "highlight.model_written": {
         "en": "(written by {model} from the data above, figures checked)",
@@ -301,6 +397,16 @@ MESSAGES: dict[str, dict[str, str]] = {
     "keypr.col.score": {"en": "Score", "zh": "重要性"},
     "keypr.col.modules": {"en": "Modules", "zh": "模块"},
     "keypr.col.summary": {"en": "Summary", "zh": "概要"},
+    "keypr.note.titles": {
+        "en": "* scored from titles: no file list, so ranked against the other title-only PRs "
+        "of the window rather than against the score floor ({floor}).",
+        "zh": "* 依据标题评分：该 PR 没有文件列表，因此与本期其他仅有标题的 PR 相对排序，"
+        "而非按分数门槛（{floor}）筛选。",
+    },
+    "keypr.note.language": {
+        "en": "Summaries are quoted from each PR's description, in the language it was written in.",
+        "zh": "概要摘自各 PR 的描述，保留其原文语言（多为英文），未经翻译。",
+    },
     "keypr.none": {
         "en": "No PR reached the key-PR score floor ({floor}).",
         "zh": "本周没有 PR 达到重点 PR 的分数门槛（{floor}）。",
@@ -394,8 +500,8 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "Nothing in this period's data calls for follow-up.",
         "zh": "本期数据中没有需要特别跟进的事项。",
     },
-    "more": {"en": "and {count} more", "zh": "等另外 {count} 个"},
-    "names.more": {"en": "{names} and {count} more", "zh": "{names} 等另外 {count} 人"},
+    "more": {"en": "and {count} more", "zh": "，另有 {count} 个"},
+    "names.more": {"en": "{names} and {count} more", "zh": "{names}，另有 {count} 人"},
     # ------------------------------------------------------------ footer
     "footer": {
         # No backticks: the footer is rendered as plain text everywhere, and a copied
@@ -438,6 +544,14 @@ MESSAGES: dict[str, dict[str, str]] = {
     "card.size_value.one": {
         "en": "+{additions} / −{deletions} in {count} file",
         "zh": "{count} 个文件，+{additions} / −{deletions}",
+    },
+    "card.size_unknown": {
+        "en": "unknown (no file list)",
+        "zh": "未知（没有文件列表）",
+    },
+    "card.size_partial": {
+        "en": "+{additions} / −{deletions} (file list unknown)",
+        "zh": "+{additions} / −{deletions}（文件列表未知）",
     },
     "card.flags": {"en": "Flags", "zh": "风险标记"},
     "card.no_flags": {"en": "No risk flag.", "zh": "未触发风险标记。"},

@@ -65,6 +65,26 @@ class PullRequest:
     def lines(self) -> int:
         return self.additions + self.deletions
 
+    @property
+    def size_known(self) -> bool:
+        """Whether additions/deletions are real figures: a PR without a file list (a
+        title-only import) has 0 / 0 for "unknown", which must never read as "no change"."""
+        return self.files_known or self.additions + self.deletions > 0
+
+
+# Automation accounts: GitHub Apps ("app/…", "…[bot]"), CI service users ("…-ci") and the
+# dependency bots as some exports spell them ("dependabotbot" for dependabot[bot]).
+_AUTOMATION_PREFIXES = ("app/", "dependabot", "renovate", "pre-commit-ci", "mergify")
+_AUTOMATION_SUFFIXES = ("[bot]", "-bot", "-ci", "-robot")
+
+
+def is_automation(login: str | None) -> bool:
+    """An account that is not a person (dependabot, pre-commit.ci, a project's CI user)."""
+    if not login:
+        return False
+    lowered = login.lower()
+    return lowered.startswith(_AUTOMATION_PREFIXES) or lowered.endswith(_AUTOMATION_SUFFIXES)
+
 
 # ---------------------------------------------------------------- analysis results
 

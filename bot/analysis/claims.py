@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 
+from bot import i18n
 from bot.models import Claim
 
 _NUM = r"\d+(?:[.,]\d+)?"
@@ -237,3 +238,79 @@ def best_claim(claims: list[Claim]) -> Claim | None:
     if not with_factor:
         return claims[0]
     return max(with_factor, key=lambda c: c.factor or 0.0)
+
+
+# ------------------------------------------------------------------ claims in a sentence
+
+# The figure of a claim: "2.15x", "+24%", "16-24%", "1289μs -> 1.8μs".
+_FIGURE_RE = re.compile(
+    rf"[+]?\s?{_NUM}(?:\s*(?:-|–|~|to)\s*{_NUM})?\s?(?:[x×倍%]|{_TIME_UNITS}|GB/s|TB/s|tok/s|"
+    rf"tokens/s|req/s)?(?:\s*(?:->|→|=>|⇒|-->)\s*{_NUM}\s?(?:{_TIME_UNITS}|GB/s|TB/s|tok/s|"
+    rf"tokens/s|req/s|x|%)?)?",
+    re.IGNORECASE,
+)
+_STATED_METRIC_RE = re.compile(rf"\b(?:{_METRICS})\b", re.IGNORECASE)
+# "319% speedup on H100": the hardware or setting the figure was measured on.
+_WHERE_RE = re.compile(r"\b(?:on|with)\s+([A-Z][\w.\-]*\d[\w.\-]*)")
+_ACRONYM_RE = re.compile(r"^(?:[A-Z0-9/]+|tok(?:en)?s?/s|req(?:uest)?s?/s)$")
+
+
+def _metric_words(metric: str, language: str) -> str | None:
+    """A metric in ``language`` word by word from the catalogue ("prefill throughput" →
+    "预填充吞吐量"); None when a word has no entry (then the claim is quoted as written)."""
+    out = []
+    for word in re.split(r"[\s-]+", metric.strip()):
+        key = f"claim.metric.{word.lower()}"
+        if key in i18n.MESSAGES:
+            out.append(i18n.message(language, key))
+        elif _ACRONYM_RE.match(word):
+            out.append(word)  # TTFT, TPOT, TPS read the same in every language
+        else:
+            return None
+    return "".join(out) if language == "zh" else " ".join(out)
+
+
+def claim_text(claim: Claim, language: str) -> str:
+    """A claim inside a sentence of ``language``. English keeps the words as stated; other
+    languages get the figure with the metric and direction translated ("吞吐量提升 2.15x"),
+    or the stated words in quotes when the metric has no translation, so no English metric
+    word is left loose in a Chinese sentence."""
+    if language == "en":
+        return claim.text
+    figure = _FIGURE_RE.search(claim.text)
+    reduced = bool(_REDUCTION_WORDS.search(claim.text))
+    # The metric as the claim states it ("decode throughput", not only "throughput").
+    stated = _STATED_METRIC_RE.search(claim.text)
+    metric = stated.group(0) if stated else claim.metric
+    if metric and metric.lower() in {"speedup", "faster"}:
+        metric = None
+    name = (
+        _metric_words(metric, language) if metric else i18n.message(language, "claim.metric.speed")
+    )
+    if figure is None or name is None:
+        return i18n.message(language, "claim.quoted", text=claim.text)
+    text = figure.group(0).strip()
+    if _ARROW_RE.search(text) or re.search(r"->|→|=>|⇒", text):
+        direction = "claim.change"  # before -> after: the figures give the direction
+    elif reduced:
+        direction = "claim.down"
+    elif metric and _TIME_WORDS.search(metric):
+        direction = "claim.better"  # "latency improved by 12%": less time, not more
+    else:
+        direction = "claim.up"
+    if name[-1:].isascii() and name[-1:].isalnum():
+        name += " "  # "TPS 提升": a space between Latin and Han text
+    out = i18n.message(language, direction, metric=name, figure=text.lstrip("+ "))
+    where = _WHERE_RE.search(claim.text[figure.end() :])
+    if where:
+        out += i18n.message(language, "claim.where", where=where.group(1))
+    return out
+
+
+def stated_claim_text(text: str, language: str) -> str:
+    """``claim_text`` for a claim kept as its stated text only (the digest JSON's
+    ``key_prs[].claims``): re-read the figure and metric from it."""
+    if language == "en":
+        return text
+    found = extract_claims(text)
+    return claim_text(found[0] if found else Claim(text), language)

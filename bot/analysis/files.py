@@ -33,6 +33,7 @@ class FileFacts:
     dep_files: int = 0
     source_files: int = 0
     source_lines: int = 0  # non-test, non-docs source lines
+    source_additions: int = 0  # of which added: 0 for a pure deletion
     dependency_paths: list[str] = field(default_factory=list)
     deleted_public: list[str] = field(default_factory=list)
     # (path, net lines removed) of settings files (env var / CLI registries) that shrank.
@@ -99,6 +100,7 @@ class FileCategorizer:
             if cat & SOURCE and not cat & (CI | DEPS):
                 ff.source_files += 1
                 ff.source_lines += f.lines
+                ff.source_additions += f.additions
             change = (f.change_type or "").upper()
             if change in {"DELETED", "RENAMED", "REMOVED"} and self._public.matches(f.path):
                 ff.deleted_public.append(f.path)

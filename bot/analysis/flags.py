@@ -187,6 +187,8 @@ class FlagDetector:
             pr.files_known
             and facts.source_lines >= th.missing_tests_lines
             and facts.test_files == 0
+            # Deleting code needs no new test: only a change that adds lines is "untested".
+            and facts.source_additions > 0
             and kind not in {"docs", "revert"}
         ):
             flags.append(make_flag("missing-tests", "flag.missing-tests", lines=facts.source_lines))

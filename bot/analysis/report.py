@@ -29,9 +29,10 @@ def analysis_to_json(pr: PullRequest, analysis: Analysis) -> dict[str, Any]:
         "state": pr.state,
         "created_at": _iso(pr.created_at),
         "merged_at": _iso(pr.merged_at),
-        "additions": pr.additions,
-        "deletions": pr.deletions,
-        "changed_files": pr.changed_files,
+        # null, not 0, when unknown (a PR imported from its title alone).
+        "additions": pr.additions if pr.size_known else None,
+        "deletions": pr.deletions if pr.size_known else None,
+        "changed_files": pr.changed_files if pr.files_known or pr.changed_files else None,
         "labels": list(pr.labels),
         "files": [
             {"path": f.path, "additions": f.additions, "deletions": f.deletions} for f in pr.files

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 
 from bot import i18n
 from bot.models import AnalyzedPR, Claim, Flag, ModuleMatch, PullRequest, ScoreContribution
@@ -153,12 +154,65 @@ def _kind_param(kind: str) -> dict[str, str]:
     return param
 
 
+# A PR without a file list earns no size or core-path points, so it can rarely reach the
+# absolute floor (real title-only vLLM weeks top out near 4 of 10). Such PRs are ranked
+# against each other instead: the top TITLE_ONLY_SHARE of them become key PRs, "scored
+# from titles", as long as the absolute key PRs leave room. Docs, CI and test changes and
+# anything at or under the kind caps (2.0) never qualify this way.
+TITLE_ONLY_SHARE = 0.1
+TITLE_ONLY_MIN_SCORE = 2.0
+TITLE_ONLY_EXCLUDED_KINDS = frozenset({"docs", "ci", "test", "revert"})
+
+
+@dataclass(frozen=True, slots=True)
+class KeyCandidate:
+    number: int
+    score: float
+    kind: str
+    title_only: bool  # no file list: scored from its title, labels and description
+
+
+def choose_key_prs(
+    candidates: Iterable[KeyCandidate], count: int, floor: float
+) -> list[tuple[KeyCandidate, bool]]:
+    """Key PRs, most important first, each with whether it was scored from titles.
+
+    First the PRs at or above `floor` (top `count` by score; ties by PR number). While
+    fewer than `count`, the title-only PRs fill up: the top TITLE_ONLY_SHARE (rounded up)
+    of the window's title-only PRs by score, above TITLE_ONLY_MIN_SCORE and not of a
+    TITLE_ONLY_EXCLUDED_KINDS kind. So a week imported from titles still has key PRs.
+    """
+    ranked = sorted(candidates, key=lambda c: (-c.score, c.number))
+    count = max(count, 0)
+    chosen = [(c, False) for c in ranked if c.score >= floor][:count]
+    title_only = [c for c in ranked if c.title_only]
+    room = count - len(chosen)
+    if room > 0 and title_only:
+        taken = {c.number for c, _ in chosen}
+        quota = min(room, math.ceil(TITLE_ONLY_SHARE * len(title_only)))
+        extra = [
+            c
+            for c in title_only
+            if c.number not in taken
+            and c.score > TITLE_ONLY_MIN_SCORE
+            and c.kind not in TITLE_ONLY_EXCLUDED_KINDS
+        ]
+        chosen += [(c, True) for c in extra[:quota]]
+    return chosen
+
+
 def select_key_prs(
     analyzed: Iterable[AnalyzedPR], ruleset: RuleSet, count: int | None = None
 ) -> list[AnalyzedPR]:
-    """Top-K PRs of a window by score, above the rule set's floor; ties by PR number."""
+    """Top-K PRs of a window by score, above the rule set's floor (ties by PR number);
+    title-only PRs fill up by relative rank (choose_key_prs)."""
     k = ruleset.score.key_count if count is None else count
-    floor = ruleset.score.key_floor
-    eligible = [a for a in analyzed if a.analysis.score >= floor]
-    eligible.sort(key=lambda a: (-a.analysis.score, a.pr.number))
-    return eligible[:k]
+    # By candidate identity: the caller's list may repeat a PR number.
+    item_of = {}
+    for a in analyzed:
+        candidate = KeyCandidate(
+            a.pr.number, a.analysis.score, a.analysis.kind, not a.pr.files_known
+        )
+        item_of[id(candidate)] = (candidate, a)
+    chosen = choose_key_prs((c for c, _ in item_of.values()), k, ruleset.score.key_floor)
+    return [item_of[id(c)][1] for c, _ in chosen]

@@ -13,6 +13,8 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from bot import i18n
+from bot.analysis.claims import claim_text
+from bot.analysis.score import KeyCandidate, choose_key_prs
 from bot.digest.model import (
     Digest,
     FlagCount,
@@ -25,7 +27,7 @@ from bot.digest.model import (
     Totals,
 )
 from bot.digest.summary import summarize
-from bot.models import FLAG_IDS, KIND_IDS, AnalyzedPR
+from bot.models import FLAG_IDS, KIND_IDS, AnalyzedPR, is_automation
 from bot.weeks import WEEK_PATTERN, Window
 
 DEFAULT_KEY_COUNT = 24
@@ -52,14 +54,22 @@ _KIND_ORDER = {kind: i for i, kind in enumerate(KIND_IDS)}
 CORE_UNTESTED = "core-untested"
 RISK_ORDER = ("breaking", "revert", "core-path", "missing-tests", "dependency", "large")
 _RISK_RANK = {flag: i for i, flag in enumerate(RISK_ORDER)}
+# Flags that need a PR's file list (or its size): for a PR without one they are not known,
+# which the digest says ("not known for N PRs") instead of counting it as "not flagged".
+FILE_FLAGS = ("core-path", "missing-tests", "dependency", "large")
+# "Large change" and "dependency change" are review risks of product code: a large docs or
+# test change, a CI-only change or a bot's version bump does not belong in those lists
+# (nor in the recommendations built on them). CI changes stay dependency changes: bumping
+# torch is a "[CI/Build]" PR.
+HOUSEKEEPING_KINDS = {
+    "large": frozenset({"docs", "test", "ci"}),
+    "dependency": frozenset({"docs", "test"}),
+}
 
 
 def is_bot(login: str | None) -> bool:
     """Automation accounts are not contributors (dependabot, pre-commit.ci, mergify...)."""
-    if not login:
-        return True
-    lowered = login.lower()
-    return lowered.startswith("app/") or lowered.endswith("[bot]")
+    return not login or is_automation(login)
 
 
 @dataclass(slots=True)
@@ -75,6 +85,10 @@ class _Item:
     has_claims: bool
     theme: str | None
     source: AnalyzedPR
+    files_known: bool = True
+    size_known: bool = True
+    # Flags as the digest's risk lists count them (HOUSEKEEPING_KINDS and bots left out).
+    risk_flags: tuple[str, ...] = ()
 
     @property
     def rank(self) -> tuple[float, int]:
@@ -112,16 +126,26 @@ def status_message(digest: Digest) -> str | None:
 def _item(apr: AnalyzedPR, auxiliary: Collection[str] = AUXILIARY_MODULES) -> _Item:
     analysis = apr.analysis
     modules = tuple(dict.fromkeys(m.id for m in analysis.modules))
+    flags = tuple(dict.fromkeys(f.id for f in analysis.flags))
+    bot = is_automation(apr.pr.author)
+    risk_flags = tuple(
+        f
+        for f in flags
+        if f not in HOUSEKEEPING_KINDS or not (bot or analysis.kind in HOUSEKEEPING_KINDS[f])
+    )
     return _Item(
         number=apr.pr.number,
         author=apr.pr.author,
         score=float(analysis.score),
         modules=modules,
         kind=analysis.kind,
-        flags=tuple(dict.fromkeys(f.id for f in analysis.flags)),
+        flags=flags,
         has_claims=bool(analysis.claims),
         theme=_theme_of(modules, auxiliary),
         source=apr,
+        files_known=apr.pr.files_known,
+        size_known=apr.pr.size_known,
+        risk_flags=risk_flags,
     )
 
 
@@ -229,13 +253,30 @@ def build_digest(
 
     flagged: dict[str, list[int]] = defaultdict(list)
     for item in by_rank:
-        for flag in item.flags:
+        for flag in item.risk_flags:
             flagged[flag].append(item.number)
     flag_ids = list(FLAG_IDS) + sorted(set(flagged) - set(FLAG_IDS))
-    flags = [FlagCount(id=f, count=len(flagged[f]), prs=list(flagged[f])) for f in flag_ids]
+    files_unknown = sum(1 for i in items if not i.files_known)
+    sizes_unknown = sum(1 for i in items if not i.size_known)
+    flags = [
+        FlagCount(
+            id=f,
+            count=len(flagged[f]),
+            prs=list(flagged[f]),
+            unknown=(sizes_unknown if f == "large" else files_unknown) if f in FILE_FLAGS else 0,
+        )
+        for f in flag_ids
+    ]
 
-    key_items = [i for i in by_rank if i.score >= score_floor][: max(key_count, 0)]
-    key_prs = [_key_pr(i) for i in key_items]
+    by_number = {i.number: i for i in items}
+    chosen = choose_key_prs(
+        (KeyCandidate(i.number, i.score, i.kind, not i.files_known) for i in items),
+        key_count,
+        score_floor,
+    )
+    key_items = [by_number[c.number] for c, _ in chosen]
+    from_titles = {c.number for c, relative in chosen if relative}
+    key_prs = [_key_pr(i, i.number in from_titles) for i in key_items]
 
     authors = {i.author for i in items if not is_bot(i.author)}
     contributors = sorted(authors, key=lambda a: (a.lower(), a))  # type: ignore[union-attr]
@@ -246,8 +287,15 @@ def build_digest(
         key=len(key_prs),
         contributors=len(contributors),
         new_contributors=None if new_contributors is None else len(newcomers),
-        additions=sum(i.source.pr.additions for i in items),
-        deletions=sum(i.source.pr.deletions for i in items),
+        # None when no PR's size is known: a title-only week did not add 0 lines.
+        additions=sum(i.source.pr.additions for i in items if i.size_known)
+        if sizes_unknown < len(items)
+        else None,
+        deletions=sum(i.source.pr.deletions for i in items if i.size_known)
+        if sizes_unknown < len(items)
+        else None,
+        files_unknown=files_unknown,
+        sizes_unknown=sizes_unknown,
     )
 
     span = span_of(window.label)
@@ -264,7 +312,9 @@ def build_digest(
     )
     recommendations = _recommendations(by_rank, by_id, language, span)
     quiet = [m.id for m in modules if m.count == 0 and (m.previous or 0) > 0]
-    core_untested = [i.number for i in by_rank if {"core-path", "missing-tests"} <= set(i.flags)]
+    core_untested = [
+        i.number for i in by_rank if {"core-path", "missing-tests"} <= set(i.risk_flags)
+    ]
 
     digest = Digest(
         repo=repo,
@@ -309,12 +359,12 @@ def _row(item: _Item) -> PRRow:
         title=pr.title,
         author=pr.author,
         url=pr.url,
-        additions=pr.additions,
-        deletions=pr.deletions,
+        additions=pr.additions if item.size_known else None,
+        deletions=pr.deletions if item.size_known else None,
     )
 
 
-def _key_pr(item: _Item) -> KeyPR:
+def _key_pr(item: _Item, from_titles: bool = False) -> KeyPR:
     pr, analysis = item.source.pr, item.source.analysis
     return KeyPR(
         number=pr.number,
@@ -328,6 +378,7 @@ def _key_pr(item: _Item) -> KeyPR:
         kind=item.kind,
         flags=list(item.flags),
         score_reasons=analysis.score_reasons(3),
+        scored_from_titles=from_titles,
     )
 
 
@@ -509,7 +560,8 @@ def _highlights(
             kinds = sorted(
                 kinds_in[theme].items(), key=lambda kv: (-kv[1], _KIND_ORDER.get(kv[0], 99))
             )
-            if kinds:
+            # "Mostly bug fixes (1)" says nothing: only a kind shared by 2+ PRs leads.
+            if kinds and kinds[0][1] >= 2:
                 listed = (
                     i18n.t(
                         language,
@@ -518,6 +570,7 @@ def _highlights(
                         count=c,
                     )
                     for k, c in kinds[:2]
+                    if c >= 2
                 )
                 sentences.append(
                     i18n.t(language, "highlight.kinds", kinds=i18n.join(listed, language))
@@ -528,7 +581,9 @@ def _highlights(
                 i18n.t(language, "highlight.authors", authors=_names(authors, language, 4))
             )
         claims = [
-            i18n.t(language, "highlight.claim_item", pr=f"#{i.number}", claim=c.text)
+            i18n.t(
+                language, "highlight.claim_item", pr=f"#{i.number}", claim=claim_text(c, language)
+            )
             for i in members
             for c in i.source.analysis.claims[:1]
         ]
@@ -565,7 +620,7 @@ def _recommendations(
     """Data-driven follow-ups, most urgent rule first; each names its PRs."""
 
     def having(*flags: str) -> list[int]:
-        return [i.number for i in by_rank if all(f in i.flags for f in flags)]
+        return [i.number for i in by_rank if all(f in i.risk_flags for f in flags)]
 
     rules: list[tuple[str, list[int], dict[str, str]]] = [
         ("tests-for-core-path", having("core-path", "missing-tests"), {}),
@@ -624,19 +679,36 @@ def summary_text(digest: Digest) -> str:
 def _summary_sentences(digest: Digest) -> list[str]:
     lang, span = digest.language, digest.span
     totals = digest.totals
+    # Variants rather than a "0" inside the sentence: "其中 0 个重点 PR" and "adding 0 lines"
+    # (for a week whose sizes are unknown) both read wrong.
+    msg_id = "summary.totals" + ("_nokey" if not totals.key else "")
+    sizes = {}
+    if totals.additions is None or totals.deletions is None:
+        msg_id += "_nolines"
+    else:
+        sizes = {"additions": totals.additions, "deletions": totals.deletions}
     sentences = [
         i18n.t(
             lang,
-            "summary.totals",
+            msg_id,
             span=span,
             repo=digest.repo,
             merged=totals.merged,
             contributors=totals.contributors,
             key=totals.key,
-            additions=totals.additions,
-            deletions=totals.deletions,
+            **sizes,
         )
     ]
+    if totals.files_unknown:
+        from_titles = sum(1 for k in digest.key_prs if k.scored_from_titles)
+        sentences.append(
+            i18n.t(
+                lang,
+                "summary.title_only_keys" if from_titles else "summary.title_only",
+                count=totals.files_unknown,
+                keys=from_titles,
+            )
+        )
     if totals.new_contributors is None:
         sentences.append(i18n.t(lang, "summary.new_contributors_unknown"))
     elif digest.new_contributors:
@@ -672,6 +744,8 @@ def _summary_sentences(digest: Digest) -> list[str]:
         )
     if risks:
         sentences.append(i18n.t(lang, "summary.flags", items=i18n.join(risks, lang)))
-    else:
+    elif not totals.files_unknown:
+        # With PRs lacking a file list, the title-only sentence above already says their
+        # file-based risks are unknown; "no risk flag" would claim more than is known.
         sentences.append(i18n.t(lang, "summary.no_flags", span=span))
     return sentences

@@ -12,6 +12,7 @@ import re
 from collections.abc import Mapping
 
 from bot import i18n
+from bot.analysis.claims import stated_claim_text
 from bot.digest.build import CORE_UNTESTED, HIGHLIGHT_PRS, risk_order, status_message
 from bot.digest.model import Digest, PRRow
 from bot.document import (
@@ -159,19 +160,7 @@ def _summary(digest: Digest, urls: Mapping[int, str]) -> Section:
             (i18n.t(lang, "fact.merged"), (Text(i18n.number(totals.merged, lang)),)),
             (i18n.t(lang, "fact.key"), (Text(i18n.number(totals.key, lang)),)),
             (i18n.t(lang, "fact.contributors"), (Text(i18n.number(totals.contributors, lang)),)),
-            (
-                i18n.t(lang, "fact.lines"),
-                (
-                    Text(
-                        i18n.t(
-                            lang,
-                            "fact.lines_value",
-                            additions=i18n.number(totals.additions, lang),
-                            deletions=i18n.number(totals.deletions, lang),
-                        )
-                    ),
-                ),
-            ),
+            (i18n.t(lang, "fact.lines"), (Text(_lines_fact(digest)),)),
         ]
         # Always stated: "unknown" (no GitHub) must not read as "none".
         if totals.new_contributors is None:
@@ -188,6 +177,20 @@ def _summary(digest: Digest, urls: Mapping[int, str]) -> Section:
         facts.append((i18n.t(lang, "fact.new_contributors"), (Text(newcomers),)))
         blocks.append(Facts(tuple(facts)))
     return Section("summary", i18n.t(lang, "section.summary"), tuple(blocks))
+
+
+def _lines_fact(digest: Digest) -> str:
+    """+A / −D, "unknown" when no PR's size is known, with the unknown count otherwise."""
+    lang, totals = digest.language, digest.totals
+    if totals.additions is None or totals.deletions is None:
+        return i18n.t(lang, "fact.lines_unknown")
+    values = {
+        "additions": i18n.number(totals.additions, lang),
+        "deletions": i18n.number(totals.deletions, lang),
+    }
+    if totals.sizes_unknown:
+        return i18n.t(lang, "fact.lines_partial", count=totals.sizes_unknown, **values)
+    return i18n.t(lang, "fact.lines_value", **values)
 
 
 def _flag_names(flags: list[str], lang: str) -> str:
@@ -213,7 +216,8 @@ def _highlights(digest: Digest, urls: Mapping[int, str]) -> Section:
             if pr.author:
                 item.append(Text(i18n.t(lang, "highlight.by", author=pr.author)))
             if pr.claims:
-                item.append(Text(" · " + "; ".join(pr.claims)))
+                claims = (stated_claim_text(c, lang) for c in pr.claims)
+                item.append(Text(" · " + ("; " if lang == "en" else "；").join(claims)))
             if pr.flags:
                 item.append(Text(" · "))
                 item.append(Strong(_flag_names(pr.flags, lang)))
@@ -319,6 +323,13 @@ def _risks(digest: Digest, urls: Mapping[int, str], rows: Mapping[int, PRRow]) -
                 *_refs(flag.prs, urls, lang),
             )
         )
+    # File-based flags that could not be computed for PRs without a file list: one line,
+    # so a title-only week never reads as "no core-path change".
+    unknown = [f for f in digest.flags if f.unknown]
+    if unknown:
+        count = max(f.unknown for f in unknown)
+        names = _flag_names([f.id for f in unknown], lang)
+        items.append((Text(i18n.t(lang, "risk.unknown_line", flags=names, count=count)),))
     if not items:
         none = i18n.t(lang, "risk.none", span=digest.span)
         return Section("risks", i18n.t(lang, "section.risks"), (Paragraph((Text(none),)),))
@@ -330,7 +341,7 @@ def _risks(digest: Digest, urls: Mapping[int, str], rows: Mapping[int, PRRow]) -
             line: list[Span] = [Link(row.url, f"#{number}"), Text(" " + shorten(row.title, 90))]
             if row.author:
                 line.append(Text(i18n.t(lang, "highlight.by", author=row.author)))
-            if flag_id == "large":
+            if flag_id == "large" and row.additions is not None and row.deletions is not None:
                 line.append(
                     Text(
                         " · "
@@ -360,7 +371,7 @@ def _key_prs(digest: Digest) -> Section:
             (Link(pr.url, f"#{pr.number}"),),
             (Text(shorten(pr.title, TITLE_CHARS)),),
             (Text(pr.author or i18n.t(lang, "card.unknown_author")),),
-            (Text(i18n.score(pr.score, lang)),),
+            (Text(i18n.score(pr.score, lang) + ("*" if pr.scored_from_titles else "")),),
             (Text(i18n.separator(lang).join(names.get(m, m) for m in pr.modules[:3])),),
             (Text(shorten(pr.summary, SUMMARY_CHARS)),),
         )
@@ -371,7 +382,12 @@ def _key_prs(digest: Digest) -> Section:
         for c in ("pr", "title", "author", "score", "modules", "summary")
     )
     table = Table(header, rows, ("l", "l", "l", "r", "l", "l"))
-    return Section("key_prs", i18n.t(lang, "section.key_prs"), (table,))
+    notes = [i18n.t(lang, "keypr.note.language")]
+    if any(pr.scored_from_titles for pr in digest.key_prs):
+        floor = i18n.score(digest.score_floor, lang)
+        notes.append(i18n.t(lang, "keypr.note.titles", floor=floor))
+    blocks: list[Block] = [table, *(Paragraph((Text(note),)) for note in notes)]
+    return Section("key_prs", i18n.t(lang, "section.key_prs"), tuple(blocks))
 
 
 def _recommendations(digest: Digest, urls: Mapping[int, str]) -> Section:

@@ -18,8 +18,12 @@ class Totals:
     key: int
     contributors: int
     new_contributors: int | None  # None when GitHub could not tell who is new
-    additions: int
-    deletions: int
+    # Sums over the PRs whose size is known; None when no PR's size is known (title-only
+    # imports): unknown, never 0.
+    additions: int | None
+    deletions: int | None
+    files_unknown: int = 0  # PRs without a file list: file-based flags are not known
+    sizes_unknown: int = 0  # PRs whose size is unknown (left out of additions/deletions)
 
 
 @dataclass(slots=True)
@@ -45,6 +49,9 @@ class FlagCount:
     id: str
     count: int
     prs: list[int]  # most important first
+    # PRs for which this flag cannot be computed (no file list / no size); 0 for flags that
+    # need no files.
+    unknown: int = 0
 
 
 @dataclass(slots=True)
@@ -60,6 +67,9 @@ class KeyPR:
     kind: str = "misc"
     flags: list[str] = field(default_factory=list)
     score_reasons: list[str] = field(default_factory=list)
+    # No file list: ranked against the window's other title-only PRs (see choose_key_prs),
+    # not against the absolute score floor.
+    scored_from_titles: bool = False
 
 
 @dataclass(slots=True)
@@ -88,8 +98,8 @@ class PRRow:
     title: str = ""
     author: str | None = None
     url: str = ""
-    additions: int = 0
-    deletions: int = 0
+    additions: int | None = 0  # None when the size is unknown
+    deletions: int | None = 0
 
 
 @dataclass(slots=True)

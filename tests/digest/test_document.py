@@ -68,6 +68,9 @@ def test_json_has_the_contract_keys() -> None:
         "new_contributors",
         "additions",
         "deletions",
+        # Extensions: PRs without a file list / without a size (title-only data).
+        "files_unknown",
+        "sizes_unknown",
     }
     assert {"id", "name", "count", "previous", "delta"} <= set(data["modules"][0])
     assert {"id", "count", "previous"} <= set(data["kinds"][0])

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from datetime import UTC, timedelta
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.digest.build import build_digest, is_bot
+from bot.digest.build import HOUSEKEEPING_KINDS, build_digest, is_bot
 from bot.models import (
     FLAG_IDS,
     KIND_IDS,
@@ -18,6 +19,7 @@ from bot.models import (
     Flag,
     ModuleMatch,
     PullRequest,
+    is_automation,
 )
 from bot.weeks import iso_week
 
@@ -41,7 +43,10 @@ def analysed_pr(draw, number: int) -> AnalyzedPR:
         author=draw(st.sampled_from(AUTHORS)),
         additions=draw(st.integers(0, 5000)),
         deletions=draw(st.integers(0, 5000)),
+        files_known=draw(st.booleans()),
     )
+    if not pr.files_known and draw(st.booleans()):
+        pr.additions = pr.deletions = 0  # a title-only import: the size is unknown
     analysis = Analysis(
         modules=[ModuleMatch(m, "rule") for m in modules],
         kind=draw(st.sampled_from(KIND_IDS)),
@@ -89,8 +94,15 @@ def test_every_count_is_a_count_over_the_prs(
     authors = {a.pr.author for a in prs if not is_bot(a.pr.author)}
     totals = data["totals"]
     assert totals["merged"] == len(prs)
-    assert totals["additions"] == sum(a.pr.additions for a in prs)
-    assert totals["deletions"] == sum(a.pr.deletions for a in prs)
+    # Sizes: sums over the PRs whose size is known; null (never 0) when none is known.
+    sized = [a for a in prs if a.pr.size_known]
+    assert totals["additions"] == (sum(a.pr.additions for a in sized) if sized else None)
+    assert totals["deletions"] == (sum(a.pr.deletions for a in sized) if sized else None)
+    assert totals["sizes_unknown"] == len(prs) - len(sized)
+    assert totals["files_unknown"] == sum(1 for a in prs if not a.pr.files_known)
+    for row in data["prs"]:
+        pr = next(a.pr for a in prs if a.pr.number == row["number"])
+        assert (row["additions"] is None) == (not pr.size_known)
     assert totals["contributors"] == len(authors)
     assert totals["new_contributors"] == len({"alice"} & authors)
 
@@ -98,8 +110,17 @@ def test_every_count_is_a_count_over_the_prs(
         (a for a in prs if a.analysis.score >= floor),
         key=lambda a: (-a.analysis.score, a.pr.number),
     )
-    assert [k["number"] for k in data["key_prs"]] == [a.pr.number for a in eligible[:key_count]]
-    assert totals["key"] == len(data["key_prs"])
+    absolute = [k for k in data["key_prs"] if not k["scored_from_titles"]]
+    relative = [k for k in data["key_prs"] if k["scored_from_titles"]]
+    assert [k["number"] for k in absolute] == [a.pr.number for a in eligible[:key_count]]
+    assert data["key_prs"] == absolute + relative
+    assert totals["key"] == len(data["key_prs"]) <= max(key_count, 0)
+    # Title-only PRs fill up by relative rank: the top 10% of them, never docs/CI/tests.
+    title_only = [a for a in prs if not a.pr.files_known]
+    assert len(relative) <= math.ceil(0.1 * len(title_only))
+    for k in relative:
+        a = next(a for a in title_only if a.pr.number == k["number"])
+        assert a.analysis.score > 2.0 and a.analysis.kind not in {"docs", "ci", "test", "revert"}
 
     # A partly synced previous week is no baseline: its counts are null (unknown), never
     # the partial count, and nothing is compared with it.
@@ -128,7 +149,17 @@ def test_every_count_is_a_count_over_the_prs(
 
     by_number = {a.pr.number: a for a in prs}
     for flag in data["flags"]:
-        having = [a for a in prs if flag["id"] in a.analysis.flag_ids]
+        having = [
+            a
+            for a in prs
+            if flag["id"] in a.analysis.flag_ids
+            and not (
+                flag["id"] in HOUSEKEEPING_KINDS
+                and (
+                    is_automation(a.pr.author) or a.analysis.kind in HOUSEKEEPING_KINDS[flag["id"]]
+                )
+            )
+        ]
         assert flag["count"] == len(having) == len(flag["prs"])
         assert set(flag["prs"]) == {a.pr.number for a in having}
         scores = [by_number[n].analysis.score for n in flag["prs"]]
