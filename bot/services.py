@@ -125,14 +125,19 @@ class Services:
             log.warning("labelling rules of %s unavailable (%s); using generic rules", repo, exc)
             snapshot = None
         labels = await self.store.label_names(repo)
+        subfolders = await self.store.subfolders(repo)
         if snapshot is None:
             folders = await self.store.top_level_dirs(repo)
-            return build_auto_ruleset(None, None, folders, labels=labels)
+            return build_auto_ruleset(
+                None, None, folders, labels=labels, repo=repo, subfolders=subfolders
+            )
         return build_auto_ruleset(
             snapshot.files.get(".github/labeler.yml"),
             snapshot.files.get(".github/mergify.yml"),
             snapshot.top_level_dirs,
             labels=labels,
+            repo=repo,
+            subfolders=subfolders,
         )
 
     async def close(self) -> None:

@@ -13,7 +13,7 @@ for that label's module, which over-approximates ``and`` rules but never misses 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from .rules import ModuleRule, RuleSet, load_ruleset
@@ -232,6 +232,44 @@ def _module_id(label: str) -> str:
     return _GENERIC_LABELS.get(label.strip().lower(), _slug(label))
 
 
+# Words written in capitals in a readable module name ("kv_offload" → "KV offload").
+_ACRONYMS = frozenset(
+    {"ai", "api", "ci", "cli", "cpu", "dp", "ep", "eplb", "gpu", "kv", "moe", "mtp", "npu"}
+    | {"pd", "rl", "tp", "ui", "ut", "xpu"}
+)
+
+
+def readable_name(label: str) -> str:
+    """A label or folder as people name the area: "module:ops" → "Ops", "spec_decode" →
+    "Spec decode", "kv_offload" → "KV offload", "_310p" → "310P". A name already written
+    with capitals ("ROCm", "CI/Build") is kept as it is."""
+    text = label.strip()
+    if ":" in text or "/" in text:
+        prefix, _, rest = text.partition(":") if ":" in text else text.partition("/")
+        if prefix.strip().lower() in _LABEL_PREFIXES and rest.strip():
+            text = rest.strip()
+    if any(c.isupper() for c in text):
+        return text
+    words = [w for w in re.split(r"[\s_\-]+", text) if w]
+    if not words:
+        return label
+    out = []
+    for i, word in enumerate(words):
+        if word in _ACRONYMS or any(c.isdigit() for c in word):
+            out.append(word.upper())
+        else:
+            out.append(word.capitalize() if i == 0 else word)
+    return " ".join(out)
+
+
+def _package_folder(repo: str | None, folders: Iterable[str]) -> str | None:
+    """The repository's own top-level package ("vllm_ascend" in vllm-project/vllm-ascend)."""
+    if not repo:
+        return None
+    name = re.sub(r"[^a-z0-9]", "", repo.rsplit("/", 1)[-1].lower())
+    return next((f for f in folders if re.sub(r"[^a-z0-9]", "", f.lower()) == name), None)
+
+
 def _strings(value: Any) -> list[str]:
     if value is None:
         return []
@@ -367,9 +405,16 @@ def build_auto_ruleset(
     base: RuleSet | None = None,
     name: str = "auto",
     labels: Iterable[str] = (),
+    *,
+    repo: str | None = None,
+    subfolders: Mapping[str, Sequence[str]] | None = None,
 ) -> RuleSet:
     """Generic base rules + one module per repository label + one module per top-level
-    source folder.
+    source folder, except the repository's own package folder (``vllm_ascend/`` of
+    ``repo`` vllm-project/vllm-ascend), which is split into one module per second-level
+    folder (``subfolders[folder]``, e.g. from the stored PRs' paths): one module for the
+    whole package would be the catch-all of nearly every PR. A second-level folder whose
+    name is a label module's ("ops" and label "module:ops") joins that module.
 
     ``labels`` are labels seen on the repository's PRs (e.g. from the store): those that
     name a module (``module_labels``) and that no labeler/Mergify rule defines become
@@ -382,7 +427,8 @@ def build_auto_ruleset(
     def module_for(label: str) -> dict[str, Any]:
         mid = _module_id(label)
         if mid not in modules:
-            modules[mid] = ModuleRule(id=mid, name_en=label, name_zh=label).model_dump()
+            readable = readable_name(label)
+            modules[mid] = ModuleRule(id=mid, name_en=readable, name_zh=readable).model_dump()
             order.insert(len(order) - 1 if base.fallback_module in order else len(order), mid)
         m = modules[mid]
         if label not in m["labels"]:
@@ -409,6 +455,36 @@ def build_auto_ruleset(
     for label in module_labels(labels):
         if _module_id(label) not in modules or label not in modules[_module_id(label)]["labels"]:
             module_for(label)
+
+    def add_folder(folder: str, mid: str, name: str) -> None:
+        if mid in modules:
+            add_unique(modules[mid]["paths"], [f"{folder}/**"])
+            return
+        modules[mid] = ModuleRule(
+            id=mid, name_en=name, name_zh=name, paths=[f"{folder}/**"], catch_all=True
+        ).model_dump()
+        order.insert(len(order) - 1 if base.fallback_module in order else len(order), mid)
+
+    package = _package_folder(repo, top_level_folders)
+    split: list[str] = []
+    for sub in sorted((subfolders or {}).get(package or "", ())) if package else ():
+        sub = sub.strip("/")
+        if sub and not sub.startswith((".", "__")):
+            add_folder(f"{package}/{sub}", _slug(sub.lstrip("_")) or _slug(sub), readable_name(sub))
+            split.append(f"{package}/{sub}/**")
+    if package and split and _slug(package) not in modules:
+        # What is left of the package: the files at its top level (utils, envs, platform).
+        modules[_slug(package)] = ModuleRule(
+            id=_slug(package),
+            name_en=f"{package} (top-level files)",
+            name_zh=f"{package}（顶层文件）",
+            paths=[f"{package}/**"],
+            exclude=split,
+            catch_all=True,
+        ).model_dump()
+        order.insert(
+            len(order) - 1 if base.fallback_module in order else len(order), _slug(package)
+        )
 
     for folder in top_level_folders:
         folder = folder.strip("/")

@@ -277,6 +277,23 @@ class Store:
             )
             return sorted({path.split("/", 1)[0] for (path,) in rows if "/" in path})
 
+    async def subfolders(self, repo: str) -> dict[str, list[str]]:
+        """Second-level folders per top-level folder seen in stored PRs' files ("vllm_ascend"
+        → ["attention", "ops", ...]): how auto rules split the repository's own package."""
+        async with self.session() as session:
+            rows = await session.execute(
+                select(PRFileRow.path)
+                .join(PullRequestRow, PRFileRow.pr_id == PullRequestRow.id)
+                .where(PullRequestRow.repo == repo)
+                .distinct()
+            )
+            tree: dict[str, set[str]] = {}
+            for (path,) in rows:
+                parts = path.split("/")
+                if len(parts) > 2:
+                    tree.setdefault(parts[0], set()).add(parts[1])
+            return {top: sorted(subs) for top, subs in sorted(tree.items())}
+
     # ------------------------------------------------------------------ analysis cache
 
     async def cached_analyses(self, repo: str, numbers: Sequence[int], key: str) -> dict[int, dict]:
