@@ -14,6 +14,7 @@ from datetime import UTC, datetime
 
 from bot import i18n
 from bot.analysis.reasons import contribution_text, flag_text
+from bot.analysis.score import shown_points
 from bot.document import (
     Block,
     BulletList,
@@ -33,7 +34,8 @@ from bot.document import (
 from bot.models import Analysis, AnalyzedPR, PullRequest
 
 TOP_FILES = 5
-SCORE_REASONS = 3
+SCORE_REASONS = 3  # in the one-line score of the overview
+SCORE_ITEMS = 6  # contribution lines in "Why this score" before the rest is summed
 
 # Callers hold module names either per language (id → (en, zh), from the rule set) or
 # already localised (id → name); both are accepted.
@@ -86,11 +88,50 @@ def _size(pr: PullRequest, language: str) -> str:
 
 def _score_line(analysis: Analysis, language: str) -> str:
     value = i18n.t(language, "card.score_value", score=i18n.score(analysis.score, language))
-    positive = [c for c in analysis.contributions if c.points > 0][:SCORE_REASONS]
-    reasons = [contribution_text(c, language) for c in positive]
+    positive = [c for c in analysis.contributions if c.points > 0]
+    reasons = [contribution_text(c, language) for c in positive[:SCORE_REASONS]]
     if reasons:
-        value += f" ({'; '.join(reasons)})" if language == "en" else f"（{'；'.join(reasons)}）"
+        joined = "; ".join(reasons) if language == "en" else "；".join(reasons)
+        if len(positive) > len(reasons):
+            # Say these are the largest ones, not all of them.
+            joined = i18n.t(
+                language, "card.score_top", shown=len(reasons), count=len(positive), reasons=joined
+            )
+        value += f" ({joined})" if language == "en" else f"（{joined}）"
     return value
+
+
+def _score_items(analysis: Analysis, language: str) -> tuple[Inline, ...]:
+    """Every contribution, caps included, with points that add up to the score; more than
+    SCORE_ITEMS positive ones are summed in one "N more" line so the sum still holds."""
+    shown = [c for c in analysis.contributions if c.points]
+    points = shown_points(shown, analysis.score)
+    positive = [(c, p) for c, p in zip(shown, points, strict=True) if c.points > 0]
+    negative = [(c, p) for c, p in zip(shown, points, strict=True) if c.points < 0]
+    items: list[Inline] = []
+    listed = positive if len(positive) <= SCORE_ITEMS else positive[: SCORE_ITEMS - 1]
+    for c, p in listed:
+        items.append((Text(f"{_signed(p, language)} "), Text(contribution_text(c, language))))
+    rest = positive[len(listed) :]
+    if rest:
+        total = sum(p for _, p in rest)
+        more = i18n.t(language, "card.score_more", count=len(rest))
+        items.append((Text(f"{_signed(total, language)} "), Text(more)))
+    for c, p in negative:  # caps last: they apply to the sum above
+        items.append((Text(f"{_signed(p, language)} "), Text(contribution_text(c, language))))
+    residual = round(analysis.score - sum(points), 1)
+    if residual:
+        # Never a list that does not add up: what the items do not explain is shown too.
+        other = i18n.t(language, "card.score_other")
+        items.append((Text(f"{_signed(residual, language)} "), Text(other)))
+    score = i18n.score(analysis.score, language)
+    items.append((Strong(i18n.t(language, "card.score_total", score=score)),))
+    return tuple(items)
+
+
+def _signed(points: float, language: str) -> str:
+    text = i18n.score(abs(points), language)
+    return f"+{text}" if points >= 0 else f"−{text}"
 
 
 def _flags(analysis: Analysis, language: str) -> Block:
@@ -153,20 +194,12 @@ def pr_card(
         Section("card", i18n.t(lang, "card.section.summary"), (Facts(tuple(facts)),)),
         Section("flags", i18n.t(lang, "card.section.flags"), (_flags(analysis, lang),)),
     ]
-    positive = [c for c in analysis.contributions if c.points > 0]
-    if positive:
+    if any(c.points for c in analysis.contributions):
         sections.append(
             Section(
                 "score",
                 i18n.t(lang, "card.section.score"),
-                (
-                    BulletList(
-                        tuple(
-                            (Text(f"+{c.points:.1f} "), Text(contribution_text(c, lang)))
-                            for c in positive[:SCORE_REASONS]
-                        )
-                    ),
-                ),
+                (BulletList(_score_items(analysis, lang)),),
             )
         )
     sections.append(Section("files", i18n.t(lang, "card.section.files"), _files(pr, lang)))

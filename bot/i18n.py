@@ -524,6 +524,13 @@ MESSAGES: dict[str, dict[str, str]] = {
     "card.section.claims": {"en": "Performance claims", "zh": "性能声明"},
     "card.section.prs": {"en": "PRs", "zh": "PR 列表"},
     "card.score_value": {"en": "{score} / 10", "zh": "{score} / 10"},
+    "card.score_total": {"en": "= {score} / 10", "zh": "= {score} / 10"},
+    "card.score_more": {"en": "{count} more contributions", "zh": "其余 {count} 项"},
+    "card.score_other": {"en": "not itemised", "zh": "未逐项列出的部分"},
+    "card.score_top": {
+        "en": "top {shown} of {count}: {reasons}",
+        "zh": "前 {shown} 项（共 {count} 项）：{reasons}",
+    },
     "card.more_files": {"en": "{count} more files", "zh": "另有 {count} 个文件"},
     "card.more_files.one": {"en": "{count} more file", "zh": "另有 {count} 个文件"},
     "card.state.open": {"en": "open", "zh": "未合并"},

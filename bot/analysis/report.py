@@ -9,6 +9,7 @@ from bot.models import Analysis, PullRequest
 
 from .files import pr_file_count
 from .rules import ModuleRule, RuleSet
+from .score import shown_points
 
 
 def _iso(dt: datetime | None) -> str | None:
@@ -82,8 +83,12 @@ def explain_text(pr: PullRequest, analysis: Analysis) -> str:
         lines.append(f"  - {f.id}: {f.reason}")
     lines.append("")
     lines.append(f"score: {analysis.score:.1f} / 10")
-    for c in analysis.contributions:
-        lines.append(f"  {c.points:+5.2f}  {c.feature:<10} {c.reason}")
+    # One decimal, rounded so the lines add up to the score (caps included).
+    shown = [c for c in analysis.contributions if c.points]
+    for c, points in zip(shown, shown_points(shown, analysis.score), strict=True):
+        lines.append(f"  {points:+5.1f}  {c.feature:<10} {c.reason}")
+    if shown:
+        lines.append(f"  {'=':>5} {analysis.score:4.1f}  total")
     lines.append("")
     lines.append("claims:" if analysis.claims else "claims: none")
     for c in analysis.claims:

@@ -216,3 +216,25 @@ def select_key_prs(
         item_of[id(candidate)] = (candidate, a)
     chosen = choose_key_prs((c for c, _ in item_of.values()), k, ruleset.score.key_floor)
     return [item_of[id(c)][1] for c, _ in chosen]
+
+
+def shown_points(contributions: Sequence[ScoreContribution], score: float) -> list[float]:
+    """Each contribution's points at one decimal, rounded so that they add up to ``score``
+    exactly (largest remainder): a card that lists 2.1 + 2.0 + 1.8 must not claim 9.9."""
+    if not contributions:
+        return []
+    tenths = [c.points * 10 for c in contributions]
+    floors = [math.floor(t) for t in tenths]
+    target = round(score * 10)
+    short = target - sum(floors)
+    if not 0 <= short <= len(tenths):
+        # Not a rounding difference (an analysis whose parts were not all itemised): round
+        # each as it is and let the caller show the rest.
+        return [round(c.points, 1) for c in contributions]
+    # Hand the missing tenths to the largest remainders (ties: the listed order).
+    order = sorted(range(len(tenths)), key=lambda i: (-(tenths[i] - floors[i]), i))
+    for i in order[: max(short, 0)]:
+        floors[i] += 1
+    for i in order[::-1][: max(-short, 0)]:
+        floors[i] -= 1
+    return [f / 10 for f in floors]
