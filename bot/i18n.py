@@ -10,7 +10,7 @@ language follows its own convention.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from datetime import date, datetime, timedelta
 from functools import lru_cache
 
@@ -578,6 +578,91 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "{count} 个新 PR 匹配你的订阅",
     },
     "alert.title": {"en": "PR #{number}: {title}", "zh": "PR #{number}：{title}"},
+    # Flag reasons and score contributions of the analysis (``reason(...)`` below): stored
+    # as an id and parameters with each analysis, rendered in the reader's language.
+    # ------------------------------------------------------------ reasons: flags
+    "reason.flag.core-path": {"en": "touches {names}", "zh": "涉及{names}"},
+    "reason.flag.missing-tests": {
+        "en": "{lines} {lines:line|lines} of source changed, no test file touched",
+        "zh": "改动 {lines} 行源代码，未改动任何测试文件",
+    },
+    "reason.flag.breaking.label": {"en": "labelled {label}", "zh": "带有标签 {label}"},
+    "reason.flag.breaking.deleted-file": {
+        "en": "deletes or renames public file {path}",
+        "zh": "删除或重命名公开文件 {path}",
+    },
+    "reason.flag.breaking.deleted-files": {
+        "en": "deletes or renames public file {path} and {more} more",
+        "zh": "删除或重命名公开文件 {path} 等（另有 {more} 个）",
+    },
+    "reason.flag.breaking.word-title": {"en": "'{word}' in the title", "zh": "标题中有“{word}”"},
+    "reason.flag.breaking.word-body": {
+        "en": "'{word}' in the description",
+        "zh": "描述中有“{word}”",
+    },
+    "reason.flag.breaking.title": {"en": "title: {what}", "zh": "标题：{what}"},
+    "reason.flag.breaking.settings-removed": {
+        "en": "removes {removed} {removed:line|lines} from {path} (user-facing settings)",
+        "zh": "从 {path}（用户可见的配置）删除 {removed} 行",
+    },
+    "reason.flag.dependency.pin": {"en": "{verb} {what} to {to}", "zh": "{verb} {what} 至 {to}"},
+    "reason.flag.dependency.file": {"en": "changes {path}", "zh": "修改 {path}"},
+    "reason.flag.dependency.files": {
+        "en": "changes {path} and {more} more",
+        "zh": "修改 {path} 等（另有 {more} 个）",
+    },
+    "reason.flag.large.lines": {
+        "en": "{lines} {lines:line|lines} changed (> {limit})",
+        "zh": "改动 {lines} 行（超过 {limit}）",
+    },
+    "reason.flag.large.files": {
+        "en": "{files} {files:file|files} changed (> {limit})",
+        "zh": "改动 {files} 个文件（超过 {limit}）",
+    },
+    "reason.flag.large.both": {
+        "en": "{lines} {lines:line|lines} changed (> {line_limit}); {files} {files:file|files} "
+        "changed (> {file_limit})",
+        "zh": "改动 {lines} 行（超过 {line_limit}）；改动 {files} 个文件（超过 {file_limit}）",
+    },
+    "reason.flag.revert.target": {"en": "reverts {target}", "zh": "回滚 {target}"},
+    "reason.flag.revert.unknown": {"en": "reverts an earlier change", "zh": "回滚先前的变更"},
+    # ------------------------------------------------------------ reasons: dependency verbs
+    "reason.verb.bumps": {"en": "bumps", "zh": "升级"},
+    "reason.verb.upgrades": {"en": "upgrades", "zh": "升级"},
+    "reason.verb.updates": {"en": "updates", "zh": "更新"},
+    "reason.verb.pins": {"en": "pins", "zh": "固定"},
+    "reason.verb.unpins": {"en": "unpins", "zh": "解除固定"},
+    "reason.verb.downgrades": {"en": "downgrades", "zh": "降级"},
+    # ------------------------------------------------------------ reasons: score contributions
+    "reason.score.core-path": {"en": "touches {names}", "zh": "涉及{names}"},
+    "reason.score.size": {"en": "{lines} {lines:line|lines} changed", "zh": "改动 {lines} 行"},
+    "reason.score.module": {"en": "in {module}", "zh": "属于{module}"},
+    "reason.score.breadth": {
+        "en": "spans {count} {count:module|modules} ({ids})",
+        "zh": "跨 {count} 个模块（{ids}）",
+    },
+    "reason.score.claim": {"en": "{claim} claim", "zh": "声称 {claim}"},
+    "reason.score.claim.unquantified": {
+        "en": "{claim} claim (no speed-up factor)",
+        "zh": "声称 {claim}（非加速倍数）",
+    },
+    "reason.score.breaking": {"en": "breaking: {reason}", "zh": "破坏性变更：{reason}"},
+    "reason.score.kind": {"en": "kind {kind}", "zh": "类型：{kind}"},
+    "reason.score.activity": {"en": "{parts}", "zh": "{parts}"},
+    "reason.score.activity.reviews": {"en": "{count} reviews", "zh": "{count} 次评审"},
+    "reason.score.activity.reviews.one": {"en": "{count} review", "zh": "{count} 次评审"},
+    "reason.score.activity.comments": {"en": "{count} comments", "zh": "{count} 条评论"},
+    "reason.score.activity.comments.one": {"en": "{count} comment", "zh": "{count} 条评论"},
+    "reason.score.label": {"en": "label {label}", "zh": "标签 {label}"},
+    "reason.score.cap.kind": {
+        "en": "capped at {cap} for kind {kind}",
+        "zh": "{kind}类变更最高 {cap} 分",
+    },
+    "reason.score.cap.trivial": {
+        "en": "trivial change (typo/nit) capped at {cap}",
+        "zh": "细微修改（拼写等）最高 {cap} 分",
+    },
+    "reason.score.cap.max": {"en": "capped at {cap}", "zh": "最高 {cap} 分"},
 }
 
 
@@ -651,13 +736,62 @@ def message(language: str, msg_id: str, /, *, span: str = "week", **values: obje
     template = entry.get(language) or entry["en"]
     if not values:
         return template
-    formatted = {
-        k: _Count(v, language) if isinstance(v, int) and not isinstance(v, bool) else v
-        for k, v in values.items()
-    }
+    formatted = {k: _formatted(v, language) for k, v in values.items()}
     if language == "zh":
         template = _cjk_spacing(template, formatted)
     return template.format(**formatted)
+
+
+def _formatted(value: object, language: str) -> object:
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, int):
+        return _Count(value, language)
+    if isinstance(value, float):
+        return number(value, language)  # 1,302.5; 2.0 reads "2"
+    return value
+
+
+# ------------------------------------------------------------------ reasons (analysis)
+#
+# An analysis stores each flag reason and score contribution as a message id and
+# parameters (JSON-serialisable: analyses are cached in the store), so a card can show it
+# in any language. Parameter values:
+#   - int / float: formatted in the language's convention (1,302);
+#   - str: inserted as is (paths, labels, words quoted from the title);
+#   - {"en": ..., "zh": ...}: a name with a translation (module, core path, kind);
+#   - {"key": ..., "params": ...}: a nested reason ("breaking: <flag reason>");
+#   - list: each item as above, joined with ``separator``.
+# The plural and number rules are message()'s own ("<id>.one" for a `count` of 1).
+
+REASON_PREFIX = "reason."
+
+
+def reason_id(key: str) -> str:
+    """The catalogue id of a reason key ("flag.large.lines" → "reason.flag.large.lines")."""
+    return key if key.startswith(REASON_PREFIX) else REASON_PREFIX + key
+
+
+def _reason_value(value: object, language: str) -> object:
+    if isinstance(value, dict):
+        if "key" in value:
+            return reason(language, str(value["key"]), value.get("params") or {})
+        return str(value.get(language) or value.get("en", ""))
+    if isinstance(value, list | tuple):
+        return separator(language).join(
+            str(_formatted(_reason_value(v, language), language)) for v in value
+        )
+    return value
+
+
+def reason(language: str, key: str, params: Mapping[str, object] | None = None) -> str:
+    """A reason of the analysis in ``language`` (English when unknown)."""
+    values = {k: _reason_value(v, language) for k, v in (params or {}).items()}
+    return message(language, reason_id(key), **values)
+
+
+def has_reason(key: str) -> bool:
+    return bool(key) and reason_id(key) in MESSAGES
 
 
 def separator(language: str) -> str:

@@ -9,9 +9,13 @@ import unicodedata
 import pytest
 
 from bot.analysis.cache import from_dict, to_dict
-from bot.analysis.reasons import REASONS, contribution_text, flag_text, render
+from bot.analysis.reasons import contribution_text, flag_text, render
 from bot.cards import pr_text
+from bot.i18n import MESSAGES
 from tests.analysis.analysis_factory import ANALYZER, make_pr
+
+# The analysis reasons are the catalogue's "reason.*" entries.
+REASONS = {k: v for k, v in MESSAGES.items() if k.startswith("reason.")}
 
 
 def _fields(template: str) -> set[str]:
@@ -74,4 +78,33 @@ def test_chinese_card_has_no_english_reasons_and_aligned_labels() -> None:
 
 def test_core_path_score_reuses_the_flag_template() -> None:
     # score.reuse_flag keeps the flag's English text, which is only right while they match.
-    assert REASONS["score.core-path"] == REASONS["flag.core-path"]
+    assert REASONS["reason.score.core-path"] == REASONS["reason.flag.core-path"]
+
+
+def test_one_catalogue_one_meaning_per_key() -> None:
+    # The flag's name and the flag's reason are different messages with different ids.
+    assert MESSAGES["flag.core-path"]["en"] == "Core-path change"
+    assert MESSAGES["reason.flag.core-path"]["en"] == "touches {names}"
+    assert len(REASONS) >= 30
+    # One plural mechanism: "<id>.one" for a count of 1, as for every other message.
+    assert render("score.activity.reviews", {"count": 1}, "en") == "1 review"
+    assert render("score.activity.reviews", {"count": 1302}, "en") == "1,302 reviews"
+    nested = {"key": "reason.verb.bumps", "params": {}}
+    text = render("flag.dependency.pin", {"verb": nested, "what": "torch", "to": "2.9"}, "zh")
+    assert text == "升级 torch 至 2.9"
+
+
+def test_i18n_imports_nothing_above_core() -> None:
+    import ast
+    from pathlib import Path
+
+    import bot.i18n
+
+    tree = ast.parse(Path(bot.i18n.__file__).read_text(encoding="utf-8"))
+    imported = {
+        (node.module or "") if isinstance(node, ast.ImportFrom) else alias.name
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Import | ast.ImportFrom)
+        for alias in node.names
+    }
+    assert not {m for m in imported if m.startswith("bot")}
