@@ -14,7 +14,8 @@ from typing import Annotated, Any, TypeVar
 import typer
 from rich.console import Console
 
-from bot.errors import BotError, UsageError
+from bot.errors import BotError, UsageError, one_line
+from bot.secrets import RedactingStream, redact
 
 app = typer.Typer(
     name="vllm-bot",
@@ -23,8 +24,8 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
 )
-err = Console(stderr=True, highlight=False, soft_wrap=True)
-out = Console(highlight=False, soft_wrap=True)
+err = Console(file=RedactingStream("stderr"), highlight=False, soft_wrap=True)
+out = Console(file=RedactingStream("stdout"), highlight=False, soft_wrap=True)
 
 T = TypeVar("T")
 
@@ -76,7 +77,7 @@ def _root(
 ) -> None:
     state.config = config
     state.debug = debug
-    handler = logging.StreamHandler()
+    handler = logging.StreamHandler(RedactingStream("stderr"))
     handler.setFormatter(_LogFormatter(debug))
     logging.basicConfig(level=logging.DEBUG if debug else logging.WARNING, handlers=[handler])
 
@@ -102,7 +103,7 @@ def run(factory: Callable[[], Awaitable[T]]) -> T:
     except BotError as exc:
         if state.debug:
             err.print_exception()
-        err.print(f"error: {exc}", markup=False)
+        err.print(f"error: {one_line(str(exc))}", markup=False)
         raise typer.Exit(exc.exit_code) from None
     except KeyboardInterrupt:
         err.print("interrupted")
@@ -111,7 +112,8 @@ def run(factory: Callable[[], Awaitable[T]]) -> T:
         if state.debug:
             raise
         err.print(
-            f"error: {type(exc).__name__}: {exc} (run with --debug for details)", markup=False
+            f"error: {one_line(f'{type(exc).__name__}: {exc}')} (run with --debug for details)",
+            markup=False,
         )
         raise typer.Exit(1) from None
 
@@ -124,7 +126,7 @@ async def _services():
 
 def _emit(text: str, out_file: Path | None) -> None:
     if out_file is None:
-        sys.stdout.write(text if text.endswith("\n") else text + "\n")
+        sys.stdout.write(redact(text if text.endswith("\n") else text + "\n"))
         return
     try:
         out_file.parent.mkdir(parents=True, exist_ok=True)

@@ -15,12 +15,21 @@ from importlib import resources
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, field_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SecretStr,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from bot.alerts.settings import AlertsConfig
 from bot.errors import ConfigError
 from bot.runtime.settings import LoggingConfig, ServeConfig
+from bot.secrets import control_characters, register
 
 REPO_PATTERN = r"^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+$"
 
@@ -75,6 +84,12 @@ class DigestTarget(_Strict):
                 f"digest target discord:{self.channel} names webhook_url_env = "
                 f"{self.webhook_url_env!r} but that environment variable is not set"
             )
+        if control_characters(value):
+            raise ConfigError(
+                f"{self.webhook_url_env} holds a control character; set it to the URL alone"
+            )
+        # The URL's last path segment is the webhook's token.
+        register([value, value.rstrip("/").rsplit("/", 1)[-1]])
         return value
 
 
@@ -132,6 +147,17 @@ def _matches(pattern: str, value: str) -> bool:
     return re.match(pattern, value) is not None
 
 
+SECRET_VARIABLES = (
+    "github_token",
+    "github_webhook_secret",
+    "slack_bot_token",
+    "slack_signing_secret",
+    "slack_app_token",
+    "discord_bot_token",
+    "openai_api_key",
+)
+
+
 class Environment(BaseSettings):
     """Secrets and endpoints, from the environment only."""
 
@@ -169,7 +195,42 @@ class Environment(BaseSettings):
     )
     @classmethod
     def _empty_is_unset(cls, value: Any) -> Any:
+        # A pasted secret often ends in a newline; surrounding whitespace is never part of
+        # a token or URL, and left in place it ends up quoted in an HTTP error.
+        if isinstance(value, str):
+            value = value.strip()
         return None if value in ("", None) else value
+
+    @model_validator(mode="after")
+    def _clean_secrets(self) -> Environment:
+        for name in SECRET_VARIABLES:
+            value = getattr(self, name)
+            if value is not None and control_characters(value.get_secret_value()):
+                # The value itself is never shown, not even in part.
+                raise ConfigError(
+                    f"{name.upper()} holds a control character (a newline or tab inside "
+                    "the value?); set it to the token alone"
+                )
+        register(self.secret_values())
+        return self
+
+    def secret_values(self) -> list[str]:
+        """Every secret held here: tokens, and the database password."""
+        values = [
+            getattr(self, name).get_secret_value()
+            for name in SECRET_VARIABLES
+            if getattr(self, name) is not None
+        ]
+        if self.database_url:
+            from sqlalchemy.engine import make_url
+
+            try:
+                password = make_url(self.database_url).password
+            except Exception:  # an unparsable URL is refused later with its own message
+                password = None
+            if password:
+                values.append(str(password))
+        return values
 
 
 def _deep_merge(base: dict[str, Any], override: dict[str, Any]) -> dict[str, Any]:
