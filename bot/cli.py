@@ -16,6 +16,7 @@ from rich.console import Console
 
 from bot.errors import BotError, UsageError, one_line
 from bot.secrets import RedactingStream, redact
+from bot.validators import check_out_file, echo
 
 app = typer.Typer(
     name="vllm-bot",
@@ -70,10 +71,26 @@ RepoOption = Annotated[
 ]
 
 
+def _version(value: bool) -> None:
+    if value:
+        from importlib import metadata
+
+        try:
+            version = metadata.version("vllm-bot")
+        except metadata.PackageNotFoundError:
+            version = "dev"
+        out.print(f"vllm-bot {version}", markup=False)
+        raise typer.Exit(0)
+
+
 @app.callback()
 def _root(
     config: ConfigOption = None,
     debug: Annotated[bool, typer.Option("--debug", help="Show tracebacks and debug logs.")] = False,
+    version: Annotated[
+        bool,
+        typer.Option("--version", callback=_version, is_eager=True, help="Print the version."),
+    ] = False,
 ) -> None:
     state.config = config
     state.debug = debug
@@ -234,20 +251,42 @@ def sync_summary(repo: str, label: str, result) -> str:
 # ---------------------------------------------------------------------------- pr / explain
 
 
-async def _analysed_pr(services, repo: str | None, number: int):
+def _pr_ref(ref: str, repo: str | None) -> tuple[int, str | None]:
+    """`42121`, `#42121`, `OWNER/NAME#42121` or a PR URL, as `/vllm pr` accepts."""
+    from bot.commands import CommandError, parse_pr_ref
+
+    try:
+        parsed = parse_pr_ref(ref)
+    except CommandError as exc:
+        raise UsageError(
+            f"bad PR number {echo(ref)}: {exc.reason.split('; expected')[0]}; accepted: "
+            "42121, #42121, OWNER/NAME#42121 or https://github.com/OWNER/NAME/pull/42121"
+        ) from None
+    if parsed.repo and repo and parsed.repo.lower() != repo.lower():
+        raise UsageError(f"the PR reference names {parsed.repo} but --repo says {repo}")
+    return parsed.number, parsed.repo or repo
+
+
+async def _analysed_pr(services, repo: str | None, ref: str):
     from bot.sync import fetch_pr
 
-    if number <= 0:
-        raise UsageError(f"bad PR number {number}: expected a positive integer like 42121")
+    number, repo = _pr_ref(ref, repo)
     repo_name = services.config.repo(repo).name
     pr = await fetch_pr(services.store, services.github(), repo_name, number)
     analyzer = await services.analyzer(repo_name)
     return pr, analyzer.analyze(pr), analyzer
 
 
-@app.command()
+# `pr -5` must reach the number check, not click's "No such option".
+_NUMBER_ARGS = {"ignore_unknown_options": True}
+PrArgument = Annotated[
+    str, typer.Argument(help="PR number, #N, OWNER/NAME#N or a GitHub PR URL.", metavar="PR")
+]
+
+
+@app.command(context_settings=_NUMBER_ARGS)
 def pr(
-    number: Annotated[int, typer.Argument(help="PR number.")],
+    number: PrArgument,
     repo: RepoOption = None,
     format: Annotated[PRFormat, typer.Option("--format", help="Output format.")] = PRFormat.text,
     lang: Annotated[Lang | None, typer.Option(help="Language of the text card.")] = None,
@@ -269,9 +308,9 @@ def pr(
     run(go)
 
 
-@app.command()
+@app.command(context_settings=_NUMBER_ARGS)
 def explain(
-    number: Annotated[int, typer.Argument(help="PR number.")],
+    number: PrArgument,
     repo: RepoOption = None,
     format: Annotated[PRFormat, typer.Option("--format", help="Output format.")] = PRFormat.text,
 ) -> None:
@@ -334,6 +373,8 @@ def digest(
 ) -> None:
     """Build the weekly digest (syncing first when needed); print, write or post it."""
     targets = [_parse_target(t) for t in post or []]
+    if out_file is not None:
+        _usage(lambda: check_out_file(str(out_file)))
 
     async def go() -> None:
         from bot.digest.pipeline import build_for_window, render_digest
@@ -385,6 +426,15 @@ async def _post_everywhere(services, built, targets: list[tuple[str, str]], forc
         raise BotError(f"{len(failures)} of {len(targets)} targets were not posted (see above)")
 
 
+def _usage(check: Callable[[], object]) -> None:
+    """A check run before anything starts: its UsageError is one line and exit 2."""
+    try:
+        check()
+    except UsageError as exc:
+        err.print(f"error: {exc}", markup=False)
+        raise typer.Exit(2) from None
+
+
 def _parse_target(value: str) -> tuple[str, str]:
     platform, sep, channel = value.partition(":")
     if not sep or platform not in ("slack", "discord") or not channel:
@@ -431,7 +481,10 @@ def chat(
 
 @app.command()
 def serve(
-    port: Annotated[int | None, typer.Option(help="Web server port (default from config).")] = None,
+    port: Annotated[
+        int | None,
+        typer.Option(min=0, max=65535, help="Web server port 0-65535 (default from config)."),
+    ] = None,
 ) -> None:
     """The long-running bot: scheduler, Slack, Discord and the web server."""
 

@@ -10,12 +10,14 @@ from __future__ import annotations
 import os
 import tomllib
 import zoneinfo
+from datetime import UTC
 from functools import cached_property
 from importlib import resources
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
 from pydantic import (
+    AfterValidator,
     BaseModel,
     ConfigDict,
     Field,
@@ -27,9 +29,11 @@ from pydantic import (
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from bot.alerts.settings import AlertsConfig
+from bot.cron import parse_cron
 from bot.errors import ConfigError
 from bot.runtime.settings import LoggingConfig, ServeConfig
 from bot.secrets import control_characters, register
+from bot.validators import database_url_problem, echo, repo_problem
 
 REPO_PATTERN = r"^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+$"
 
@@ -38,9 +42,31 @@ class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
+def _repo_name(value: str) -> str:
+    if (problem := repo_problem(value)) is not None:
+        raise ValueError(problem)  # shown as an example, never as the regular expression
+    return value
+
+
+RepoName = Annotated[str, AfterValidator(_repo_name)]
+
+
 class RepoConfig(_Strict):
-    name: Annotated[str, Field(pattern=REPO_PATTERN)]
+    name: RepoName
     modules: str = "vllm"  # a rule set in config/modules/, a path to one, or "auto"
+
+    @field_validator("modules")
+    @classmethod
+    def _known_ruleset(cls, value: str) -> str:
+        if value == "auto" or value in builtin_rulesets():
+            return value
+        path = Path(value).expanduser()
+        if path.suffix == ".toml" or path.exists():
+            if not path.is_file():
+                raise ValueError(f"rule set file {value!r} does not exist")
+            return value
+        accepted = ", ".join(f"'{name}'" for name in (*builtin_rulesets(), "auto"))
+        raise ValueError(f"unknown rule set; accepted: {accepted} or a path to a .toml file")
 
 
 class GitHubConfig(_Strict):
@@ -66,13 +92,23 @@ class DiscordConfig(_Strict):
 class DigestTarget(_Strict):
     platform: Literal["slack", "discord"]
     channel: Annotated[str, Field(min_length=1)]
-    repo: Annotated[str, Field(pattern=REPO_PATTERN)] | None = None
+    repo: RepoName | None = None
     language: Literal["en", "zh"] | None = None
     cron: str = "0 9 * * MON"
     catch_up_hours: Annotated[float, Field(ge=0)] = 24
     # Discord channel webhook (posts without a bot connection). The URL carries the
     # webhook's token, so the config names the environment variable that holds it.
     webhook_url_env: Annotated[str, Field(pattern=r"^[A-Za-z_][A-Za-z0-9_]*$")] | None = None
+
+    @field_validator("cron")
+    @classmethod
+    def _valid_cron(cls, value: str) -> str:
+        # Checked at load, so every command refuses a bad schedule, not only `serve`.
+        try:
+            parse_cron(value, UTC)
+        except ConfigError as exc:
+            raise ValueError(str(exc)) from None
+        return value
 
     @property
     def webhook_url(self) -> str | None:
@@ -134,17 +170,17 @@ class Config(_Strict):
             if repo.name.lower() == name.lower():
                 return repo
         # An unconfigured repo still works with generic ("auto") rules.
-        if not _matches(REPO_PATTERN, name):
-            raise ConfigError(
-                f"bad repository {name!r}: expected OWNER/NAME, e.g. vllm-project/vllm"
-            )
+        if (problem := repo_problem(name)) is not None:
+            raise ConfigError(f"bad repository {echo(name)}: {problem}")
         return RepoConfig(name=name, modules="auto")
 
 
-def _matches(pattern: str, value: str) -> bool:
-    import re
-
-    return re.match(pattern, value) is not None
+def builtin_rulesets() -> tuple[str, ...]:
+    """The rule sets shipped in config/modules/ (bot.analysis.rules.BUILTIN_RULESETS)."""
+    folder = resources.files("bot.defaults") / "modules"
+    return tuple(
+        sorted(p.name.removesuffix(".toml") for p in folder.iterdir() if p.name.endswith(".toml"))
+    )
 
 
 SECRET_VARIABLES = (
@@ -262,7 +298,9 @@ def _format_error(source: str, exc: ValidationError) -> str:
         return f"{source}: unknown key '{path}'; see config/default.toml for the accepted keys"
     value = err.get("input")
     shown = "" if isinstance(value, dict | list) else f" (got {value!r})"
-    message = err["msg"]
+    message = err["msg"].removeprefix("Value error, ")
+    if kind == "value_error" and isinstance(value, str):
+        shown = f" (got {echo(value)})"
     if kind == "literal_error":
         message = message.replace("Input should be", "accepted:")
     return f"{source}: {path}: {message}{shown}"
@@ -280,6 +318,10 @@ def load_config(path: str | Path | None = None, env: Environment | None = None) 
             text = user_file.read_text(encoding="utf-8")
         except OSError as exc:
             raise ConfigError(f"cannot read config file {user_file}: {exc.strerror}") from None
+        except UnicodeDecodeError as exc:
+            raise ConfigError(
+                f"{user_file}: not UTF-8 text (byte {exc.start}); save the config as UTF-8"
+            ) from None
         source = str(user_file)
         data = _deep_merge(data, _read_toml(text, source))
     try:
@@ -305,4 +347,6 @@ def database_url(env: Environment) -> str:
         url = "postgresql+asyncpg://" + url.removeprefix("postgresql://")
     elif url.startswith("sqlite:///"):
         url = "sqlite+aiosqlite:///" + url.removeprefix("sqlite:///")
+    if (problem := database_url_problem(url)) is not None:
+        raise ConfigError(problem)
     return url
