@@ -195,36 +195,56 @@ def sync(
 @app.command("import")
 def import_(
     file: Annotated[Path, typer.Argument(help="JSON export of pull requests.")],
-    week: Annotated[
-        str | None, typer.Option(help="Mark this ISO week complete: the file holds all of it.")
-    ] = None,
-    since: Annotated[str | None, typer.Option(help="Mark [since, until) complete.")] = None,
-    until: Annotated[
-        str | None, typer.Option(help="End of the complete window, exclusive.")
-    ] = None,
+    week: Annotated[str | None, typer.Option(help="The ISO week the file is for.")] = None,
+    since: Annotated[str | None, typer.Option(help="Start of the window the file is for.")] = None,
+    until: Annotated[str | None, typer.Option(help="End of that window, exclusive.")] = None,
+    complete: Annotated[
+        bool,
+        typer.Option(
+            "--complete",
+            help="Mark the window complete (the digest then says 'all merged PRs'); only "
+            "when the file declares a window containing it, or its merged dates reach past "
+            "both edges.",
+        ),
+    ] = False,
 ) -> None:
     """Import pull requests from a JSON export (offline use and archives)."""
 
     async def go() -> None:
-        from bot.importer import read_export
+        from bot.importer import coverage, read_export_file
         from bot.weeks import parse_window
 
-        repo_name, prs = read_export(file)
+        export = read_export_file(file)
+        repo_name, prs = export.repo, export.prs
         async with await _services() as services:
+            window = None
+            if week is not None or since or until:
+                window = parse_window(week, since, until, services.config.tz)
+            elif complete:
+                raise UsageError("--complete needs the window: --week W or --since D --until D")
+            if complete and window is not None:
+                problem = coverage(export, window.start, window.end)
+                if problem is not None:
+                    raise UsageError(f"not marking {window.label} complete: {problem}")
             await services.store.upsert_prs(prs)
             message = f"imported {len(prs)} PRs of {repo_name}"
-            if week or since or until:
-                window = parse_window(week, since, until, services.config.tz)
+            if window is not None:
                 inside = [
                     p for p in prs if p.merged_at and window.start <= p.merged_at < window.end
                 ]
-                count = await services.store.count_merged_between(
-                    repo_name, window.start, window.end
-                )
-                await services.store.mark_window(
-                    repo_name, window.start_utc, window.end_utc, complete=True, pr_count=count
-                )
-                message += f"; {window.label} marked complete ({len(inside)} PRs in it)"
+                if complete:
+                    count = await services.store.count_merged_between(
+                        repo_name, window.start, window.end
+                    )
+                    await services.store.mark_window(
+                        repo_name, window.start_utc, window.end_utc, complete=True, pr_count=count
+                    )
+                    message += f"; {window.label} marked complete ({len(inside)} PRs in it)"
+                else:
+                    message += (
+                        f"; {len(inside)} in {window.label}, which stays incomplete "
+                        "(--complete marks it complete when the file covers it)"
+                    )
             out.print(message, markup=False)
 
     run(go)

@@ -94,9 +94,9 @@ class _Server:
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[_Server, httpx.Client]]:
-    with _Server(tmp_path_factory.mktemp("unauth") / "bot.sqlite3") as running:
-        with httpx.Client(base_url=running.url, timeout=10) as client:
-            yield running, client
+    running = _Server(tmp_path_factory.mktemp("unauth") / "bot.sqlite3")
+    with running, httpx.Client(base_url=running.url, timeout=10) as client:
+        yield running, client
 
 
 # Header values a client can send: printable ASCII and Latin-1, no CR/LF/NUL.
