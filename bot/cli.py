@@ -225,7 +225,10 @@ def import_(
             if complete and window is not None:
                 problem = coverage(export, window.start, window.end)
                 if problem is not None:
-                    raise UsageError(f"not marking {window.label} complete: {problem}")
+                    raise UsageError(
+                        f"not marking {window.label} complete: {problem}; give a file that "
+                        "covers the window, or leave out --complete"
+                    )
             await services.store.upsert_prs(prs)
             message = f"imported {len(prs)} PRs of {repo_name}"
             if window is not None:
@@ -488,9 +491,10 @@ def chat(
         if code == 0:
             _emit(reply_text, None)
         else:
-            err.print(
-                f"error: {reply_text}" if "\n" not in reply_text else reply_text, markup=False
-            )
+            # One line on stderr (CONTRACT); chat platforms show the usage on its own line.
+            reason, _, usage = reply_text.partition("\nusage: ")
+            line = " ".join(reason.split()) + (f" (usage: {usage.strip()})" if usage else "")
+            err.print(f"error: {line}", markup=False)
         return code
 
     raise typer.Exit(run(go))

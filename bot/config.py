@@ -63,7 +63,11 @@ class RepoConfig(_Strict):
         path = Path(value).expanduser()
         if path.suffix == ".toml" or path.exists():
             if not path.is_file():
-                raise ValueError(f"rule set file {value!r} does not exist")
+                accepted = ", ".join(f"'{name}'" for name in (*builtin_rulesets(), "auto"))
+                raise ValueError(
+                    f"rule set file {echo(value)} does not exist; expected an existing .toml "
+                    f"file or one of {accepted}"
+                )
             return value
         accepted = ", ".join(f"'{name}'" for name in (*builtin_rulesets(), "auto"))
         raise ValueError(f"unknown rule set; accepted: {accepted} or a path to a .toml file")
@@ -283,7 +287,9 @@ def _read_toml(text: str, source: str) -> dict[str, Any]:
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"{source}: not valid TOML: {exc}") from None
+        raise ConfigError(
+            f"{source}: not valid TOML: {exc}; expected TOML like config/default.toml"
+        ) from None
 
 
 def default_config_text() -> str:
@@ -300,7 +306,9 @@ def _format_error(source: str, exc: ValidationError) -> str:
     shown = "" if isinstance(value, dict | list) else f" (got {value!r})"
     message = err["msg"].removeprefix("Value error, ")
     if kind == "value_error" and isinstance(value, str):
-        shown = f" (got {echo(value)})"
+        shown = "" if echo(value) in message or repr(value) in message else f" (got {echo(value)})"
+    if kind == "too_short":
+        message += "; expected at least one entry (see config/default.toml)"
     if kind == "literal_error":
         message = message.replace("Input should be", "accepted:")
     return f"{source}: {path}: {message}{shown}"
@@ -317,7 +325,10 @@ def load_config(path: str | Path | None = None, env: Environment | None = None) 
         try:
             text = user_file.read_text(encoding="utf-8")
         except OSError as exc:
-            raise ConfigError(f"cannot read config file {user_file}: {exc.strerror}") from None
+            raise ConfigError(
+                f"cannot read config file {user_file}: {exc.strerror}; give --config (or "
+                "VLLM_BOT_CONFIG) an existing TOML file"
+            ) from None
         except UnicodeDecodeError as exc:
             raise ConfigError(
                 f"{user_file}: not UTF-8 text (byte {exc.start}); save the config as UTF-8"

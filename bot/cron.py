@@ -65,4 +65,4 @@ def parse_cron(expr: str, tz: tzinfo) -> CronTrigger:
     try:
         return CronTrigger.from_crontab(" ".join(fields), timezone=tz)
     except ValueError as exc:
-        raise ConfigError(f"bad cron {expr!r}: {exc}") from None
+        raise ConfigError(f"bad cron {expr!r}: {exc}; expected e.g. '0 9 * * MON'") from None

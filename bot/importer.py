@@ -22,6 +22,8 @@ from typing import Any
 from bot.errors import UsageError
 from bot.models import FileChange, PullRequest
 
+EXPECTED = "expected a JSON export (see README, 'Export format for import')"
+
 
 def _time(value: str | None, where: str) -> datetime | None:
     if value in (None, ""):
@@ -122,9 +124,9 @@ def read_export_file(path: Path) -> Export:
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except OSError as exc:
-        raise UsageError(f"cannot read {path}: {exc.strerror}") from None
+        raise UsageError(f"cannot read {path}: {exc.strerror}; {EXPECTED}") from None
     except json.JSONDecodeError as exc:
-        raise UsageError(f"{path}: not valid JSON: {exc}") from None
+        raise UsageError(f"{path}: not valid JSON: {exc}; {EXPECTED}") from None
     if not isinstance(data, dict) or "pullRequests" not in data or "repository" not in data:
         raise UsageError(f"{path}: expected an object with 'repository' and 'pullRequests'")
     repo = str(data["repository"])

@@ -64,7 +64,10 @@ def parse_week(spec: str, tz: ZoneInfo, now: datetime | None = None) -> Window:
         raise UsageError(f"bad week {echo(spec)}: {WEEK_HELP}")
     window = iso_week(int(match[1]), int(match[2]), tz)
     if window.start > now:
-        raise UsageError(f"week {window.label} is in the future (it starts {window.start.date()})")
+        raise UsageError(
+            f"week {window.label} is in the future (it starts {window.start.date()}); "
+            "use 'this', 'last' or an earlier ISO week"
+        )
     return window
 
 
@@ -99,6 +102,9 @@ def parse_window(
             raise UsageError("--since and --until go together; give both")
         start, end = parse_date(since, tz, "--since"), parse_date(until, tz, "--until")
         if end <= start:
-            raise UsageError(f"--until ({until}) must be after --since ({since})")
+            raise UsageError(
+                f"--until ({echo(until)}) must be after --since ({echo(since)}), "
+                "e.g. --since 2026-06-01 --until 2026-06-08"
+            )
         return Window(start, end, f"{start.date()}..{end.date()}")
     return parse_week(week or "last", tz, now)
