@@ -14,7 +14,9 @@ from typing import Annotated, Any, TypeVar
 import typer
 from rich.console import Console
 
-from bot.errors import BotError, UsageError
+from bot.errors import BotError, UsageError, one_line
+from bot.secrets import RedactingStream, redact
+from bot.validators import check_out_file, echo
 
 app = typer.Typer(
     name="vllm-bot",
@@ -23,8 +25,8 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
 )
-err = Console(stderr=True, highlight=False, soft_wrap=True)
-out = Console(highlight=False, soft_wrap=True)
+err = Console(file=RedactingStream("stderr"), highlight=False, soft_wrap=True)
+out = Console(file=RedactingStream("stdout"), highlight=False, soft_wrap=True)
 
 T = TypeVar("T")
 
@@ -69,14 +71,30 @@ RepoOption = Annotated[
 ]
 
 
+def _version(value: bool) -> None:
+    if value:
+        from importlib import metadata
+
+        try:
+            version = metadata.version("vllm-bot")
+        except metadata.PackageNotFoundError:
+            version = "dev"
+        out.print(f"vllm-bot {version}", markup=False)
+        raise typer.Exit(0)
+
+
 @app.callback()
 def _root(
     config: ConfigOption = None,
     debug: Annotated[bool, typer.Option("--debug", help="Show tracebacks and debug logs.")] = False,
+    version: Annotated[
+        bool,
+        typer.Option("--version", callback=_version, is_eager=True, help="Print the version."),
+    ] = False,
 ) -> None:
     state.config = config
     state.debug = debug
-    handler = logging.StreamHandler()
+    handler = logging.StreamHandler(RedactingStream("stderr"))
     handler.setFormatter(_LogFormatter(debug))
     logging.basicConfig(level=logging.DEBUG if debug else logging.WARNING, handlers=[handler])
 
@@ -102,7 +120,7 @@ def run(factory: Callable[[], Awaitable[T]]) -> T:
     except BotError as exc:
         if state.debug:
             err.print_exception()
-        err.print(f"error: {exc}", markup=False)
+        err.print(f"error: {one_line(str(exc))}", markup=False)
         raise typer.Exit(exc.exit_code) from None
     except KeyboardInterrupt:
         err.print("interrupted")
@@ -111,7 +129,8 @@ def run(factory: Callable[[], Awaitable[T]]) -> T:
         if state.debug:
             raise
         err.print(
-            f"error: {type(exc).__name__}: {exc} (run with --debug for details)", markup=False
+            f"error: {one_line(f'{type(exc).__name__}: {exc}')} (run with --debug for details)",
+            markup=False,
         )
         raise typer.Exit(1) from None
 
@@ -124,7 +143,7 @@ async def _services():
 
 def _emit(text: str, out_file: Path | None) -> None:
     if out_file is None:
-        sys.stdout.write(text if text.endswith("\n") else text + "\n")
+        sys.stdout.write(redact(text if text.endswith("\n") else text + "\n"))
         return
     try:
         out_file.parent.mkdir(parents=True, exist_ok=True)
@@ -176,36 +195,59 @@ def sync(
 @app.command("import")
 def import_(
     file: Annotated[Path, typer.Argument(help="JSON export of pull requests.")],
-    week: Annotated[
-        str | None, typer.Option(help="Mark this ISO week complete: the file holds all of it.")
-    ] = None,
-    since: Annotated[str | None, typer.Option(help="Mark [since, until) complete.")] = None,
-    until: Annotated[
-        str | None, typer.Option(help="End of the complete window, exclusive.")
-    ] = None,
+    week: Annotated[str | None, typer.Option(help="The ISO week the file is for.")] = None,
+    since: Annotated[str | None, typer.Option(help="Start of the window the file is for.")] = None,
+    until: Annotated[str | None, typer.Option(help="End of that window, exclusive.")] = None,
+    complete: Annotated[
+        bool,
+        typer.Option(
+            "--complete",
+            help="Mark the window complete (the digest then says 'all merged PRs'); only "
+            "when the file declares a window containing it, or its merged dates reach past "
+            "both edges.",
+        ),
+    ] = False,
 ) -> None:
     """Import pull requests from a JSON export (offline use and archives)."""
 
     async def go() -> None:
-        from bot.importer import read_export
+        from bot.importer import coverage, read_export_file
         from bot.weeks import parse_window
 
-        repo_name, prs = read_export(file)
+        export = read_export_file(file)
+        repo_name, prs = export.repo, export.prs
         async with await _services() as services:
+            window = None
+            if week is not None or since or until:
+                window = parse_window(week, since, until, services.config.tz)
+            elif complete:
+                raise UsageError("--complete needs the window: --week W or --since D --until D")
+            if complete and window is not None:
+                problem = coverage(export, window.start, window.end)
+                if problem is not None:
+                    raise UsageError(
+                        f"not marking {window.label} complete: {problem}; give a file that "
+                        "covers the window, or leave out --complete"
+                    )
             await services.store.upsert_prs(prs)
             message = f"imported {len(prs)} PRs of {repo_name}"
-            if week or since or until:
-                window = parse_window(week, since, until, services.config.tz)
+            if window is not None:
                 inside = [
                     p for p in prs if p.merged_at and window.start <= p.merged_at < window.end
                 ]
-                count = await services.store.count_merged_between(
-                    repo_name, window.start, window.end
-                )
-                await services.store.mark_window(
-                    repo_name, window.start_utc, window.end_utc, complete=True, pr_count=count
-                )
-                message += f"; {window.label} marked complete ({len(inside)} PRs in it)"
+                if complete:
+                    count = await services.store.count_merged_between(
+                        repo_name, window.start, window.end
+                    )
+                    await services.store.mark_window(
+                        repo_name, window.start_utc, window.end_utc, complete=True, pr_count=count
+                    )
+                    message += f"; {window.label} marked complete ({len(inside)} PRs in it)"
+                else:
+                    message += (
+                        f"; {len(inside)} in {window.label}, which stays incomplete "
+                        "(--complete marks it complete when the file covers it)"
+                    )
             out.print(message, markup=False)
 
     run(go)
@@ -232,20 +274,42 @@ def sync_summary(repo: str, label: str, result) -> str:
 # ---------------------------------------------------------------------------- pr / explain
 
 
-async def _analysed_pr(services, repo: str | None, number: int):
+def _pr_ref(ref: str, repo: str | None) -> tuple[int, str | None]:
+    """`42121`, `#42121`, `OWNER/NAME#42121` or a PR URL, as `/vllm pr` accepts."""
+    from bot.commands import CommandError, parse_pr_ref
+
+    try:
+        parsed = parse_pr_ref(ref)
+    except CommandError as exc:
+        raise UsageError(
+            f"bad PR number {echo(ref)}: {exc.reason.split('; expected')[0]}; accepted: "
+            "42121, #42121, OWNER/NAME#42121 or https://github.com/OWNER/NAME/pull/42121"
+        ) from None
+    if parsed.repo and repo and parsed.repo.lower() != repo.lower():
+        raise UsageError(f"the PR reference names {parsed.repo} but --repo says {repo}")
+    return parsed.number, parsed.repo or repo
+
+
+async def _analysed_pr(services, repo: str | None, ref: str):
     from bot.sync import fetch_pr
 
-    if number <= 0:
-        raise UsageError(f"bad PR number {number}: expected a positive integer like 42121")
+    number, repo = _pr_ref(ref, repo)
     repo_name = services.config.repo(repo).name
     pr = await fetch_pr(services.store, services.github(), repo_name, number)
     analyzer = await services.analyzer(repo_name)
     return pr, analyzer.analyze(pr), analyzer
 
 
-@app.command()
+# `pr -5` must reach the number check, not click's "No such option".
+_NUMBER_ARGS = {"ignore_unknown_options": True}
+PrArgument = Annotated[
+    str, typer.Argument(help="PR number, #N, OWNER/NAME#N or a GitHub PR URL.", metavar="PR")
+]
+
+
+@app.command(context_settings=_NUMBER_ARGS)
 def pr(
-    number: Annotated[int, typer.Argument(help="PR number.")],
+    number: PrArgument,
     repo: RepoOption = None,
     format: Annotated[PRFormat, typer.Option("--format", help="Output format.")] = PRFormat.text,
     lang: Annotated[Lang | None, typer.Option(help="Language of the text card.")] = None,
@@ -267,9 +331,9 @@ def pr(
     run(go)
 
 
-@app.command()
+@app.command(context_settings=_NUMBER_ARGS)
 def explain(
-    number: Annotated[int, typer.Argument(help="PR number.")],
+    number: PrArgument,
     repo: RepoOption = None,
     format: Annotated[PRFormat, typer.Option("--format", help="Output format.")] = PRFormat.text,
 ) -> None:
@@ -332,6 +396,8 @@ def digest(
 ) -> None:
     """Build the weekly digest (syncing first when needed); print, write or post it."""
     targets = [_parse_target(t) for t in post or []]
+    if out_file is not None:
+        _usage(lambda: check_out_file(str(out_file)))
 
     async def go() -> None:
         from bot.digest.pipeline import build_for_window, render_digest
@@ -383,6 +449,15 @@ async def _post_everywhere(services, built, targets: list[tuple[str, str]], forc
         raise BotError(f"{len(failures)} of {len(targets)} targets were not posted (see above)")
 
 
+def _usage(check: Callable[[], object]) -> None:
+    """A check run before anything starts: its UsageError is one line and exit 2."""
+    try:
+        check()
+    except UsageError as exc:
+        err.print(f"error: {exc}", markup=False)
+        raise typer.Exit(2) from None
+
+
 def _parse_target(value: str) -> tuple[str, str]:
     platform, sep, channel = value.partition(":")
     if not sep or platform not in ("slack", "discord") or not channel:
@@ -416,9 +491,10 @@ def chat(
         if code == 0:
             _emit(reply_text, None)
         else:
-            err.print(
-                f"error: {reply_text}" if "\n" not in reply_text else reply_text, markup=False
-            )
+            # One line on stderr (CONTRACT); chat platforms show the usage on its own line.
+            reason, _, usage = reply_text.partition("\nusage: ")
+            line = " ".join(reason.split()) + (f" (usage: {usage.strip()})" if usage else "")
+            err.print(f"error: {line}", markup=False)
         return code
 
     raise typer.Exit(run(go))
@@ -429,7 +505,10 @@ def chat(
 
 @app.command()
 def serve(
-    port: Annotated[int | None, typer.Option(help="Web server port (default from config).")] = None,
+    port: Annotated[
+        int | None,
+        typer.Option(min=0, max=65535, help="Web server port 0-65535 (default from config)."),
+    ] = None,
 ) -> None:
     """The long-running bot: scheduler, Slack, Discord and the web server."""
 

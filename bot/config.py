@@ -10,17 +10,30 @@ from __future__ import annotations
 import os
 import tomllib
 import zoneinfo
+from datetime import UTC
 from functools import cached_property
 from importlib import resources
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, field_validator
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    SecretStr,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from bot.alerts.settings import AlertsConfig
+from bot.cron import parse_cron
 from bot.errors import ConfigError
 from bot.runtime.settings import LoggingConfig, ServeConfig
+from bot.secrets import control_characters, register
+from bot.validators import database_url_problem, echo, repo_problem
 
 REPO_PATTERN = r"^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+$"
 
@@ -29,9 +42,35 @@ class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
+def _repo_name(value: str) -> str:
+    if (problem := repo_problem(value)) is not None:
+        raise ValueError(problem)  # shown as an example, never as the regular expression
+    return value
+
+
+RepoName = Annotated[str, AfterValidator(_repo_name)]
+
+
 class RepoConfig(_Strict):
-    name: Annotated[str, Field(pattern=REPO_PATTERN)]
+    name: RepoName
     modules: str = "vllm"  # a rule set in config/modules/, a path to one, or "auto"
+
+    @field_validator("modules")
+    @classmethod
+    def _known_ruleset(cls, value: str) -> str:
+        if value == "auto" or value in builtin_rulesets():
+            return value
+        path = Path(value).expanduser()
+        if path.suffix == ".toml" or path.exists():
+            if not path.is_file():
+                accepted = ", ".join(f"'{name}'" for name in (*builtin_rulesets(), "auto"))
+                raise ValueError(
+                    f"rule set file {echo(value)} does not exist; expected an existing .toml "
+                    f"file or one of {accepted}"
+                )
+            return value
+        accepted = ", ".join(f"'{name}'" for name in (*builtin_rulesets(), "auto"))
+        raise ValueError(f"unknown rule set; accepted: {accepted} or a path to a .toml file")
 
 
 class GitHubConfig(_Strict):
@@ -57,13 +96,23 @@ class DiscordConfig(_Strict):
 class DigestTarget(_Strict):
     platform: Literal["slack", "discord"]
     channel: Annotated[str, Field(min_length=1)]
-    repo: Annotated[str, Field(pattern=REPO_PATTERN)] | None = None
+    repo: RepoName | None = None
     language: Literal["en", "zh"] | None = None
     cron: str = "0 9 * * MON"
     catch_up_hours: Annotated[float, Field(ge=0)] = 24
     # Discord channel webhook (posts without a bot connection). The URL carries the
     # webhook's token, so the config names the environment variable that holds it.
     webhook_url_env: Annotated[str, Field(pattern=r"^[A-Za-z_][A-Za-z0-9_]*$")] | None = None
+
+    @field_validator("cron")
+    @classmethod
+    def _valid_cron(cls, value: str) -> str:
+        # Checked at load, so every command refuses a bad schedule, not only `serve`.
+        try:
+            parse_cron(value, UTC)
+        except ConfigError as exc:
+            raise ValueError(str(exc)) from None
+        return value
 
     @property
     def webhook_url(self) -> str | None:
@@ -75,6 +124,12 @@ class DigestTarget(_Strict):
                 f"digest target discord:{self.channel} names webhook_url_env = "
                 f"{self.webhook_url_env!r} but that environment variable is not set"
             )
+        if control_characters(value):
+            raise ConfigError(
+                f"{self.webhook_url_env} holds a control character; set it to the URL alone"
+            )
+        # The URL's last path segment is the webhook's token.
+        register([value, value.rstrip("/").rsplit("/", 1)[-1]])
         return value
 
 
@@ -119,17 +174,28 @@ class Config(_Strict):
             if repo.name.lower() == name.lower():
                 return repo
         # An unconfigured repo still works with generic ("auto") rules.
-        if not _matches(REPO_PATTERN, name):
-            raise ConfigError(
-                f"bad repository {name!r}: expected OWNER/NAME, e.g. vllm-project/vllm"
-            )
+        if (problem := repo_problem(name)) is not None:
+            raise ConfigError(f"bad repository {echo(name)}: {problem}")
         return RepoConfig(name=name, modules="auto")
 
 
-def _matches(pattern: str, value: str) -> bool:
-    import re
+def builtin_rulesets() -> tuple[str, ...]:
+    """The rule sets shipped in config/modules/ (bot.analysis.rules.BUILTIN_RULESETS)."""
+    folder = resources.files("bot.defaults") / "modules"
+    return tuple(
+        sorted(p.name.removesuffix(".toml") for p in folder.iterdir() if p.name.endswith(".toml"))
+    )
 
-    return re.match(pattern, value) is not None
+
+SECRET_VARIABLES = (
+    "github_token",
+    "github_webhook_secret",
+    "slack_bot_token",
+    "slack_signing_secret",
+    "slack_app_token",
+    "discord_bot_token",
+    "openai_api_key",
+)
 
 
 class Environment(BaseSettings):
@@ -169,7 +235,42 @@ class Environment(BaseSettings):
     )
     @classmethod
     def _empty_is_unset(cls, value: Any) -> Any:
+        # A pasted secret often ends in a newline; surrounding whitespace is never part of
+        # a token or URL, and left in place it ends up quoted in an HTTP error.
+        if isinstance(value, str):
+            value = value.strip()
         return None if value in ("", None) else value
+
+    @model_validator(mode="after")
+    def _clean_secrets(self) -> Environment:
+        for name in SECRET_VARIABLES:
+            value = getattr(self, name)
+            if value is not None and control_characters(value.get_secret_value()):
+                # The value itself is never shown, not even in part.
+                raise ConfigError(
+                    f"{name.upper()} holds a control character (a newline or tab inside "
+                    "the value?); set it to the token alone"
+                )
+        register(self.secret_values())
+        return self
+
+    def secret_values(self) -> list[str]:
+        """Every secret held here: tokens, and the database password."""
+        values = [
+            getattr(self, name).get_secret_value()
+            for name in SECRET_VARIABLES
+            if getattr(self, name) is not None
+        ]
+        if self.database_url:
+            from sqlalchemy.engine import make_url
+
+            try:
+                password = make_url(self.database_url).password
+            except Exception:  # an unparsable URL is refused later with its own message
+                password = None
+            if password:
+                values.append(str(password))
+        return values
 
 
 def _deep_merge(base: dict[str, Any], override: dict[str, Any]) -> dict[str, Any]:
@@ -186,7 +287,9 @@ def _read_toml(text: str, source: str) -> dict[str, Any]:
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"{source}: not valid TOML: {exc}") from None
+        raise ConfigError(
+            f"{source}: not valid TOML: {exc}; expected TOML like config/default.toml"
+        ) from None
 
 
 def default_config_text() -> str:
@@ -201,7 +304,11 @@ def _format_error(source: str, exc: ValidationError) -> str:
         return f"{source}: unknown key '{path}'; see config/default.toml for the accepted keys"
     value = err.get("input")
     shown = "" if isinstance(value, dict | list) else f" (got {value!r})"
-    message = err["msg"]
+    message = err["msg"].removeprefix("Value error, ")
+    if kind == "value_error" and isinstance(value, str):
+        shown = "" if echo(value) in message or repr(value) in message else f" (got {echo(value)})"
+    if kind == "too_short":
+        message += "; expected at least one entry (see config/default.toml)"
     if kind == "literal_error":
         message = message.replace("Input should be", "accepted:")
     return f"{source}: {path}: {message}{shown}"
@@ -218,7 +325,14 @@ def load_config(path: str | Path | None = None, env: Environment | None = None) 
         try:
             text = user_file.read_text(encoding="utf-8")
         except OSError as exc:
-            raise ConfigError(f"cannot read config file {user_file}: {exc.strerror}") from None
+            raise ConfigError(
+                f"cannot read config file {user_file}: {exc.strerror}; give --config (or "
+                "VLLM_BOT_CONFIG) an existing TOML file"
+            ) from None
+        except UnicodeDecodeError as exc:
+            raise ConfigError(
+                f"{user_file}: not UTF-8 text (byte {exc.start}); save the config as UTF-8"
+            ) from None
         source = str(user_file)
         data = _deep_merge(data, _read_toml(text, source))
     try:
@@ -244,4 +358,6 @@ def database_url(env: Environment) -> str:
         url = "postgresql+asyncpg://" + url.removeprefix("postgresql://")
     elif url.startswith("sqlite:///"):
         url = "sqlite+aiosqlite:///" + url.removeprefix("sqlite:///")
+    if (problem := database_url_problem(url)) is not None:
+        raise ConfigError(problem)
     return url

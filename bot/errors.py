@@ -2,6 +2,26 @@
 
 from __future__ import annotations
 
+# Error lines stay readable in a terminal and a log; the whole text goes to --debug.
+ERROR_LINE_LIMIT = 240
+
+
+def one_line(text: str, limit: int = ERROR_LINE_LIMIT) -> str:
+    """`text` as one line of at most `limit` characters.
+
+    Library errors put their details on later lines (SQLAlchemy's `[SQL: …]
+    [parameters: …]`); those are dropped, and an over-long first line is cut."""
+    lines = [line.strip() for line in str(text).splitlines() if line.strip()]
+    head = lines[0] if lines else ""
+    if len(lines) > 1 and not any(
+        line.startswith(("[SQL", "[parameters", "(Background")) for line in lines[1:]
+    ):
+        head = " ".join(lines)
+    head = " ".join(head.split())
+    if len(head) > limit:
+        head = head[: limit - 1].rstrip() + "…"
+    return head
+
 
 class BotError(Exception):
     """Base class: the message is shown to the user as it is."""

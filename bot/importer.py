@@ -3,18 +3,26 @@
 The format uses GitHub's GraphQL field names:
 {"repository": "owner/name", "pullRequests": [{"number", "title", "body", "url", "author",
 "createdAt", "mergedAt", "baseRefName", "labels": [..], "additions", "deletions",
-"changedFiles", "files": [{"path", "additions", "deletions"}], "filesKnown"}]}
+"changedFiles", "files": [{"path", "additions", "deletions"}], "filesKnown"}],
+"window": {"since", "until"}}
+
+`window` (optional) is the export's declaration of what it holds: every PR merged in
+[since, until). Only such a declaration, or merged dates reaching past both edges, lets
+`import --complete` mark a window complete (`coverage`).
 """
 
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from bot.errors import UsageError
 from bot.models import FileChange, PullRequest
+
+EXPECTED = "expected a JSON export (see README, 'Export format for import')"
 
 
 def _time(value: str | None, where: str) -> datetime | None:
@@ -74,18 +82,65 @@ def _pr(repo: str, raw: dict[str, Any], where: str) -> PullRequest:
     )
 
 
+@dataclass(frozen=True, slots=True)
+class Export:
+    repo: str
+    prs: list[PullRequest]
+    declared: tuple[datetime, datetime] | None  # the file's own `window`, when it has one
+
+
+def coverage(export: Export, start: datetime, end: datetime) -> str | None:
+    """Why `export` does not show it holds every PR merged in [start, end), or None.
+
+    Judged by the export's declared `window` when it has one (it must contain [start,
+    end)); otherwise by its merged dates: a PR merged before `start` and one at or after
+    `end` show the export was not cut off inside the window."""
+    if export.declared is not None:
+        since, until = export.declared
+        if since <= start and end <= until:
+            return None
+        return (
+            f"the file declares the window {since.date()}..{until.date()}, "
+            f"which does not contain {start.date()}..{end.date()}"
+        )
+    merged = sorted(p.merged_at for p in export.prs if p.merged_at is not None)
+    if merged and merged[0] < start and merged[-1] >= end:
+        return None
+    span = f"{merged[0].date()}..{merged[-1].date()}" if merged else "no merged PRs"
+    return (
+        f"the file declares no window and its merged dates ({span}) do not reach past both "
+        f'edges of {start.date()}..{end.date()}; add "window": {{"since": …, "until": …}}'
+    )
+
+
 def read_export(path: Path) -> tuple[str, list[PullRequest]]:
     """The repository and pull requests in an export file."""
+    export = read_export_file(path)
+    return export.repo, export.prs
+
+
+def read_export_file(path: Path) -> Export:
+    """The repository, pull requests and declared window of an export file."""
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except OSError as exc:
-        raise UsageError(f"cannot read {path}: {exc.strerror}") from None
+        raise UsageError(f"cannot read {path}: {exc.strerror}; {EXPECTED}") from None
     except json.JSONDecodeError as exc:
-        raise UsageError(f"{path}: not valid JSON: {exc}") from None
+        raise UsageError(f"{path}: not valid JSON: {exc}; {EXPECTED}") from None
     if not isinstance(data, dict) or "pullRequests" not in data or "repository" not in data:
         raise UsageError(f"{path}: expected an object with 'repository' and 'pullRequests'")
     repo = str(data["repository"])
     prs = [
         _pr(repo, raw, f"{path}: pullRequests[{i}]") for i, raw in enumerate(data["pullRequests"])
     ]
-    return repo, prs
+    declared = None
+    window = data.get("window")
+    if window is not None:
+        since = _time(window.get("since"), f"{path}: window") if isinstance(window, dict) else None
+        until = _time(window.get("until"), f"{path}: window") if isinstance(window, dict) else None
+        if since is None or until is None or until <= since:
+            raise UsageError(
+                f'{path}: \'window\' must be {{"since": DATE, "until": DATE}} with until after since'
+            )
+        declared = (since, until)
+    return Export(repo, prs, declared)

@@ -8,6 +8,7 @@ from datetime import UTC, date, datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
 from bot.errors import UsageError
+from bot.validators import echo
 
 WEEK_PATTERN = re.compile(r"^(\d{4})-?W(\d{1,2})$", re.IGNORECASE)
 WEEK_HELP = "expected an ISO week like 2026-W23, or 'this' or 'last'"
@@ -60,10 +61,13 @@ def parse_week(spec: str, tz: ZoneInfo, now: datetime | None = None) -> Window:
         return iso_week(iso.year, iso.week, tz)
     match = WEEK_PATTERN.match(text)
     if match is None:
-        raise UsageError(f"bad week {spec!r}: {WEEK_HELP}")
+        raise UsageError(f"bad week {echo(spec)}: {WEEK_HELP}")
     window = iso_week(int(match[1]), int(match[2]), tz)
     if window.start > now:
-        raise UsageError(f"week {window.label} is in the future (it starts {window.start.date()})")
+        raise UsageError(
+            f"week {window.label} is in the future (it starts {window.start.date()}); "
+            "use 'this', 'last' or an earlier ISO week"
+        )
     return window
 
 
@@ -72,7 +76,7 @@ def parse_date(value: str, tz: ZoneInfo, name: str) -> datetime:
         parsed = datetime.fromisoformat(value)
     except ValueError:
         raise UsageError(
-            f"bad {name} {value!r}: expected a date like 2026-06-01 or 2026-06-01T12:00"
+            f"bad {name} {echo(value)}: expected a date like 2026-06-01 or 2026-06-01T12:00"
         ) from None
     return parsed if parsed.tzinfo else parsed.replace(tzinfo=tz)
 
@@ -85,13 +89,22 @@ def parse_window(
     now: datetime | None = None,
 ) -> Window:
     """One window from either --week or --since/--until (default: last week)."""
+    if week is not None and not week.strip():
+        # An empty value (an unset shell variable) must not quietly mean "last week".
+        raise UsageError(f"--week is empty: {WEEK_HELP}")
     if week and (since or until):
         raise UsageError("use either --week or --since/--until, not both")
+    for name, value in (("--since", since), ("--until", until)):
+        if value is not None and not value.strip():
+            raise UsageError(f"{name} is empty: expected a date like 2026-06-01")
     if since or until:
         if not (since and until):
             raise UsageError("--since and --until go together; give both")
         start, end = parse_date(since, tz, "--since"), parse_date(until, tz, "--until")
         if end <= start:
-            raise UsageError(f"--until ({until}) must be after --since ({since})")
+            raise UsageError(
+                f"--until ({echo(until)}) must be after --since ({echo(since)}), "
+                "e.g. --since 2026-06-01 --until 2026-06-08"
+            )
         return Window(start, end, f"{start.date()}..{end.date()}")
     return parse_week(week or "last", tz, now)

@@ -32,6 +32,7 @@ from bot.alerts.repository import AlertStore
 from bot.errors import BotError
 from bot.models import PullRequest
 from bot.runtime.metrics import METRICS, error_kind
+from bot.runtime.reject import reject
 
 log = logging.getLogger(__name__)
 
@@ -145,13 +146,9 @@ class WebhookReceiver:
             return web.Response(status=503, text="webhook secret not configured\n")
         body = await request.read()
         if not verify(secret, body, request.headers.get("X-Hub-Signature-256")):
-            # Never log the secret or the expected signature; the header alone is harmless.
-            log.warning(
-                "GitHub webhook: rejected a delivery with a %s signature from %s",
-                "missing" if "X-Hub-Signature-256" not in request.headers else "bad",
-                request.remote,
-            )
-            return web.Response(status=401, text="bad signature\n")
+            # Never log the secret or the expected signature; one rate-limited line.
+            missing = "X-Hub-Signature-256" not in request.headers
+            return reject(request, f"{'missing' if missing else 'bad'} X-Hub-Signature-256")
         event = request.headers.get("X-GitHub-Event", "")
         delivery = request.headers.get("X-GitHub-Delivery", "")
         if event == "ping":
@@ -163,11 +160,17 @@ class WebhookReceiver:
         except ValueError:
             return web.Response(status=400, text="body is not JSON\n")
         pr_data = payload.get("pull_request") if isinstance(payload, dict) else None
-        if not isinstance(pr_data, dict) or "repository" not in payload:
+        repository = payload.get("repository") if isinstance(payload, dict) else None
+        if not isinstance(pr_data, dict) or not isinstance(repository, dict):
             return web.Response(status=400, text="pull_request event without a pull_request\n")
+        try:
+            pr_from_payload(payload)
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            # Signed by GitHub but not a shape we read: say so rather than fail later.
+            return web.Response(status=400, text=f"unreadable pull_request: {type(exc).__name__}\n")
         if payload.get("action") != "closed" or not pr_data.get("merged"):
             return web.Response(status=202, text="ignored: not a merge\n")
-        repo = str(payload["repository"].get("full_name", ""))
+        repo = str(repository.get("full_name", ""))
         if self.repos is not None and repo.lower() not in self.repos:
             return web.Response(status=202, text=f"ignored: {repo} is not watched\n")
         if delivery and not await self.db.claim_delivery(delivery, event, self.pipeline.clock()):

@@ -7,6 +7,8 @@ from typing import TYPE_CHECKING
 from bot.commands.backend import ServicesBackend
 from bot.commands.context import Context, SubscriptionService
 from bot.commands.dispatch import handle
+from bot.errors import UsageError
+from bot.validators import chat_channel_problem
 
 if TYPE_CHECKING:
     from bot.services import Services
@@ -42,6 +44,8 @@ def chat_address(channel: str | None) -> tuple[str, str | None]:
     if channel:
         platform, sep, rest = channel.partition(":")
         if sep and platform in ("slack", "discord") and rest:
+            if (problem := chat_channel_problem(platform, rest)) is not None:
+                raise UsageError(f"--channel: {problem}")
             return platform, rest
     return "cli", channel
 

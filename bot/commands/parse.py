@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 
 from bot.errors import UsageError
 from bot.models import FLAG_IDS
+from bot.validators import ECHO_LIMIT, echo
 from bot.weeks import WEEK_PATTERN
 
 # GitHub PR numbers are positive 32-bit integers; anything larger cannot exist, so saying
@@ -48,10 +49,20 @@ _PR_URL = re.compile(
 _SHORT_REF = re.compile(r"^(?P<repo>[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+)#(?P<number>\d+)$")
 
 
+_QUOTED = re.compile(rf"'([^'\n]{{{ECHO_LIMIT + 1},}})'")
+
+
+def shorten_quoted(message: str) -> str:
+    """Echoed input ('…') cut to about 60 characters: a 5,000-character command must not
+    come back whole."""
+    return _QUOTED.sub(lambda m: echo(m[1]), message)
+
+
 class CommandError(UsageError):
     """Bad input: one clear line, then the usage line of the command concerned."""
 
     def __init__(self, message: str, command: str | None = None) -> None:
+        message = shorten_quoted(message)
         self.reason = message
         self.command = command
         self.usage = USAGE.get(command or "", GENERAL_USAGE)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot.document import Document
+from bot.secrets import redact
 
 
 @dataclass(frozen=True, slots=True)
@@ -24,6 +25,11 @@ class Reply:
     post_to_channel: bool = False
     ok: bool = True
     runtime: bool = False
+
+    def __post_init__(self) -> None:
+        # Error texts quote exceptions, and an exception can quote a token (an HTTP
+        # library naming a bad header): no reply leaves with a secret in it.
+        object.__setattr__(self, "text", redact(self.text))
 
     @classmethod
     def error(cls, text: str, *, runtime: bool = False) -> Reply:

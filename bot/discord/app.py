@@ -54,6 +54,7 @@ from bot.discord.endpoints import DiscordEndpoints, apply_endpoints, resolve_gat
 from bot.discord.poster import DiscordPoster, DiscordPostError, DiscordUnavailable
 from bot.runtime.logging import log_post
 from bot.runtime.metrics import METRICS, CommandRun, Metrics
+from bot.secrets import redact
 from formatters import limits
 
 log = logging.getLogger(__name__)
@@ -302,7 +303,7 @@ class CommandHandler:
             log_post(log, "discord", channel, document.id, "failed", started, detail=str(exc))
             if run is not None:
                 run.outcome, run.kind = "failed", "discord"
-            await interaction.followup.send(str(exc), ephemeral=True, wait=True)
+            await interaction.followup.send(redact(str(exc)), ephemeral=True, wait=True)
             return
         outcome = "delivered" if result.nothing_new else "posted"
         log_post(log, "discord", channel, document.id, outcome, started, parts=len(result.sent))

@@ -15,28 +15,30 @@ from collections.abc import Iterable
 from datetime import UTC, datetime
 from typing import Any, TextIO
 
-from pydantic import SecretStr
+from bot.secrets import MIN_SECRET_LENGTH as _MIN_SECRET_LENGTH
+from bot.secrets import REDACTED, redact, register, registered
 
-REDACTED = "[redacted]"
-# Shorter values would redact ordinary words and numbers all over the logs.
-_MIN_SECRET_LENGTH = 6
+__all__ = ["REDACTED", "JsonFormatter", "RedactSecrets", "TextFormatter", "configure_logging"]
 
 # Attributes every LogRecord has; anything else was passed with `extra=` and is data.
 _STANDARD = set(vars(logging.LogRecord("", 0, "", 0, "", None, None))) | {"message", "asctime"}
 
 
 class RedactSecrets(logging.Filter):
-    def __init__(self, secrets: Iterable[str]) -> None:
+    """Replaces every form of every secret (bot.secrets.forms): the ones given here and
+    the ones the process registered when it read its environment."""
+
+    def __init__(self, secrets: Iterable[str] = ()) -> None:
         super().__init__()
-        # Longest first, so a secret containing another is replaced whole.
-        unique = {s for s in secrets if s and len(s) >= _MIN_SECRET_LENGTH}
-        self.secrets = sorted(unique, key=len, reverse=True)
+        self.extra = [s for s in secrets if s and len(s) >= _MIN_SECRET_LENGTH]
+        register(self.extra)
+
+    @property
+    def secrets(self) -> list[str]:
+        return registered()
 
     def redact(self, text: str) -> str:
-        for secret in self.secrets:
-            if secret in text:
-                text = text.replace(secret, REDACTED)
-        return text
+        return redact(text, self.extra)
 
     def filter(self, record: logging.LogRecord) -> bool:
         if not self.secrets:
@@ -54,6 +56,8 @@ class RedactSecrets(logging.Filter):
         for key, value in list(vars(record).items()):
             if key not in _STANDARD and isinstance(value, str):
                 setattr(record, key, self.redact(value))
+            elif key not in _STANDARD and isinstance(value, list | tuple | dict):
+                setattr(record, key, json.loads(self.redact(json.dumps(value, default=str))))
         return True
 
 
@@ -136,22 +140,7 @@ def log_post(
 def secret_values(services: Any) -> list[str]:
     """Every configured secret: tokens in the environment, the database password and
     Discord webhook URLs (their path is a token)."""
-    values: list[str] = []
-    env = services.env
-    for name in type(env).model_fields:
-        value = getattr(env, name)
-        if isinstance(value, SecretStr):
-            values.append(value.get_secret_value())
-    url = getattr(env, "database_url", None)
-    if url:
-        from sqlalchemy.engine import make_url
-
-        try:
-            password = make_url(url).password
-        except Exception:  # an unparsable URL fails later with its own message
-            password = None
-        if password:
-            values.append(str(password))
+    values: list[str] = list(services.env.secret_values())
     for target in services.config.digest.targets:
         if target.webhook_url:
             values.append(target.webhook_url)

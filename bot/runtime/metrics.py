@@ -23,6 +23,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from threading import Lock
 
+from bot.secrets import redact
+
 log = logging.getLogger("bot.commands")
 
 LabelKey = tuple[tuple[str, str], ...]
@@ -60,7 +62,7 @@ class _Metric:
     def _key(self, labels: dict[str, str]) -> LabelKey:
         if set(labels) != set(self.labelnames):
             raise ValueError(f"{self.name} takes labels {self.labelnames}, got {tuple(labels)}")
-        return tuple((name, str(labels[name])) for name in self.labelnames)
+        return tuple((name, redact(str(labels[name]))) for name in self.labelnames)
 
     def header(self) -> list[str]:
         return [f"# HELP {self.name} {self.help}", f"# TYPE {self.name} {self.kind}"]

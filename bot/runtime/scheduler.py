@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import re
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Sequence
 from contextlib import asynccontextmanager
@@ -21,63 +20,12 @@ from typing import Any
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 from apscheduler.triggers.cron import CronTrigger
 
+from bot.cron import parse_cron
 from bot.errors import ConfigError
 from bot.runtime.metrics import METRICS, Metrics, error_kind
 from bot.weeks import Window, iso_week
 
 log = logging.getLogger("bot.jobs")
-
-# APScheduler 3 numbers weekdays from Monday=0, crontab from Sunday=0 (and 7). Users write
-# crontab, so numeric weekdays are rewritten as names, which both read the same way.
-_DOW_NAMES = ("sun", "mon", "tue", "wed", "thu", "fri", "sat")
-_DOW_ITEM = re.compile(r"^(\*|[0-7]|[a-z]{3})(?:-([0-7]|[a-z]{3}))?(?:/(\d+))?$")
-
-
-def _dow_number(token: str) -> int | None:
-    if token.isdigit():
-        return int(token) % 7
-    return _DOW_NAMES.index(token) if token in _DOW_NAMES else None
-
-
-def _crontab_weekdays(field: str) -> str:
-    """A crontab day-of-week field in APScheduler 3 terms (names, never numbers)."""
-    if field in ("*", "?"):
-        return "*"
-    days: set[int] = set()
-    for item in field.lower().split(","):
-        match = _DOW_ITEM.match(item)
-        if match is None:
-            return field  # not ours to interpret; APScheduler validates and reports it
-        first, last, step = match[1], match[2], int(match[3] or 1)
-        if first == "*":
-            low, high = 0, 6
-        else:
-            low = _dow_number(first)
-            if last:  # "1-7" is Monday to Sunday, so 7 stays 7 as a range end
-                high = 7 if last == "7" else _dow_number(last)
-            elif match[3]:  # "1/2": from Monday, every second day
-                high = 6
-            else:
-                high = low
-        if low is None or high is None or high < low or step < 1:
-            return field
-        days.update(day % 7 for day in range(low, high + 1, step))
-    return ",".join(_DOW_NAMES[d] for d in sorted(days))
-
-
-def parse_cron(expr: str, tz: tzinfo) -> CronTrigger:
-    """A crontab expression (5 fields, crontab weekday numbers) in `tz`; ConfigError if bad."""
-    fields = expr.split()
-    if len(fields) != 5:
-        raise ConfigError(
-            f"bad cron {expr!r}: expected 5 fields (minute hour day month weekday), "
-            "e.g. '0 9 * * MON'"
-        )
-    fields[4] = _crontab_weekdays(fields[4])
-    try:
-        return CronTrigger.from_crontab(" ".join(fields), timezone=tz)
-    except ValueError as exc:
-        raise ConfigError(f"bad cron {expr!r}: {exc}") from None
 
 
 def fire_times(trigger: CronTrigger, since: datetime, until: datetime) -> Iterator[datetime]:

@@ -40,6 +40,7 @@ from bot.document import Document
 from bot.errors import BotError
 from bot.runtime.logging import log_post
 from bot.runtime.metrics import METRICS, Metrics, error_kind
+from bot.runtime.reject import reject, slack_signature_problem
 from bot.slack.poster import SlackPoster, SlackPostError, SlackUnavailable
 
 if TYPE_CHECKING:
@@ -99,6 +100,7 @@ class SlackBot:
         # ones), named for the shutdown log; `serve` drains them before closing clients.
         self._tasks: dict[asyncio.Task[None], str] = {}
         self.accepting = True
+        self.signing_secret = signing_secret
         self.app = _bolt_app(client, signing_secret)
         self.app.command("/vllm")(self._on_command)
         self.app.event("link_shared")(self._on_link_shared)
@@ -353,15 +355,33 @@ def _posted_text(result: DeliveryResult, command: Command) -> str:
 # ---------------------------------------------------------------------------- HTTP mode
 
 
-def slack_routes(bot: SlackBot, path: str = "/slack/events") -> list[web.RouteDef]:
-    """The `POST /slack/events` route, to mount on the bot's one web server."""
+def events_view(bot: SlackBot) -> Callable[[web.Request], Coroutine[Any, Any, web.Response]]:
+    """The aiohttp handler of `POST /slack/events`.
+
+    The signature and the 5-minute window are checked here, before bolt: a malformed header
+    (`X-Slack-Request-Timestamp: abc`) must be a 401 with one rate-limited line, never bolt's
+    500 with a traceback, and a flood of bad signatures must not log a line each."""
 
     async def events(request: web.Request) -> web.Response:
-        # bolt verifies X-Slack-Signature and the 5-minute window before any listener runs.
-        bolt_response = await bot.app.async_dispatch(await to_bolt_request(request))
+        if bot.signing_secret:
+            body = await request.read()
+            problem = slack_signature_problem(bot.signing_secret, request.headers, body)
+            if problem is not None:
+                return reject(request, problem)
+        try:
+            bolt_response = await bot.app.async_dispatch(await to_bolt_request(request))
+        except Exception as exc:
+            # Listeners run after the ack, so what fails here is bolt reading the body
+            # (JSON that is not an object, bytes that are not JSON): bad input, not ours.
+            return reject(request, f"unreadable body ({type(exc).__name__})", status=400)
         return await to_aiohttp_response(bolt_response)
 
-    return [web.post(path, events)]
+    return events
+
+
+def slack_routes(bot: SlackBot, path: str = "/slack/events") -> list[web.RouteDef]:
+    """The `POST /slack/events` route, to mount on the bot's one web server."""
+    return [web.post(path, events_view(bot))]
 
 
 def slack_web_app(bot: SlackBot, path: str = "/slack/events") -> web.Application:

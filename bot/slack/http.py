@@ -4,10 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from aiohttp import web
-from slack_bolt.adapter.aiohttp import to_aiohttp_response, to_bolt_request
-
-from bot.slack.app import SlackBot, build_slack_bot
+from bot.slack.app import SlackBot, build_slack_bot, events_view
 
 if TYPE_CHECKING:
     from bot.services import Services
@@ -16,10 +13,7 @@ if TYPE_CHECKING:
 def bot_handler(bot: SlackBot) -> Any:
     """An aiohttp handler that hands Slack's request to bolt (which verifies the signature)."""
 
-    async def events(request: web.Request) -> web.Response:
-        bolt_response = await bot.app.async_dispatch(await to_bolt_request(request))
-        return await to_aiohttp_response(bolt_response)
-
+    events = events_view(bot)
     # serve drains the bot's pending answers at shutdown (bot.runtime.integrations._work_of).
     events.bot = bot  # type: ignore[attr-defined]
     return events

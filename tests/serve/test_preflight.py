@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from pydantic import ValidationError
 
 from bot.config import Environment
 from bot.errors import ConfigError
@@ -86,10 +87,12 @@ def test_vllm_bot_serve_exits_2_with_one_line(tmp_path: Path) -> None:
     assert lines[0].startswith("error: cannot serve: SLACK_BOT_TOKEN is not set")
 
 
-def test_bad_cron_fails_before_serving() -> None:
-    config = make_config(digest={"targets": [SLACK_TARGET | {"cron": "0 25 * * MON"}]})
-    with pytest.raises(ConfigError, match=r"digest\.targets\.0\.cron: bad cron '0 25 \* \* MON'"):
-        preflight(config, Environment(slack_bot_token="xoxb-1", slack_app_token="xapp-1"))
+def test_bad_cron_fails_when_the_config_is_read() -> None:
+    # Every command refuses it, not only serve (issue 14).
+    with pytest.raises(
+        ValidationError, match=r"digest\.targets\.0\.cron\n.*bad cron '0 25 \* \* MON'"
+    ):
+        make_config(digest={"targets": [SLACK_TARGET | {"cron": "0 25 * * MON"}]})
 
 
 def test_webhook_variable_must_be_set(monkeypatch) -> None:

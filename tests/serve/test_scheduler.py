@@ -8,12 +8,12 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
+from bot.config import Environment
 from bot.errors import ConfigError
 from bot.runtime.metrics import Metrics
 from bot.runtime.scheduler import (
     Jobs,
     build_scheduler,
-    digest_jobs,
     fire_times,
     parse_cron,
     week_before,
@@ -70,10 +70,13 @@ def test_bad_cron_is_a_config_error(expr: str) -> None:
         parse_cron(expr, BERLIN)
 
 
-def test_bad_cron_names_the_target() -> None:
-    config = make_config(digest={"targets": [{"platform": "slack", "channel": "C1", "cron": "x"}]})
-    with pytest.raises(ConfigError, match=r"digest\.targets\.0\.cron"):
-        digest_jobs(config)
+def test_bad_cron_names_the_target(tmp_path) -> None:
+    from bot.config import load_config
+
+    path = tmp_path / "c.toml"
+    path.write_text('[[digest.targets]]\nplatform = "slack"\nchannel = "C1"\ncron = "x"\n')
+    with pytest.raises(ConfigError, match=r"digest\.targets\.0\.cron: bad cron 'x'"):
+        load_config(path, Environment())
 
 
 def test_a_run_posts_the_previous_iso_week_in_the_configured_timezone() -> None:

@@ -1,0 +1,110 @@
+"""Checks of what users type, each failing with one line: what was wrong, what is accepted.
+
+Shared by the CLI, the chat commands and the config, so `--repo`, `/vllm … repo:` and
+`[[repos]] name` accept exactly the same things and say so the same way.
+"""
+
+from __future__ import annotations
+
+import re
+
+from bot.errors import UsageError
+
+ECHO_LIMIT = 60
+REPO_EXAMPLE = "OWNER/NAME, e.g. vllm-project/vllm"
+# GitHub: an owner (user or organisation) is 1-39 letters, digits or single hyphens, not
+# starting or ending with one; a repository name is 1-100 of letters, digits, '.', '-', '_'.
+_OWNER = re.compile(r"^[A-Za-z0-9](?:[A-Za-z0-9]|-(?=[A-Za-z0-9])){0,38}$")
+_NAME = re.compile(r"^[A-Za-z0-9._-]{1,100}$")
+MAX_PR_NUMBER = 2**31 - 1  # GitHub's GraphQL Int
+_SNOWFLAKE = re.compile(r"^[0-9]{15,21}$")
+_SLACK_CHANNEL = re.compile(r"^[A-Z0-9]{1,30}$")
+
+
+def echo(text: str, limit: int = ECHO_LIMIT) -> str:
+    """`text` quoted for an error line, cut to about `limit` characters."""
+    shown = text if len(text) <= limit else text[: limit - 1] + "…"
+    return repr(shown)
+
+
+def repo_problem(name: str) -> str | None:
+    """Why `name` is not a GitHub OWNER/NAME, or None."""
+    owner, sep, repo = name.partition("/")
+    if not sep or "/" in repo:
+        return f"expected {REPO_EXAMPLE}"
+    if not _OWNER.match(owner):
+        return (
+            f"the owner ({len(owner)} characters) is not a GitHub account name: 1-39 "
+            f"letters, digits or single hyphens; expected {REPO_EXAMPLE}"
+        )
+    if not _NAME.match(repo) or repo in (".", ".."):
+        return (
+            f"the name ({len(repo)} characters) is not a GitHub repository name: 1-100 "
+            f"letters, digits, '.', '-' or '_'; expected {REPO_EXAMPLE}"
+        )
+    return None
+
+
+def check_pr_number(number: int) -> int:
+    if not 1 <= number <= MAX_PR_NUMBER:
+        raise UsageError(
+            f"bad PR number {echo(str(number))}: expected a number from 1 to {MAX_PR_NUMBER}, "
+            "#N or a GitHub PR URL"
+        )
+    return number
+
+
+def check_out_file(path: str) -> str:
+    """`--out`: a file to write, not empty and not a directory."""
+    from pathlib import Path
+
+    if not path.strip() or Path(path).is_dir():
+        raise UsageError(f"bad --out {echo(path)}: expected a file path, e.g. digest-2026-W23.md")
+    return path
+
+
+def check_repo(name: str, what: str = "repository") -> str:
+    if (problem := repo_problem(name)) is not None:
+        raise UsageError(f"bad {what} {echo(name)}: {problem}")
+    return name
+
+
+def chat_channel_problem(platform: str, channel: str) -> str | None:
+    """Why `channel` cannot be a channel id of `platform`, or None."""
+    if platform == "discord" and not _SNOWFLAKE.match(channel):
+        return (
+            f"bad Discord channel {echo(channel)}: Discord ids are numbers "
+            "(15-21 digits, e.g. discord:1234567890123456789)"
+        )
+    if platform == "slack" and not _SLACK_CHANNEL.match(channel):
+        return (
+            f"bad Slack channel {echo(channel)}: expected a channel id like C0123456 "
+            "(capital letters and digits)"
+        )
+    return None
+
+
+def database_url_problem(url: str) -> str | None:
+    """Why `url` is not a database the bot can use, or None. Passwords are never echoed."""
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import ArgumentError
+
+    accepted = (
+        "accepted: sqlite:///PATH or postgresql://USER:PASSWORD@HOST:PORT/DB "
+        "(also postgres:// and the +aiosqlite / +asyncpg forms)"
+    )
+    try:
+        parsed = make_url(url)
+    except (ArgumentError, ValueError):
+        return f"DATABASE_URL is not a database URL; {accepted}"
+    backend = parsed.get_backend_name()
+    if backend not in ("sqlite", "postgresql"):
+        return f"DATABASE_URL names {backend!r}, a database the bot does not support; {accepted}"
+    if backend == "postgresql" and not parsed.host and "host" not in parsed.query:
+        # libpq would quietly fall back to whatever local server its defaults reach.
+        return f"DATABASE_URL names no PostgreSQL host; {accepted}"
+    if backend == "postgresql" and not parsed.database:
+        return f"DATABASE_URL names no PostgreSQL database; {accepted}"
+    if backend == "sqlite" and not parsed.database:
+        return f"DATABASE_URL names no SQLite file; {accepted}"
+    return None
