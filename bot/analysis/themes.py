@@ -66,40 +66,38 @@ FACTOR = {6: 1.0, 5: 1.0, 4: 0.8, 3: 1.0, 2: 0.5, 1: 0.3}
 
 # Words that never name a theme or start/end a phrase: English function words and the
 # generic verbs and nouns of commit titles ("fix", "support", "add", "model", "kernel").
-GENERIC_WORDS = frozenset(
-    """
+_GENERIC_TEXT = """
     a an and or the of to in on for with without from by at as into onto via vs per is are be
     was were been it its this that these those not no non only also all any some more less
-    when while if else than then so but up down out over under after before between across
-    new old use used uses using usage make makes made allow allows let lets enable enables
-    enabled disable disabled add adds added adding remove removes removed removing delete
-    deleted drop drops fix fixes fixed fixing bug bugs bugfix bugfixes hotfix issue issues
-    error errors crash support supports supported supporting update updates updated updating
-    upgrade bump improve improves improved improvement improvements optimize optimized
-    optimization optimizations refactor refactoring refactored cleanup clean cleans misc
-    minor nit nits typo typos feature features feat perf performance test tests testing
-    tested ci doc docs documentation model models kernel kernels change changes changed move
-    moved moves rename renamed handle handles handling check checks default defaults config
-    configs configuration code file files dead unused unnecessary version versions type types
-    case cases path paths run runs running implement implementation implemented introduce
-    introduces set sets get gets call calls option options flag flags value values logic
-    method methods function functions class classes module modules script scripts example
-    examples readme wip rfc draft small simple various multiple several missing wrong
-    incorrect correct correctly properly proper better faster extra first second temporary
-    follow followup follow-up part related revert reverts reverted chore style format
-    formatting lint linting log logs warning warnings message messages mode modes based
-    main master branch release releases build builds skip skips skipped try retry
-    can could should would will may might must do does did done doing has have having
-    we our you your they them their he she his her i my me us one two three via etc
-    e g ie eg x y z vllm v0 v1 torch pytorch python api apis
-    step steps block blocks layer layers batch batches size sizes shape shapes token tokens
-    request requests input inputs output outputs tensor tensors op ops backend backends
-    state states memory time length dtype device devices env arg args param params
-    parameter parameters helper helpers util utils fast slow init initialization load
-    loading process group groups level migrate migrated migration linear native stage info data list lists item items key keys
-    name names number numbers count counts result results work works working
-        """.split()
-)
+    when while if else than then so but up down out over under after before between across new
+    old use used uses using usage make makes made allow allows let lets enable enables enabled
+    disable disabled add adds added adding remove removes removed removing delete deleted drop
+    drops fix fixes fixed fixing bug bugs bugfix bugfixes hotfix issue issues error errors
+    crash support supports supported supporting update updates updated updating upgrade bump
+    improve improves improved improvement improvements optimize optimized optimization
+    optimizations refactor refactoring refactored cleanup clean cleans misc minor nit nits
+    typo typos feature features feat perf performance test tests testing tested ci doc docs
+    documentation model models kernel kernels change changes changed move moved moves rename
+    renamed handle handles handling check checks default defaults config configs configuration
+    code file files dead unused unnecessary version versions type types case cases path paths
+    run runs running implement implementation implemented introduce introduces set sets get
+    gets call calls option options flag flags value values logic method methods function
+    functions class classes module modules script scripts example examples readme wip rfc
+    draft small simple various multiple several missing wrong incorrect correct correctly
+    properly proper better faster extra first second temporary follow followup follow-up part
+    related revert reverts reverted chore style format formatting lint linting log logs
+    warning warnings message messages mode modes based main master branch release releases
+    build builds skip skips skipped try retry can could should would will may might must do
+    does did done doing has have having we our you your they them their he she his her i my me
+    us one two three via etc e g ie eg x y z vllm v0 v1 torch pytorch python api apis step
+    steps block blocks layer layers batch batches size sizes shape shapes token tokens request
+    requests input inputs output outputs tensor tensors op ops backend backends state states
+    memory time length dtype device devices env arg args param params parameter parameters
+    helper helpers util utils fast slow init initialization load loading process group groups
+    level migrate migrated migration linear native stage info data list lists item items key
+    keys name names number numbers count counts result results work works working
+"""
+GENERIC_WORDS = frozenset(_GENERIC_TEXT.split())
 
 _WORD_RE = re.compile(r"[A-Za-z0-9]+(?:\.[0-9]+)*")
 # CamelCase and acronym boundaries: "AutoWeightsLoader" -> Auto Weights Loader,
@@ -274,7 +272,9 @@ def _acronyms(parts: tuple[str, ...]) -> set[str]:
     whole ("model runner v2" -> "mrv2", "deep seek v4" -> "dsv4")."""
     if len(parts) < 2:
         return set()
-    version = parts[-1] if _VERSION_RE.match(parts[-1]) and any(c.isdigit() for c in parts[-1]) else ""
+    version = (
+        parts[-1] if _VERSION_RE.match(parts[-1]) and any(c.isdigit() for c in parts[-1]) else ""
+    )
     letters = parts[:-1] if version else parts
     if len(letters) < 2 and not version:
         return set()
@@ -574,17 +574,12 @@ def detect_themes(
         if k < MIN_SUPPORT and not one_key:
             continue
         run = key in signals and not key.startswith("m:") and (lift is None or lift >= 1.0)
-        if run or lift is None:
-            qualifying[key] = lift
-        elif lift >= MIN_LIFT or (k >= standing_min and lift >= STANDING_LIFT):
+        if run or lift is None or lift >= MIN_LIFT or (k >= standing_min and lift >= STANDING_LIFT):
             qualifying[key] = lift
 
     def mass(key: str, numbers: Iterable[int]) -> float:
         # Importance (score 0-10 adds up to 100%) times how directly the PR names the term.
-        return sum(
-            (1.0 + by_number[x].score) * FACTOR[evidence[x][key].strength]
-            for x in numbers
-        )
+        return sum((1.0 + by_number[x].score) * FACTOR[evidence[x][key].strength] for x in numbers)
 
     # Greedy, lazily re-scored selection. A PR placed in a theme is still open to a term
     # that names it more directly (a tag beats a module match), so a broad module chosen
@@ -638,9 +633,7 @@ def detect_themes(
         # ("kv_offload" inside KV transfer): it joins it rather than taking a group.
         parent = None
         if not key.startswith("m:"):
-            inside = [
-                k for k in chosen if k.startswith("m:") and _within(free, carriers_set[k])
-            ]
+            inside = [k for k in chosen if k.startswith("m:") and _within(free, carriers_set[k])]
             parent = inside[0] if inside else None
         if parent is not None:
             merged[parent].append(key)
@@ -708,8 +701,7 @@ def detect_themes(
                 score=round(len(carriers[key]) * bits(lift), 2),
                 weight=round(mass(key, numbers) * bits(lift) ** POWER, 2),
                 members=[
-                    Member(x, [evidence[x][key].reason], evidence[x][key].strength)
-                    for x in numbers
+                    Member(x, [evidence[x][key].reason], evidence[x][key].strength) for x in numbers
                 ],
                 history=hist,
                 trend=trend,

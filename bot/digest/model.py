@@ -64,11 +64,15 @@ class KeyPR:
 
 @dataclass(slots=True)
 class Highlight:
-    theme: str  # theme (module) name in the digest's language
+    theme: str  # theme name as users write it (a module theme: in the digest's language)
     theme_id: str
-    prs: list[int]
+    prs: list[int]  # every member PR, most important first
     text: str
     model_written: bool = False
+    trend: str = "unknown"  # new | continuing | rising | tailing | unknown (no history)
+    previous: int | None = None  # PRs on the theme the week before, when the store has it
+    terms: list[str] = field(default_factory=list)  # the written forms that formed it
+    module: str | None = None  # the module id when the theme is a module's
 
 
 @dataclass(slots=True)
@@ -110,7 +114,7 @@ class Digest:
     prs: list[PRRow]
     new_contributors: list[str] = field(default_factory=list)
     contributors: list[str] = field(default_factory=list)
-    themes: list[str] = field(default_factory=list)  # dominant theme module ids, 3-5
+    themes: list[str] = field(default_factory=list)  # dominant theme ids, by weight (<= 5)
     summary_text: str = ""
     quiet_modules: list[str] = field(default_factory=list)
     complete: bool = True  # False when the window is not fully synced or not over yet
@@ -122,6 +126,8 @@ class Digest:
     key_count: int = 24  # the K of "top K PRs by score" used for key_prs
     score_floor: float = 5.0  # key PRs score at least this
     core_untested: list[int] = field(default_factory=list)  # core-path and missing-tests
+    history_weeks: int = 0  # earlier weeks the store held for themes (0: none)
+    history_labels: list[str] = field(default_factory=list)
 
     @property
     def span(self) -> str:
