@@ -310,6 +310,7 @@ def build_digest(
         core_untested=core_untested,
         history_weeks=theme_result.history_weeks,
         history_labels=theme_result.history_labels,
+        theme_result=theme_result,
     )
     digest.summary_text = summary_text(digest)
     return digest

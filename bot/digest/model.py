@@ -6,10 +6,15 @@ through `bot.digest.document` which turns a Digest into a localized `bot.documen
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import asdict, dataclass, field
 from datetime import datetime
+from typing import TYPE_CHECKING
 
 from bot.weeks import WEEK_PATTERN
+
+if TYPE_CHECKING:
+    from bot.analysis.themes import ThemeResult
 
 
 @dataclass(slots=True)
@@ -128,6 +133,9 @@ class Digest:
     core_untested: list[int] = field(default_factory=list)  # core-path and missing-tests
     history_weeks: int = 0  # earlier weeks the store held for themes (0: none)
     history_labels: list[str] = field(default_factory=list)
+    # The detection behind the highlights (terms, scores, why each PR joined), for
+    # `vllm-bot themes` and `explain`; not part of the JSON digest.
+    theme_result: ThemeResult | None = field(default=None, repr=False, compare=False)
 
     @property
     def span(self) -> str:
@@ -136,7 +144,8 @@ class Digest:
         return "week" if WEEK_PATTERN.match(self.week) else "period"
 
     def to_json(self) -> dict:
-        data = asdict(self)
+        data = asdict(dataclasses.replace(self, theme_result=None))
+        data.pop("theme_result", None)
         for key in ("start", "end", "generated_at"):
             value = getattr(self, key)
             data[key] = value.isoformat() if value else None

@@ -175,3 +175,21 @@ def render_digest(built: BuiltDigest, fmt: str) -> str:
 
         return json.dumps(render_discord(built.document), ensure_ascii=False, indent=2)
     raise ValueError(f"unknown digest format {fmt!r}")
+
+
+async def theme_of_pr(services: Services, repo: str, number: int, merged_at) -> dict | None:
+    """The theme PR `number` belongs to in the week it was merged, from the store (no sync):
+    {"id", "name", "why", "week"}; None when it was not merged or is in no theme."""
+    from bot.digest.themes_report import theme_of
+    from bot.weeks import iso_week
+
+    if merged_at is None:
+        return None
+    local = merged_at.astimezone(services.config.tz)
+    year, week, _ = local.isocalendar()
+    window = iso_week(year, week, services.config.tz)
+    built = await build_for_window(services, repo, window, services.config.language, sync=False)
+    found = theme_of(built.digest, number)
+    if found is not None:
+        found["week"] = window.label
+    return found
