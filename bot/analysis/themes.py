@@ -67,6 +67,8 @@ FACTOR = {6: 1.0, 5: 1.0, 4: 0.8, 3: 1.0, 2: 0.5, 1: 0.3}
 # Words that never name a theme or start/end a phrase: English function words and the
 # generic verbs and nouns of commit titles ("fix", "support", "add", "model", "kernel").
 _GENERIC_TEXT = """
+    reduce reduces avoid refine adapt align unify replace prevent ensure enhance supplement
+    nightly dense
     a an and or the of to in on for with without from by at as into onto via vs per is are be
     was were been it its this that these those not no non only also all any some more less
     when while if else than then so but up down out over under after before between across new
@@ -517,10 +519,11 @@ def detect_themes(
     for week in hist_weeks:
         counts: Counter[str] = Counter()
         for doc in week.docs:
-            keys = set(_title_evidence(doc, vocab))
-            keys |= {vocab.module_key[m] for m in doc.modules if m in vocab.module_key}
-            keys &= carriers.keys()
-            counts.update(keys)
+            # The same signals as this window's PRs, or the baseline would be unfair to
+            # terms that folders, labels or descriptions carry ("patch/" in every path).
+            found = _title_evidence(doc, vocab)
+            _weak_evidence(doc, vocab, known, found)
+            counts.update(found.keys() & carriers.keys())
         hist_counts[week.offset] = counts
         hist_total += len(week.docs)
     hist_any: Counter[str] = Counter()
@@ -738,7 +741,8 @@ def rules_from(ruleset: object, not_themes: Iterable[str] = ()) -> ThemeRules:
         stop.update(tags)
     modules = {}
     for module in getattr(ruleset, "modules", ()) or ():
-        if module.id in excluded or getattr(module, "auxiliary", False):
+        # A catch-all folder module ("vllm_ascend/") is where everything lives, not a subject.
+        if module.id in excluded or module.auxiliary or module.catch_all:
             stop.add(module.id)
             continue
         modules[module.id] = module.name_en
