@@ -265,6 +265,9 @@ def build_digest(
     rules = theme_rules or ThemeRules(
         modules={mid: name for mid, (name, _) in module_names.items() if mid not in not_themes}
     )
+    if not history and previous_complete and previous:
+        # The week before is history too (the trend baseline of every digest).
+        history = [(window.previous().label, 1, list(previous))]
     key_numbers = {i.number for i in key_items}
     theme_result = detect_themes(
         [theme_doc(i.source, not_themes, i.number in key_numbers) for i in items],
