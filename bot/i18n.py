@@ -300,11 +300,16 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "{count} {count:PR|PRs} (no earlier weeks in the store to compare with).",
         "zh": "本期 {count} 个 PR（存储中没有更早的周可供比较）。",
     },
-    "theme.authors": {"en": "Led by {authors}.", "zh": "主要由 {authors} 推动。"},
+    "theme.authors": {"en": "Led by {authors}.", "zh": "主要贡献者：{authors}。"},
     "theme.authors_more": {
         "en": "Led by {authors}, with {count} other {count:contributor|contributors}.",
-        "zh": "主要由 {authors} 推动，另有 {count} 位贡献者参与。",
+        "zh": "主要贡献者：{authors}，另有 {count} 位贡献者参与。",
     },
+    "theme.claims": {"en": "Claimed gains: {claims}.", "zh": "声称的收益：{claims}。"},
+    "theme.claim_up": {"en": "{pr} {claim}", "zh": "{pr} {metric}提升 {figure}"},
+    "theme.claim_down": {"en": "{pr} {claim}", "zh": "{pr} {metric}降低 {figure}"},
+    "theme.claim_arrow": {"en": "{pr} {claim}", "zh": "{pr} {metric}从 {before} 降至 {after}"},
+    "theme.claim_plain": {"en": "{pr} {claim}", "zh": "{pr} {claim}"},
     "theme.author_item": {"en": "{name} ({count})", "zh": "{name}（{count} 个）"},
     "theme.said": {"en": "{pr}: {summary}", "zh": "{pr}：{summary}"},
     "theme.more": {

@@ -68,7 +68,8 @@ FACTOR = {6: 1.0, 5: 1.0, 4: 0.8, 3: 1.0, 2: 0.5, 1: 0.3}
 # generic verbs and nouns of commit titles ("fix", "support", "add", "model", "kernel").
 _GENERIC_TEXT = """
     reduce reduces avoid refine adapt align unify replace prevent ensure enhance supplement
-    nightly dense
+    nightly dense split splits online offline own large small big high low long short full
+    partial real same other both each every single
     a an and or the of to in on for with without from by at as into onto via vs per is are be
     was were been it its this that these those not no non only also all any some more less
     when while if else than then so but up down out over under after before between across new
@@ -573,8 +574,11 @@ def detect_themes(
         if k < 1:
             continue
         lift = lift_of(key)
-        one_key = k == 1 and by_number[numbers[0]].key
-        if k < MIN_SUPPORT and not one_key:
+        # Support that names the term (tag, title, label, module): folders and
+        # descriptions only add members to a term some PRs name, never make one.
+        named = [x for x in numbers if evidence[x][key].strength >= STRENGTH["module"]]
+        one_key = len(named) == 1 and by_number[named[0]].key
+        if len(named) < MIN_SUPPORT and not one_key:
             continue
         run = key in signals and not key.startswith("m:") and (lift is None or lift >= 1.0)
         if run or lift is None or lift >= MIN_LIFT or (k >= standing_min and lift >= STANDING_LIFT):
@@ -613,6 +617,21 @@ def detect_themes(
             out[key].append(number)
         return out
 
+    def proper(key: str) -> bool:
+        # A one-PR theme must be a name (a module, a tag, or a word written with a capital
+        # or a digit: "Mamba", "Gemma4"), never a common word ("decode").
+        if key.startswith("m:"):
+            return True
+        return any(
+            ev.strength == STRENGTH["tag"]
+            or any(c.isupper() or c.isdigit() for c in (ev.surface or ""))
+            for x in carriers[key]
+            for ev in (evidence[x][key],)
+        )
+
+    def viable_group(key: str, numbers: list[int]) -> bool:
+        return len(numbers) >= MIN_SUPPORT or (proper(key) and viable(numbers))
+
     def viable(numbers: list[int]) -> bool:
         return len(numbers) >= MIN_SUPPORT or any(by_number[x].key for x in numbers)
 
@@ -621,7 +640,7 @@ def detect_themes(
     home_rank: dict[str, int] = {}
     carriers_set = {k: set(v) for k, v in carriers.items() if k.startswith("m:")}
     while heap and rounds < 4 * rules.max_groups:
-        if sum(1 for v in groups_now().values() if viable(v)) >= rules.max_groups:
+        if sum(1 for k, v in groups_now().items() if viable_group(k, v)) >= rules.max_groups:
             break
         neg, key = heapq.heappop(heap)
         current = gain(key)
@@ -649,7 +668,7 @@ def detect_themes(
         home_rank[key] = -rank
         for x in free:
             home[x] = (evidence[x][key].strength, -rank, key)
-    final = {k: v for k, v in groups_now().items() if viable(v)}
+    final = {k: v for k, v in groups_now().items() if viable_group(k, v)}
     # More than max_groups viable groups can remain when a late pick split none: keep the
     # heaviest.
     if len(final) > rules.max_groups:
@@ -669,14 +688,17 @@ def detect_themes(
         if module is not None:
             # A module theme is named as users write it when a tag or title form covers
             # at least half of its PRs ("ROCm" rather than "ROCm / AMD").
+            # A module theme is named as users write it when a tag or title form other
+            # than the module's own name covers at least half of its PRs ("ROCm" rather
+            # than "ROCm / AMD"); otherwise by the module's (localised) name.
             own = {normalize_term(module), normalize_term(rules.modules.get(module, ""))}
+            module_name = normalize_term(rules.modules.get(module, module))
             written = Counter({w: c for w, c in written.items() if normalize_term(w) in own})
             covered = sum(
                 1 for x in numbers if normalize_term(evidence[x][key].surface or "") in own
             )
-            if written and covered * 2 >= len(numbers):
-                name = _name_of(key, written, vocab)
-            else:
+            name = _name_of(key, written, vocab) if written else ""
+            if not name or normalize_term(name) == module_name or covered * 2 < len(numbers):
                 name, named_by_module = rules.modules.get(module, module), True
         else:
             name = _name_of(key, written, vocab)

@@ -7,6 +7,7 @@ module id) so the same input always gives the same digest, byte for byte.
 
 from __future__ import annotations
 
+import re
 from collections import Counter, defaultdict
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -26,7 +27,7 @@ from bot.digest.model import (
     Totals,
 )
 from bot.digest.summary import summarize
-from bot.models import FLAG_IDS, KIND_IDS, AnalyzedPR
+from bot.models import FLAG_IDS, KIND_IDS, AnalyzedPR, Claim
 from bot.weeks import WEEK_PATTERN, Window
 
 DEFAULT_KEY_COUNT = 24
@@ -423,6 +424,76 @@ def _theme_authors(theme: Theme, language: str) -> str | None:
     return i18n.t(language, "theme.authors", authors=i18n.join(shown, language))
 
 
+# Metric words of claims in Chinese, so a Chinese sentence carries no English metric words
+# ("higher prefill"); the figure is kept exactly as stated.
+_METRIC_ZH = {
+    "throughput": "吞吐",
+    "decode throughput": "解码吞吐",
+    "prefill throughput": "预填充吞吐",
+    "output throughput": "输出吞吐",
+    "token throughput": "token 吞吐",
+    "latency": "延迟",
+    "end-to-end latency": "端到端延迟",
+    "e2e latency": "端到端延迟",
+    "speedup": "速度",
+    "speed-up": "速度",
+    "bandwidth": "带宽",
+    "kernel performance": "内核性能",
+    "performance": "性能",
+    "perf": "性能",
+    "memory usage": "内存占用",
+    "memory": "内存占用",
+    "decode": "解码速度",
+    "prefill": "预填充速度",
+    "acceptance rate": "接受率",
+    "acceptance length": "接受长度",
+}
+_LOWER_IS_BETTER = ("latency", "memory", "ttft", "tpot", "itl")
+_FIGURE = re.compile(
+    r"[+]?\d+(?:\.\d+)?(?:\s*[-–~]\s*\d+(?:\.\d+)?)?\s*(?:[x×](?![\w])|%|倍)", re.I
+)
+_ARROW = re.compile(r"(\S+)\s*(?:->|→|=>|⇒|-->)\s*(\S+)")
+
+
+def claim_text(claim: Claim, pr: str, language: str) -> str:
+    """A claimed gain with its metric: as stated in English; in Chinese with the metric
+    word translated and the figure unchanged ("#44075 吞吐提升 2.15 倍")."""
+    if language != "zh":
+        return i18n.t(language, "theme.claim_plain", pr=pr, claim=claim.text)
+    metric = (claim.metric or "").lower()
+    if not claim.metric:
+        name: str | None = "性能"  # "+24%" alone reads as speed (claims.py)
+    elif metric in _METRIC_ZH:
+        name = _METRIC_ZH[metric]
+    elif claim.metric.isupper():
+        name = claim.metric  # TPS, TTFT: the acronyms Chinese reports use too
+    else:
+        name = None
+    if name is None:
+        return i18n.t(language, "theme.claim_plain", pr=pr, claim=claim.text)
+    if name.isascii():
+        name += " "  # "TPS 提升", as Chinese typesetting spaces Latin words
+    arrow = _ARROW.search(claim.text)
+    if arrow:
+        return i18n.t(
+            language, "theme.claim_arrow", pr=pr, metric=name, before=arrow[1], after=arrow[2]
+        )
+    figure = _FIGURE.search(claim.text)
+    if figure is None:
+        return i18n.t(language, "theme.claim_plain", pr=pr, claim=claim.text)
+    shown = figure[0].lstrip("+").replace(" ", "")
+    if shown[-1] in "x×":
+        shown = shown[:-1] + " 倍"
+    down = any(w in metric for w in _LOWER_IS_BETTER)
+    return i18n.t(
+        language,
+        "theme.claim_down" if down else "theme.claim_up",
+        pr=pr,
+        metric=name,
+        figure=shown,
+    )
+
+
 def _sentence(text: str) -> str:
     text = text.strip()
     return text if text.endswith((".", "!", "?", "…", "。", "！", "？")) else text + "."
@@ -447,13 +518,13 @@ def theme_highlights(
         if authors:
             sentences.append(authors)
         claims = [
-            i18n.t(language, "highlight.claim_item", pr=f"#{i.number}", claim=c.text)
+            claim_text(c, f"#{i.number}", language)
             for i in members
             for c in i.source.analysis.claims[:1]
         ]
         if claims:
             sentences.append(
-                i18n.t(language, "highlight.claims", claims=i18n.join(claims[:3], language))
+                i18n.t(language, "theme.claims", claims=i18n.join(claims[:3], language))
             )
         said = []
         for item in members:
@@ -465,13 +536,16 @@ def theme_highlights(
                 )
             if len(said) == THEME_SENTENCES:
                 break
-        sentences.extend(said)
+        text = sep.join(sentences)
+        if said:
+            # Quoted descriptions keep their language; a space keeps Latin text apart.
+            text += " " + " ".join(said)
         out.append(
             Highlight(
                 theme=_theme_name(theme, names, language),
                 theme_id=theme.id,
                 prs=[i.number for i in members],
-                text=sep.join(sentences),
+                text=text,
                 trend=theme.trend,
                 previous=theme.last_week,
                 terms=list(theme.terms),

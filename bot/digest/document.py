@@ -121,7 +121,11 @@ def digest_document(digest: Digest) -> Document:
         if digest.key_prs
         else (digest.prs[0].number if digest.prs else 12345)
     )
-    footer = i18n.t(lang, "footer", example=str(example), module=(digest.themes or ["rocm"])[0])
+    # The subscription example names a module users can subscribe to: the first module
+    # theme of the week, else the week's busiest module.
+    modules = [h.module for h in digest.highlights if h.module]
+    modules += [m.id for m in digest.modules if m.count]
+    footer = i18n.t(lang, "footer", example=str(example), module=(modules or ["rocm"])[0])
     if digest.narrative_model:
         footer += _sep(lang) + i18n.t(lang, "footer.narrative", model=digest.narrative_model)
 

@@ -208,7 +208,7 @@ def test_seed_week_highlights_hold_every_member_once(seed_digest) -> None:
         # The count in the theme sentence is the member count.
         assert highlight.text.startswith(f"{len(highlight.prs)} PR")
     names = [h.theme for h in digest.highlights]
-    assert "DeepSeek V4" in names and "Rust Frontend" in names
+    assert "DeepSeek V4" in names and "Rust frontend" in names
     # Dominant themes in the summary are these themes with their counts.
     first = digest.highlights[0]
     assert f"{first.theme} ({len(first.prs)} PRs)" in digest.summary_text
