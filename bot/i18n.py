@@ -306,9 +306,14 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "主要贡献者：{authors}，另有 {count} 位贡献者参与。",
     },
     "theme.claims": {"en": "Claimed gains: {claims}.", "zh": "声称的收益：{claims}。"},
-    "theme.claim_up": {"en": "{pr} {claim}", "zh": "{pr} {metric}提升 {figure}"},
-    "theme.claim_down": {"en": "{pr} {claim}", "zh": "{pr} {metric}降低 {figure}"},
-    "theme.claim_arrow": {"en": "{pr} {claim}", "zh": "{pr} {metric}从 {before} 降至 {after}"},
+    # A claim in Chinese is rebuilt from its metric and figure (English keeps the words as
+    # the author wrote them).
+    "theme.claim_up": {"en": "{metric} up {figure}", "zh": "{metric}提升 {figure}"},
+    "theme.claim_down": {"en": "{metric} down {figure}", "zh": "{metric}降低 {figure}"},
+    "theme.claim_arrow": {
+        "en": "{metric} from {before} to {after}",
+        "zh": "{metric}从 {before} 降至 {after}",
+    },
     "theme.claim_plain": {"en": "{pr} {claim}", "zh": "{pr} {claim}"},
     "theme.author_item": {"en": "{name} ({count})", "zh": "{name}（{count} 个）"},
     "theme.said": {"en": "{pr}: {summary}", "zh": "{pr}：{summary}"},

@@ -475,9 +475,8 @@ def claim_text(claim: Claim, pr: str, language: str) -> str:
         name += " "  # "TPS 提升", as Chinese typesetting spaces Latin words
     arrow = _ARROW.search(claim.text)
     if arrow:
-        return i18n.t(
-            language, "theme.claim_arrow", pr=pr, metric=name, before=arrow[1], after=arrow[2]
-        )
+        said = i18n.t(language, "theme.claim_arrow", metric=name, before=arrow[1], after=arrow[2])
+        return i18n.t(language, "theme.claim_plain", pr=pr, claim=said)
     figure = _FIGURE.search(claim.text)
     if figure is None:
         return i18n.t(language, "theme.claim_plain", pr=pr, claim=claim.text)
@@ -485,13 +484,10 @@ def claim_text(claim: Claim, pr: str, language: str) -> str:
     if shown[-1] in "x×":
         shown = shown[:-1] + " 倍"
     down = any(w in metric for w in _LOWER_IS_BETTER)
-    return i18n.t(
-        language,
-        "theme.claim_down" if down else "theme.claim_up",
-        pr=pr,
-        metric=name,
-        figure=shown,
+    said = i18n.t(
+        language, "theme.claim_down" if down else "theme.claim_up", metric=name, figure=shown
     )
+    return i18n.t(language, "theme.claim_plain", pr=pr, claim=said)
 
 
 def _sentence(text: str) -> str:
