@@ -42,6 +42,7 @@ import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 MAX_GROUPS = 8
 MAX_WORDS = 3
@@ -235,13 +236,15 @@ def _is_generic(word: str, stop: frozenset[str]) -> bool:
     return word in GENERIC_WORDS or word in stop or word.isdigit() or len(word) < 2
 
 
-def _phrases(
-    text: str, stop: frozenset[str], keep: Mapping[str, str] | frozenset[str] = frozenset()
-) -> Iterable[tuple[str, str, tuple[str, ...]]]:
-    """(key, surface, words) of every 1..MAX_WORDS word phrase that does not start or end
-    with a generic word (unless it is a rule set's alias, in `keep`); a single word must
-    not be generic or a bare version."""
+@lru_cache(maxsize=1 << 16)
+def _phrase_table(
+    text: str, stop: frozenset[str]
+) -> tuple[tuple[str, str, tuple[str, ...], bool], ...]:
+    """Every candidate phrase of `text` once: (key, surface, words, plain), `plain` False
+    when it starts or ends with a generic word or is a bare version. Cached: the same
+    titles come back every week as history."""
     words = _words(text)
+    out = []
     for i, (first, start, _, starts, _) in enumerate(words):
         # A phrase starts where a written token starts: "Max" of MiniMax is no term.
         if not starts:
@@ -250,24 +253,29 @@ def _phrases(
         for j in range(i, min(i + MAX_WORDS, len(words))):
             last, _, end, _, ends = words[j]
             # A phrase does not cross punctuation other than '-', '_', '.', '/' or spaces.
-            if j > i and not _joinable(text[words[j - 1][2] : words[j][1]]):
-                break
+            if j > i:
+                gap = text[words[j - 1][2] : words[j][1]]
+                if len(gap) > 2 or gap.strip(" -_./"):
+                    break
             # It ends where a token ends, or at a version inside one ("DeepseekV4" of
             # DeepseekV4Attention), never inside a word ("Mini" of MiniMax).
             if not ends and not any(c.isdigit() for c in last):
                 continue
             parts = tuple(w[0] for w in words[i : j + 1])
-            key = "".join(parts)
-            if key not in keep:
-                if first_generic or _is_generic(last, stop):
-                    continue
-                if j == i and _VERSION_RE.match(first):
-                    continue
-            yield key, text[start:end], parts
+            plain = not (first_generic or _is_generic(last, stop)) and not (
+                j == i and _VERSION_RE.match(first)
+            )
+            out.append(("".join(parts), text[start:end], parts, plain))
+    return tuple(out)
 
 
-def _joinable(gap: str) -> bool:
-    return len(gap) <= 2 and all(ch in " -_./" for ch in gap)
+def _phrases(
+    text: str, stop: frozenset[str], keep: Mapping[str, str] | frozenset[str] = frozenset()
+) -> Iterable[tuple[str, str, tuple[str, ...]]]:
+    """(key, surface, words) of every 1..MAX_WORDS word phrase that does not start or end
+    with a generic word (unless it is a rule set's alias, in `keep`); a single word must
+    not be generic or a bare version."""
+    return [(k, s, p) for k, s, p, plain in _phrase_table(text, stop) if plain or k in keep]
 
 
 def _acronyms(parts: tuple[str, ...]) -> set[str]:
