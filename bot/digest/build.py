@@ -39,6 +39,7 @@ MAX_HIGHLIGHT_GROUPS = 8  # the rule set may lower it ([themes] max_groups)
 THEME_AUTHORS = 3  # leading authors named per theme
 THEME_SENTENCES = 2  # description sentences quoted per theme
 DOMINANT_THEMES = 5  # themes named in the summary
+THEME_FACTS = 12  # members whose summary and claims the narrative model receives
 OTHER_THEME = "other"
 # Modules that describe how a change is made rather than what it changes: a PR whose files
 # are mostly tests still belongs to the theme of the code it tests.
@@ -532,6 +533,14 @@ def theme_highlights(
                 )
             if len(said) == THEME_SENTENCES:
                 break
+        facts = [
+            {
+                "number": i.number,
+                "summary": summarize(i.source.pr.body or "", i.source.pr.title),
+                "claims": [c.text for c in i.source.analysis.claims],
+            }
+            for i in members[:THEME_FACTS]
+        ]
         text = sep.join(sentences)
         if said:
             # Quoted descriptions keep their language; a space keeps Latin text apart.
@@ -546,6 +555,7 @@ def theme_highlights(
                 previous=theme.last_week,
                 terms=list(theme.terms),
                 module=theme.module,
+                facts=facts,
             )
         )
     return out

@@ -78,6 +78,8 @@ class Highlight:
     previous: int | None = None  # PRs on the theme the week before, when the store has it
     terms: list[str] = field(default_factory=list)  # the written forms that formed it
     module: str | None = None  # the module id when the theme is a module's
+    # Summary and claims of the top members, for the narrative model (not in the JSON).
+    facts: list[dict] = field(default_factory=list, repr=False)
 
 
 @dataclass(slots=True)
@@ -146,6 +148,8 @@ class Digest:
     def to_json(self) -> dict:
         data = asdict(dataclasses.replace(self, theme_result=None))
         data.pop("theme_result", None)
+        for highlight in data["highlights"]:
+            highlight.pop("facts", None)
         for key in ("start", "end", "generated_at"):
             value = getattr(self, key)
             data[key] = value.isoformat() if value else None
