@@ -70,7 +70,7 @@ FACTOR = {6: 1.0, 5: 1.0, 4: 0.8, 3: 1.0, 2: 0.5, 1: 0.3}
 _GENERIC_TEXT = """
     reduce reduces avoid refine adapt align unify replace prevent ensure enhance supplement
     nightly dense split splits online offline own large small big high low long short full
-    partial real same other both each every single
+    partial real same other both each every single failed fails failing failure broken
     a an and or the of to in on for with without from by at as into onto via vs per is are be
     was were been it its this that these those not no non only also all any some more less
     when while if else than then so but up down out over under after before between across new
@@ -589,7 +589,8 @@ def detect_themes(
         if len(named) < MIN_SUPPORT and not one_key:
             continue
         run = key in signals and not key.startswith("m:") and (lift is None or lift >= 1.0)
-        if run or lift is None or lift >= MIN_LIFT or (k >= standing_min and lift >= STANDING_LIFT):
+        standing = len(named) >= standing_min and (lift is None or lift >= STANDING_LIFT)
+        if run or lift is None or lift >= MIN_LIFT or standing:
             qualifying[key] = lift
 
     def mass(key: str, numbers: Iterable[int]) -> float:
