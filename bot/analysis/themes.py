@@ -265,7 +265,8 @@ def _phrase_table(
             plain = not (first_generic or _is_generic(last, stop)) and not (
                 j == i and _VERSION_RE.match(first)
             )
-            out.append(("".join(parts), text[start:end], parts, plain))
+            # Keys drop the dots of versions like normalize_term ("V3.2" = "v32").
+            out.append(("".join(parts).replace(".", ""), text[start:end], parts, plain))
     return tuple(out)
 
 
