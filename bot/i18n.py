@@ -314,7 +314,8 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "{metric} from {before} to {after}",
         "zh": "{metric}从 {before} 降至 {after}",
     },
-    "theme.claim_plain": {"en": "{pr} {claim}", "zh": "{pr} {claim}"},
+    # A claim whose metric has no Chinese word is quoted as the author wrote it.
+    "theme.claim_plain": {"en": "{pr} {claim}", "zh": "{pr}「{claim}」"},
     "theme.author_item": {"en": "{name} ({count})", "zh": "{name}（{count} 个）"},
     "theme.said": {"en": "{pr}: {summary}", "zh": "{pr}：{summary}"},
     "theme.more": {

@@ -445,14 +445,15 @@ def _name_of(key: str, surfaces: Counter[str], vocab: _Vocabulary) -> str:
         return vocab.display[key]
     if not surfaces:
         return key
-    # The long form over its acronyms ("DeepSeek V4" over "DSV4"), then the most common
-    # way it is written, then a spaced form ("DeepSeek V4" over "DeepseekV4"), then more
-    # capitals (ROCm over rocm), then alphabetical.
+    # The long form over its acronyms ("DeepSeek V4" over "DSV4"), a capitalised form,
+    # then the most common way it is written, then a spaced form ("DeepSeek V4" over
+    # "DeepseekV4"), then more capitals (ROCm over rocm), then alphabetical.
     plain = key[2:] if key.startswith("m:") else key
     return min(
         surfaces,
         key=lambda s: (
             normalize_term(s) != plain,
+            s.islower(),  # "DSA" over "dsa", "Triton" over "triton"
             -surfaces[s],
             " " not in s,
             -sum(c.isupper() for c in s),

@@ -477,7 +477,7 @@ def claim_text(claim: Claim, pr: str, language: str) -> str:
     arrow = _ARROW.search(claim.text)
     if arrow:
         said = i18n.t(language, "theme.claim_arrow", metric=name, before=arrow[1], after=arrow[2])
-        return i18n.t(language, "theme.claim_plain", pr=pr, claim=said)
+        return f"{pr} {said}"
     figure = _FIGURE.search(claim.text)
     if figure is None:
         return i18n.t(language, "theme.claim_plain", pr=pr, claim=claim.text)
@@ -488,7 +488,7 @@ def claim_text(claim: Claim, pr: str, language: str) -> str:
     said = i18n.t(
         language, "theme.claim_down" if down else "theme.claim_up", metric=name, figure=shown
     )
-    return i18n.t(language, "theme.claim_plain", pr=pr, claim=said)
+    return f"{pr} {said}"
 
 
 def _sentence(text: str) -> str:
