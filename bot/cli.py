@@ -167,6 +167,9 @@ def sync(
     since: Annotated[str | None, typer.Option(help="Window start date (with --until).")] = None,
     until: Annotated[str | None, typer.Option(help="Window end date, exclusive.")] = None,
     force: Annotated[bool, typer.Option(help="Re-fetch even when the window is fresh.")] = False,
+    weeks: Annotated[
+        int, typer.Option(min=0, max=52, help="Also bring the N weeks before it in (history).")
+    ] = 0,
 ) -> None:
     """Fetch the merged PRs of a window into the store."""
 
@@ -188,6 +191,15 @@ def sync(
                     progress=progress,
                 )
             out.print(sync_summary(repo_name, window.label, result), markup=False)
+            if weeks:
+                from bot.digest.pipeline import sync_history
+
+                done = await sync_history(services, repo_name, window, weeks, err)
+                out.print(
+                    f"{repo_name} history: {weeks} weeks before {window.label}, "
+                    f"{done} synced now, {weeks - done} already in the store or skipped",
+                    markup=False,
+                )
 
     run(go)
 
@@ -341,13 +353,20 @@ def explain(
 
     async def go() -> None:
         from bot.analysis.report import analysis_to_json, explain_text
+        from bot.digest.pipeline import theme_of_pr
 
         async with await _services() as services:
             pr_, analysis, _ = await _analysed_pr(services, repo, number)
+            theme = await theme_of_pr(services, pr_.repo, pr_.number, pr_.merged_at)
             if format is PRFormat.json:
-                _emit(_dump(analysis_to_json(pr_, analysis)), None)
+                _emit(_dump({**analysis_to_json(pr_, analysis), "theme": theme}), None)
             else:
-                _emit(explain_text(pr_, analysis), None)
+                line = (
+                    f"theme: {theme['name']} ({theme['week']}; {'; '.join(theme['why'])})"
+                    if theme
+                    else "theme: none (not in a theme of its week in the store)"
+                )
+                _emit(explain_text(pr_, analysis) + "\n" + line, None)
 
     run(go)
 
@@ -369,6 +388,35 @@ def modules(repo: RepoOption = None) -> None:
                 lines.append(f"\n{row.id}  {row.name_en} · {row.name_zh}")
                 lines.extend(f"    {rule}" for rule in row.rules.split("; ") if rule)
             _emit("\n".join(lines), None)
+
+    run(go)
+
+
+@app.command()
+def themes(
+    repo: RepoOption = None,
+    week: Annotated[str | None, typer.Option(help="ISO week (2026-W23), 'this' or 'last'.")] = None,
+    since: Annotated[str | None, typer.Option(help="Window start date (with --until).")] = None,
+    until: Annotated[str | None, typer.Option(help="Window end date, exclusive.")] = None,
+    format: Annotated[PRFormat, typer.Option("--format", help="Output format.")] = PRFormat.text,
+    no_sync: Annotated[bool, typer.Option("--no-sync", help="Use the store as it is.")] = False,
+) -> None:
+    """The window's themes: the terms that formed each, score against the baseline, members."""
+
+    async def go() -> None:
+        from bot.digest.pipeline import build_for_window
+        from bot.digest.themes_report import themes_json, themes_text
+        from bot.weeks import parse_window
+
+        async with await _services() as services:
+            window = parse_window(week, since, until, services.config.tz)
+            built = await build_for_window(
+                services, repo, window, "en", sync=not no_sync, progress_console=err
+            )
+            digest = built.digest
+            _emit(
+                _dump(themes_json(digest)) if format is PRFormat.json else themes_text(digest), None
+            )
 
     run(go)
 

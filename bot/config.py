@@ -135,6 +135,8 @@ class DigestTarget(_Strict):
 
 class DigestConfig(_Strict):
     key_prs: Annotated[int, Field(ge=1, le=200)] = 24
+    # Earlier weeks used as the baseline of themes (synced once, then read from the store).
+    history_weeks: Annotated[int, Field(ge=0, le=52)] = 8
     targets: list[DigestTarget] = []
 
 

@@ -317,6 +317,73 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "较上期下降 {percent}",
     },
     "trend.words.flat.period": {"en": "as many as the previous period", "zh": "与上期持平"},
+    # ------------------------------------------------------------ themes (highlight groups)
+    "theme.new": {
+        "en": "{count} {count:PR|PRs}, new this week.",
+        "zh": "本周 {count} 个 PR，是本周新出现的主题。",
+    },
+    "theme.new.period": {
+        "en": "{count} {count:PR|PRs}, new in this period.",
+        "zh": "本期 {count} 个 PR，是本期新出现的主题。",
+    },
+    "theme.continuing": {
+        "en": "{count} {count:PR|PRs}, continuing (last week {previous} → this week {count}).",
+        "zh": "本周 {count} 个 PR，延续上周的工作（上周 {previous} 个 → 本周 {count} 个）。",
+    },
+    "theme.continuing.period": {
+        "en": "{count} {count:PR|PRs}, continuing (previous week {previous} → this period "
+        "{count}).",
+        "zh": "本期 {count} 个 PR，延续此前的工作（前一周 {previous} 个 → 本期 {count} 个）。",
+    },
+    "theme.continuing_average": {
+        "en": "{count} {count:PR|PRs}, continuing (about {average} a week in the {weeks} "
+        "earlier {weeks:week|weeks} held).",
+        "zh": "本周 {count} 个 PR，延续此前的工作（此前 {weeks} 周平均每周约 {average} 个）。",
+    },
+    "theme.continuing_average.period": {
+        "en": "{count} {count:PR|PRs}, continuing (about {average} a week in the {weeks} "
+        "earlier {weeks:week|weeks} held).",
+        "zh": "本期 {count} 个 PR，延续此前的工作（此前 {weeks} 周平均每周约 {average} 个）。",
+    },
+    "theme.rising": {
+        "en": "{count} {count:PR|PRs}, rising (about {average} a week before).",
+        "zh": "本周 {count} 个 PR，明显增多（此前平均每周约 {average} 个）。",
+    },
+    "theme.rising.period": {
+        "en": "{count} {count:PR|PRs}, rising (about {average} a week before).",
+        "zh": "本期 {count} 个 PR，明显增多（此前平均每周约 {average} 个）。",
+    },
+    "theme.tailing": {
+        "en": "{count} {count:PR|PRs}, tailing off (about {average} a week before).",
+        "zh": "本周 {count} 个 PR，有所减少（此前平均每周约 {average} 个）。",
+    },
+    "theme.tailing.period": {
+        "en": "{count} {count:PR|PRs}, tailing off (about {average} a week before).",
+        "zh": "本期 {count} 个 PR，有所减少（此前平均每周约 {average} 个）。",
+    },
+    "theme.unknown": {
+        "en": "{count} {count:PR|PRs} (no earlier weeks in the store to compare with).",
+        "zh": "本周 {count} 个 PR（存储中没有更早的周可供比较）。",
+    },
+    "theme.unknown.period": {
+        "en": "{count} {count:PR|PRs} (no earlier weeks in the store to compare with).",
+        "zh": "本期 {count} 个 PR（存储中没有更早的周可供比较）。",
+    },
+    "theme.authors": {"en": "Led by {authors}.", "zh": "主要贡献者：{authors}。"},
+    "theme.authors_more": {
+        "en": "Led by {authors}, with {count} other {count:contributor|contributors}.",
+        "zh": "主要贡献者：{authors}，另有 {count} 位贡献者参与。",
+    },
+    "theme.claims": {"en": "Claimed gains: {claims}.", "zh": "声称的收益：{claims}。"},
+    "theme.author_item": {"en": "{name} ({count})", "zh": "{name}（{count} 个）"},
+    # A quoted description keeps its language; in Chinese the quotes mark it as quoted.
+    "theme.said": {"en": "{pr}: {summary}", "zh": "{pr}：“{summary}”"},
+    "theme.more": {
+        "en": "And {count} more {count:PR|PRs} in this theme: {prs}",
+        "zh": "该主题另有 {count} 个 PR：{prs}",
+    },
+    "theme.none": {"en": "No theme stood out this week.", "zh": "本周没有突出的主题。"},
+    "theme.none.period": {"en": "No theme stood out in this period.", "zh": "本期没有突出的主题。"},
     "highlight.kinds": {"en": "Mostly {kinds}.", "zh": "以{kinds}为主。"},
     "highlight.kind_item": {"en": "{kind} ({count})", "zh": "{kind}（{count}）"},
     "highlight.authors": {"en": "Key work by {authors}.", "zh": "重点工作来自 {authors}。"},

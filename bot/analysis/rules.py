@@ -279,6 +279,27 @@ class KindRules(_Strict):
         return v
 
 
+class ThemeSettings(_Strict):
+    """`[themes]`: how theme detection reads this repository's words (bot/analysis/themes.py)."""
+
+    # Display name -> other spellings: "DeepSeek V4" = ["DSV4", "DeepSeek-V4"]. A module's
+    # id or English name as the display name makes the spellings evidence for that module.
+    aliases: dict[str, list[str]] = Field(default_factory=dict)
+    # Words and phrases that never make a theme (added to the built-in generic words).
+    stop_terms: list[str] = Field(default_factory=list)
+    max_groups: int = Field(default=8, ge=1, le=20)
+
+    @field_validator("aliases")
+    @classmethod
+    def _aliases(cls, v: dict[str, list[str]]) -> dict[str, list[str]]:
+        for name, variants in v.items():
+            if not re.sub(r"[\s\-_./]+", "", name):
+                raise ValueError("an alias needs a display name")
+            if not all(isinstance(x, str) and x.strip() for x in variants):
+                raise ValueError(f"aliases of {name!r} must be non-empty strings")
+        return v
+
+
 class RuleSet(_Strict):
     name: str
     description: str = ""
@@ -291,6 +312,7 @@ class RuleSet(_Strict):
     thresholds: Thresholds = Field(default_factory=Thresholds)
     score: ScoreSettings = Field(default_factory=ScoreSettings)
     kinds: KindRules = Field(default_factory=KindRules)
+    themes: ThemeSettings = Field(default_factory=ThemeSettings)
 
     @model_validator(mode="after")
     def _unique_ids(self) -> RuleSet:

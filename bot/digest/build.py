@@ -15,6 +15,7 @@ from datetime import datetime
 from bot import i18n
 from bot.analysis.claims import claim_text
 from bot.analysis.score import KeyCandidate, choose_key_prs
+from bot.analysis.themes import HistoryWeek, Theme, ThemeDoc, ThemeResult, ThemeRules, detect_themes
 from bot.digest.model import (
     Digest,
     FlagCount,
@@ -32,10 +33,14 @@ from bot.weeks import WEEK_PATTERN, Window
 
 DEFAULT_KEY_COUNT = 24
 DEFAULT_SCORE_FLOOR = 5.0
-MAX_HIGHLIGHT_GROUPS = 8
-# Key PRs listed under one highlight theme; the rest are named in one "and N more" line,
-# so one busy theme cannot crowd the others out of the section.
+# PRs listed under one highlight theme; the rest are named in one "and N more" line, so
+# one busy theme cannot crowd the others out of the section.
 HIGHLIGHT_PRS = 6
+MAX_HIGHLIGHT_GROUPS = 8  # the rule set may lower it ([themes] max_groups)
+THEME_AUTHORS = 3  # leading authors named per theme
+THEME_SENTENCES = 2  # description sentences quoted per theme
+DOMINANT_THEMES = 5  # themes named in the summary
+THEME_FACTS = 12  # members whose summary and claims the narrative model receives
 OTHER_THEME = "other"
 # Modules that describe how a change is made rather than what it changes: a PR whose files
 # are mostly tests still belongs to the theme of the code it tests.
@@ -206,6 +211,8 @@ def build_digest(
     generated_at: datetime | None = None,
     auxiliary_modules: Collection[str] = AUXILIARY_MODULES,
     fallback_modules: Collection[str] = (OTHER_THEME,),
+    history: Sequence[tuple[str, int, Sequence[AnalyzedPR]]] = (),
+    theme_rules: ThemeRules | None = None,
 ) -> Digest:
     """The digest of `prs` (merged in `window`) against `previous` (the week before).
 
@@ -213,7 +220,10 @@ def build_digest(
     not ended) and `synced` whether the store nevertheless holds everything so far (by
     default: complete or in progress). When `previous_complete` is False nothing is
     compared with the previous window: its counts are null, not a partial baseline.
-    `fallback_modules` (the rule set's catch-all) are never a theme.
+    `fallback_modules` (the rule set's catch-all) are never a theme. `history` holds the
+    earlier weeks the store has, as (label, weeks before this window, PRs): the baseline
+    that makes a theme distinctive and tells whether it is new, continuing, rising or
+    tailing off.
     """
     auxiliary = frozenset(auxiliary_modules)
     fallback = frozenset(fallback_modules) | {OTHER_THEME}
@@ -299,17 +309,26 @@ def build_digest(
     )
 
     span = span_of(window.label)
-    weights = _theme_weights(items, auxiliary)
-    if not weights:
-        # Every PR is only in auxiliary modules (e.g. a plugin repo whose rules match
-        # nothing but tests and CI): those are still what the week was about, short of the
-        # catch-all module, which is only used when there is nothing else.
-        weights = _theme_weights(items, fallback) or _theme_weights(items, ())
     by_id = {m.id: m for m in modules}
-    themes = _dominant_themes(weights)
-    highlights = _highlights(
-        key_items, weights, items, by_id, language, span, auxiliary, fallback, compared
+    not_themes = auxiliary | fallback
+    rules = theme_rules or ThemeRules(
+        modules={mid: name for mid, (name, _) in module_names.items() if mid not in not_themes}
     )
+    if not history and previous_complete and previous:
+        # The week before is history too (the trend baseline of every digest).
+        history = [(window.previous().label, 1, list(previous))]
+    key_numbers = {i.number for i in key_items}
+    theme_result = detect_themes(
+        [theme_doc(i.source, not_themes, i.number in key_numbers) for i in items],
+        [
+            HistoryWeek(label, offset, [theme_doc(a, not_themes) for a in week])
+            for label, offset, week in history
+        ],
+        rules,
+    )
+    by_number = {i.number: i for i in items}
+    highlights = theme_highlights(theme_result, by_number, module_names, language, span)
+    themes = [h.theme_id for h in highlights[:DOMINANT_THEMES]]
     recommendations = _recommendations(by_rank, by_id, language, span)
     quiet = [m.id for m in modules if m.count == 0 and (m.previous or 0) > 0]
     core_untested = [
@@ -343,6 +362,9 @@ def build_digest(
         key_count=key_count,
         score_floor=score_floor,
         core_untested=core_untested,
+        history_weeks=theme_result.history_weeks,
+        history_labels=theme_result.history_labels,
+        theme_result=theme_result,
     )
     digest.summary_text = summary_text(digest)
     return digest
@@ -385,201 +407,97 @@ def _key_pr(item: _Item, from_titles: bool = False) -> KeyPR:
 # ------------------------------------------------------------------ themes
 
 
-def _theme_weights(items: Sequence[_Item], auxiliary: Collection[str]) -> dict[str, float]:
-    """Module weight = Σ (1 + score) over this week's PRs in the module (activity ×
-    importance: each PR counts once for activity plus its score). Auxiliary modules
-    (tests, CI, docs, dependencies, benchmarks) are not themes."""
-    weight: dict[str, float] = defaultdict(float)
-    for item in items:
-        for module in item.modules:
-            if module not in auxiliary:
-                weight[module] += 1.0 + item.score
-    return weight
+def theme_doc(apr: AnalyzedPR, auxiliary: Collection[str], key: bool = False) -> ThemeDoc:
+    """What theme detection reads of one PR: title, description, labels, files, and its
+    modules that may be themes."""
+    pr, analysis = apr.pr, apr.analysis
+    modules = tuple(dict.fromkeys(m.id for m in analysis.modules if m.id not in auxiliary))
+    return ThemeDoc(
+        number=pr.number,
+        title=pr.title,
+        author=None if is_bot(pr.author) else pr.author,
+        body=pr.body or "",
+        labels=tuple(pr.labels),
+        modules=modules,
+        paths=tuple(f.path for f in pr.files) if pr.files_known else (),
+        score=float(analysis.score),
+        key=key,
+    )
 
 
-def _dominant_themes(weights: Mapping[str, float]) -> list[str]:
-    """The top 3 modules by weight, plus a 4th and 5th when they weigh at least half the
-    3rd (so a flat week shows 5 themes and a week dominated by few shows 3)."""
-    ranking = sorted(weights.items(), key=lambda kv: (-round(kv[1], 6), kv[0]))
-    top = ranking[:3]
-    if len(top) == 3:
-        floor = top[2][1] / 2
-        top += [kv for kv in ranking[3:5] if kv[1] >= floor]
-    return [module for module, _ in top]
+def _theme_name(theme: Theme, names: Mapping[str, tuple[str, str]], language: str) -> str:
+    if theme.named_by_module and theme.module:
+        return _module_name(theme.module, names, language)
+    return theme.name
 
 
-def _group_key_prs(
-    key_items: Sequence[_Item],
-    weights: Mapping[str, float],
-    auxiliary: Collection[str],
-    fallback: Collection[str],
-) -> list[tuple[str, list[_Item]]]:
-    """Key PRs in at most MAX_HIGHLIGHT_GROUPS theme groups that together cover the week.
+def _average(value: float | None) -> str:
+    value = value or 0.0
+    shown = f"{value:.0f}" if value >= 10 or value == int(value) else f"{value:.1f}"
+    return shown
 
-    1. A PR's primary theme is its first non-auxiliary module, else its first module that
-       is not the catch-all. When the primary themes fit in the groups, they are the
-       themes. Otherwise themes are chosen greedily for coverage: each round takes the
-       module with the most key-PR weight not yet covered by a chosen theme (1 + score for
-       a PR whose primary theme it is, half that for a PR that only touches it; ties: the
-       module's weekly weight, then id), up to 7 rounds.
-    2. Each PR is then placed under its primary theme when that was chosen, else under the
-       first chosen module it touches, else under "other". Placing by primary theme keeps a
-       module that many PRs touch in passing from absorbing the week.
-    3. While there is room for another group, the largest group holding more than
-       HIGHLIGHT_PRS PRs gives the PRs that share another module (the most common one not
-       already a group; at least 2 PRs, not all of them) to a group of that module.
-    """
 
-    def primary(item: _Item) -> str:
-        for module in item.modules:
-            if module not in auxiliary:
-                return module
-        for module in item.modules:
-            if module not in fallback:
-                return module
-        return OTHER_THEME
-
-    themable = {i.number: [m for m in i.modules if m not in auxiliary] for i in key_items}
-    if not any(themable.values()):
-        # Only auxiliary modules this week: let those be themes rather than one "Other".
-        themable = {i.number: [m for m in i.modules if m not in fallback] for i in key_items}
-    primaries = {i.number: primary(i) for i in key_items}
-
-    chosen = [t for t in dict.fromkeys(primaries.values()) if t != OTHER_THEME]
-    remaining = list(key_items) if len(chosen) > MAX_HIGHLIGHT_GROUPS else []
-    if remaining:
-        chosen = []
-    while remaining and len(chosen) < MAX_HIGHLIGHT_GROUPS - 1:
-        gain: dict[str, float] = defaultdict(float)
-        for item in remaining:
-            for module in themable[item.number]:
-                share = 1.0 if module == primaries[item.number] else 0.5
-                gain[module] += share * (1.0 + item.score)
-        if not gain:
-            break
-        best = min(gain, key=lambda m: (-round(gain[m], 6), -round(weights.get(m, 0), 6), m))
-        chosen.append(best)
-        remaining = [i for i in remaining if best not in i.modules]
-
-    groups: dict[str, list[_Item]] = {theme: [] for theme in chosen}
-    for item in key_items:
-        home = primaries[item.number]
-        if home not in groups:
-            home = next((m for m in item.modules if m in groups), OTHER_THEME)
-        groups.setdefault(home, []).append(item)
-    groups = {theme: members for theme, members in groups.items() if members}
-
-    while len(groups) < MAX_HIGHLIGHT_GROUPS:
-        big = [t for t in groups if t != OTHER_THEME and len(groups[t]) > HIGHLIGHT_PRS]
-        if not big:
-            break
-        theme = min(big, key=lambda t: (-len(groups[t]), t))
-        members = groups[theme]
-        shared = Counter(
-            m for item in members for m in themable[item.number] if m != theme and m not in groups
+def _theme_head(theme: Theme, language: str, span: str) -> str:
+    count = len(theme.members)
+    if theme.trend == "unknown":
+        return i18n.t(language, "theme.unknown", span=span, count=count)
+    if theme.trend == "new":
+        return i18n.t(language, "theme.new", span=span, count=count)
+    average = _average(theme.baseline)
+    if theme.trend in ("rising", "tailing"):
+        return i18n.t(language, f"theme.{theme.trend}", span=span, count=count, average=average)
+    if theme.last_week is not None:
+        return i18n.t(
+            language, "theme.continuing", span=span, count=count, previous=theme.last_week
         )
-        split = next(
-            (
-                m
-                for m, n in sorted(shared.items(), key=lambda kv: (-kv[1], kv[0]))
-                if 2 <= n < len(members)
-            ),
-            None,
+    return i18n.t(
+        language,
+        "theme.continuing_average",
+        span=span,
+        count=count,
+        average=average,
+        weeks=theme.history_weeks,
+    )
+
+
+def _theme_authors(theme: Theme, language: str) -> str | None:
+    if not theme.authors:
+        return None
+    shown = [
+        i18n.t(language, "theme.author_item", name=name, count=count) if count > 1 else name
+        for name, count in theme.authors[:THEME_AUTHORS]
+    ]
+    rest = len(theme.authors) - len(shown)
+    if rest:
+        return i18n.t(
+            language, "theme.authors_more", authors=i18n.join(shown, language), count=rest
         )
-        if split is None:
-            break
-        groups[split] = [i for i in members if split in i.modules]
-        groups[theme] = [i for i in members if split not in i.modules]
-
-    def heavier(theme: str) -> tuple[float, float, str]:
-        mass = sum(1.0 + i.score for i in groups[theme])
-        return (-round(mass, 6), -round(weights.get(theme, 0.0), 6), theme)
-
-    # Heaviest group first; "other" last whatever its weight.
-    order = sorted((t for t in groups if t != OTHER_THEME), key=heavier)
-    if OTHER_THEME in groups:
-        order.append(OTHER_THEME)
-    return [(theme, sorted(groups[theme], key=lambda i: i.rank)) for theme in order]
+    return i18n.t(language, "theme.authors", authors=i18n.join(shown, language))
 
 
-def _highlights(
-    key_items: Sequence[_Item],
-    weights: Mapping[str, float],
-    items: Sequence[_Item],
-    modules: Mapping[str, ModuleCount],
+def _sentence(text: str) -> str:
+    text = text.strip()
+    return text if text.endswith((".", "!", "?", "…", "。", "！", "？")) else text + "."
+
+
+def theme_highlights(
+    result: ThemeResult,
+    items: Mapping[int, _Item],
+    names: Mapping[str, tuple[str, str]],
     language: str,
     span: str,
-    auxiliary: Collection[str],
-    fallback: Collection[str],
-    compared: bool,
 ) -> list[Highlight]:
-    kinds_in: dict[str, Counter[str]] = defaultdict(Counter)
-    for item in items:
-        for module in item.modules:
-            kinds_in[module][item.kind] += 1
+    """One highlight per theme: its trend, leading authors, claimed gains (metric kept)
+    and what the top PRs' descriptions say they change. Every figure is a member count or
+    a history count of the theme; nothing else is stated."""
     sep = " " if language == "en" else ""
-
     out = []
-    for theme, members in _group_key_prs(key_items, weights, auxiliary, fallback):
-        module = None if theme == OTHER_THEME else modules.get(theme)
-        sentences = []
-        if module is None:
-            name = i18n.t(language, "highlight.other")
-            sentences.append(i18n.t(language, "highlight.activity_other", count=len(members)))
-        else:
-            name = module.name
-            if not compared:
-                # No baseline: state this window's figures, claim no growth.
-                activity = i18n.t(
-                    language,
-                    "highlight.activity_plain",
-                    span=span,
-                    count=module.count,
-                    key=len(members),
-                )
-            elif module.previous:
-                activity = i18n.t(
-                    language,
-                    "highlight.activity",
-                    span=span,
-                    count=module.count,
-                    trend=i18n.trend(
-                        module.count, module.previous, language, words=True, span=span
-                    ),
-                    key=len(members),
-                )
-            else:
-                activity = i18n.t(
-                    language,
-                    "highlight.activity_new",
-                    span=span,
-                    count=module.count,
-                    key=len(members),
-                )
-            sentences.append(activity)
-            kinds = sorted(
-                kinds_in[theme].items(), key=lambda kv: (-kv[1], _KIND_ORDER.get(kv[0], 99))
-            )
-            # "Mostly bug fixes (1)" says nothing: only a kind shared by 2+ PRs leads.
-            if kinds and kinds[0][1] >= 2:
-                listed = (
-                    i18n.t(
-                        language,
-                        "highlight.kind_item",
-                        kind=_kind_word(k, language),
-                        count=c,
-                    )
-                    for k, c in kinds[:2]
-                    if c >= 2
-                )
-                sentences.append(
-                    i18n.t(language, "highlight.kinds", kinds=i18n.join(listed, language))
-                )
-        authors = list(dict.fromkeys(i.author for i in members if i.author))
+    for theme in result.themes:
+        members = [items[n] for n in theme.numbers if n in items]
+        sentences = [_theme_head(theme, language, span)]
+        authors = _theme_authors(theme, language)
         if authors:
-            sentences.append(
-                i18n.t(language, "highlight.authors", authors=_names(authors, language, 4))
-            )
+            sentences.append(authors)
         claims = [
             i18n.t(
                 language, "highlight.claim_item", pr=f"#{i.number}", claim=claim_text(c, language)
@@ -589,14 +507,41 @@ def _highlights(
         ]
         if claims:
             sentences.append(
-                i18n.t(language, "highlight.claims", claims=i18n.join(claims[:3], language))
+                i18n.t(language, "theme.claims", claims=i18n.join(claims[:3], language))
             )
+        said = []
+        for item in members:
+            pr = item.source.pr
+            summary = summarize(pr.body or "", pr.title) if pr.body else ""
+            if summary and summary.strip() != pr.title.strip():
+                said.append(
+                    _sentence(i18n.t(language, "theme.said", pr=f"#{pr.number}", summary=summary))
+                )
+            if len(said) == THEME_SENTENCES:
+                break
+        facts = [
+            {
+                "number": i.number,
+                "summary": summarize(i.source.pr.body or "", i.source.pr.title),
+                "claims": [c.text for c in i.source.analysis.claims],
+            }
+            for i in members[:THEME_FACTS]
+        ]
+        text = sep.join(sentences)
+        if said:
+            # Quoted descriptions keep their language; a space keeps Latin text apart.
+            text += " " + " ".join(said)
         out.append(
             Highlight(
-                theme=name,
-                theme_id=theme,
+                theme=_theme_name(theme, names, language),
+                theme_id=theme.id,
                 prs=[i.number for i in members],
-                text=sep.join(sentences),
+                text=text,
+                trend=theme.trend,
+                previous=theme.last_week,
+                terms=list(theme.terms),
+                module=theme.module,
+                facts=facts,
             )
         )
     return out
@@ -715,11 +660,10 @@ def _summary_sentences(digest: Digest) -> list[str]:
         sentences.append(
             i18n.t(lang, "summary.new_contributors", names=_names(digest.new_contributors, lang))
         )
-    names = {m.id: m for m in digest.modules}
     items = [
-        i18n.t(lang, "summary.theme_item", name=names[t].name, count=names[t].count)
-        for t in digest.themes
-        if t in names
+        i18n.t(lang, "summary.theme_item", name=h.theme, count=len(h.prs))
+        for h in digest.highlights
+        if h.theme_id in digest.themes
     ]
     if not items:
         # PRs without any module still have kinds: never leave the themes out.

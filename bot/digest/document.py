@@ -122,7 +122,11 @@ def digest_document(digest: Digest) -> Document:
         if digest.key_prs
         else (digest.prs[0].number if digest.prs else 12345)
     )
-    footer = i18n.t(lang, "footer", example=str(example), module=(digest.themes or ["rocm"])[0])
+    # The subscription example names a module users can subscribe to: the first module
+    # theme of the week, else the week's busiest module.
+    modules = [h.module for h in digest.highlights if h.module]
+    modules += [m.id for m in digest.modules if m.count]
+    footer = i18n.t(lang, "footer", example=str(example), module=(modules or ["rocm"])[0])
     if digest.narrative_model:
         footer += _sep(lang) + i18n.t(lang, "footer.narrative", model=digest.narrative_model)
 
@@ -200,6 +204,7 @@ def _flag_names(flags: list[str], lang: str) -> str:
 def _highlights(digest: Digest, urls: Mapping[int, str]) -> Section:
     lang = digest.language
     key = {k.number: k for k in digest.key_prs}
+    rows = {row.number: row for row in digest.prs}
     blocks: list[Block] = []
     for n, highlight in enumerate(digest.highlights, 1):
         spans: list[Span] = [Strong(f"{n}. {highlight.theme}"), Text(" ")]
@@ -209,28 +214,29 @@ def _highlights(digest: Digest, urls: Mapping[int, str]) -> Section:
             spans.append(Text(_sep(lang) + note))
         blocks.append(Paragraph(tuple(spans)))
         items: list[Inline] = []
-        listed = [n for n in highlight.prs if n in key]
+        listed = [n for n in highlight.prs if n in rows]
         for number in listed[:HIGHLIGHT_PRS]:
-            pr = key[number]
-            item: list[Span] = [Link(pr.url, f"#{pr.number}"), Text(" "), Text(pr.title)]
-            if pr.author:
-                item.append(Text(i18n.t(lang, "highlight.by", author=pr.author)))
-            if pr.claims:
+            row = rows[number]
+            item: list[Span] = [Link(row.url, f"#{row.number}"), Text(" "), Text(row.title)]
+            if row.author:
+                item.append(Text(i18n.t(lang, "highlight.by", author=row.author)))
+            pr = key.get(number)
+            if pr is not None and pr.claims:
                 claims = (stated_claim_text(c, lang) for c in pr.claims)
                 item.append(Text(" · " + ("; " if lang == "en" else "；").join(claims)))
-            if pr.flags:
+            if row.flags:
                 item.append(Text(" · "))
-                item.append(Strong(_flag_names(pr.flags, lang)))
+                item.append(Strong(_flag_names(row.flags, lang)))
             items.append(tuple(item))
         rest = listed[HIGHLIGHT_PRS:]
         if rest:
             refs = i18n.separator(lang).replace(",", "").join(f"#{n}" for n in rest)
-            items.append(linkify(i18n.t(lang, "highlight.more", count=len(rest), prs=refs), urls))
+            items.append(linkify(i18n.t(lang, "theme.more", count=len(rest), prs=refs), urls))
         if items:
             blocks.append(BulletList(tuple(items)))
     title = i18n.t(lang, "section.highlights", span=digest.span)
     if not blocks:
-        blocks.append(Paragraph((Text(i18n.t(lang, "highlight.none", span=digest.span)),)))
+        blocks.append(Paragraph((Text(i18n.t(lang, "theme.none", span=digest.span)),)))
     return Section("highlights", title, tuple(blocks))
 
 

@@ -6,10 +6,15 @@ through `bot.digest.document` which turns a Digest into a localized `bot.documen
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import asdict, dataclass, field
 from datetime import datetime
+from typing import TYPE_CHECKING
 
 from bot.weeks import WEEK_PATTERN
+
+if TYPE_CHECKING:
+    from bot.analysis.themes import ThemeResult
 
 
 @dataclass(slots=True)
@@ -74,11 +79,17 @@ class KeyPR:
 
 @dataclass(slots=True)
 class Highlight:
-    theme: str  # theme (module) name in the digest's language
+    theme: str  # theme name as users write it (a module theme: in the digest's language)
     theme_id: str
-    prs: list[int]
+    prs: list[int]  # every member PR, most important first
     text: str
     model_written: bool = False
+    trend: str = "unknown"  # new | continuing | rising | tailing | unknown (no history)
+    previous: int | None = None  # PRs on the theme the week before, when the store has it
+    terms: list[str] = field(default_factory=list)  # the written forms that formed it
+    module: str | None = None  # the module id when the theme is a module's
+    # Summary and claims of the top members, for the narrative model (not in the JSON).
+    facts: list[dict] = field(default_factory=list, repr=False)
 
 
 @dataclass(slots=True)
@@ -120,7 +131,7 @@ class Digest:
     prs: list[PRRow]
     new_contributors: list[str] = field(default_factory=list)
     contributors: list[str] = field(default_factory=list)
-    themes: list[str] = field(default_factory=list)  # dominant theme module ids, 3-5
+    themes: list[str] = field(default_factory=list)  # dominant theme ids, by weight (<= 5)
     summary_text: str = ""
     quiet_modules: list[str] = field(default_factory=list)
     complete: bool = True  # False when the window is not fully synced or not over yet
@@ -132,6 +143,11 @@ class Digest:
     key_count: int = 24  # the K of "top K PRs by score" used for key_prs
     score_floor: float = 5.0  # key PRs score at least this
     core_untested: list[int] = field(default_factory=list)  # core-path and missing-tests
+    history_weeks: int = 0  # earlier weeks the store held for themes (0: none)
+    history_labels: list[str] = field(default_factory=list)
+    # The detection behind the highlights (terms, scores, why each PR joined), for
+    # `vllm-bot themes` and `explain`; not part of the JSON digest.
+    theme_result: ThemeResult | None = field(default=None, repr=False, compare=False)
 
     @property
     def span(self) -> str:
@@ -140,7 +156,10 @@ class Digest:
         return "week" if WEEK_PATTERN.match(self.week) else "period"
 
     def to_json(self) -> dict:
-        data = asdict(self)
+        data = asdict(dataclasses.replace(self, theme_result=None))
+        data.pop("theme_result", None)
+        for highlight in data["highlights"]:
+            highlight.pop("facts", None)
         for key in ("start", "end", "generated_at"):
             value = getattr(self, key)
             data[key] = value.isoformat() if value else None

@@ -21,7 +21,7 @@ from typing import Any
 
 import httpx
 
-from bot.digest.model import Digest
+from bot.digest.model import Digest, Highlight
 
 log = logging.getLogger(__name__)
 
@@ -30,6 +30,8 @@ MAX_TEXT_CHARS = 1500
 _PR_MENTION = re.compile(r"(?:#|\bPR\s*#?|\bpull/)(\d+)", re.IGNORECASE)
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
 _GROUPED = re.compile(r"^\d{1,3}(?:,\d{3})+(?:\.\d+)?$")
+_SENTENCE_END = re.compile(r"[.!?。！？](?:\s|$)")
+MAX_SENTENCES = 4  # asked for 2-3; one more is tolerated, a long essay is not
 _FENCE = re.compile(r"^```(?:json)?\s*|\s*```$", re.MULTILINE)
 
 _SYSTEM = (
@@ -37,7 +39,8 @@ _SYSTEM = (
     "JSON data you are given: do not invent PR numbers, counts, percentages or any other "
     "figure, and only cite PRs as #NUMBER from the data. Be concise and concrete. Answer "
     'with one JSON object: {"summary": "<3-5 sentences>", "highlights": {"<theme_id>": '
-    '"<2-3 sentences>"}}.'
+    '"<2-3 sentences>"}}. A theme\'s paragraph says what changed and why it matters, '
+    "using only that theme's PRs (titles, summaries, claims) and citing only them."
 )
 
 
@@ -69,7 +72,6 @@ def config_from_env(
 
 def narrative_input(digest: Digest) -> dict[str, Any]:
     """The structured facts the model may use (and the only numbers it may state)."""
-    key = {k.number: k for k in digest.key_prs}
     return {
         "repo": digest.repo,
         "week": digest.week,
@@ -80,9 +82,9 @@ def narrative_input(digest: Digest) -> dict[str, Any]:
         "totals": dataclasses.asdict(digest.totals),
         "first_time_contributors": digest.new_contributors,
         "dominant_themes": [
-            {"id": m.id, "name": m.name, "prs": m.count, "previous_week": m.previous}
-            for m in digest.modules
-            if m.id in digest.themes
+            {"id": h.theme_id, "name": h.theme, "prs": len(h.prs)}
+            for h in digest.highlights
+            if h.theme_id in digest.themes
         ],
         "modules": [
             {
@@ -96,28 +98,43 @@ def narrative_input(digest: Digest) -> dict[str, Any]:
             if m.count or m.previous
         ],
         "flags": {f.id: f.count for f in digest.flags if f.count},
-        "highlights": [
-            {
-                "theme_id": h.theme_id,
-                "theme": h.theme,
-                "rule_based_text": h.text,
-                "prs": [
-                    {
-                        "number": n,
-                        "title": key[n].title,
-                        "author": key[n].author,
-                        "score": key[n].score,
-                        "summary": key[n].summary,
-                        "claims": key[n].claims,
-                        "flags": key[n].flags,
-                    }
-                    for n in h.prs
-                    if n in key
-                ],
-            }
-            for h in digest.highlights
-        ],
+        "highlights": [theme_input(digest, h) for h in digest.highlights],
         "rule_based_summary": digest.summary_text,
+    }
+
+
+MODEL_PRS = 12  # a theme's PRs sent to the model (most important first)
+
+
+def theme_input(digest: Digest, highlight: Highlight) -> dict[str, Any]:
+    """One theme's facts: the only PRs its paragraph may cite and numbers it may state."""
+    key = {k.number: k for k in digest.key_prs}
+    rows = {r.number: r for r in digest.prs}
+    facts = {f["number"]: f for f in highlight.facts}
+    prs = []
+    for number in highlight.prs[:MODEL_PRS]:
+        row, pr = rows.get(number), key.get(number)
+        fact = facts.get(number, {})
+        prs.append(
+            {
+                "number": number,
+                "title": row.title if row else "",
+                "author": row.author if row else None,
+                "score": row.score if row else None,
+                "summary": pr.summary if pr else fact.get("summary", ""),
+                "claims": pr.claims if pr else fact.get("claims", []),
+                "flags": row.flags if row else [],
+            }
+        )
+    return {
+        "theme_id": highlight.theme_id,
+        "theme": highlight.theme,
+        "members": len(highlight.prs),
+        "trend": highlight.trend,
+        "last_week": highlight.previous,
+        "rule_based_text": highlight.text,
+        "prs": prs,
+        "more_prs": len(highlight.prs) - len(prs),
     }
 
 
@@ -170,8 +187,9 @@ def allowed_numbers(data: Any) -> set[str]:
     return out
 
 
-def check_text(text: str, week_prs: set[int], allowed: set[str]) -> None:
-    """Raise NarrativeRejected unless `text` only cites the week's PRs and the data's figures."""
+def check_text(text: str, week_prs: set[int], allowed: set[str], scope: str = "this week") -> None:
+    """Raise NarrativeRejected unless `text` only cites `week_prs` (the week's PRs, or a
+    theme's) and the data's figures."""
     if not text.strip():
         raise NarrativeRejected("empty text")
     if len(text) > MAX_TEXT_CHARS:
@@ -179,7 +197,7 @@ def check_text(text: str, week_prs: set[int], allowed: set[str]) -> None:
     mentioned = {int(n) for n in _PR_MENTION.findall(text)}
     foreign = sorted(mentioned - week_prs)
     if foreign:
-        raise NarrativeRejected(f"mentions PRs not merged this week: {foreign}")
+        raise NarrativeRejected(f"mentions PRs not merged in {scope}: {foreign}")
     stray = sorted({n for n in _numbers_in(text) if n not in allowed})
     if stray:
         raise NarrativeRejected(f"states figures absent from the data: {stray}")
@@ -226,24 +244,14 @@ async def _ask(config: NarrativeConfig, payload: dict[str, Any]) -> tuple[str, d
 
 async def write_narrative(digest: Digest, config: NarrativeConfig | None) -> Digest:
     """A copy of `digest` with model-written summary/theme text, or `digest` itself when the
-    model is not configured, fails, times out or its answer does not check out."""
+    model is not configured, fails or times out. Each paragraph is checked on its own: the
+    summary against the week's data, a theme's paragraph against that theme's PRs and
+    figures; a paragraph that fails keeps its rule-based text, the others are used."""
     if config is None or digest.totals.merged == 0:
         return digest
     payload = narrative_input(digest)
     try:
         model, answer = await asyncio.wait_for(_ask(config, payload), config.timeout)
-        summary = answer.get("summary")
-        themes = answer.get("highlights") or {}
-        if not isinstance(summary, str) or not isinstance(themes, dict):
-            raise NarrativeRejected("answer lacks a summary string or a highlights object")
-        week_prs = {row.number for row in digest.prs}
-        allowed = allowed_numbers(payload) | {str(n) for n in week_prs}
-        check_text(summary, week_prs, allowed)
-        known = {h.theme_id for h in digest.highlights}
-        for theme_id, text in themes.items():
-            if theme_id not in known or not isinstance(text, str):
-                raise NarrativeRejected(f"unknown theme {theme_id!r}")
-            check_text(text, week_prs, allowed)
     except (TimeoutError, httpx.HTTPError, ValueError, KeyError, IndexError, TypeError) as exc:
         log.warning("narrative model not used for %s %s: %r", digest.repo, digest.week, exc)
         return digest
@@ -251,15 +259,50 @@ async def write_narrative(digest: Digest, config: NarrativeConfig | None) -> Dig
         log.warning("narrative rejected for %s %s: %s", digest.repo, digest.week, exc)
         return digest
 
+    summary = answer.get("summary")
+    themes = answer.get("highlights")
+    themes = themes if isinstance(themes, dict) else {}
+    week_prs = {row.number for row in digest.prs}
+    new_summary = None
+    if isinstance(summary, str):
+        try:
+            check_text(summary, week_prs, allowed_numbers(payload) | {str(n) for n in week_prs})
+            new_summary = summary.strip()
+        except NarrativeRejected as exc:
+            log.warning("narrative summary rejected for %s %s: %s", digest.repo, digest.week, exc)
+    by_id = {h["theme_id"]: h for h in payload["highlights"]}
+    written: dict[str, str] = {}
+    for highlight in digest.highlights:
+        text = themes.get(highlight.theme_id)
+        if not isinstance(text, str):
+            continue
+        members = set(highlight.prs)
+        allowed = allowed_numbers(by_id[highlight.theme_id]) | {str(n) for n in members}
+        try:
+            check_text(text, members, allowed, scope="this theme")
+            if len(_SENTENCE_END.findall(text.strip())) > MAX_SENTENCES:
+                raise NarrativeRejected(f"more than {MAX_SENTENCES} sentences")
+        except NarrativeRejected as exc:
+            log.warning(
+                "narrative paragraph for %s rejected (%s %s): %s",
+                highlight.theme_id,
+                digest.repo,
+                digest.week,
+                exc,
+            )
+            continue
+        written[highlight.theme_id] = text.strip()
+    if new_summary is None and not written:
+        return digest
     highlights = [
-        dataclasses.replace(h, text=themes[h.theme_id].strip(), model_written=True)
-        if h.theme_id in themes
+        dataclasses.replace(h, text=written[h.theme_id], model_written=True)
+        if h.theme_id in written
         else h
         for h in digest.highlights
     ]
     return dataclasses.replace(
         digest,
-        summary_text=summary.strip(),
+        summary_text=new_summary if new_summary is not None else digest.summary_text,
         highlights=highlights,
         narrative_model=model,
     )

@@ -71,9 +71,11 @@ async def build_for_window(
     from bot.digest.service import make_digest
 
     repo_name = services.config.repo(repo).name
+    weeks = services.config.digest.history_weeks
     if sync:
         for span in (window.previous(), window):
             await ensure_synced(services, repo_name, span, progress_console)
+        await sync_history(services, repo_name, window, weeks, progress_console)
     analyzer = await services.analyzer(repo_name, offline=not sync)
     # --no-sync means "use the store as it is": no GitHub request at all, so first-time
     # contributors stay unknown (null in JSON) rather than guessed.
@@ -87,8 +89,55 @@ async def build_for_window(
         timezone=services.config.timezone,
         key_count=services.config.digest.key_prs,
         new_contributors=new_contributors,
+        history_weeks=weeks,
     )
+    if not sync and progress_console is not None:
+        held = digest.history_weeks
+        progress_console.print(
+            f"themes: {held} of {weeks} earlier weeks in the store used as history"
+            + ("" if held else " (themes scored by this window's counts alone)")
+        )
     return BuiltDigest(digest, digest_document(digest))
+
+
+async def _sync_one(
+    services: Services, repo: str, window: Window, console: Console | None, label: str
+) -> None:
+    from bot.sync import sync_window
+
+    if console is None:
+        await sync_window(services.store, services.github(), repo, window)
+        return
+    from bot.progress import SyncProgress
+
+    with SyncProgress(console, label) as progress:
+        await sync_window(services.store, services.github(), repo, window, progress=progress)
+
+
+async def sync_history(
+    services: Services, repo: str, window: Window, weeks: int, console: Console | None = None
+) -> int:
+    """Bring the `weeks` windows before `window` into the store. A week already complete in
+    the store costs no request (history does not change once a week is over, so it is not
+    re-confirmed); a missing one is synced once. Returns the number of weeks synced.
+    A week that cannot be synced is left out of the baseline with a warning."""
+    from bot.digest.service import history_windows
+
+    missing = [
+        span
+        for _, span in history_windows(window, weeks)
+        if not await services.store.is_covered(repo, span.start_utc, span.end_utc)
+    ]
+    if not missing:
+        return 0
+    synced = 0
+    for span in missing:
+        try:
+            await _sync_one(services, repo, span, console, f"{repo} {span.label} (history)")
+            synced += 1
+        except GitHubError as exc:
+            log.warning("history week %s of %s not synced: %s", span.label, repo, exc)
+    return synced
 
 
 async def _new_contributors(services: Services, repo: str, window: Window) -> set[str] | None:
@@ -126,3 +175,21 @@ def render_digest(built: BuiltDigest, fmt: str) -> str:
 
         return json.dumps(render_discord(built.document), ensure_ascii=False, indent=2)
     raise ValueError(f"unknown digest format {fmt!r}")
+
+
+async def theme_of_pr(services: Services, repo: str, number: int, merged_at) -> dict | None:
+    """The theme PR `number` belongs to in the week it was merged, from the store (no sync):
+    {"id", "name", "why", "week"}; None when it was not merged or is in no theme."""
+    from bot.digest.themes_report import theme_of
+    from bot.weeks import iso_week
+
+    if merged_at is None:
+        return None
+    local = merged_at.astimezone(services.config.tz)
+    year, week, _ = local.isocalendar()
+    window = iso_week(year, week, services.config.tz)
+    built = await build_for_window(services, repo, window, services.config.language, sync=False)
+    found = theme_of(built.digest, number)
+    if found is not None:
+        found["week"] = window.label
+    return found

@@ -11,6 +11,7 @@ from datetime import UTC, datetime
 from typing import Protocol
 
 from bot.analysis.cache import analyze_stored
+from bot.analysis.themes import ThemeRules, rules_from
 from bot.digest.build import AUXILIARY_MODULES, DEFAULT_KEY_COUNT, DEFAULT_SCORE_FLOOR, build_digest
 from bot.digest.model import Digest
 from bot.digest.narrative import NarrativeConfig, config_from_env, write_narrative
@@ -50,6 +51,45 @@ def _fallback_modules(analyzer: object) -> set[str]:
     return {fallback} if fallback else set()
 
 
+DEFAULT_HISTORY_WEEKS = 8
+
+
+def theme_rules(analyzer: object) -> ThemeRules | None:
+    """The rule set's theme settings (None for an analyzer without a rule set)."""
+    ruleset = getattr(analyzer, "ruleset", None)
+    if ruleset is None:
+        return None
+    _, auxiliary, _, _ = ruleset_settings(analyzer)
+    return rules_from(ruleset, auxiliary | _fallback_modules(analyzer))
+
+
+def history_windows(window: Window, weeks: int) -> list[tuple[int, Window]]:
+    """The `weeks` windows right before `window`, nearest first, as (offset, window)."""
+    out = []
+    span = window
+    for offset in range(1, max(weeks, 0) + 1):
+        span = span.previous()
+        out.append((offset, span))
+    return out
+
+
+async def load_history(
+    store: PRStore, analyzer: PRAnalyzer, repo: str, window: Window, weeks: int
+) -> list[tuple[str, int, list[AnalyzedPR]]]:
+    """The earlier weeks the store holds completely (a partly synced week would look like a
+    quiet one and make every theme look new): (label, offset, analysed PRs)."""
+    out = []
+    for offset, span in history_windows(window, weeks):
+        if not await store.is_covered(repo, span.start_utc, span.end_utc):
+            continue
+        prs = await store.prs_merged_between(repo, span.start_utc, span.end_utc)
+        analyses = await analyze_stored(store, analyzer, repo, prs)
+        out.append(
+            (span.label, offset, [AnalyzedPR(p, a) for p, a in zip(prs, analyses, strict=True)])
+        )
+    return out
+
+
 async def make_digest(
     store: PRStore,
     analyzer: PRAnalyzer,
@@ -64,6 +104,7 @@ async def make_digest(
     module_names: Mapping[str, tuple[str, str]] | None = None,
     narrative: NarrativeConfig | bool | None = None,
     now: datetime | None = None,
+    history_weeks: int = DEFAULT_HISTORY_WEEKS,
 ) -> Digest:
     """The digest of `window` from the store.
 
@@ -88,6 +129,7 @@ async def make_digest(
     )
     current_analyses = await analyze_stored(store, analyzer, repo, current)
     previous_analyses = await analyze_stored(store, analyzer, repo, previous)
+    history = await load_history(store, analyzer, repo, window, history_weeks)
     digest = build_digest(
         [AnalyzedPR(pr, a) for pr, a in zip(current, current_analyses, strict=True)],
         [AnalyzedPR(pr, a) for pr, a in zip(previous, previous_analyses, strict=True)],
@@ -106,6 +148,8 @@ async def make_digest(
         generated_at=now,
         auxiliary_modules=auxiliary,
         fallback_modules=_fallback_modules(analyzer),
+        history=history,
+        theme_rules=theme_rules(analyzer),
     )
     if narrative is None or narrative is True:
         narrative = config_from_env()

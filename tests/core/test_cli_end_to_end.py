@@ -216,3 +216,30 @@ def test_digest_posts_to_slack_and_discord_once(env: dict[str, str]) -> None:
         assert both.returncode == 1
         assert "slack:CNOPE: not posted" in both.stderr and "1 of 2 targets" in both.stderr
         assert len(slack.channel_messages("C2")) == len(posted)
+
+
+def test_sync_weeks_brings_history_once_and_themes_explain_it(env: dict[str, str]) -> None:
+    first = vllm_bot(env, "sync", "--week", "2026-W23", "--weeks", "3")
+    assert first.returncode == 0, first.stderr
+    assert f"{REPO} history: 3 weeks before 2026-W23, 3 synced now" in first.stdout
+    # Complete history weeks in the store cost nothing the second time.
+    again = vllm_bot(env, "sync", "--week", "2026-W23", "--weeks", "3")
+    assert again.returncode == 0, again.stderr
+    assert "0 synced now, 3 already in the store" in again.stdout
+
+    shown = vllm_bot(env, "themes", "--week", "2026-W23", "--no-sync", "--format", "json")
+    assert shown.returncode == 0, shown.stderr
+    data = json.loads(shown.stdout)
+    assert data["history_weeks"] >= 1 and data["merged"] == 40
+    members = [m["number"] for t in data["themes"] for m in t["members"]]
+    assert len(members) == len(set(members))
+    for theme in data["themes"]:
+        assert theme["terms"] and all(m["why"] for m in theme["members"])
+    text = vllm_bot(env, "themes", "--week", "2026-W23", "--no-sync")
+    assert text.returncode == 0, text.stderr
+    assert "earlier weeks in the store" in text.stdout
+    if data["themes"]:
+        number = data["themes"][0]["members"][0]["number"]
+        explained = vllm_bot(env, "explain", str(number), "--format", "json")
+        assert explained.returncode == 0, explained.stderr
+        assert json.loads(explained.stdout)["theme"]["id"] == data["themes"][0]["id"]

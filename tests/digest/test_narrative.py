@@ -127,3 +127,43 @@ def test_config_comes_from_the_environment_only_when_set() -> None:
     assert config_from_env({}) is None
     config = config_from_env({"OPENAI_BASE_URL": "http://h/v1", "OPENAI_API_KEY": "k"})
     assert config is not None and config.api_key == "k"
+
+
+async def test_each_theme_paragraph_is_checked_on_its_own(fake_model) -> None:
+    digest = fixture_digest("en")
+    first, second = digest.highlights[0], digest.highlights[1]
+    foreign = second.prs[0]  # merged this week, but in another theme
+
+    def answer(data: dict) -> dict:
+        one, two = data["highlights"][0], data["highlights"][1]
+        assert len(one["prs"]) == min(len(first.prs), 12)  # every member, not only key PRs
+        pr = two["prs"][0]
+        return {
+            "summary": "A week of themes.",
+            "highlights": {
+                one["theme_id"]: f"#{one['prs'][0]['number']} leads; see also #{foreign}.",
+                two["theme_id"]: f"#{pr['number']} by {pr['author']} leads this theme.",
+            },
+        }
+
+    result = await write_narrative(digest, fake_model(answer))
+    assert result.summary_text == "A week of themes."
+    # The first paragraph cites a PR of the second theme: only it falls back.
+    assert result.highlights[0].text == first.text and not result.highlights[0].model_written
+    assert result.highlights[1].model_written
+    assert result.highlights[1].text.startswith(f"#{second.prs[0]}")
+
+
+async def test_a_figure_from_another_theme_is_rejected(fake_model) -> None:
+    digest = fixture_digest("en")
+    # A claim figure of some theme, stated in a theme that does not have it.
+    source = next(h for h in digest.highlights if "2.15x" in h.text)
+    target = next(h for h in digest.highlights if "2.15" not in h.text)
+
+    def answer(data: dict) -> dict:
+        return {"summary": "x", "highlights": {target.theme_id: "It gained 2.15x throughput."}}
+
+    result = await write_narrative(digest, fake_model(answer))
+    by_id = {h.theme_id: h for h in result.highlights}
+    assert not by_id[target.theme_id].model_written
+    assert by_id[source.theme_id].text == source.text

@@ -1,0 +1,120 @@
+"""`vllm-bot themes` and the theme line of `explain`: what formed each theme, its score
+against the baseline, its members and why each joined (from the digest's detection)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.analysis.themes import Theme
+from bot.digest.model import Digest
+
+_TREND_WORDS = {
+    "new": "new this window",
+    "continuing": "continuing",
+    "rising": "rising",
+    "tailing": "tailing off",
+    "unknown": "no history to compare with",
+}
+
+
+def _names(digest: Digest) -> dict[str, str]:
+    return {h.theme_id: h.theme for h in digest.highlights}
+
+
+def theme_json(theme: Theme, name: str | None = None) -> dict[str, Any]:
+    return {
+        "id": theme.id,
+        "name": name or theme.name,
+        "module": theme.module,
+        "terms": theme.terms,
+        "signals": theme.signals,
+        "support": theme.support,
+        "window_prs": theme.window_prs,
+        "history_prs": theme.history_prs,
+        "history_total": theme.history_total,
+        "history_weeks": theme.history_weeks,
+        "lift": theme.lift,
+        "score": theme.score,
+        "weight": theme.weight,
+        "trend": theme.trend,
+        "last_week": theme.last_week,
+        "baseline_per_week": theme.baseline,
+        "history": {str(k): v for k, v in sorted(theme.history.items())},
+        "authors": [{"login": a, "prs": n} for a, n in theme.authors],
+        "members": [{"number": m.number, "why": m.reasons} for m in theme.members],
+    }
+
+
+def themes_json(digest: Digest) -> dict[str, Any]:
+    result = digest.theme_result
+    names = _names(digest)
+    return {
+        "repo": digest.repo,
+        "week": digest.week,
+        "start": digest.start.isoformat(),
+        "end": digest.end.isoformat(),
+        "merged": digest.totals.merged,
+        "history_weeks": digest.history_weeks,
+        "history_labels": digest.history_labels,
+        "candidates": result.candidates if result else 0,
+        "themes": [theme_json(t, names.get(t.id)) for t in (result.themes if result else [])],
+    }
+
+
+def themes_text(digest: Digest) -> str:
+    result = digest.theme_result
+    titles = {row.number: row.title for row in digest.prs}
+    names = _names(digest)
+    held = digest.history_weeks
+    lines = [
+        f"{digest.repo} {digest.week}: {digest.totals.merged} PRs merged; baseline: "
+        + (
+            f"{held} earlier weeks in the store ({', '.join(digest.history_labels)})"
+            if held
+            else "none (no earlier week in the store: themes scored by support alone)"
+        )
+    ]
+    if result is None or not result.themes:
+        lines.append("no theme stood out")
+        return "\n".join(lines)
+    lines.append(f"{result.candidates} terms qualified; {len(result.themes)} themes chosen")
+    for n, theme in enumerate(result.themes, 1):
+        lift = "unknown" if theme.lift is None else f"{theme.lift:g}x"
+        lines.append("")
+        lines.append(f"{n}. {names.get(theme.id, theme.name)}  [{theme.id}]")
+        lines.append(f"   terms: {', '.join(theme.terms) or '-'}")
+        if theme.signals:
+            lines.append(f"   signals: {'; '.join(theme.signals)}")
+        lines.append(
+            f"   score {theme.score:g} (weight {theme.weight:g}): {theme.support} of "
+            f"{theme.window_prs} PRs this window vs {theme.history_prs} of "
+            f"{theme.history_total} in {theme.history_weeks} earlier weeks; lift {lift}"
+        )
+        trend = _TREND_WORDS.get(theme.trend, theme.trend)
+        if theme.last_week is not None:
+            trend += f" (last week {theme.last_week} -> this week {len(theme.members)})"
+        elif theme.baseline is not None:
+            trend += f" (about {theme.baseline:g} a week before)"
+        lines.append(f"   trend: {trend}")
+        lines.append(f"   members ({len(theme.members)}):")
+        for member in theme.members:
+            title = titles.get(member.number, "")
+            lines.append(f"     #{member.number} {title}  <- {'; '.join(member.reasons)}")
+    return "\n".join(lines)
+
+
+def theme_of(digest: Digest, number: int) -> dict[str, Any] | None:
+    """The theme PR `number` is in, as {"id", "name", "why"}; None when it is in none."""
+    result = digest.theme_result
+    if result is None:
+        return None
+    names = _names(digest)
+    for theme in result.themes:
+        for member in theme.members:
+            if member.number == number:
+                return {
+                    "id": theme.id,
+                    "name": names.get(theme.id, theme.name),
+                    "why": member.reasons,
+                }
+    return None
