@@ -64,6 +64,9 @@ class DigestTarget(_Strict):
     # Discord channel webhook (posts without a bot connection). The URL carries the
     # webhook's token, so the config names the environment variable that holds it.
     webhook_url_env: Annotated[str, Field(pattern=r"^[A-Za-z_][A-Za-z0-9_]*$")] | None = None
+    # Non-empty: a module digest (only PRs touching these modules), e.g. ["rocm"].
+    modules: list[Annotated[str, Field(min_length=1, max_length=64)]] = []
+    chart: bool = True  # post the trends chart (PNG) into the digest's thread
 
     @property
     def webhook_url(self) -> str | None:
@@ -80,7 +83,17 @@ class DigestTarget(_Strict):
 
 class DigestConfig(_Strict):
     key_prs: Annotated[int, Field(ge=1, le=200)] = 24
+    history_weeks: Annotated[int, Field(ge=0, le=104)] = 8  # earlier weeks for trends
     targets: list[DigestTarget] = []
+
+
+class WebConfig(_Strict):
+    # Public URL of `serve` (e.g. https://bot.example.org): digests link to the archive
+    # under {base_url}/digests/. Empty: no links.
+    base_url: Annotated[str, Field(pattern=r"^(https?://[^\s/]+(/[^\s]*)?)?$")] = ""
+
+    def archive_url(self) -> str | None:
+        return self.base_url.rstrip("/") + "/digests/" if self.base_url else None
 
 
 class Config(_Strict):
@@ -92,6 +105,7 @@ class Config(_Strict):
     slack: SlackConfig = SlackConfig()
     discord: DiscordConfig = DiscordConfig()
     digest: DigestConfig = DigestConfig()
+    web: WebConfig = WebConfig()
     alerts: AlertsConfig = AlertsConfig()
     logging: LoggingConfig = LoggingConfig()
     serve: ServeConfig = ServeConfig()

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from bot import i18n
+from bot.digest.history import History, in_modules
 from bot.digest.model import (
     Digest,
     FlagCount,
@@ -182,6 +183,9 @@ def build_digest(
     generated_at: datetime | None = None,
     auxiliary_modules: Collection[str] = AUXILIARY_MODULES,
     fallback_modules: Collection[str] = (OTHER_THEME,),
+    modules: Collection[str] = (),
+    history: History | None = None,
+    archive_url: str | None = None,
 ) -> Digest:
     """The digest of `prs` (merged in `window`) against `previous` (the week before).
 
@@ -189,8 +193,13 @@ def build_digest(
     not ended) and `synced` whether the store nevertheless holds everything so far (by
     default: complete or in progress). When `previous_complete` is False nothing is
     compared with the previous window: its counts are null, not a partial baseline.
-    `fallback_modules` (the rule set's catch-all) are never a theme.
+    `fallback_modules` (the rule set's catch-all) are never a theme. `modules` non-empty
+    makes a module digest: every figure is computed over the PRs touching those modules.
     """
+    scope = list(dict.fromkeys(modules))
+    if scope:
+        prs = [p for p in prs if in_modules(p, scope)]
+        previous = [p for p in previous if in_modules(p, scope)]
     auxiliary = frozenset(auxiliary_modules)
     fallback = frozenset(fallback_modules) | {OTHER_THEME}
     # Duplicates (a PR synced twice) must not count twice.
@@ -293,6 +302,9 @@ def build_digest(
         key_count=key_count,
         score_floor=score_floor,
         core_untested=core_untested,
+        scope=scope,
+        history=history,
+        archive_url=archive_url,
     )
     digest.summary_text = summary_text(digest)
     return digest

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from datetime import datetime
 
+from bot.digest.history import History
 from bot.weeks import WEEK_PATTERN
 
 
@@ -122,6 +123,11 @@ class Digest:
     key_count: int = 24  # the K of "top K PRs by score" used for key_prs
     score_floor: float = 5.0  # key PRs score at least this
     core_untested: list[int] = field(default_factory=list)  # core-path and missing-tests
+    # A module digest: only PRs touching these modules (empty: the whole repository).
+    scope: list[str] = field(default_factory=list)
+    # Trends over the last N weeks (None when not computed, e.g. a bare build_digest).
+    history: History | None = None
+    archive_url: str | None = None  # where this week's page lives ([web] base_url)
 
     @property
     def span(self) -> str:
@@ -131,6 +137,8 @@ class Digest:
 
     def to_json(self) -> dict:
         data = asdict(self)
+        if self.history is not None:
+            data["history"]["incomplete"] = self.history.incomplete
         for key in ("start", "end", "generated_at"):
             value = getattr(self, key)
             data[key] = value.isoformat() if value else None

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import logging
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -67,7 +68,10 @@ async def build_for_window(
     *,
     sync: bool = True,
     progress_console: Console | None = None,
+    modules: Sequence[str] = (),
 ) -> BuiltDigest:
+    """`modules` non-empty: a module digest (only PRs touching those modules)."""
+    from bot.digest.archive import week_url
     from bot.digest.service import make_digest
 
     repo_name = services.config.repo(repo).name
@@ -87,6 +91,9 @@ async def build_for_window(
         timezone=services.config.timezone,
         key_count=services.config.digest.key_prs,
         new_contributors=new_contributors,
+        history_weeks=services.config.digest.history_weeks,
+        modules=modules,
+        archive_url=week_url(services.config.web.archive_url(), repo_name, window.label, language),
     )
     return BuiltDigest(digest, digest_document(digest))
 
