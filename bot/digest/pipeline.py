@@ -121,7 +121,9 @@ def render_digest(built: BuiltDigest, fmt: str) -> str:
     if fmt == "markdown":
         return render_markdown(built.document)
     if fmt == "html":
-        return render_html(built.document)
+        from bot.digest.charts import svg_charts
+
+        return render_html(built.document, svg_charts(built.digest))
     if fmt == "json":
         return render_json(built.digest)
     if fmt == "slack":

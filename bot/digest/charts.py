@@ -1,0 +1,132 @@
+"""The digest's charts: which figures are drawn, with catalogue titles. The drawing itself
+is in formatters/ (svg.py for HTML, png.py for Slack and Discord), pure functions of plain
+sequences, so this module only picks the data and the words."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from bot import i18n
+from bot.digest.model import Digest
+
+# Small multiples: the modules with the most PRs over the weeks shown.
+TOP_MODULES = 6
+# Drawing widths (SVG user units = CSS px at full size): desktop column and phone.
+WIDE, NARROW = 720, 360
+
+
+@dataclass(frozen=True, slots=True)
+class ChartData:
+    repo: str
+    language: str
+    weeks: list[str]
+    merged: list[int | None]
+    # (name, series, direction words) of the top modules, most PRs first.
+    modules: list[tuple[str, list[int | None], str]]
+    title_merged: str
+    title_modules: str
+    unknown: str
+    empty: str
+
+    @property
+    def alt_text(self) -> str:
+        """What the chart shows, in words (Slack alt text, Discord description)."""
+        lang = self.language
+        unknown = self.unknown
+        merged = ", ".join(
+            f"{w} {unknown if v is None else v}"
+            for w, v in zip(self.weeks, self.merged, strict=True)
+        )
+        modules = (i18n.separator(lang)).join(
+            i18n.t(
+                lang,
+                "chart.alt_module",
+                name=name,
+                values=" ".join("?" if v is None else str(v) for v in series),
+                direction=direction,
+            )
+            for name, series, direction in self.modules
+        )
+        return i18n.t(
+            lang,
+            "chart.alt",
+            repo=self.repo,
+            first=self.weeks[0] if self.weeks else "",
+            last=self.weeks[-1] if self.weeks else "",
+            merged=merged or self.empty,
+            modules=modules or self.empty,
+        )
+
+
+def chart_data(digest: Digest, top: int = TOP_MODULES) -> ChartData:
+    lang = digest.language
+    history = digest.history
+    weeks = list(history.weeks) if history else []
+    merged = list(history.merged) if history else []
+    modules = []
+    if history is not None:
+        for module in history.modules[:top]:
+            word = i18n.t(lang, f"history.direction.{module.direction or 'unknown'}")
+            modules.append((module.name, list(module.series), word))
+    return ChartData(
+        repo=digest.repo,
+        language=lang,
+        weeks=weeks,
+        merged=merged,
+        modules=modules,
+        title_merged=i18n.t(lang, "chart.merged"),
+        title_modules=i18n.t(lang, "chart.modules"),
+        unknown=i18n.t(lang, "chart.incomplete"),
+        empty=i18n.t(lang, "chart.empty"),
+    )
+
+
+def svg_charts(digest: Digest) -> dict[str, list[str]]:
+    """Inline SVG for render_html: the weekly merged count and small multiples under the
+    "history" heading, this week's kinds at the end of "trends"."""
+    from formatters.svg import bar_chart, hbar_chart, small_multiples
+
+    lang = digest.language
+    data = chart_data(digest)
+    kinds = [(i18n.kind_name(k.id, lang), k.count) for k in digest.kinds if k.count]
+    kinds_title = i18n.t(lang, "chart.kinds", span=digest.span)
+
+    def both(draw: Callable[[int, int], str]) -> str:
+        # Two drawings, one per layout (CSS shows one): a chart scaled down to a phone's
+        # width would shrink its labels to a few pixels.
+        return (
+            f'<div class="chart-wide">{draw(WIDE, 3)}</div>'
+            f'<div class="chart-narrow">{draw(NARROW, 2)}</div>'
+        )
+
+    charts: dict[str, list[str]] = {
+        "trends:end": [
+            both(lambda w, _: hbar_chart(kinds, title=kinds_title, empty_label=data.empty, width=w))
+        ]
+    }
+    if digest.history is not None:
+        charts["history:top"] = [
+            both(
+                lambda w, _: bar_chart(
+                    data.weeks,
+                    data.merged,
+                    title=data.title_merged,
+                    unknown_label=data.unknown,
+                    empty_label=data.empty,
+                    width=w,
+                )
+            ),
+            both(
+                lambda w, columns: small_multiples(
+                    data.modules,
+                    title=data.title_modules,
+                    labels=data.weeks,
+                    unknown_label=data.unknown,
+                    empty_label=data.empty,
+                    columns=columns,
+                    width=w,
+                )
+            ),
+        ]
+    return charts
