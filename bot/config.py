@@ -91,6 +91,7 @@ class WebConfig(_Strict):
     # Public URL of `serve` (e.g. https://bot.example.org): digests link to the archive
     # under {base_url}/digests/. Empty: no links.
     base_url: Annotated[str, Field(pattern=r"^(https?://[^\s/]+(/[^\s]*)?)?$")] = ""
+    archive_weeks: Annotated[int, Field(ge=1, le=520)] = 12  # weeks per repo under /digests/
 
     def archive_url(self) -> str | None:
         return self.base_url.rstrip("/") + "/digests/" if self.base_url else None

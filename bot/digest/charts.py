@@ -82,6 +82,15 @@ def chart_data(digest: Digest, top: int = TOP_MODULES) -> ChartData:
     )
 
 
+def responsive(draw: Callable[[int, int], str]) -> str:
+    """Two drawings of one chart (width, columns), one per layout; the page's CSS shows
+    one. A chart scaled down to a phone's width would shrink its labels to a few pixels."""
+    return (
+        f'<div class="chart-wide">{draw(WIDE, 3)}</div>'
+        f'<div class="chart-narrow">{draw(NARROW, 2)}</div>'
+    )
+
+
 def svg_charts(digest: Digest) -> dict[str, list[str]]:
     """Inline SVG for render_html: the weekly merged count and small multiples under the
     "history" heading, this week's kinds at the end of "trends"."""
@@ -92,14 +101,7 @@ def svg_charts(digest: Digest) -> dict[str, list[str]]:
     kinds = [(i18n.kind_name(k.id, lang), k.count) for k in digest.kinds if k.count]
     kinds_title = i18n.t(lang, "chart.kinds", span=digest.span)
 
-    def both(draw: Callable[[int, int], str]) -> str:
-        # Two drawings, one per layout (CSS shows one): a chart scaled down to a phone's
-        # width would shrink its labels to a few pixels.
-        return (
-            f'<div class="chart-wide">{draw(WIDE, 3)}</div>'
-            f'<div class="chart-narrow">{draw(NARROW, 2)}</div>'
-        )
-
+    both = responsive
     charts: dict[str, list[str]] = {
         "trends:end": [
             both(lambda w, _: hbar_chart(kinds, title=kinds_title, empty_label=data.empty, width=w))
