@@ -4,11 +4,18 @@ sequences, so this module only picks the data and the words."""
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from bot import i18n
 from bot.digest.model import Digest
+
+if TYPE_CHECKING:
+    from formatters.png import PngChart
+
+log = logging.getLogger(__name__)
 
 # Small multiples: the modules with the most PRs over the weeks shown.
 TOP_MODULES = 6
@@ -34,7 +41,7 @@ class ChartData:
         """What the chart shows, in words (Slack alt text, Discord description)."""
         lang = self.language
         unknown = self.unknown
-        merged = ", ".join(
+        merged = i18n.separator(lang).join(
             f"{w} {unknown if v is None else v}"
             for w, v in zip(self.weeks, self.merged, strict=True)
         )
@@ -132,3 +139,50 @@ def svg_charts(digest: Digest) -> dict[str, list[str]]:
             ),
         ]
     return charts
+
+
+def png_chart(digest: Digest, *, force_latin: bool = False) -> PngChart:
+    """The trends chart for Slack/Discord threads (module trends + weekly merged count).
+
+    A Chinese digest without an installed CJK font is drawn with English words and module
+    ids rather than empty boxes (logged once); its alt text stays Chinese."""
+    from formatters.png import cjk_font, render_trends_png
+
+    data = chart_data(digest)
+    drawn = data
+    weeks = len(digest.history.weeks) if digest.history is not None else 0
+    title = f"{digest.repo} · " + i18n.t(digest.language, "section.history", weeks=weeks)
+    if digest.language != "en" and (force_latin or cjk_font() is None):
+        if not force_latin:
+            log.warning(
+                "no CJK font found (install fonts-noto-cjk); the %s chart uses English labels",
+                digest.language,
+            )
+        drawn = chart_data(_latin(digest))
+        title = f"{digest.repo} · " + i18n.t("en", "section.history", weeks=weeks)
+    return render_trends_png(
+        weeks=drawn.weeks,
+        merged=drawn.merged,
+        modules=drawn.modules,
+        title=title,
+        title_merged=drawn.title_merged,
+        title_modules=drawn.title_modules,
+        unknown_label=drawn.unknown,
+        empty_label=drawn.empty,
+        alt_text=data.alt_text,
+    )
+
+
+def _latin(digest: Digest) -> Digest:
+    """The digest seen in English with module ids as names (for a chart without CJK font)."""
+    import copy
+
+    latin = copy.copy(digest)
+    latin.language = "en"
+    if digest.history is not None:
+        history = copy.copy(digest.history)
+        history.modules = [copy.copy(m) for m in digest.history.modules]
+        for module in history.modules:
+            module.name = module.id
+        latin.history = history
+    return latin
