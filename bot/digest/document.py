@@ -353,18 +353,31 @@ def _history(digest: Digest) -> Section:
         ("history.contributors", history.contributors),
         ("history.new_contributors", history.new_contributors),
     ]
-    rows = tuple(
-        (
-            (Text(i18n.t(lang, key)),),
-            (Text(sparkline(values) if any(v is not None for v in values) else unknown),),
-            _last(values, lang),
-            _mean(values, lang),
+    # One line per figure (not a table): on Slack every table is a message of its own.
+    colon = ": " if lang == "en" else "："
+    lines = []
+    for key, values in overall:
+        if all(v is None for v in values):
+            lines.append((Strong(i18n.t(lang, key)), Text(colon + unknown)))
+            continue
+        spark = sparkline(values)
+        lines.append(
+            (
+                Strong(i18n.t(lang, key)),
+                Text(f"{colon}{spark} · {header[2]} "),
+                *_last(values, lang),
+                Text(f" · {header[3]} "),
+                *_mean(values, lang),
+            )
         )
-        for key, values in overall
-    )
     blocks += [
-        Paragraph((Strong(i18n.t(lang, "history.overall")),)),
-        Table(header, rows, ("l", "l", "r", "r")),
+        Paragraph(
+            (
+                Strong(i18n.t(lang, "history.overall")),
+                Text(f" ({series})" if lang == "en" else f"（{series}）"),
+            )
+        ),
+        BulletList(tuple(lines)),
     ]
     shown = history.modules[:HISTORY_MODULES]
     if shown:
