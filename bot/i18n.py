@@ -464,6 +464,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     "chart.modules": {"en": "Top modules, PRs per week", "zh": "主要模块每周 PR 数"},
     "chart.kinds": {"en": "This week's PRs by kind", "zh": "本周各类型 PR 数"},
     "chart.kinds.period": {"en": "This period's PRs by kind", "zh": "本期各类型 PR 数"},
+    "chart.peak": {"en": "max {value}", "zh": "最高 {value}"},
     "chart.incomplete": {"en": "not fully synced", "zh": "未完全同步"},
     "chart.empty": {"en": "No synced week to draw yet.", "zh": "暂无已同步的周可供绘制。"},
     "chart.alt": {

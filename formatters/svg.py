@@ -141,6 +141,7 @@ def small_multiples(
     empty_label: str,
     columns: int = 3,
     width: int = 720,
+    peak_label: str = "max {}",
 ) -> str:
     """One small bar chart per module (name, series, caption), sharing the week axis but
     each scaled to its own peak (the shape matters, the caption says the level)."""
@@ -185,7 +186,7 @@ def small_multiples(
                     f'height="{h:.1f}" fill="{BAR}"/>'
                 )
         if known:
-            out.append(_text(plot_x, plot_y + plot_h + 11, f"max {max(known)}", size=9))
+            out.append(_text(plot_x, plot_y + plot_h + 11, peak_label.format(max(known)), size=9))
     out.append("</svg>")
     return "".join(out)
 

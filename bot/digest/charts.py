@@ -135,6 +135,7 @@ def svg_charts(digest: Digest) -> dict[str, list[str]]:
                     empty_label=data.empty,
                     columns=columns,
                     width=w,
+                    peak_label=i18n.t(lang, "chart.peak", value="{}"),
                 )
             ),
         ]

@@ -82,3 +82,15 @@ def test_targets_can_be_module_digests_with_or_without_chart(tmp_path: Path) -> 
     assert target.modules == ["rocm"] and target.chart is False
     assert config.web.archive_url() == "https://bot.example.org/digests/"
     assert config.digest.history_weeks == 8
+
+
+def test_the_footer_says_where_the_archive_lives_when_base_url_is_set() -> None:
+    from bot.digest.archive import week_url
+    from tests.digest.helpers import fixture_digest
+
+    url = week_url("https://bot.example.org/digests/", "vllm-project/vllm", "2026-W23", "zh")
+    assert url == "https://bot.example.org/digests/vllm-project/vllm/2026-W23.zh.html"
+    footer = digest_document(fixture_digest("zh", archive_url=url)).footer
+    assert url in footer and "历史周报" in footer
+    assert "digests" not in digest_document(fixture_digest("en")).footer
+    assert week_url(None, "a/b", "2026-W23", "en") is None
