@@ -514,6 +514,38 @@ def _parse_target(value: str) -> tuple[str, str]:
     return platform, channel
 
 
+@app.command()
+def archive(
+    out_dir: Annotated[Path, typer.Option("--out", help="Folder to write the site into.")],
+    repo: Annotated[
+        list[str] | None,
+        typer.Option("--repo", help="OWNER/NAME (repeatable); default: every configured repo."),
+    ] = None,
+    weeks: Annotated[int, typer.Option(min=1, max=520, help="Weeks per repository.")] = 12,
+    lang: Annotated[str, typer.Option(help="Languages, comma-separated: en,zh.")] = "en,zh",
+) -> None:
+    """Write the static archive from the store: index, week pages, module pages, Atom feeds."""
+    languages = [part.strip() for part in lang.split(",") if part.strip()]
+    if not languages or any(part not in ("en", "zh") for part in languages):
+        err.print(f"error: bad --lang {lang[:60]!r}: expected en, zh or en,zh")
+        raise typer.Exit(2)
+
+    async def go() -> None:
+        from bot.digest.archive import archive_pages, write_site
+
+        async with await _services() as services:
+            pages = await archive_pages(services, repo, weeks=weeks, languages=languages)
+        if len(pages) <= 1:
+            raise UsageError("nothing to archive: the store holds no PR of these repositories")
+        try:
+            count = write_site(pages, out_dir)
+        except OSError as exc:
+            raise UsageError(f"cannot write {out_dir}: {exc.strerror}") from None
+        err.print(f"wrote {count} files to {out_dir} (open {out_dir / 'index.html'})")
+
+    run(go)
+
+
 # ---------------------------------------------------------------------------- chat
 
 

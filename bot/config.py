@@ -103,6 +103,9 @@ class DigestTarget(_Strict):
     # Discord channel webhook (posts without a bot connection). The URL carries the
     # webhook's token, so the config names the environment variable that holds it.
     webhook_url_env: Annotated[str, Field(pattern=r"^[A-Za-z_][A-Za-z0-9_]*$")] | None = None
+    # Non-empty: a module digest (only PRs touching these modules), e.g. ["rocm"].
+    modules: list[Annotated[str, Field(min_length=1, max_length=64)]] = []
+    chart: bool = True  # post the trends chart (PNG) into the digest's thread
 
     @field_validator("cron")
     @classmethod
@@ -135,9 +138,20 @@ class DigestTarget(_Strict):
 
 class DigestConfig(_Strict):
     key_prs: Annotated[int, Field(ge=1, le=200)] = 24
-    # Earlier weeks used as the baseline of themes (synced once, then read from the store).
-    history_weeks: Annotated[int, Field(ge=0, le=52)] = 8
+    # Earlier weeks used as the baseline of themes and for the trends (synced once, then
+    # read from the store).
+    history_weeks: Annotated[int, Field(ge=0, le=104)] = 8
     targets: list[DigestTarget] = []
+
+
+class WebConfig(_Strict):
+    # Public URL of `serve` (e.g. https://bot.example.org): digests link to the archive
+    # under {base_url}/digests/. Empty: no links.
+    base_url: Annotated[str, Field(pattern=r"^(https?://[^\s/]+(/[^\s]*)?)?$")] = ""
+    archive_weeks: Annotated[int, Field(ge=1, le=520)] = 12  # weeks per repo under /digests/
+
+    def archive_url(self) -> str | None:
+        return self.base_url.rstrip("/") + "/digests/" if self.base_url else None
 
 
 class Config(_Strict):
@@ -149,6 +163,7 @@ class Config(_Strict):
     slack: SlackConfig = SlackConfig()
     discord: DiscordConfig = DiscordConfig()
     digest: DigestConfig = DigestConfig()
+    web: WebConfig = WebConfig()
     alerts: AlertsConfig = AlertsConfig()
     logging: LoggingConfig = LoggingConfig()
     serve: ServeConfig = ServeConfig()

@@ -583,6 +583,111 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "Summary and theme paragraphs written by {model} and checked against the data.",
         "zh": "摘要与主题段落由 {model} 撰写，并已与数据核对。",
     },
+    "footer.archive": {
+        "en": "Every week's digest, module pages and feeds: {url}",
+        "zh": "历史周报、模块页面与订阅源：{url}",
+    },
+    # ------------------------------------------------------------ history (trends over weeks)
+    "section.history": {
+        "en": "Trends over the last {weeks} {weeks:week|weeks}",
+        "zh": "近 {weeks} 周趋势",
+    },
+    "history.overall": {"en": "The repository per week", "zh": "仓库每周概况"},
+    "history.modules": {"en": "PRs per module per week", "zh": "各模块每周 PR 数"},
+    "history.merged": {"en": "Merged PRs", "zh": "合并 PR 数"},
+    "history.contributors": {"en": "Contributors", "zh": "贡献者"},
+    "history.new_contributors": {"en": "First-time contributors", "zh": "首次贡献者"},
+    "history.col.what": {"en": "Figure", "zh": "指标"},
+    "history.col.series": {"en": "{first} → {last}", "zh": "{first} → {last}"},
+    "history.col.now": {"en": "Last", "zh": "最近一周"},
+    "history.col.average": {"en": "Weekly mean", "zh": "周均"},
+    "history.col.direction": {"en": "Direction", "zh": "走向"},
+    "history.direction.rising": {"en": "rising ↑", "zh": "上升 ↑"},
+    "history.direction.falling": {"en": "falling ↓", "zh": "下降 ↓"},
+    "history.direction.steady": {"en": "steady →", "zh": "平稳 →"},
+    "history.direction.unknown": {"en": "unknown", "zh": "未知"},
+    "history.unknown": {"en": "unknown", "zh": "未知"},
+    "history.incomplete": {
+        "en": "· marks a week that is not fully synced ({weeks}): its figures are unknown "
+        "and left out of means and directions.",
+        "zh": "· 表示该周尚未完全同步（{weeks}）：数值未知，不计入均值与走向。",
+    },
+    "history.rule": {
+        "en": "Direction: the mean of the last {recent} synced weeks against the mean of every "
+        "synced week shown; rising at 25% and 1 PR a week above it, falling likewise below, "
+        "unknown with fewer than {minimum} synced weeks.",
+        "zh": "走向：最近 {recent} 个已同步周的均值与所示全部已同步周的均值相比；"
+        "高出 25% 且每周多至少 1 个 PR 为上升，反之为下降；已同步周少于 {minimum} 个时为未知。",
+    },
+    "history.none": {
+        "en": "None of these weeks is fully synced yet: run {command}.",
+        "zh": "这些周均尚未完全同步：请运行 {command}。",
+    },
+    "history.more_modules": {
+        "en": "{count} more modules in the JSON output.",
+        "zh": "另有 {count} 个模块见 JSON 输出。",
+    },
+    "history.more_modules.one": {
+        "en": "{count} more module in the JSON output.",
+        "zh": "另有 {count} 个模块见 JSON 输出。",
+    },
+    "title.scope": {"en": "{modules} · {title}", "zh": "{modules}｜{title}"},
+    # ------------------------------------------------------------ charts
+    "chart.merged": {"en": "Merged PRs per week", "zh": "每周合并 PR 数"},
+    "chart.modules": {"en": "Top modules, PRs per week", "zh": "主要模块每周 PR 数"},
+    "chart.kinds": {"en": "This week's PRs by kind", "zh": "本周各类型 PR 数"},
+    "chart.kinds.period": {"en": "This period's PRs by kind", "zh": "本期各类型 PR 数"},
+    "chart.peak": {"en": "max {value}", "zh": "最高 {value}"},
+    "chart.incomplete": {"en": "not fully synced", "zh": "未完全同步"},
+    "chart.empty": {"en": "No synced week to draw yet.", "zh": "暂无已同步的周可供绘制。"},
+    "chart.alt": {
+        "en": "Chart of {repo}, {first} to {last}. Merged PRs per week: {merged}. "
+        "Top modules: {modules}.",
+        "zh": "{repo} 图表，{first} 至 {last}。每周合并 PR 数：{merged}。主要模块：{modules}。",
+    },
+    "chart.alt_module": {
+        "en": "{name} {values} ({direction})",
+        "zh": "{name} {values}（{direction}）",
+    },
+    # ------------------------------------------------------------ archive
+    "archive.title": {"en": "Digest archive", "zh": "周报归档"},
+    "archive.intro": {
+        "en": "Weekly digests computed from the merged pull requests, with module pages and "
+        "Atom feeds.",
+        "zh": "由已合并 PR 计算得出的每周周报，附模块页面与 Atom 订阅源。",
+    },
+    "archive.repo": {"en": "{repo}: digest archive", "zh": "{repo} 仓库周报归档"},
+    "archive.weeks": {"en": "Weeks", "zh": "各周周报"},
+    "archive.modules": {"en": "Modules", "zh": "各模块"},
+    "archive.feed": {"en": "Atom feed", "zh": "Atom 订阅源"},
+    "archive.github": {"en": "Repository on GitHub", "zh": "GitHub 仓库"},
+    "archive.all_repos": {"en": "All repositories", "zh": "全部仓库"},
+    "archive.week_line": {
+        "en": "{count} merged {count:PR|PRs}",
+        "zh": "合并 {count} 个 PR",
+    },
+    "archive.module_title": {
+        "en": "{module} in {repo}: the last {weeks} {weeks:week|weeks}",
+        "zh": "{repo} 仓库 {module} 模块：近 {weeks} 周",
+    },
+    "archive.module_week": {
+        "en": "{count} {count:PR|PRs} touched this module",
+        "zh": "本周 {count} 个 PR 涉及该模块",
+    },
+    "archive.module_none": {
+        "en": "No PR touched this module.",
+        "zh": "本周没有 PR 涉及该模块。",
+    },
+    "archive.module_more": {
+        "en": "and {count} more: see the week's digest",
+        "zh": "等另外 {count} 个，详见当周周报",
+    },
+    "archive.generated": {
+        "en": "Generated by vllm-bot from the store; every figure is computed from the merged "
+        "PRs (rules: docs/digest.md).",
+        "zh": "由本机器人根据存储的数据生成；"
+        "所有数字均由已合并 PR 计算得出（规则见 docs/digest.md）。",
+    },
     # ------------------------------------------------------------ PR cards
     "card.section.summary": {"en": "Overview", "zh": "概览"},
     "card.section.flags": {"en": "Flags", "zh": "风险标记"},

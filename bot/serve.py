@@ -35,7 +35,7 @@ from bot.runtime.scheduler import (
     post_with_pipeline,
 )
 from bot.runtime.settings import ServeConfig, logging_settings, serve_settings
-from bot.runtime.web import Readiness, build_app, start_site
+from bot.runtime.web import Readiness, archive_routes, build_app, start_site
 
 log = logging.getLogger("bot.serve")
 
@@ -166,7 +166,10 @@ class Server:
     # ------------------------------------------------------------------ start
 
     async def start(self) -> None:
-        app = build_app(self.readiness, self.metrics, self.integrations.routes)
+        from bot.digest.archive import ArchiveCache
+
+        archive = archive_routes(ArchiveCache(self.services))
+        app = build_app(self.readiness, self.metrics, [*self.integrations.routes, *archive])
         try:
             self._runner, self.port = await start_site(
                 app, self.host, self.requested_port, self.settings.shutdown_grace_seconds

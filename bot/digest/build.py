@@ -16,6 +16,7 @@ from bot import i18n
 from bot.analysis.claims import claim_text
 from bot.analysis.score import KeyCandidate, choose_key_prs
 from bot.analysis.themes import HistoryWeek, Theme, ThemeDoc, ThemeResult, ThemeRules, detect_themes
+from bot.digest.history import History, in_modules
 from bot.digest.model import (
     Digest,
     FlagCount,
@@ -213,6 +214,9 @@ def build_digest(
     fallback_modules: Collection[str] = (OTHER_THEME,),
     history: Sequence[tuple[str, int, Sequence[AnalyzedPR]]] = (),
     theme_rules: ThemeRules | None = None,
+    modules: Collection[str] = (),
+    trends: History | None = None,
+    archive_url: str | None = None,
 ) -> Digest:
     """The digest of `prs` (merged in `window`) against `previous` (the week before).
 
@@ -223,8 +227,18 @@ def build_digest(
     `fallback_modules` (the rule set's catch-all) are never a theme. `history` holds the
     earlier weeks the store has, as (label, weeks before this window, PRs): the baseline
     that makes a theme distinctive and tells whether it is new, continuing, rising or
-    tailing off.
+    tailing off. `modules` non-empty makes a module digest: every figure (themes and their
+    baseline included) is computed over the PRs touching those modules. `trends` is the
+    "Trends over the last N weeks" series (the JSON `history` key).
     """
+    scope = list(dict.fromkeys(modules))
+    if scope:
+        prs = [p for p in prs if in_modules(p, scope)]
+        previous = [p for p in previous if in_modules(p, scope)]
+        history = [
+            (label, offset, [p for p in week if in_modules(p, scope)])
+            for label, offset, week in history
+        ]
     auxiliary = frozenset(auxiliary_modules)
     fallback = frozenset(fallback_modules) | {OTHER_THEME}
     # Duplicates (a PR synced twice) must not count twice.
@@ -365,6 +379,9 @@ def build_digest(
         history_weeks=theme_result.history_weeks,
         history_labels=theme_result.history_labels,
         theme_result=theme_result,
+        scope=scope,
+        history=trends,
+        archive_url=archive_url,
     )
     digest.summary_text = summary_text(digest)
     return digest

@@ -11,13 +11,17 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
+from babel.numbers import format_decimal
+
 from bot import i18n
 from bot.analysis.claims import stated_claim_text
 from bot.digest.build import CORE_UNTESTED, HIGHLIGHT_PRS, risk_order, status_message
+from bot.digest.history import sparkline
 from bot.digest.model import Digest, PRRow
 from bot.document import (
     Block,
     BulletList,
+    Code,
     Document,
     Facts,
     Inline,
@@ -85,6 +89,8 @@ def title_and_context(digest: Digest) -> tuple[str, str]:
         title = i18n.t(lang, "title.week", repo=digest.repo, year=week[1], week=int(week[2]))
     else:
         title = i18n.t(lang, "title.window", repo=digest.repo, label=digest.week)
+    if digest.scope:
+        title = i18n.t(lang, "title.scope", modules=scope_names(digest), title=title)
     start, end = i18n.window_bounds(digest.start, digest.end, lang)
     context = i18n.t(
         lang,
@@ -112,6 +118,7 @@ def digest_document(digest: Digest) -> Document:
         sections += [
             _highlights(digest, urls),
             _trends(digest),
+            *([_history(digest)] if digest.history is not None else []),
             _risks(digest, urls, rows),
             _key_prs(digest),
             _recommendations(digest, urls),
@@ -122,16 +129,20 @@ def digest_document(digest: Digest) -> Document:
         if digest.key_prs
         else (digest.prs[0].number if digest.prs else 12345)
     )
-    # The subscription example names a module users can subscribe to: the first module
-    # theme of the week, else the week's busiest module.
-    modules = [h.module for h in digest.highlights if h.module]
+    # The subscription example names a module users can subscribe to: the digest's own
+    # scope, else the first module theme of the week, else the week's busiest module.
+    modules = list(digest.scope) + [h.module for h in digest.highlights if h.module]
     modules += [m.id for m in digest.modules if m.count]
     footer = i18n.t(lang, "footer", example=str(example), module=(modules or ["rocm"])[0])
+    if digest.archive_url:
+        footer += _sep(lang) + i18n.t(lang, "footer.archive", url=digest.archive_url)
     if digest.narrative_model:
         footer += _sep(lang) + i18n.t(lang, "footer.narrative", model=digest.narrative_model)
 
+    # A module digest is its own document in the delivery ledger (posted once per scope).
+    scope = f":modules={','.join(digest.scope)}" if digest.scope else ""
     return Document(
-        id=f"digest:{digest.repo}:{digest.week}:{lang}",
+        id=f"digest:{digest.repo}:{digest.week}:{lang}{scope}",
         title=title,
         context=context,
         sections=tuple(sections),
@@ -297,6 +308,124 @@ def _trends(digest: Digest) -> Section:
         quiet = i18n.join((names.get(q, q) for q in digest.quiet_modules), lang)
         blocks.append(Paragraph((Text(i18n.t(lang, "trends.quiet", span=span, modules=quiet)),)))
     return Section("trends", i18n.t(lang, "section.trends"), tuple(blocks))
+
+
+def scope_names(digest: Digest) -> str:
+    """The module digest's modules by name ("ROCm / AMD", "ROCm、XPU")."""
+    names = {m.id: m.name for m in digest.modules}
+    if digest.history is not None:
+        names |= {m.id: m.name for m in digest.history.modules}
+    return i18n.separator(digest.language).join(names.get(m, m) for m in digest.scope)
+
+
+# Modules listed in the history table; the JSON holds every module's series.
+HISTORY_MODULES = 12
+
+
+def _mean(values: list[int | None], lang: str) -> Inline:
+    known = [v for v in values if v is not None]
+    if not known:
+        return (Text(i18n.t(lang, "history.unknown")),)
+    return (Text(format_decimal(sum(known) / len(known), "0.#", locale=i18n.locale_of(lang))),)
+
+
+def _last(values: list[int | None], lang: str) -> Inline:
+    value = values[-1] if values else None
+    return (Text(i18n.t(lang, "history.unknown") if value is None else i18n.number(value, lang)),)
+
+
+def _history(digest: Digest) -> Section:
+    """Trends over the last N weeks: sparklines per figure and module, with direction."""
+    history = digest.history
+    assert history is not None
+    lang = digest.language
+    weeks = len(history.weeks)
+    title = i18n.t(lang, "section.history", weeks=weeks)
+    blocks: list[Block] = []
+    if not any(history.complete):
+        command = f"vllm-bot sync --repo {digest.repo} --weeks {weeks}"
+        text = i18n.t(lang, "history.none", command="\x00")
+        before, _, after = text.partition("\x00")
+        blocks.append(Paragraph((Text(before), Code(command), Text(after))))
+        return Section("history", title, tuple(blocks))
+    series = i18n.t(lang, "history.col.series", first=history.weeks[0], last=history.weeks[-1])
+    header = (
+        i18n.t(lang, "history.col.what"),
+        series,
+        i18n.t(lang, "history.col.now"),
+        i18n.t(lang, "history.col.average"),
+    )
+    unknown = i18n.t(lang, "history.unknown")
+    overall = [
+        ("history.merged", history.merged),
+        ("history.contributors", history.contributors),
+        ("history.new_contributors", history.new_contributors),
+    ]
+    # One line per figure (not a table): on Slack every table is a message of its own.
+    colon = ": " if lang == "en" else "："
+    lines = []
+    for key, values in overall:
+        if all(v is None for v in values):
+            lines.append((Strong(i18n.t(lang, key)), Text(colon + unknown)))
+            continue
+        spark = sparkline(values)
+        lines.append(
+            (
+                Strong(i18n.t(lang, key)),
+                Text(f"{colon}{spark} · {header[2]} "),
+                *_last(values, lang),
+                Text(f" · {header[3]} "),
+                *_mean(values, lang),
+            )
+        )
+    blocks += [
+        Paragraph(
+            (
+                Strong(i18n.t(lang, "history.overall")),
+                Text(f" ({series})" if lang == "en" else f"（{series}）"),
+            )
+        ),
+        BulletList(tuple(lines)),
+    ]
+    shown = history.modules[:HISTORY_MODULES]
+    if shown:
+        module_header = (
+            i18n.t(lang, "trends.col.module"),
+            series,
+            i18n.t(lang, "history.col.now"),
+            i18n.t(lang, "history.col.average"),
+            i18n.t(lang, "history.col.direction"),
+        )
+        module_rows = tuple(
+            (
+                (Text(m.name),),
+                (Text(sparkline(m.series)),),
+                _last(m.series, lang),
+                _mean(m.series, lang),
+                (Text(i18n.t(lang, f"history.direction.{m.direction or 'unknown'}")),),
+            )
+            for m in shown
+        )
+        blocks += [
+            Paragraph((Strong(i18n.t(lang, "history.modules")),)),
+            Table(module_header, module_rows, ("l", "l", "r", "r", "l")),
+        ]
+        if len(history.modules) > len(shown):
+            rest = len(history.modules) - len(shown)
+            blocks.append(Paragraph((Text(i18n.t(lang, "history.more_modules", count=rest)),)))
+    notes = []
+    if history.incomplete:
+        notes.append(i18n.t(lang, "history.incomplete", weeks=i18n.join(history.incomplete, lang)))
+    notes.append(
+        i18n.t(
+            lang,
+            "history.rule",
+            recent=history.recent_weeks,
+            minimum=history.recent_weeks + 1,
+        )
+    )
+    blocks.append(Paragraph((Text(_sep(lang).join(notes)),)))
+    return Section("history", title, tuple(blocks))
 
 
 def _previous_label(digest: Digest) -> str:

@@ -11,6 +11,7 @@ from dataclasses import asdict, dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING
 
+from bot.digest.history import History
 from bot.weeks import WEEK_PATTERN
 
 if TYPE_CHECKING:
@@ -148,6 +149,11 @@ class Digest:
     # The detection behind the highlights (terms, scores, why each PR joined), for
     # `vllm-bot themes` and `explain`; not part of the JSON digest.
     theme_result: ThemeResult | None = field(default=None, repr=False, compare=False)
+    # A module digest: only PRs touching these modules (empty: the whole repository).
+    scope: list[str] = field(default_factory=list)
+    # Trends over the last N weeks (None when not computed, e.g. a bare build_digest).
+    history: History | None = None
+    archive_url: str | None = None  # where this week's page lives ([web] base_url)
 
     @property
     def span(self) -> str:
@@ -160,6 +166,8 @@ class Digest:
         data.pop("theme_result", None)
         for highlight in data["highlights"]:
             highlight.pop("facts", None)
+        if self.history is not None:
+            data["history"]["incomplete"] = self.history.incomplete
         for key in ("start", "end", "generated_at"):
             value = getattr(self, key)
             data[key] = value.isoformat() if value else None

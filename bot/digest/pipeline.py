@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import logging
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -67,7 +68,10 @@ async def build_for_window(
     *,
     sync: bool = True,
     progress_console: Console | None = None,
+    modules: Sequence[str] = (),
 ) -> BuiltDigest:
+    """`modules` non-empty: a module digest (only PRs touching those modules)."""
+    from bot.digest.archive import week_url
     from bot.digest.service import make_digest
 
     repo_name = services.config.repo(repo).name
@@ -90,6 +94,8 @@ async def build_for_window(
         key_count=services.config.digest.key_prs,
         new_contributors=new_contributors,
         history_weeks=weeks,
+        modules=modules,
+        archive_url=week_url(services.config.web.archive_url(), repo_name, window.label, language),
     )
     if not sync and progress_console is not None:
         held = digest.history_weeks
@@ -121,11 +127,11 @@ async def sync_history(
     the store costs no request (history does not change once a week is over, so it is not
     re-confirmed); a missing one is synced once. Returns the number of weeks synced.
     A week that cannot be synced is left out of the baseline with a warning."""
-    from bot.digest.service import history_windows
+    from bot.digest.history import chain
 
     missing = [
         span
-        for _, span in history_windows(window, weeks)
+        for span in chain(window, weeks + 1)[:-1]
         if not await services.store.is_covered(repo, span.start_utc, span.end_utc)
     ]
     if not missing:
@@ -163,7 +169,9 @@ def render_digest(built: BuiltDigest, fmt: str) -> str:
     if fmt == "markdown":
         return render_markdown(built.document)
     if fmt == "html":
-        return render_html(built.document)
+        from bot.digest.charts import svg_charts
+
+        return render_html(built.document, svg_charts(built.digest))
     if fmt == "json":
         return render_json(built.digest)
     if fmt == "slack":

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from urllib.parse import urlsplit
 
@@ -46,6 +47,21 @@ def safe_url(url: str) -> str:
     except ValueError:
         return ""
     return url.strip() if scheme in _SAFE_SCHEMES else ""
+
+
+def page_url(url: str) -> str:
+    """For HTML pages: a safe absolute URL, or a relative one (the archive links its pages
+    to each other relatively so the folder can be published anywhere). A relative URL has
+    no scheme, so it can never be a javascript: link."""
+    absolute = safe_url(url)
+    if absolute:
+        return absolute
+    try:
+        parts = urlsplit(url.strip())
+    except ValueError:
+        return ""
+    relative = not parts.scheme and not parts.netloc and ":" not in url.split("/", 1)[0]
+    return url.strip() if relative and url.strip() else ""
 
 
 def _escape_inline(text: str) -> str:
@@ -107,6 +123,14 @@ def footer_spans(footer: str) -> Inline:
     return tuple((Code(part) if i % 2 else Text(part)) for i, part in enumerate(parts) if part)
 
 
+_SPARK_CELL = re.compile(r"^[▁▂▃▄▅▆▇█·]+$")
+
+
+def _is_spark(cell: Inline) -> bool:
+    """A sparkline cell (drawn in a monospace font so its columns line up)."""
+    return len(cell) == 1 and isinstance(cell[0], Text) and bool(_SPARK_CELL.match(cell[0].text))
+
+
 @lru_cache(maxsize=2)
 def _environment(kind: str) -> jinja2.Environment:
     env = jinja2.Environment(
@@ -125,6 +149,7 @@ def _environment(kind: str) -> jinja2.Environment:
         strong_span=lambda s: isinstance(s, Strong),
         code_span=lambda s: isinstance(s, Code),
         link_span=lambda s: isinstance(s, Link),
+        spark_cell=_is_spark,
     )
     env.filters.update(
         md_text=md_text,
@@ -133,7 +158,7 @@ def _environment(kind: str) -> jinja2.Environment:
         md_cell_text=lambda text: _escape_inline(text) or " ",
         md_rules=md_rules,
         md_footer=lambda footer: md_inline(footer_spans(footer)),
-        safe_url=safe_url,
+        safe_url=safe_url if kind == "markdown" else page_url,
     )
     return env
 
@@ -148,9 +173,22 @@ def _lang_tag(doc: Document) -> str:
     return {"zh": "zh-Hans", "en": "en"}.get(doc.meta.get("language", "en"), "en")
 
 
-def render_html(doc: Document) -> str:
+def render_html(
+    doc: Document,
+    charts: Mapping[str, Sequence[str]] | None = None,
+    nav: Sequence[tuple[str, str]] = (),
+) -> str:
+    """One self-contained page. `charts`: inline SVG (trusted markup from formatters.svg)
+    per "SECTION_ID:top" / "SECTION_ID:end", placed under that section's heading or at
+    its end. `nav`: (label, url) links above the title (the archive's pages)."""
     template = _environment("html").get_template("html.j2")
-    html = template.render(doc=doc, lang_tag=_lang_tag(doc), footer_spans=footer_spans(doc.footer))
+    html = template.render(
+        doc=doc,
+        lang_tag=_lang_tag(doc),
+        footer_spans=footer_spans(doc.footer),
+        charts=charts or {},
+        nav=[(label, page_url(url)) for label, url in nav],
+    )
     return re.sub(r"\n\s*\n", "\n", html).strip() + "\n"
 
 

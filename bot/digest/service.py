@@ -6,25 +6,19 @@ function only reads the store, so it runs offline on a warm store.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from datetime import UTC, datetime
 from typing import Protocol
 
-from bot.analysis.cache import analyze_stored
 from bot.analysis.themes import ThemeRules, rules_from
 from bot.digest.build import AUXILIARY_MODULES, DEFAULT_KEY_COUNT, DEFAULT_SCORE_FLOOR, build_digest
+from bot.digest.history import HistoryStore, Timeline, chain, history_of, load_timeline
 from bot.digest.model import Digest
 from bot.digest.narrative import NarrativeConfig, config_from_env, write_narrative
-from bot.models import Analysis, AnalyzedPR, PullRequest
+from bot.models import Analysis, PullRequest
 from bot.weeks import Window
 
-
-class PRStore(Protocol):
-    async def prs_merged_between(
-        self, repo: str, start: datetime, end: datetime
-    ) -> list[PullRequest]: ...
-
-    async def is_covered(self, repo: str, start: datetime, end: datetime) -> bool: ...
+PRStore = HistoryStore
 
 
 class PRAnalyzer(Protocol):
@@ -63,33 +57,6 @@ def theme_rules(analyzer: object) -> ThemeRules | None:
     return rules_from(ruleset, auxiliary | _fallback_modules(analyzer))
 
 
-def history_windows(window: Window, weeks: int) -> list[tuple[int, Window]]:
-    """The `weeks` windows right before `window`, nearest first, as (offset, window)."""
-    out = []
-    span = window
-    for offset in range(1, max(weeks, 0) + 1):
-        span = span.previous()
-        out.append((offset, span))
-    return out
-
-
-async def load_history(
-    store: PRStore, analyzer: PRAnalyzer, repo: str, window: Window, weeks: int
-) -> list[tuple[str, int, list[AnalyzedPR]]]:
-    """The earlier weeks the store holds completely (a partly synced week would look like a
-    quiet one and make every theme look new): (label, offset, analysed PRs)."""
-    out = []
-    for offset, span in history_windows(window, weeks):
-        if not await store.is_covered(repo, span.start_utc, span.end_utc):
-            continue
-        prs = await store.prs_merged_between(repo, span.start_utc, span.end_utc)
-        analyses = await analyze_stored(store, analyzer, repo, prs)
-        out.append(
-            (span.label, offset, [AnalyzedPR(p, a) for p, a in zip(prs, analyses, strict=True)])
-        )
-    return out
-
-
 async def make_digest(
     store: PRStore,
     analyzer: PRAnalyzer,
@@ -105,54 +72,117 @@ async def make_digest(
     narrative: NarrativeConfig | bool | None = None,
     now: datetime | None = None,
     history_weeks: int = DEFAULT_HISTORY_WEEKS,
+    modules: Collection[str] = (),
+    archive_url: str | None = None,
 ) -> Digest:
     """The digest of `window` from the store.
 
     `new_contributors` None means unknown (reported as null). `narrative`: a config, False
     to never call a model, or None to use OPENAI_BASE_URL when it is set. The digest is
     marked incomplete when the store does not cover the window or the window has not ended.
+    `history_weeks` > 0 uses that many earlier weeks as the themes' baseline and adds the
+    trends over them; `modules` makes a module digest.
     """
-    names, auxiliary, default_count, default_floor = ruleset_settings(analyzer)
-    previous_window = window.previous()
-    current = await store.prs_merged_between(repo, window.start_utc, window.end_utc)
-    previous = await store.prs_merged_between(
-        repo, previous_window.start_utc, previous_window.end_utc
-    )
     now = now or datetime.now(UTC)
-    # "Not over yet" and "not fully synced" are different warnings: a running week that
-    # was synced up to now has correct figures so far.
-    in_progress = window.end > now
-    synced = await store.is_covered(repo, window.start_utc, window.end_utc)
-    complete = synced and not in_progress
-    previous_complete = await store.is_covered(
-        repo, previous_window.start_utc, previous_window.end_utc
+    # One read of the whole span (the history weeks, last week and this one), bucketed per
+    # week: themes and trends cost the same three queries whatever N is.
+    timeline = await load_timeline(
+        store, analyzer, repo, chain(window, max(history_weeks + 1, 2)), now=now
     )
-    current_analyses = await analyze_stored(store, analyzer, repo, current)
-    previous_analyses = await analyze_stored(store, analyzer, repo, previous)
-    history = await load_history(store, analyzer, repo, window, history_weeks)
-    digest = build_digest(
-        [AnalyzedPR(pr, a) for pr, a in zip(current, current_analyses, strict=True)],
-        [AnalyzedPR(pr, a) for pr, a in zip(previous, previous_analyses, strict=True)],
-        repo=repo,
-        window=window,
-        timezone=timezone or str(window.start.tzinfo),
-        language=language,
-        module_names=module_names if module_names is not None else names,
+    digest = digest_at(
+        timeline,
+        len(timeline.weeks) - 1,
+        language,
+        analyzer=analyzer,
+        timezone=timezone,
         new_contributors=new_contributors,
-        key_count=default_count if key_count is None else key_count,
-        score_floor=default_floor if score_floor is None else score_floor,
-        complete=complete,
-        in_progress=in_progress,
-        synced=synced,
-        previous_complete=previous_complete,
-        generated_at=now,
-        auxiliary_modules=auxiliary,
-        fallback_modules=_fallback_modules(analyzer),
-        history=history,
-        theme_rules=theme_rules(analyzer),
+        key_count=key_count,
+        score_floor=score_floor,
+        module_names=module_names,
+        history_weeks=history_weeks,
+        modules=modules,
+        archive_url=archive_url,
     )
+    return await _with_narrative(digest, narrative)
+
+
+async def _with_narrative(digest: Digest, narrative: NarrativeConfig | bool | None) -> Digest:
     if narrative is None or narrative is True:
         narrative = config_from_env()
     if isinstance(narrative, NarrativeConfig):
         digest = await write_narrative(digest, narrative)
+    return digest
+
+
+def digest_at(
+    timeline: Timeline,
+    index: int,
+    language: str,
+    *,
+    analyzer: object,
+    timezone: str | None = None,
+    new_contributors: Iterable[str] | None = None,
+    key_count: int | None = None,
+    score_floor: float | None = None,
+    module_names: Mapping[str, tuple[str, str]] | None = None,
+    history_weeks: int = 0,
+    modules: Collection[str] = (),
+    archive_url: str | None = None,
+) -> Digest:
+    """The digest of the timeline's week `index` against the week before (pure: the archive
+    builds every week of a loaded timeline with it)."""
+    names, auxiliary, default_count, default_floor = ruleset_settings(analyzer)
+    names = dict(module_names) if module_names is not None else names
+    week = timeline.weeks[index]
+    window = week.window
+    previous = timeline.weeks[index - 1] if index > 0 else None
+    now = timeline.now or datetime.now(UTC)
+    # "Not over yet" and "not fully synced" are different warnings: a running week that
+    # was synced up to now has correct figures so far.
+    in_progress = window.end > now
+    synced = week.synced
+    history = None
+    if history_weeks > 0:
+        history = history_of(
+            timeline,
+            upto=index,
+            weeks=history_weeks,
+            modules=modules,
+            module_names=names,
+            language=language,
+        )
+    # The themes' baseline: the earlier weeks the store holds completely (a partly synced
+    # week would look like a quiet one and make every theme look new).
+    earlier = [
+        (timeline.weeks[index - offset].window.label, offset, timeline.weeks[index - offset].prs)
+        for offset in range(1, history_weeks + 1)
+        if index - offset >= 0 and timeline.complete(index - offset)
+    ]
+    digest = build_digest(
+        week.prs,
+        previous.prs if previous else [],
+        repo=timeline.repo,
+        window=window,
+        timezone=timezone or str(window.start.tzinfo),
+        language=language,
+        module_names=names,
+        new_contributors=new_contributors,
+        key_count=default_count if key_count is None else key_count,
+        score_floor=default_floor if score_floor is None else score_floor,
+        complete=synced and not in_progress,
+        in_progress=in_progress,
+        synced=synced,
+        previous_complete=previous is not None and timeline.complete(index - 1),
+        generated_at=now,
+        auxiliary_modules=auxiliary,
+        fallback_modules=_fallback_modules(analyzer),
+        history=earlier,
+        theme_rules=theme_rules(analyzer),
+        modules=modules,
+        trends=history,
+        archive_url=archive_url,
+    )
+    if history is not None and history.complete and history.complete[-1]:
+        # The digest's own week: first-time contributors as GitHub told the pipeline.
+        history.new_contributors[-1] = digest.totals.new_contributors
     return digest

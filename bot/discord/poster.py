@@ -24,6 +24,7 @@ Every message carries ``allowed_mentions: {"parse": []}`` whatever the payload s
 from __future__ import annotations
 
 import asyncio
+import io
 import logging
 import re
 from collections.abc import AsyncIterator, Sequence
@@ -32,7 +33,7 @@ from typing import TYPE_CHECKING, Any
 
 import aiohttp
 import discord
-from discord.http import HTTPClient, Route
+from discord.http import HTTPClient, Route, handle_message_parameters
 
 from bot.delivery import DeliveryResult, Ledger, Sent, deliver
 from bot.errors import BotError, ConfigError
@@ -178,6 +179,31 @@ class DiscordPoster:
     async def send_message(self, channel_id: str, payload: dict[str, Any]) -> dict[str, Any]:
         route = Route("POST", "/channels/{channel_id}/messages", channel_id=int(channel_id))
         return await self.http.request(route, json=_with_policy(payload))
+
+    async def send_file(
+        self,
+        channel_id: str,
+        data: bytes,
+        *,
+        filename: str,
+        alt_text: str,
+        content: str | None = None,
+    ) -> Sent:
+        """One message with `data` attached (the trends chart), in a channel or thread
+        (a thread's id is a channel id). The attachment's description is its alt text
+        (Discord caps it at 1,024 characters)."""
+        alt = alt_text if len(alt_text) <= 1024 else alt_text[:1023] + "…"
+        file = discord.File(io.BytesIO(data), filename=filename, description=alt)
+        try:
+            with handle_message_parameters(
+                content=content,
+                file=file,
+                allowed_mentions=discord.AllowedMentions.none(),
+            ) as params:
+                message = await self.http.send_message(int(channel_id), params=params)
+        except (discord.HTTPException, aiohttp.ClientError, OSError) as exc:
+            raise _failure(exc, channel_id, 0, "uploading the chart") from exc
+        return Sent(str(message["id"]), channel_id)
 
     async def ensure_thread(self, channel_id: str, message_id: str, name: str) -> str:
         """The thread started from `message_id`, creating it unless this run already did."""

@@ -84,6 +84,27 @@ class Readiness:
         return ready, {"ready": ready, "checks": checks}
 
 
+def archive_routes(cache: Any) -> list[Route]:
+    """GET /digests/...: the archive (bot.digest.archive.ArchiveCache) as static pages."""
+
+    async def view(request: web.Request) -> web.StreamResponse:
+        path = request.match_info.get("path", "")
+        if path.endswith("/") or not path:
+            path += "index.html"
+        if ".." in path.split("/"):
+            raise web.HTTPNotFound()
+        page = await cache.page(path)
+        if page is None:
+            raise web.HTTPNotFound()
+        kind = "application/atom+xml" if path.endswith(".xml") else "text/html"
+        return web.Response(text=page, content_type=kind, charset="utf-8")
+
+    async def root(_: web.Request) -> web.StreamResponse:
+        raise web.HTTPFound("/digests/")
+
+    return [Route("GET", "/digests/{path:.*}", view), Route("GET", "/digests", root)]
+
+
 def build_app(
     readiness: Readiness, metrics: Metrics, routes: Sequence[Route] = ()
 ) -> web.Application:

@@ -249,6 +249,78 @@ class SlackPoster:
             force=force,
         )
 
+    async def upload_file(
+        self,
+        channel: str,
+        data: bytes,
+        *,
+        filename: str,
+        title: str,
+        alt_text: str,
+        thread_ts: str | None = None,
+        initial_comment: str | None = None,
+    ) -> Sent:
+        """Share a file (the trends chart) in `channel`, in `thread_ts`'s thread when given,
+        the way Slack documents it: files.getUploadURLExternal (filename, length, alt_txt)
+        returns upload_url and file_id; the bytes are POSTed to upload_url; then
+        files.completeUploadExternal (files=[{id, title}], channel_id, thread_ts,
+        initial_comment) shares it. Each step has the posting retry policy; a retry after a
+        failed completion starts over with a new upload URL (an unfinished upload is
+        discarded by Slack, so nothing is shared twice). Returns the file id."""
+        # Slack caps alt text at 1,000 characters.
+        alt = alt_text if len(alt_text) <= 1000 else alt_text[:999] + "…"
+        lock = self._channel_locks.setdefault(channel, asyncio.Lock())
+        async with lock:
+            ticket = await self._call(
+                "files.getUploadURLExternal",
+                channel,
+                lambda: self.client.files_getUploadURLExternal(
+                    filename=filename, length=len(data), alt_txt=alt
+                ),
+                paced=False,
+            )
+            file_id, upload_url = str(ticket["file_id"]), str(ticket["upload_url"])
+            await self._call(
+                "file upload", channel, lambda: self._send_bytes(upload_url, data), paced=False
+            )
+            args: dict[str, Any] = {
+                "files": [{"id": file_id, "title": title}],
+                "channel_id": channel,
+            }
+            if thread_ts is not None:
+                args["thread_ts"] = thread_ts
+            if initial_comment:
+                args["initial_comment"] = initial_comment
+            await self._call(
+                "files.completeUploadExternal",
+                channel,
+                lambda: self.client.files_completeUploadExternal(**args),
+            )
+        return Sent(message_id=file_id)
+
+    async def _send_bytes(self, url: str, data: bytes) -> None:
+        """Step 2 of an upload: the raw bytes to the URL Slack issued (no token: the URL
+        is the credential). A 5xx is raised as a connection error so it is retried."""
+        timeout = aiohttp.ClientTimeout(total=float(self.client.timeout or 30))
+        async with (
+            aiohttp.ClientSession(timeout=timeout) as session,
+            session.post(
+                url, data=data, headers={"Content-Type": "application/octet-stream"}
+            ) as resp,
+        ):
+            body = await resp.text()
+            if resp.status >= 500:
+                raise aiohttp.ClientResponseError(
+                    resp.request_info, (), status=resp.status, message=body[:200]
+                )
+            if resp.status != 200:
+                raise SlackPostError(
+                    f"Slack refused the chart upload ({resp.status}: {body[:120]}); "
+                    "this is a bot bug, please report it",
+                    error=f"upload_http_{resp.status}",
+                    channel="upload",
+                )
+
     async def unfurl(
         self,
         unfurls: dict[str, Any],

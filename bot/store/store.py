@@ -250,6 +250,16 @@ class Store:
                 )
             )
 
+    async def last_merged(self, repo: str) -> datetime | None:
+        """The newest merge time stored for `repo` (the archive's latest week)."""
+        async with self.session() as session:
+            value = await session.scalar(
+                select(func.max(PullRequestRow.merged_at)).where(PullRequestRow.repo == repo)
+            )
+        if value is not None and value.tzinfo is None:
+            value = value.replace(tzinfo=UTC)  # SQLite returns naive UTC
+        return value
+
     async def repos(self) -> list[str]:
         async with self.session() as session:
             rows = await session.execute(select(PullRequestRow.repo).distinct())

@@ -107,6 +107,12 @@ EMBED_KEYS = frozenset(
     }
 )
 _JSON = web.RequestKey("json", object)
+# Files of a multipart/form-data request: (field name, filename, bytes), in order.
+_FILES = web.RequestKey("files", list)
+# https://docs.discord.com/developers/reference#uploading-files: 10 MiB per request for a
+# bot without boosts; an attachment's description (its alt text) is at most 1,024.
+UPLOAD_MAX = 10 * 1024 * 1024
+ATTACHMENT_DESCRIPTION_MAX = 1024
 COMMAND_NAME = re.compile(r"^[-_\w]{1,32}$")
 
 
@@ -152,6 +158,8 @@ class FakeMessage:
     source: str  # "bot" | "webhook" | "interaction"
     webhook_id: int | None = None
     flags: int = 0
+    # Uploaded attachments: {"id", "filename", "description", "data"}.
+    files: list[dict[str, Any]] = field(default_factory=list)
 
 
 @dataclass
@@ -507,12 +515,17 @@ class FakeDiscord:
         template = resource.canonical.removeprefix(API_PREFIX) if resource else request.path
         route = f"{request.method} {template}"
         body: Any = None
+        files: list[tuple[str, str, bytes]] = []
         if request.can_read_body:
             raw = await request.read()
-            try:
-                body = json.loads(raw) if raw else None
-            except ValueError:
-                body = raw.decode(errors="replace")
+            if request.content_type == "multipart/form-data":
+                body, files = _multipart(request.headers["Content-Type"], raw)
+            else:
+                try:
+                    body = json.loads(raw) if raw else None
+                except ValueError:
+                    body = raw.decode(errors="replace")
+        request[_FILES] = files
         record = RequestRecord(request.method, route, request.path, 0, now, body)
         self.requests.append(record)
         request[_JSON] = body
@@ -721,7 +734,17 @@ class FakeDiscord:
             "mention_everyone": False,
             "mentions": [],
             "mention_roles": [],
-            "attachments": [],
+            "attachments": [
+                {
+                    "id": str(message.id * 10 + i),
+                    "filename": f["filename"],
+                    "description": f.get("description"),
+                    "size": len(f["data"]),
+                    "url": f"https://cdn.fake/{message.id}/{f['filename']}",
+                    "proxy_url": f"https://cdn.fake/{message.id}/{f['filename']}",
+                }
+                for i, f in enumerate(message.files)
+            ],
             "components": [],
             "pinned": False,
             "flags": message.flags,
@@ -739,8 +762,11 @@ class FakeDiscord:
         if not channel.can_send:
             raise DiscordError(403, 50013, "Missing Permissions")
         body = _json_object(request)
-        validate_message(body, MESSAGE_KEYS)
-        message = self._store(channel.id, body, "bot", flags=int(body.get("flags") or 0))
+        validate_message(body, MESSAGE_KEYS, files=len(request[_FILES]))
+        files = _attachments(body, request[_FILES])
+        message = self._store(
+            channel.id, body, "bot", flags=int(body.get("flags") or 0), files=files
+        )
         return _json_response(self._message_object(message))
 
     async def _start_thread(self, request: web.Request) -> web.Response:
@@ -1039,6 +1065,53 @@ def _int(text: str) -> int:
         ) from None
 
 
+def _multipart(content_type: str, raw: bytes) -> tuple[Any, list[tuple[str, str, bytes]]]:
+    """payload_json and files[n] of a multipart/form-data body (Discord's upload form)."""
+    from email.parser import BytesParser
+    from email.policy import HTTP
+
+    message = BytesParser(policy=HTTP).parsebytes(
+        b"Content-Type: " + content_type.encode() + b"\r\n\r\n" + raw
+    )
+    body: Any = None
+    files: list[tuple[str, str, bytes]] = []
+    for part in message.iter_parts():
+        name = part.get_param("name", header="content-disposition")
+        data = part.get_payload(decode=True) or b""
+        if name == "payload_json":
+            try:
+                body = json.loads(data)
+            except ValueError:
+                body = None
+        elif isinstance(name, str) and name.startswith("files["):
+            filename = part.get_filename() or ""
+            files.append((name, filename, data))
+    return body, files
+
+
+def _attachments(body: dict[str, Any], files: list[tuple[str, str, bytes]]) -> list[dict]:
+    """Uploaded files matched to payload_json's `attachments` ({id: n, filename,
+    description} for files[n]), checked as Discord does."""
+    if sum(len(data) for _, _, data in files) > UPLOAD_MAX:
+        raise DiscordError(413, 40005, "Request entity too large")
+    described = {str(a.get("id")): a for a in body.get("attachments") or [] if isinstance(a, dict)}
+    out = []
+    for name, filename, data in files:
+        index = name.removeprefix("files[").removesuffix("]")
+        meta = described.get(index, {})
+        description = meta.get("description")
+        if description is not None and len(str(description)) > ATTACHMENT_DESCRIPTION_MAX:
+            raise form_error(
+                {"attachments": _err("BASE_TYPE_MAX_LENGTH", "Must be 1024 or fewer in length.")}
+            )
+        if not filename:
+            raise form_error({"files": _err("BASE_TYPE_REQUIRED", "filename is required")})
+        out.append(
+            {"filename": meta.get("filename") or filename, "description": description, "data": data}
+        )
+    return out
+
+
 def _json_object(request: web.Request) -> dict[str, Any]:
     body = request[_JSON]
     if not isinstance(body, dict):
@@ -1127,7 +1200,9 @@ def validate_embed(embed: Any) -> tuple[dict[str, Any], int]:
     return errors, total
 
 
-def validate_message(body: dict[str, Any], keys: frozenset[str], *, edit: bool = False) -> None:
+def validate_message(
+    body: dict[str, Any], keys: frozenset[str], *, edit: bool = False, files: int = 0
+) -> None:
     """Raise Discord's 400 for a message body that breaks a documented limit (or our policy)."""
     errors: dict[str, Any] = {}
     unknown = set(body) - keys
@@ -1172,7 +1247,8 @@ def validate_message(body: dict[str, Any], keys: frozenset[str], *, edit: bool =
         errors["allowed_mentions"] = _err("FAKE_POLICY", "allowed_mentions must parse nothing")
     if errors:
         raise form_error(errors)
-    if not edit and not (content or embeds or body.get("components") or body.get("poll")):
+    # A message may be only an attachment (content, embeds, components, poll or files).
+    if not edit and not (content or embeds or body.get("components") or body.get("poll") or files):
         raise DiscordError(400, 50006, "Cannot send an empty message")
 
 

@@ -82,6 +82,25 @@ class Rejection:
     at: float
 
 
+@dataclass(slots=True)
+class Upload:
+    """A file upload: started by files.getUploadURLExternal, bytes POSTed to its upload_url,
+    shared by files.completeUploadExternal."""
+
+    file_id: str
+    filename: str
+    length: int
+    alt_txt: str | None
+    data: bytes | None = None  # None until the bytes arrive
+    channel: str | None = None  # set when completed (shared)
+    thread_ts: str | None = None
+    title: str | None = None
+    initial_comment: str | None = None
+
+
+ALT_TEXT_MAX = 1000
+
+
 @dataclass
 class FakeSlack:
     token: str = "xoxb-fake-token"
@@ -95,6 +114,7 @@ class FakeSlack:
     responses: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
     unfurls: list[dict[str, Any]] = field(default_factory=list)
     calls: list[str] = field(default_factory=list)
+    uploads: dict[str, Upload] = field(default_factory=dict)
     # Scripted answers, consumed one per call of the method: ("pass", 0) answers normally;
     # ("429", seconds) answers 429 with Retry-After; ("5xx", status) an HTTP error;
     # ("drop", 0) closes the connection; ("error", "name") answers ok:false with that error.
@@ -121,6 +141,7 @@ class FakeSlack:
         app = web.Application()
         app.router.add_post("/api/{method}", self._api)
         app.router.add_post("/response/{key}", self._response)
+        app.router.add_post("/upload/{file_id}", self._upload_bytes)
         app.router.add_get("/socket", self._socket)
         self._runner = web.AppRunner(app, access_log=None)
         await self._runner.setup()
@@ -159,7 +180,8 @@ class FakeSlack:
     async def _args(self, request: web.Request) -> dict[str, Any]:
         if request.content_type == "application/json":
             return await request.json()
-        args: dict[str, Any] = dict(parse_qsl(await request.text()))
+        # Slack reads arguments from the query string as well as the form body.
+        args: dict[str, Any] = dict(request.query) | dict(parse_qsl(await request.text()))
         for key in ("blocks", "unfurls"):
             if isinstance(args.get(key), str):
                 args[key] = json.loads(args[key])
@@ -223,6 +245,10 @@ class FakeSlack:
             return self._post_message(args)
         if method == "chat.unfurl":
             return self._unfurl(args)
+        if method == "files.getUploadURLExternal":
+            return self._get_upload_url(args)
+        if method == "files.completeUploadExternal":
+            return self._complete_upload(args)
         return self._error(method, channel, "unknown_method", status=404)
 
     def _channel_error(self, channel: Any) -> str | None:
@@ -254,6 +280,72 @@ class FakeSlack:
         self.messages.append(message)
         return web.json_response(
             {"ok": True, "channel": channel, "ts": ts, "message": {"text": message.text, "ts": ts}}
+        )
+
+    def shared_files(self, channel: str) -> list[Upload]:
+        return [u for u in self.uploads.values() if u.channel == channel]
+
+    def _get_upload_url(self, args: dict[str, Any]) -> web.Response:
+        # https://docs.slack.dev/reference/methods/files.getUploadURLExternal: filename and
+        # length (bytes) are required; alt_txt is at most 1,000 characters.
+        method = "files.getUploadURLExternal"
+        filename, length, alt = args.get("filename"), args.get("length"), args.get("alt_txt")
+        try:
+            size = int(length) if length is not None else 0
+        except (TypeError, ValueError):
+            size = 0
+        if not filename or size <= 0:
+            return self._error(method, None, "invalid_arguments")
+        if alt is not None and len(str(alt)) > ALT_TEXT_MAX:
+            return self._error(method, None, "invalid_arguments")
+        file_id = f"F{len(self.uploads) + 1:08d}"
+        self.uploads[file_id] = Upload(file_id, str(filename), size, alt)
+        url = f"http://127.0.0.1:{self.port}/upload/{file_id}"
+        return web.json_response({"ok": True, "upload_url": url, "file_id": file_id})
+
+    async def _upload_bytes(self, request: web.Request) -> web.Response:
+        upload = self.uploads.get(request.match_info["file_id"])
+        self.calls.append("upload")
+        if upload is None:
+            return web.Response(status=404, text="unknown upload")
+        body = await request.read()
+        if len(body) != upload.length:
+            # The declared length must match what arrives.
+            return web.Response(status=400, text=f"length mismatch: {len(body)} != {upload.length}")
+        upload.data = body
+        return web.Response(text=f"OK - {len(body)}")
+
+    def _complete_upload(self, args: dict[str, Any]) -> web.Response:
+        # https://docs.slack.dev/reference/methods/files.completeUploadExternal
+        method = "files.completeUploadExternal"
+        files = args.get("files")
+        if isinstance(files, str):
+            files = json.loads(files)
+        if not isinstance(files, list) or not files:
+            return self._error(method, None, "invalid_arguments")
+        channel, thread_ts = args.get("channel_id"), args.get("thread_ts")
+        if channel is not None:
+            error = self._channel_error(channel)
+            if error:
+                return self._error(method, channel, error)
+        if thread_ts is not None and not any(
+            m.channel == channel and m.ts == thread_ts and m.thread_ts is None
+            for m in self.messages
+        ):
+            # thread_ts must be a parent message of that channel ("never a reply's ts").
+            return self._error(method, channel, "thread_not_found")
+        done = []
+        for item in files:
+            upload = self.uploads.get(str(item.get("id")))
+            if upload is None or upload.data is None or upload.channel is not None:
+                return self._error(method, channel, "file_not_found")
+            done.append((upload, item.get("title")))
+        for upload, title in done:
+            upload.channel, upload.thread_ts = channel, thread_ts
+            upload.title = title or upload.filename
+            upload.initial_comment = args.get("initial_comment")
+        return web.json_response(
+            {"ok": True, "files": [{"id": u.file_id, "title": u.title} for u, _ in done]}
         )
 
     def _unfurl(self, args: dict[str, Any]) -> web.Response:
