@@ -6,8 +6,9 @@ The format uses GitHub's GraphQL field names:
 "changedFiles", "files": [{"path", "additions", "deletions"}], "filesKnown"}],
 "window": {"since", "until"}}
 
-`window` (optional) is the export's declaration of what it holds: every PR merged in
-[since, until). Only such a declaration, or merged dates reaching past both edges, lets
+`window` (optional; top-level "since"/"until" mean the same) is the export's declaration
+of what it holds: every PR merged in [since, until). Only such a declaration, or merged
+dates reaching past both edges, lets
 `import --complete` mark a window complete (`coverage`).
 """
 
@@ -135,6 +136,9 @@ def read_export_file(path: Path) -> Export:
     ]
     declared = None
     window = data.get("window")
+    if window is None and ("since" in data or "until" in data):
+        # The flat form real exports use: {"repository", "since", "until", "pullRequests"}.
+        window = {"since": data.get("since"), "until": data.get("until")}
     if window is not None:
         since = _time(window.get("since"), f"{path}: window") if isinstance(window, dict) else None
         until = _time(window.get("until"), f"{path}: window") if isinstance(window, dict) else None

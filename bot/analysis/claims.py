@@ -220,14 +220,21 @@ def extract_claims(text: str) -> list[Claim]:
             break
 
     claims_sorted = sorted(zip(taken, claims, strict=True), key=lambda t: t[0][0])
+    # A bare figure ("+9.18%" in a table cell) that the text also states with its metric
+    # ("throughput +9.18%") is the same claim: keep only the one that names the metric.
+    with_metric = {_figures(c.text) for c in claims if c.metric}
     seen: set[str] = set()
     out: list[Claim] = []
     for _, c in claims_sorted:
-        if c.text.lower() in seen:
+        if c.text.lower() in seen or (not c.metric and _figures(c.text) in with_metric):
             continue
         seen.add(c.text.lower())
         out.append(c)
     return out[:_MAX_CLAIMS]
+
+
+def _figures(text: str) -> tuple[str, ...]:
+    return tuple(re.findall(r"\d+(?:\.\d+)?", text))
 
 
 def best_claim(claims: list[Claim]) -> Claim | None:

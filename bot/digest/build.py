@@ -492,9 +492,12 @@ def _theme_authors(theme: Theme, language: str) -> str | None:
     return i18n.t(language, "theme.authors", authors=i18n.join(shown, language))
 
 
-def _sentence(text: str) -> str:
+def _sentence(text: str, language: str = "en") -> str:
     text = text.strip()
-    return text if text.endswith((".", "!", "?", "…", "。", "！", "？")) else text + "."
+    if text.endswith((".", "!", "?", "…", "。", "！", "？")):
+        return text
+    # A Chinese sentence ending in a closing quote ends with the Chinese full stop.
+    return text + ("。" if language == "zh" else ".")
 
 
 def theme_highlights(
@@ -520,7 +523,8 @@ def theme_highlights(
                 language, "highlight.claim_item", pr=f"#{i.number}", claim=claim_text(c, language)
             )
             for i in members
-            for c in i.source.analysis.claims[:1]
+            # A claim that names its metric reads as a gain; a bare figure does not.
+            for c in sorted(i.source.analysis.claims, key=lambda c: c.metric is None)[:1]
         ]
         if claims:
             sentences.append(
@@ -532,7 +536,16 @@ def theme_highlights(
             summary = summarize(pr.body or "", pr.title) if pr.body else ""
             if summary and summary.strip() != pr.title.strip():
                 said.append(
-                    _sentence(i18n.t(language, "theme.said", pr=f"#{pr.number}", summary=summary))
+                    _sentence(
+                        i18n.t(
+                            language,
+                            "theme.said",
+                            pr=f"#{pr.number}",
+                            # Inside Chinese quotes the sentence ends after the quote.
+                            summary=summary.rstrip(".") if language == "zh" else summary,
+                        ),
+                        language,
+                    )
                 )
             if len(said) == THEME_SENTENCES:
                 break
