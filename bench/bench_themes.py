@@ -68,13 +68,17 @@ def main() -> None:
         ("250-PR week, 8 weeks of history", week, history),
         ("10,000-PR window, 8 weeks of history", big, history),
     ):
-        best = float("inf")
+        best = cpu = float("inf")
         for _ in range(3):
             _phrase_table.cache_clear()  # cold: no title seen before
-            started = time.perf_counter()
+            started, cpu_started = time.perf_counter(), time.process_time()
             result = detect_themes(window, past, rules)
             best = min(best, time.perf_counter() - started)
-        print(f"{label}: {best:.3f} s (best of 3), {len(result.themes)} themes")
+            cpu = min(cpu, time.process_time() - cpu_started)
+        # CPU time as well: on a shared machine the wall clock includes waiting for a core.
+        print(
+            f"{label}: {best:.3f} s wall, {cpu:.3f} s CPU (best of 3), {len(result.themes)} themes"
+        )
 
 
 if __name__ == "__main__":

@@ -109,6 +109,7 @@ _WORD_RE = re.compile(r"[A-Za-z0-9]+(?:\.[0-9]+)*")
 _CAMEL_RE = re.compile(r"[A-Z]?[a-z]+[0-9]*|[A-Z]+[0-9]*[a-z]?[0-9]*(?![a-z])|[0-9]+[a-z]?|[A-Z]+")
 _TAG_RE = re.compile(r"[\[【]([^\]】]{1,60})[\]】]")
 _SERIES_RE = re.compile(r"[\[(]\s*(\d+[a-z]?)\s*/\s*(n|\d+)\s*[\])]", re.IGNORECASE)
+_DIGIT = re.compile(r"\d")
 _VERSION_RE = re.compile(r"^v?\d+(?:\.\d+)*[a-z]?$")
 _COMMENT_RE = re.compile(r"<!--.*?(?:-->|$)", re.DOTALL)
 _URL_RE = re.compile(r"https?://\S+")
@@ -244,14 +245,16 @@ def _phrase_table(
     when it starts or ends with a generic word or is a bare version. Cached: the same
     titles come back every week as history."""
     words = _words(text)
+    # Per word once: generic or not, holds a digit (a version inside a CamelCase token).
+    generic = [_is_generic(w[0], stop) for w in words]
+    digit = [_DIGIT.search(w[0]) is not None for w in words]
     out = []
     for i, (first, start, _, starts, _) in enumerate(words):
         # A phrase starts where a written token starts: "Max" of MiniMax is no term.
         if not starts:
             continue
-        first_generic = _is_generic(first, stop)
         for j in range(i, min(i + MAX_WORDS, len(words))):
-            last, _, end, _, ends = words[j]
+            _, _, end, _, ends = words[j]
             # A phrase does not cross punctuation other than '-', '_', '.', '/' or spaces.
             if j > i:
                 gap = text[words[j - 1][2] : words[j][1]]
@@ -259,12 +262,10 @@ def _phrase_table(
                     break
             # It ends where a token ends, or at a version inside one ("DeepseekV4" of
             # DeepseekV4Attention), never inside a word ("Mini" of MiniMax).
-            if not ends and not any(c.isdigit() for c in last):
+            if not ends and not digit[j]:
                 continue
             parts = tuple(w[0] for w in words[i : j + 1])
-            plain = not (first_generic or _is_generic(last, stop)) and not (
-                j == i and _VERSION_RE.match(first)
-            )
+            plain = not (generic[i] or generic[j]) and not (j == i and _VERSION_RE.match(first))
             # Keys drop the dots of versions like normalize_term ("V3.2" = "v32").
             out.append(("".join(parts).replace(".", ""), text[start:end], parts, plain))
     return tuple(out)
