@@ -330,7 +330,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     "claim.quoted": {"en": "“{text}”", "zh": "“{text}”"},
     "claim.where": {"en": " (on {where})", "zh": "（{where}）"},
     "claim.better": {"en": "{metric} better by {figure}", "zh": "{metric}改善 {figure}"},
-    "claim.change": {"en": "{metric} {figure}", "zh": "{metric} {figure}"},
+    "claim.change": {"en": "{metric} {figure}", "zh": "{metric}{figure}"},
     "claim.metric.speed": {"en": "speed", "zh": "速度"},
     "claim.metric.throughput": {"en": "throughput", "zh": "吞吐量"},
     "claim.metric.latency": {"en": "latency", "zh": "延迟"},

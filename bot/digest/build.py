@@ -446,7 +446,9 @@ def _group_key_prs(
     primaries = {i.number: primary(i) for i in key_items}
 
     chosen = [t for t in dict.fromkeys(primaries.values()) if t != OTHER_THEME]
-    remaining = list(key_items) if len(chosen) > MAX_HIGHLIGHT_GROUPS else []
+    # "Other" needs a group of its own too: 8 primary themes and an "other" PR are 9 groups.
+    needed = len(chosen) + (OTHER_THEME in primaries.values())
+    remaining = list(key_items) if needed > MAX_HIGHLIGHT_GROUPS else []
     if remaining:
         chosen = []
     while remaining and len(chosen) < MAX_HIGHLIGHT_GROUPS - 1:
