@@ -397,7 +397,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     "claim.quoted": {"en": "“{text}”", "zh": "“{text}”"},
     "claim.where": {"en": " (on {where})", "zh": "（{where}）"},
     "claim.better": {"en": "{metric} better by {figure}", "zh": "{metric}改善 {figure}"},
-    "claim.change": {"en": "{metric} {figure}", "zh": "{metric} {figure}"},
+    "claim.change": {"en": "{metric} {figure}", "zh": "{metric}{figure}"},
     "claim.metric.speed": {"en": "speed", "zh": "速度"},
     "claim.metric.throughput": {"en": "throughput", "zh": "吞吐量"},
     "claim.metric.latency": {"en": "latency", "zh": "延迟"},
@@ -848,7 +848,8 @@ class _Count:
 
     def __init__(self, value: int, language: str) -> None:
         self.value = value
-        self.text = number(value, language)
+        # English is formatted for every analysed PR's reasons: skip Babel (same output).
+        self.text = f"{value:,}" if language == "en" else number(value, language)
 
     def __format__(self, spec: str) -> str:
         if "|" in spec:
@@ -920,7 +921,10 @@ def _formatted(value: object, language: str) -> object:
     if isinstance(value, int):
         return _Count(value, language)
     if isinstance(value, float):
-        return number(value, language)  # 1,302.5; 2.0 reads "2"
+        # 1,302.5; 2.0 reads "2" (Babel's English output, without Babel on the hot path).
+        if language == "en":
+            return f"{value:,.3f}".rstrip("0").rstrip(".")
+        return number(value, language)
     return value
 
 
@@ -945,21 +949,37 @@ def reason_id(key: str) -> str:
 
 
 def _reason_value(value: object, language: str) -> object:
-    if isinstance(value, dict):
-        if "key" in value:
-            return reason(language, str(value["key"]), value.get("params") or {})
-        return str(value.get(language) or value.get("en", ""))
-    if isinstance(value, list | tuple):
+    # Runs for every parameter of every analysed PR: the common types are tested first.
+    kind = type(value)
+    if kind is str or kind is int or kind is float:
+        return value
+    if kind is dict:
+        if "key" in value:  # type: ignore[operator]
+            nested = value  # type: ignore[assignment]
+            return reason(language, str(nested["key"]), nested.get("params") or {})
+        names = value  # type: ignore[assignment]
+        return str(names.get(language) or names.get("en", ""))
+    if kind is list or kind is tuple:
         return separator(language).join(
-            str(_formatted(_reason_value(v, language), language)) for v in value
+            str(_formatted(_reason_value(v, language), language))
+            for v in value  # type: ignore[attr-defined]
         )
     return value
 
 
 def reason(language: str, key: str, params: Mapping[str, object] | None = None) -> str:
     """A reason of the analysis in ``language`` (English when unknown)."""
-    values = {k: _reason_value(v, language) for k, v in (params or {}).items()}
-    return message(language, reason_id(key), **values)
+    msg_id = reason_id(key)
+    if not params:
+        return message(language, msg_id)
+    values = {k: _reason_value(v, language) for k, v in params.items()}
+    if language != "en":
+        return message(language, msg_id, **values)
+    # The English rendering runs for every analysed PR: message() without its generality.
+    count = values.get("count")
+    if count == 1 and f"{msg_id}.one" in MESSAGES:
+        msg_id = f"{msg_id}.one"
+    return MESSAGES[msg_id]["en"].format(**{k: _formatted(v, "en") for k, v in values.items()})
 
 
 def has_reason(key: str) -> bool:

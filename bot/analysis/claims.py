@@ -256,6 +256,11 @@ _FIGURE_RE = re.compile(
     rf"tokens/s|req/s|x|%)?)?",
     re.IGNORECASE,
 )
+_SPEED_WORDS_RE = re.compile(r"\b(?:faster|speed-?ups?|quicker)\b|加速", re.IGNORECASE)
+_GAIN_RE = re.compile(
+    r"\b(?:higher|improve[sd]?|improvements?|increase[sd]?|boost|gains?|better|up to)\b|提升",
+    re.IGNORECASE,
+)
 _STATED_METRIC_RE = re.compile(rf"\b(?:{_METRICS})\b", re.IGNORECASE)
 # "319% speedup on H100": the hardware or setting the figure was measured on.
 _WHERE_RE = re.compile(r"\b(?:on|with)\s+([A-Z][\w.\-]*\d[\w.\-]*)")
@@ -289,24 +294,29 @@ def claim_text(claim: Claim, language: str) -> str:
     # The metric as the claim states it ("decode throughput", not only "throughput").
     stated = _STATED_METRIC_RE.search(claim.text)
     metric = stated.group(0) if stated else claim.metric
-    if metric and metric.lower() in {"speedup", "faster"}:
+    speed = bool(_SPEED_WORDS_RE.search(claim.text))
+    if metric and metric.lower() in {"speedup", "speed-up", "faster"}:
         metric = None
-    name = (
-        _metric_words(metric, language) if metric else i18n.message(language, "claim.metric.speed")
-    )
+    if metric:
+        name = _metric_words(metric, language)
+    else:
+        # No metric stated: "3x faster" is speed; a bare "+9.18%" stays without a metric.
+        name = i18n.message(language, "claim.metric.speed") if speed else ""
     if figure is None or name is None:
         return i18n.message(language, "claim.quoted", text=claim.text)
     text = figure.group(0).strip()
-    if _ARROW_RE.search(text) or re.search(r"->|→|=>|⇒", text):
+    if re.search(r"->|→|=>|⇒", text):
         direction = "claim.change"  # before -> after: the figures give the direction
     elif reduced:
         direction = "claim.down"
     elif metric and _TIME_WORDS.search(metric):
         direction = "claim.better"  # "latency improved by 12%": less time, not more
-    else:
+    elif speed or _GAIN_RE.search(claim.text) or re.search(r"[x×倍+]", claim.text):
         direction = "claim.up"
-    if name[-1:].isascii() and name[-1:].isalnum():
-        name += " "  # "TPS 提升": a space between Latin and Han text
+    else:
+        direction = "claim.change"  # "acceptance rate: 63.0%" is a level, not a gain
+    if name and (direction == "claim.change" or (name[-1:].isascii() and name[-1:].isalnum())):
+        name += " "  # "TPS 提升", "接受率 63.0%": a space between a word and a figure
     out = i18n.message(language, direction, metric=name, figure=text.lstrip("+ "))
     where = _WHERE_RE.search(claim.text[figure.end() :])
     if where:
