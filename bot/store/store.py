@@ -15,6 +15,7 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
 
 from bot.models import FileChange, PullRequest
+from bot.store.text import load_text, store_text
 from bot.store.migrate import upgrade
 from bot.store.tables import (
     ContributorRow,
@@ -135,7 +136,7 @@ class Store:
             for chunk in _chunks(list(unique.values())):
                 rows = [
                     {"repo": pr.repo, "number": pr.number}
-                    | {c: getattr(pr, c) for c in _PR_COLUMNS}
+                    | {c: store_text(getattr(pr, c)) for c in _PR_COLUMNS}
                     for pr in chunk
                 ]
                 stmt = self._insert(PullRequestRow.__table__).values(rows)
@@ -154,7 +155,7 @@ class Store:
             files = [
                 {
                     "pr_id": ids[key],
-                    "path": f.path,
+                    "path": store_text(f.path),
                     "additions": f.additions,
                     "deletions": f.deletions,
                     "change_type": f.change_type,
@@ -163,7 +164,7 @@ class Store:
                 for f in pr.files
             ]
             labels = [
-                {"pr_id": ids[key], "name": name}
+                {"pr_id": ids[key], "name": store_text(name)}
                 for key, pr in unique.items()
                 for name in pr.labels
             ]
@@ -196,21 +197,21 @@ class Store:
                 .order_by(PRFileRow.id)
             )
             for pr_id, path, additions, deletions, change_type in file_rows:
-                files[pr_id].append(FileChange(path, additions, deletions, change_type))
+                files[pr_id].append(FileChange(load_text(path), additions, deletions, change_type))
             label_rows = await session.execute(
                 select(PRLabelRow.pr_id, PRLabelRow.name)
                 .where(PRLabelRow.pr_id.in_(chunk))
                 .order_by(PRLabelRow.id)
             )
             for pr_id, name in label_rows:
-                labels[pr_id].append(name)
+                labels[pr_id].append(load_text(name))
         return [
             PullRequest(
                 repo=row[1],
                 number=row[2],
                 labels=labels[row[0]],
                 files=files[row[0]],
-                **dict(zip(_PR_COLUMNS, row[3:], strict=True)),
+                **{c: load_text(v) for c, v in zip(_PR_COLUMNS, row[3:], strict=True)},
             )
             for row in rows
         ]
@@ -264,7 +265,7 @@ class Store:
                 .where(PullRequestRow.repo == repo)
                 .distinct()
             )
-            return sorted(name for (name,) in rows)
+            return sorted(load_text(name) for (name,) in rows)
 
     async def top_level_dirs(self, repo: str) -> list[str]:
         """Top-level folders seen in stored PRs' files (offline stand-in for the repo tree)."""
