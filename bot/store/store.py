@@ -8,8 +8,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
-from sqlalchemy import delete, func, select, update
+from sqlalchemy import delete, event, func, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
@@ -81,6 +82,20 @@ def _chunks(items: Sequence, size: int = _CHUNK) -> Iterable[Sequence]:
         yield items[i : i + size]
 
 
+def _sqlite_wal(dbapi_connection: Any, _record: Any) -> None:
+    """WAL: readers (a `/vllm pr` answered from the store) never wait for a writer (a
+    webhook's alert, a sync), so acknowledgements stay fast under load. A read-only
+    database keeps its mode."""
+    cursor = dbapi_connection.cursor()
+    try:
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute("PRAGMA synchronous=NORMAL")
+    except Exception:  # read-only file or URI: reading works in any journal mode
+        pass
+    finally:
+        cursor.close()
+
+
 class Store:
     def __init__(self, engine: AsyncEngine) -> None:
         self.engine = engine
@@ -103,6 +118,8 @@ class Store:
             # Writers wait for each other instead of failing with "database is locked".
             kwargs["connect_args"] = {"timeout": 30}
         engine = create_async_engine(url, **kwargs)
+        if parsed.get_backend_name() == "sqlite" and database not in ("", ":memory:"):
+            event.listen(engine.sync_engine, "connect", _sqlite_wal)
         if migrate:
             await upgrade(engine)
         return cls(engine)
