@@ -140,14 +140,18 @@ async def run(commands: int, webhooks: int, concurrency: int, latency: float) ->
                 )
                 async with gate:
                     started = time.perf_counter()
-                    async with session.post(f"{base_url}/slack/events", data=body, headers=headers) as r:
+                    async with session.post(
+                        f"{base_url}/slack/events", data=body, headers=headers
+                    ) as r:
                         await r.read()
                         command_times.append(time.perf_counter() - started)
                         statuses[f"slack {r.status}"] = statuses.get(f"slack {r.status}", 0) + 1
 
             async def webhook(index: int) -> None:
                 body = json.dumps(_payload(50_000 + index)).encode()
-                signature = "sha256=" + hmac.new(HOOK_SECRET.encode(), body, hashlib.sha256).hexdigest()
+                signature = (
+                    "sha256=" + hmac.new(HOOK_SECRET.encode(), body, hashlib.sha256).hexdigest()
+                )
                 headers = {
                     "X-Hub-Signature-256": signature,
                     "X-GitHub-Event": "pull_request",
@@ -156,7 +160,9 @@ async def run(commands: int, webhooks: int, concurrency: int, latency: float) ->
                 }
                 async with gate:
                     started = time.perf_counter()
-                    async with session.post(f"{base_url}/github/webhook", data=body, headers=headers) as r:
+                    async with session.post(
+                        f"{base_url}/github/webhook", data=body, headers=headers
+                    ) as r:
                         await r.read()
                         hook_times.append(time.perf_counter() - started)
                         statuses[f"webhook {r.status}"] = statuses.get(f"webhook {r.status}", 0) + 1
@@ -209,7 +215,10 @@ async def _delivery_ids(store: Store) -> list[str]:
     from sqlalchemy import text
 
     async with store.session() as session:
-        return [row[0] for row in await session.execute(text("SELECT delivery_id FROM webhook_deliveries"))]
+        return [
+            row[0]
+            for row in await session.execute(text("SELECT delivery_id FROM webhook_deliveries"))
+        ]
 
 
 def main() -> None:

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Annotated, Any, TypeVar
 
 import typer
+import typer.core
 from rich.console import Console
 
 from bot.errors import BotError, UsageError, one_line
@@ -25,6 +26,22 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
 )
+_display_type = typer.core.TyperOption.display_type_rich
+
+
+def _help_type(self: Any, ctx: Any) -> str | None:
+    """Help without Python types: a flag shows none (typer 0.29 prints `<bool>`) and a
+    repeatable option its element (`<str>...`, not `<list[str]>`)."""
+    if self.is_flag or self.count:
+        return None
+    shown = _display_type(self, ctx)
+    if shown and shown.startswith("<list[") and shown.endswith("]>"):
+        return f"<{shown[6:-2]}>..."
+    return shown
+
+
+typer.core.TyperOption.display_type_rich = _help_type  # type: ignore[method-assign]
+
 err = Console(file=RedactingStream("stderr"), highlight=False, soft_wrap=True)
 out = Console(file=RedactingStream("stdout"), highlight=False, soft_wrap=True)
 

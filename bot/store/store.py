@@ -16,7 +16,6 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
 
 from bot.models import FileChange, PullRequest
-from bot.store.text import load_text, store_text
 from bot.store.migrate import upgrade
 from bot.store.tables import (
     ContributorRow,
@@ -28,6 +27,7 @@ from bot.store.tables import (
     PullRequestRow,
     SyncWindowRow,
 )
+from bot.store.text import load_text, store_text
 
 # DeliveryRow.state: a run is posting the part (or crashed doing so) / the part is posted.
 DELIVERY_CLAIMED = "claimed"

@@ -1,0 +1,64 @@
+"""A newcomer's first hour: the forms, messages and help they meet first."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+SAMPLE = Path(__file__).resolve().parents[2] / "examples" / "vllm-sample-2026-W22-W23.json"
+COMMANDS = ["sync", "import", "pr", "explain", "modules", "digest", "chat", "serve", "doctor"]
+
+
+def _run(tmp_path: Path, *args: str, **env: str) -> subprocess.CompletedProcess[str]:
+    environment = dict(
+        os.environ,
+        DATABASE_URL=f"sqlite+aiosqlite:///{tmp_path / 'first.sqlite3'}",
+        COLUMNS="100",
+        **env,
+    )
+    return subprocess.run(
+        [sys.executable, "-m", "bot", *args],
+        env=environment,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+@pytest.mark.parametrize("command", [None, *COMMANDS])
+def test_help_shows_no_python_types(tmp_path: Path, command: str | None) -> None:
+    shown = _run(tmp_path, *([command] if command else []), "--help")
+    assert shown.returncode == 0, shown.stderr
+    assert "<bool>" not in shown.stdout and "list[" not in shown.stdout
+
+
+def test_version(tmp_path: Path) -> None:
+    shown = _run(tmp_path, "--version")
+    assert shown.returncode == 0 and shown.stdout.startswith("vllm-bot ")
+
+
+def test_pr_and_explain_take_the_forms_of_slash_vllm_pr(tmp_path: Path) -> None:
+    assert _run(tmp_path, "import", str(SAMPLE)).returncode == 0
+    for ref in ("43001", "#43001", "https://github.com/vllm-project/vllm/pull/43001"):
+        card = _run(tmp_path, "pr", ref, "--format", "json")
+        assert card.returncode == 0, card.stderr
+        assert '"number": 43001' in card.stdout
+        explained = _run(tmp_path, "explain", ref)
+        assert explained.returncode == 0 and "#43001" in explained.stdout
+    other = _run(tmp_path, "pr", "https://github.com/a/b/pull/1", "--repo", "vllm-project/vllm")
+    assert other.returncode == 2 and "--repo" in other.stderr
+
+
+def test_unsubscribing_one_module_of_two_says_it_narrowed(tmp_path: Path) -> None:
+    channel = ("--channel", "slack:C0123")
+    assert _run(tmp_path, "chat", "/vllm subscribe moe attention", *channel).returncode == 0
+    narrowed = _run(tmp_path, "chat", "/vllm unsubscribe moe", *channel)
+    assert narrowed.returncode == 0, narrowed.stderr
+    assert "no longer includes moe" in narrowed.stdout and "attention" in narrowed.stdout
+    assert "removed" not in narrowed.stdout
+    gone = _run(tmp_path, "chat", "/vllm unsubscribe attention", *channel)
+    assert "removed 1 subscription" in gone.stdout
