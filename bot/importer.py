@@ -140,7 +140,8 @@ def read_export_file(path: Path) -> Export:
         until = _time(window.get("until"), f"{path}: window") if isinstance(window, dict) else None
         if since is None or until is None or until <= since:
             raise UsageError(
-                f'{path}: \'window\' must be {{"since": DATE, "until": DATE}} with until after since'
+                f"{path}: 'window' must be "
+                '{"since": DATE, "until": DATE} with until after since'
             )
         declared = (since, until)
     return Export(repo, prs, declared)

@@ -36,8 +36,8 @@ from bot.runtime.reject import reject
 
 log = logging.getLogger(__name__)
 
-PATH = "/github/webhook"
-_RECENT = 10_000  # delivery ids remembered in memory for an at-once "duplicate" answer  # also bot.alerts.WEBHOOK_PATH
+PATH = "/github/webhook"  # also bot.alerts.WEBHOOK_PATH
+_RECENT = 10_000  # delivery ids remembered in memory for an at-once "duplicate" answer
 SecretProvider = Callable[[], "str | None"]
 PRFetcher = Callable[[str, int], Awaitable[PullRequest]]
 
