@@ -15,7 +15,7 @@ import typer
 import typer.core
 from rich.console import Console
 
-from bot.errors import BotError, UsageError, one_line
+from bot.errors import BotError, GitHubUnreachable, UsageError, one_line
 from bot.secrets import RedactingStream, redact
 from bot.validators import check_out_file, echo
 
@@ -46,6 +46,10 @@ err = Console(file=RedactingStream("stderr"), highlight=False, soft_wrap=True)
 out = Console(file=RedactingStream("stdout"), highlight=False, soft_wrap=True)
 
 T = TypeVar("T")
+OFFLINE_HINT = (
+    "; to try the bot offline: vllm-bot import FILE --week W --complete, "
+    "then vllm-bot digest --week W --no-sync (README)"
+)
 
 
 class _State:
@@ -137,7 +141,10 @@ def run(factory: Callable[[], Awaitable[T]]) -> T:
     except BotError as exc:
         if state.debug:
             err.print_exception()
-        err.print(f"error: {one_line(str(exc))}", markup=False)
+        line = one_line(str(exc))
+        if isinstance(exc, GitHubUnreachable):
+            line = one_line(line, 150) + OFFLINE_HINT
+        err.print(f"error: {line}", markup=False)
         raise typer.Exit(exc.exit_code) from None
     except KeyboardInterrupt:
         err.print("interrupted")
@@ -312,7 +319,12 @@ async def _analysed_pr(services, repo: str | None, ref: str):
 
     number, repo = _pr_ref(ref, repo)
     repo_name = services.config.repo(repo).name
-    pr = await fetch_pr(services.store, services.github(), repo_name, number)
+    try:
+        pr = await fetch_pr(services.store, services.github(), repo_name, number)
+    except GitHubUnreachable as exc:
+        raise GitHubUnreachable(
+            f"PR #{number} of {repo_name} is not in the store, and {exc}"
+        ) from None
     analyzer = await services.analyzer(repo_name)
     return pr, analyzer.analyze(pr), analyzer
 

@@ -62,3 +62,31 @@ def test_unsubscribing_one_module_of_two_says_it_narrowed(tmp_path: Path) -> Non
     assert "removed" not in narrowed.stdout
     gone = _run(tmp_path, "chat", "/vllm unsubscribe attention", *channel)
     assert "removed 1 subscription" in gone.stdout
+
+
+async def test_an_unreachable_github_is_not_retried() -> None:
+    from bot.errors import GitHubUnreachable
+    from bot.github.client import GitHubClient
+
+    slept: list[float] = []
+
+    async def sleep(seconds: float) -> None:
+        slept.append(seconds)
+
+    client = GitHubClient(token=None, api_url="http://127.0.0.1:9", max_retries=5, sleep=sleep)
+    try:
+        with pytest.raises(GitHubUnreachable, match="cannot reach 127.0.0.1"):
+            await client.rest("/repos/o/r/pulls/1")
+    finally:
+        await client.aclose()
+    assert slept == [] and client.requests == 1
+
+
+def test_pr_not_stored_and_github_unreachable_says_both_and_how_to_go_offline(
+    tmp_path: Path,
+) -> None:
+    shown = _run(tmp_path, "pr", "5", GITHUB_API_URL="http://127.0.0.1:9")
+    assert shown.returncode == 1
+    assert shown.stderr.count("error:") == 1
+    line = shown.stderr.strip().splitlines()[-1]
+    assert "not in the store" in line and "import" in line and "--no-sync" in line
