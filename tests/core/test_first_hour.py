@@ -75,7 +75,7 @@ async def test_an_unreachable_github_is_not_retried() -> None:
 
     client = GitHubClient(token=None, api_url="http://127.0.0.1:9", max_retries=5, sleep=sleep)
     try:
-        with pytest.raises(GitHubUnreachable, match="cannot reach 127.0.0.1"):
+        with pytest.raises(GitHubUnreachable, match=r"cannot reach 127\.0\.0\.1"):
             await client.rest("/repos/o/r/pulls/1")
     finally:
         await client.aclose()
