@@ -446,7 +446,8 @@ def digest(
             if format is DigestFormat.markdown and out_file is None and sys.stdout.isatty():
                 from rich.markdown import Markdown
 
-                out.print(Markdown(rendered))
+                # Wrapped at the terminal width: soft wrap would crop each PR line there.
+                out.print(Markdown(rendered), soft_wrap=False)
             else:
                 _emit(rendered, out_file)
 

@@ -90,3 +90,71 @@ def test_pr_not_stored_and_github_unreachable_says_both_and_how_to_go_offline(
     assert shown.stderr.count("error:") == 1
     line = shown.stderr.strip().splitlines()[-1]
     assert "not in the store" in line and "import" in line and "--no-sync" in line
+
+
+def _in_pty(argv: list[str], env: dict[str, str], columns: int) -> str:
+    import fcntl
+    import pty
+    import re
+    import select
+    import struct
+    import termios
+
+    pid, fd = pty.fork()
+    if pid == 0:  # the child: a terminal of `columns` columns
+        os.execvpe(argv[0], argv, env)
+    fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", 60, columns, 0, 0))
+    output = b""
+    while select.select([fd], [], [], 120)[0]:
+        try:
+            chunk = os.read(fd, 65536)
+        except OSError:  # the child closed the terminal
+            break
+        if not chunk:
+            break
+        output += chunk
+    os.waitpid(pid, 0)
+    text = output.decode("utf-8", "replace")
+    text = re.sub(r"\x1b\]8;[^\x1b]*\x1b\\", "", text)  # hyperlinks
+    return re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", text)  # colours
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="needs a pty")
+def test_terminal_digest_wraps_pr_lines_at_80_columns(tmp_path: Path) -> None:
+    import json
+
+    window = ("--since", "2026-05-25", "--until", "2026-06-08", "--complete")
+    assert _run(tmp_path, "import", str(SAMPLE), *window).returncode == 0
+    env = dict(os.environ, DATABASE_URL=f"sqlite+aiosqlite:///{tmp_path / 'first.sqlite3'}")
+    env.pop("COLUMNS", None)
+    shown = _in_pty(
+        [sys.executable, "-m", "bot", "digest", "--week", "2026-W23", "--no-sync"], env, 80
+    )
+    lines = shown.replace("\r", "").splitlines()
+    assert lines and all(len(line.rstrip()) <= 80 for line in lines)
+    flat = " ".join(" ".join(lines).split())
+    as_json = _run(tmp_path, "digest", "--week", "2026-W23", "--no-sync", "--format", "json")
+    for key in json.loads(as_json.stdout)["key_prs"][:5]:
+        # Every key PR's author is shown: nothing is cut at the window's edge.
+        assert key["author"] in flat, key
+
+
+def test_offline_digest_warns_once(tmp_path: Path) -> None:
+    window = ("--since", "2026-05-18", "--until", "2026-06-08", "--complete")
+    export = SAMPLE.read_text(encoding="utf-8").replace(
+        "2026-05-25T00:00:00Z", "2026-05-18T00:00:00Z"
+    )
+    path = tmp_path / "sample.json"
+    path.write_text(export, encoding="utf-8")
+    assert _run(tmp_path, "import", str(path), *window).returncode == 0
+    shown = _run(
+        tmp_path,
+        "digest",
+        "--week",
+        "2026-W23",
+        GITHUB_GRAPHQL_URL="http://127.0.0.1:9/g",
+        GITHUB_API_URL="http://127.0.0.1:9",
+        GITHUB_TOKEN="ghp_offline_test_1",
+    )
+    assert shown.returncode == 0, shown.stderr
+    assert shown.stderr.count("cannot reach") == 1, shown.stderr
