@@ -158,3 +158,11 @@ def test_offline_digest_warns_once(tmp_path: Path) -> None:
     )
     assert shown.returncode == 0, shown.stderr
     assert shown.stderr.count("cannot reach") == 1, shown.stderr
+
+
+def test_doctor_reports_each_problem_once(tmp_path: Path) -> None:
+    shown = _run(
+        tmp_path, "doctor", SLACK_BOT_TOKEN="xoxb-doctor-1", SLACK_API_URL="http://127.0.0.1:9/"
+    )
+    assert shown.returncode == 1
+    assert sum("SLACK_APP_TOKEN" in line and "✗" in line for line in shown.stdout.splitlines()) == 1
