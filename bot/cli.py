@@ -365,6 +365,7 @@ def explain(
     number: PrArgument,
     repo: RepoOption = None,
     format: Annotated[PRFormat, typer.Option("--format", help="Output format.")] = PRFormat.text,
+    lang: Annotated[Lang | None, typer.Option(help="Language of the headings.")] = None,
 ) -> None:
     """Why a PR got its modules, kind, flags, score and claims."""
 
@@ -376,7 +377,8 @@ def explain(
             if format is PRFormat.json:
                 _emit(_dump(analysis_to_json(pr_, analysis)), None)
             else:
-                _emit(explain_text(pr_, analysis), None)
+                language = lang.value if lang else services.config.language
+                _emit(explain_text(pr_, analysis, language), None)
 
     run(go)
 

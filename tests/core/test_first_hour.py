@@ -49,6 +49,8 @@ def test_pr_and_explain_take_the_forms_of_slash_vllm_pr(tmp_path: Path) -> None:
         assert '"number": 43001' in card.stdout
         explained = _run(tmp_path, "explain", ref)
         assert explained.returncode == 0 and "#43001" in explained.stdout
+    chinese = _run(tmp_path, "explain", "#43001", "--lang", "zh")
+    assert chinese.returncode == 0 and "模块" in chinese.stdout and "modules:" not in chinese.stdout
     other = _run(tmp_path, "pr", "https://github.com/a/b/pull/1", "--repo", "vllm-project/vllm")
     assert other.returncode == 2 and "--repo" in other.stderr
 
