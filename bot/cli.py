@@ -12,9 +12,10 @@ from pathlib import Path
 from typing import Annotated, Any, TypeVar
 
 import typer
+import typer.core
 from rich.console import Console
 
-from bot.errors import BotError, UsageError, one_line
+from bot.errors import BotError, GitHubUnreachable, UsageError, one_line
 from bot.secrets import RedactingStream, redact
 from bot.validators import check_out_file, echo
 
@@ -25,10 +26,30 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
 )
+_display_type = typer.core.TyperOption.display_type_rich
+
+
+def _help_type(self: Any, ctx: Any) -> str | None:
+    """Help without Python types: a flag shows none (typer 0.29 prints `<bool>`) and a
+    repeatable option its element (`<str>...`, not `<list[str]>`)."""
+    if self.is_flag or self.count:
+        return None
+    shown = _display_type(self, ctx)
+    if shown and shown.startswith("<list[") and shown.endswith("]>"):
+        return f"<{shown[6:-2]}>..."
+    return shown
+
+
+typer.core.TyperOption.display_type_rich = _help_type  # type: ignore[method-assign]
+
 err = Console(file=RedactingStream("stderr"), highlight=False, soft_wrap=True)
 out = Console(file=RedactingStream("stdout"), highlight=False, soft_wrap=True)
 
 T = TypeVar("T")
+OFFLINE_HINT = (
+    "; to try the bot offline: vllm-bot import FILE --week W --complete, "
+    "then vllm-bot digest --week W --no-sync (README)"
+)
 
 
 class _State:
@@ -120,7 +141,10 @@ def run(factory: Callable[[], Awaitable[T]]) -> T:
     except BotError as exc:
         if state.debug:
             err.print_exception()
-        err.print(f"error: {one_line(str(exc))}", markup=False)
+        line = one_line(str(exc))
+        if isinstance(exc, GitHubUnreachable):
+            line = one_line(line, 150) + OFFLINE_HINT
+        err.print(f"error: {line}", markup=False)
         raise typer.Exit(exc.exit_code) from None
     except KeyboardInterrupt:
         err.print("interrupted")
@@ -307,7 +331,12 @@ async def _analysed_pr(services, repo: str | None, ref: str):
 
     number, repo = _pr_ref(ref, repo)
     repo_name = services.config.repo(repo).name
-    pr = await fetch_pr(services.store, services.github(), repo_name, number)
+    try:
+        pr = await fetch_pr(services.store, services.github(), repo_name, number)
+    except GitHubUnreachable as exc:
+        raise GitHubUnreachable(
+            f"PR #{number} of {repo_name} is not in the store, and {exc}"
+        ) from None
     analyzer = await services.analyzer(repo_name)
     return pr, analyzer.analyze(pr), analyzer
 
@@ -348,6 +377,7 @@ def explain(
     number: PrArgument,
     repo: RepoOption = None,
     format: Annotated[PRFormat, typer.Option("--format", help="Output format.")] = PRFormat.text,
+    lang: Annotated[Lang | None, typer.Option(help="Language of the headings.")] = None,
 ) -> None:
     """Why a PR got its modules, kind, flags, score and claims."""
 
@@ -366,7 +396,8 @@ def explain(
                     if theme
                     else "theme: none (not in a theme of its week in the store)"
                 )
-                _emit(explain_text(pr_, analysis) + "\n" + line, None)
+                language = lang.value if lang else services.config.language
+                _emit(explain_text(pr_, analysis, language) + "\n" + line, None)
 
     run(go)
 
@@ -465,7 +496,8 @@ def digest(
             if format is DigestFormat.markdown and out_file is None and sys.stdout.isatty():
                 from rich.markdown import Markdown
 
-                out.print(Markdown(rendered))
+                # Wrapped at the terminal width: soft wrap would crop each PR line there.
+                out.print(Markdown(rendered), soft_wrap=False)
             else:
                 _emit(rendered, out_file)
 

@@ -7,6 +7,7 @@ GraphQL `viewer`); the database check writes a row inside a transaction it rolls
 
 from __future__ import annotations
 
+import re
 import zoneinfo
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -146,7 +147,24 @@ async def collect(services: Any) -> list[Probe]:
     results.append(await probes.store_writable(services.store))
     results.append(await probes.github_viewer(services.env))
     results.extend(await _platform_checks(services))
-    return results
+    return _each_problem_once(results)
+
+
+_UNSET = re.compile(r"\b([A-Z][A-Z0-9_]{3,})(?: \([^)]*\))? is not set")
+
+
+def _each_problem_once(results: list[Probe]) -> list[Probe]:
+    """Drop a failed check whose only problem an earlier one already named (the token
+    check and the platform probe both find SLACK_APP_TOKEN unset: one line, not two)."""
+    named: set[str] = set()
+    kept: list[Probe] = []
+    for probe in results:
+        unset = set(_UNSET.findall(probe.detail)) if not probe.ok else set()
+        if unset and unset <= named:
+            continue
+        named |= unset
+        kept.append(probe)
+    return kept
 
 
 def print_report(results: list[Probe], console: Console) -> int:

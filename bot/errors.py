@@ -51,6 +51,10 @@ class GitHubUnavailable(GitHubError):
     """GitHub unreachable or answering 5xx after bounded retries."""
 
 
+class GitHubUnreachable(GitHubUnavailable):
+    """No connection at all (refused, no such host): not worth retrying."""
+
+
 class GitHubAuthError(GitHubError):
     """401: token missing scopes, expired or wrong."""
 

@@ -689,6 +689,17 @@ MESSAGES: dict[str, dict[str, str]] = {
         "所有数字均由已合并 PR 计算得出（规则见 docs/digest.md）。",
     },
     # ------------------------------------------------------------ PR cards
+    "explain.files": {"en": "files", "zh": "文件"},
+    "explain.files_unknown": {
+        "en": "files: unknown (file-based rules and flags were not applied)",
+        "zh": "文件：未知（未应用基于文件的规则与标记）",
+    },
+    "explain.modules": {"en": "modules", "zh": "模块"},
+    "explain.kind": {"en": "kind", "zh": "类型"},
+    "explain.flags": {"en": "flags", "zh": "风险标记"},
+    "explain.none": {"en": "none", "zh": "无"},
+    "explain.score": {"en": "score", "zh": "评分"},
+    "explain.claims": {"en": "claims", "zh": "性能声明"},
     "card.section.summary": {"en": "Overview", "zh": "概览"},
     "card.section.flags": {"en": "Flags", "zh": "风险标记"},
     "card.section.score": {"en": "Why this score", "zh": "评分依据"},

@@ -174,11 +174,22 @@ class SubscriptionService:
         `module`: subscriptions naming only that module go; others just lose it.
         `id`: only an id of this channel counts (another channel's id changes nothing).
         """
+        removed, narrowed = await self.unsubscribe_detailed(
+            platform=platform, channel=channel, user=user, target=target, kind=kind
+        )
+        return removed + len(narrowed)
+
+    async def unsubscribe_detailed(
+        self, *, platform: str, channel: str, user: str | None, target: str, kind: str
+    ) -> tuple[int, list[tuple[int, list[str]]]]:
+        """As `unsubscribe`, saying what happened: (subscriptions removed, [(id, modules
+        left)] for those only narrowed), so the reply never calls a narrowing a removal."""
         self._check_admin(platform, channel, user)
         subs = await self.db.subscriptions(platform, channel)
+        narrowed: list[tuple[int, list[str]]] = []
         if kind == "all":
             await self.db.delete_subscriptions([s.id for s in subs])
-            changed = len(subs)
+            removed = len(subs)
         elif kind == "id":
             try:
                 wanted = int(target.removeprefix("#"))
@@ -186,26 +197,26 @@ class SubscriptionService:
                 raise CommandError(f"not a subscription id: '{target}'", "unsubscribe") from None
             doomed = [s.id for s in subs if s.id == wanted]
             await self.db.delete_subscriptions(doomed)
-            changed = len(doomed)
+            removed = len(doomed)
         elif kind == "module":
             module = self.catalogue.resolve_all([target], "unsubscribe")[0]
-            changed = 0
             doomed = []
             for sub in subs:
                 if module not in sub.modules:
                     continue
-                changed += 1
                 rest = [m for m in sub.modules if m != module]
                 if rest:
                     await self.db.set_modules(sub.id, rest, self.clock())
+                    narrowed.append((sub.id, rest))
                 else:
                     doomed.append(sub.id)
             await self.db.delete_subscriptions(doomed)
+            removed = len(doomed)
         else:
             raise ValueError(f"unknown unsubscribe kind {kind!r}")
-        if changed:
+        if removed or narrowed:
             self._on_change()
-        return changed
+        return removed, narrowed
 
     async def list(self, *, platform: str, channel: str) -> Sequence[SubscriptionInfo]:
         return [_info(s) for s in await self.db.subscriptions(platform, channel)]

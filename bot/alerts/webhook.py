@@ -37,6 +37,7 @@ from bot.runtime.reject import reject
 log = logging.getLogger(__name__)
 
 PATH = "/github/webhook"  # also bot.alerts.WEBHOOK_PATH
+_RECENT = 10_000  # delivery ids remembered in memory for an at-once "duplicate" answer
 SecretProvider = Callable[[], "str | None"]
 PRFetcher = Callable[[str, int], Awaitable[PullRequest]]
 
@@ -105,6 +106,7 @@ class WebhookReceiver:
         self.fetch_pr = fetch_pr
         self.repos = {r.lower() for r in repos} if repos is not None else None
         self._tasks: set[asyncio.Task[None]] = set()
+        self._recent: dict[str, None] = {}  # delivery ids answered by this process, oldest first
         self._warned = False
         self.accepting = True
 
@@ -173,16 +175,35 @@ class WebhookReceiver:
         repo = str(repository.get("full_name", ""))
         if self.repos is not None and repo.lower() not in self.repos:
             return web.Response(status=202, text=f"ignored: {repo} is not watched\n")
-        if delivery and not await self.db.claim_delivery(delivery, event, self.pipeline.clock()):
+        if delivery in self._recent:
             return web.Response(status=200, text="duplicate delivery\n")
+        if delivery:
+            self._recent[delivery] = None
+            while len(self._recent) > _RECENT:
+                self._recent.pop(next(iter(self._recent)))
+        # Answered before any store write: under load a write can wait seconds for the
+        # SQLite lock, and GitHub gives 10. The claim (duplicates across processes) and the
+        # alert happen in the background; a crash before they finish loses nothing for
+        # good, because the poller reads merges from GitHub and the pipeline alerts each
+        # PR once whichever way it arrived.
         task = asyncio.create_task(
-            self._process(payload, delivery), name=f"webhook delivery {delivery or '?'}"
+            self._process(payload, delivery, event), name=f"webhook delivery {delivery or '?'}"
         )
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
         return web.Response(status=202, text="accepted\n")
 
-    async def _process(self, payload: dict[str, Any], delivery: str) -> None:
+    async def _process(self, payload: dict[str, Any], delivery: str, event: str) -> None:
+        try:
+            if delivery and not await self.db.claim_delivery(
+                delivery, event, self.pipeline.clock()
+            ):
+                return  # another process (or an earlier run) has it
+        except Exception as exc:
+            METRICS.errors.inc(kind=error_kind(exc))
+            log.exception("GitHub webhook: recording delivery %s failed", delivery)
+            self._recent.pop(delivery, None)  # GitHub's "Redeliver" must work
+            return
         try:
             pr = pr_from_payload(payload)
             if self.fetch_pr is not None:
@@ -201,6 +222,7 @@ class WebhookReceiver:
             METRICS.errors.inc(kind=error_kind(exc))
             log.exception("GitHub webhook: processing delivery %s failed", delivery or "?")
             if delivery:
+                self._recent.pop(delivery, None)
                 await self.db.forget_delivery(delivery)
 
 

@@ -8,10 +8,16 @@ analysis code's version) does.
 from __future__ import annotations
 
 import hashlib
+import logging
 from collections.abc import Sequence
 from typing import Any, Protocol
 
+from sqlalchemy.exc import SQLAlchemyError
+
+from bot.errors import one_line
 from bot.models import Analysis, Claim, Flag, ModuleMatch, PullRequest, ScoreContribution
+
+log = logging.getLogger(__name__)
 
 # Bump when analysis code changes in a way that alters results for the same rule set.
 # 2: module/kind/flag/claim fixes; flags and contributions carry reason keys and params.
@@ -86,5 +92,9 @@ async def analyze_stored(
         fresh[pr.number] = to_dict(analysis)
         results.append(analysis)
     if fresh:
-        await store.save_analyses(repo, fresh, key)
+        try:
+            await store.save_analyses(repo, fresh, key)
+        except SQLAlchemyError as exc:
+            # A cache: a read-only store (or a locked one) still answers, just slower next time.
+            log.info("analysis cache not saved (%s)", one_line(str(exc), 120))
     return results

@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any, NamedTuple
 
+from bot.i18n import message
 from bot.models import Analysis, PullRequest
 
 from .files import pr_file_count
@@ -60,29 +61,38 @@ def analysis_to_json(pr: PullRequest, analysis: Analysis) -> dict[str, Any]:
     }
 
 
-def explain_text(pr: PullRequest, analysis: Analysis) -> str:
-    """Plain-text explanation for `vllm-bot explain N`."""
+def explain_text(pr: PullRequest, analysis: Analysis, language: str = "en") -> str:
+    """Plain-text explanation for `vllm-bot explain N`: headings in `language`; rule
+    names and reasons stay as the rule set writes them (they are what `modules` lists)."""
+
+    def head(msg_id: str) -> str:
+        return message(language, f"explain.{msg_id}")
+
+    colon = "：" if language == "zh" else ": "
+    none = head("none")
     lines = [f"#{pr.number} {pr.title}", pr.url, ""]
     if not pr.files_known:
-        lines.append("files: unknown (file-based rules and flags were not applied)")
+        lines.append(head("files_unknown"))
     else:
         adds = pr.additions or sum(f.additions for f in pr.files)
         dels = pr.deletions or sum(f.deletions for f in pr.files)
-        lines.append(f"files: {pr_file_count(pr)} (+{adds:,} -{dels:,})")
+        lines.append(f"{head('files')}{colon}{pr_file_count(pr)} (+{adds:,} -{dels:,})")
     lines.append("")
-    lines.append("modules:")
+    lines.append(f"{head('modules')}{colon.rstrip()}")
     for i, m in enumerate(analysis.modules):
         marker = "*" if i == 0 else "-"
         size = f", {m.lines:,} lines" if m.lines else ""
         lines.append(f"  {marker} {m.id}  ({m.rule}{size})")
     lines.append("")
-    lines.append(f"kind: {analysis.kind}  ({analysis.kind_reason})")
+    lines.append(f"{head('kind')}{colon}{analysis.kind}  ({analysis.kind_reason})")
     lines.append("")
-    lines.append("flags:" if analysis.flags else "flags: none")
+    lines.append(
+        f"{head('flags')}{colon.rstrip()}" if analysis.flags else f"{head('flags')}{colon}{none}"
+    )
     for f in analysis.flags:
         lines.append(f"  - {f.id}: {f.reason}")
     lines.append("")
-    lines.append(f"score: {analysis.score:.1f} / 10")
+    lines.append(f"{head('score')}{colon}{analysis.score:.1f} / 10")
     # One decimal, rounded so the lines add up to the score (caps included).
     shown = [c for c in analysis.contributions if c.points]
     for c, points in zip(shown, shown_points(shown, analysis.score), strict=True):
@@ -90,7 +100,9 @@ def explain_text(pr: PullRequest, analysis: Analysis) -> str:
     if shown:
         lines.append(f"  {'=':>5} {analysis.score:4.1f}  total")
     lines.append("")
-    lines.append("claims:" if analysis.claims else "claims: none")
+    lines.append(
+        f"{head('claims')}{colon.rstrip()}" if analysis.claims else f"{head('claims')}{colon}{none}"
+    )
     for c in analysis.claims:
         extra = []
         if c.factor:

@@ -283,16 +283,33 @@ async def _unsubscribe(command: UnsubscribeCommand, ctx: Context) -> Reply:
     if command.kind == "module":
         catalog = await ctx.backend.modules(ctx.default_repo)
         target = resolve_modules([target], catalog, "unsubscribe")[0]
-    removed = await service.unsubscribe(
-        platform=ctx.platform, channel=ctx.channel, user=ctx.user, target=target, kind=command.kind
-    )
-    if removed == 0:
+    detailed = getattr(service, "unsubscribe_detailed", None)
+    narrowed: list[tuple[int, list[str]]] = []
+    if detailed is not None:
+        removed, narrowed = await detailed(
+            platform=ctx.platform, channel=ctx.channel, user=ctx.user, target=target,
+            kind=command.kind,
+        )  # fmt: skip
+    else:
+        removed = await service.unsubscribe(
+            platform=ctx.platform, channel=ctx.channel, user=ctx.user, target=target,
+            kind=command.kind,
+        )  # fmt: skip
+    if removed == 0 and not narrowed:
         what = {"all": "subscriptions", "id": f"subscription #{target}"}.get(
             command.kind, f"subscription to {target}"
         )
         return Reply.error(f"this channel has no {what} (/vllm subscriptions lists them)")
-    plural = "s" if removed != 1 else ""
-    return Reply(text=f"removed {removed} subscription{plural} from this channel", ephemeral=False)
+    parts = []
+    if removed:
+        parts.append(
+            f"removed {removed} subscription{'s' if removed != 1 else ''} from this channel"
+        )
+    for sub_id, rest in narrowed:
+        parts.append(
+            f"subscription #{sub_id} no longer includes {target}; it still follows {' '.join(rest)}"
+        )
+    return Reply(text="; ".join(parts), ephemeral=False)
 
 
 async def _subscriptions(ctx: Context) -> Reply:

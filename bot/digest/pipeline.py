@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from bot.digest.document import digest_document
 from bot.digest.model import Digest
 from bot.document import Document
-from bot.errors import GitHubError
+from bot.errors import GitHubError, GitHubUnreachable
 from bot.weeks import Window
 
 if TYPE_CHECKING:
@@ -34,8 +34,10 @@ class BuiltDigest:
 
 async def ensure_synced(
     services: Services, repo: str, window: Window, console: Console | None = None
-) -> None:
-    """Sync the window unless the store already covers it; a stale store is used with a warning."""
+) -> GitHubError | None:
+    """Sync the window unless the store already covers it. When GitHub fails and the store
+    covers the window, the stored copy is used and the error returned (the caller warns
+    once for all windows)."""
     from bot.sync import sync_window
 
     progress = None
@@ -53,11 +55,9 @@ async def ensure_synced(
                 )
     except GitHubError as exc:
         if await services.store.is_covered(repo, window.start_utc, window.end_utc):
-            log.warning("using stored data for %s %s: %s", repo, window.label, exc)
-            if console is not None:
-                console.print(f"warning: {exc}; using the stored copy of {window.label}")
-            return
+            return exc
         raise
+    return None
 
 
 async def build_for_window(
@@ -76,14 +76,34 @@ async def build_for_window(
 
     repo_name = services.config.repo(repo).name
     weeks = services.config.digest.history_weeks
+    stale: list[str] = []
+    failure: GitHubError | None = None
     if sync:
         for span in (window.previous(), window):
-            await ensure_synced(services, repo_name, span, progress_console)
-        await sync_history(services, repo_name, window, weeks, progress_console)
-    analyzer = await services.analyzer(repo_name, offline=not sync)
+            if isinstance(failure, GitHubUnreachable):
+                # Unreachable a moment ago: asking again only repeats the same warning.
+                if not await services.store.is_covered(repo_name, span.start_utc, span.end_utc):
+                    raise failure
+                stale.append(span.label)
+                continue
+            error = await ensure_synced(services, repo_name, span, progress_console)
+            if error is not None:
+                failure = error
+                stale.append(span.label)
+        if not isinstance(failure, GitHubUnreachable):
+            await sync_history(services, repo_name, window, weeks, progress_console)
+    if failure is not None:
+        # One warning for every window served from the store, not one per window and sink.
+        text = f"{failure}; using the stored copy of {' and '.join(stale)}"
+        if progress_console is not None:
+            progress_console.print(f"warning: {text}", markup=False)
+        else:
+            log.warning("%s: %s", repo_name, text)
+    offline = not sync or isinstance(failure, GitHubUnreachable)
+    analyzer = await services.analyzer(repo_name, offline=offline)
     # --no-sync means "use the store as it is": no GitHub request at all, so first-time
     # contributors stay unknown (null in JSON) rather than guessed.
-    new_contributors = await _new_contributors(services, repo_name, window) if sync else None
+    new_contributors = await _new_contributors(services, repo_name, window) if not offline else None
     digest = await make_digest(
         services.store,
         analyzer,

@@ -41,6 +41,7 @@ from bot.errors import (
     GitHubAuthError,
     GitHubError,
     GitHubUnavailable,
+    GitHubUnreachable,
     NotFoundError,
     RateLimitExhausted,
 )
@@ -336,6 +337,11 @@ class GitHubClient:
             response = await self._http.request(method, url, **kwargs)
         except httpx.TimeoutException as exc:
             raise _Retryable(f"no answer within {self._http.timeout.read} s") from exc
+        except httpx.ConnectError as exc:
+            # Refused or no such host: a retry seconds later meets the same answer, so
+            # say so at once instead of backing off for ten seconds.
+            reason = str(exc) or type(exc).__name__
+            raise GitHubUnreachable(f"cannot reach {httpx.URL(url).host}: {reason}") from exc
         except httpx.TransportError as exc:
             reason = str(exc) or type(exc).__name__
             raise _Retryable(f"cannot reach {httpx.URL(url).host}: {reason}") from exc

@@ -8,8 +8,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
-from sqlalchemy import delete, func, select, update
+from sqlalchemy import delete, event, func, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
@@ -26,6 +27,7 @@ from bot.store.tables import (
     PullRequestRow,
     SyncWindowRow,
 )
+from bot.store.text import load_text, store_text
 
 # DeliveryRow.state: a run is posting the part (or crashed doing so) / the part is posted.
 DELIVERY_CLAIMED = "claimed"
@@ -80,6 +82,20 @@ def _chunks(items: Sequence, size: int = _CHUNK) -> Iterable[Sequence]:
         yield items[i : i + size]
 
 
+def _sqlite_wal(dbapi_connection: Any, _record: Any) -> None:
+    """WAL: readers (a `/vllm pr` answered from the store) never wait for a writer (a
+    webhook's alert, a sync), so acknowledgements stay fast under load. A read-only
+    database keeps its mode."""
+    cursor = dbapi_connection.cursor()
+    try:
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute("PRAGMA synchronous=NORMAL")
+    except Exception:  # read-only file or URI: reading works in any journal mode
+        pass
+    finally:
+        cursor.close()
+
+
 class Store:
     def __init__(self, engine: AsyncEngine) -> None:
         self.engine = engine
@@ -102,6 +118,8 @@ class Store:
             # Writers wait for each other instead of failing with "database is locked".
             kwargs["connect_args"] = {"timeout": 30}
         engine = create_async_engine(url, **kwargs)
+        if parsed.get_backend_name() == "sqlite" and database not in ("", ":memory:"):
+            event.listen(engine.sync_engine, "connect", _sqlite_wal)
         if migrate:
             await upgrade(engine)
         return cls(engine)
@@ -135,7 +153,7 @@ class Store:
             for chunk in _chunks(list(unique.values())):
                 rows = [
                     {"repo": pr.repo, "number": pr.number}
-                    | {c: getattr(pr, c) for c in _PR_COLUMNS}
+                    | {c: store_text(getattr(pr, c)) for c in _PR_COLUMNS}
                     for pr in chunk
                 ]
                 stmt = self._insert(PullRequestRow.__table__).values(rows)
@@ -154,7 +172,7 @@ class Store:
             files = [
                 {
                     "pr_id": ids[key],
-                    "path": f.path,
+                    "path": store_text(f.path),
                     "additions": f.additions,
                     "deletions": f.deletions,
                     "change_type": f.change_type,
@@ -163,7 +181,7 @@ class Store:
                 for f in pr.files
             ]
             labels = [
-                {"pr_id": ids[key], "name": name}
+                {"pr_id": ids[key], "name": store_text(name)}
                 for key, pr in unique.items()
                 for name in pr.labels
             ]
@@ -196,21 +214,21 @@ class Store:
                 .order_by(PRFileRow.id)
             )
             for pr_id, path, additions, deletions, change_type in file_rows:
-                files[pr_id].append(FileChange(path, additions, deletions, change_type))
+                files[pr_id].append(FileChange(load_text(path), additions, deletions, change_type))
             label_rows = await session.execute(
                 select(PRLabelRow.pr_id, PRLabelRow.name)
                 .where(PRLabelRow.pr_id.in_(chunk))
                 .order_by(PRLabelRow.id)
             )
             for pr_id, name in label_rows:
-                labels[pr_id].append(name)
+                labels[pr_id].append(load_text(name))
         return [
             PullRequest(
                 repo=row[1],
                 number=row[2],
                 labels=labels[row[0]],
                 files=files[row[0]],
-                **dict(zip(_PR_COLUMNS, row[3:], strict=True)),
+                **{c: load_text(v) for c, v in zip(_PR_COLUMNS, row[3:], strict=True)},
             )
             for row in rows
         ]
@@ -274,7 +292,7 @@ class Store:
                 .where(PullRequestRow.repo == repo)
                 .distinct()
             )
-            return sorted(name for (name,) in rows)
+            return sorted(load_text(name) for (name,) in rows)
 
     async def top_level_dirs(self, repo: str) -> list[str]:
         """Top-level folders seen in stored PRs' files (offline stand-in for the repo tree)."""

@@ -4,6 +4,8 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from sqlalchemy import inspect
 
 from bot.models import FileChange, PullRequest
@@ -189,3 +191,35 @@ async def test_naive_datetimes_are_rejected(store: Store) -> None:
     pr.merged_at = datetime(2026, 6, 1)
     with pytest.raises(Exception, match="naive datetime"):
         await store.upsert_prs([pr])
+
+
+@given(
+    title=st.text(st.characters(codec="utf-8") | st.sampled_from(["\x00", "\ufffe", "0"])),
+)
+@settings(max_examples=40, suppress_health_check=[HealthCheck.function_scoped_fixture])
+def test_text_escaping_is_lossless(title: str) -> None:
+    from bot.store.text import load_text, store_text
+
+    stored = store_text(title)
+    assert "\x00" not in stored
+    assert load_text(stored) == title
+
+
+async def test_nul_bytes_and_lone_surrogates_do_not_fail_the_week(store: Store) -> None:
+    from dataclasses import replace
+
+    nasty = replace(
+        make_pr(7),
+        title="Fix\x00 NUL \ufffe in title",
+        body="body\x00with\x00nuls \ud800 and a lone surrogate",
+        author="al\x00ice",
+        labels=["ready\x00"],
+    )
+    others = [make_pr(n) for n in (8, 9)]
+    await store.upsert_prs([*others, nasty])
+    back = await store.get_pr("o/r", 7)
+    assert back is not None
+    assert back.title == nasty.title and back.author == "al\x00ice"
+    assert back.body == "body\x00with\x00nuls \ufffd and a lone surrogate"
+    assert back.labels == ["ready\x00"]
+    assert await store.get_pr("o/r", 8) is not None and await store.get_pr("o/r", 9) is not None
