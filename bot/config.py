@@ -237,13 +237,7 @@ class Environment(BaseSettings):
     openai_api_key: SecretStr | None = None
 
     @field_validator(
-        "github_token",
-        "github_webhook_secret",
-        "slack_bot_token",
-        "slack_signing_secret",
-        "slack_app_token",
-        "discord_bot_token",
-        "openai_api_key",
+        *SECRET_VARIABLES,
         "openai_base_url",
         "discord_api_url",
         "discord_gateway_url",

@@ -424,12 +424,16 @@ def build_auto_ruleset(
     modules: dict[str, dict[str, Any]] = {m.id: m.model_dump() for m in base.modules}
     order = [m.id for m in base.modules]
 
+    def place(mid: str) -> None:
+        # New modules go before the catch-all fallback, which must stay last.
+        order.insert(len(order) - 1 if base.fallback_module in order else len(order), mid)
+
     def module_for(label: str) -> dict[str, Any]:
         mid = _module_id(label)
         if mid not in modules:
             readable = readable_name(label)
             modules[mid] = ModuleRule(id=mid, name_en=readable, name_zh=readable).model_dump()
-            order.insert(len(order) - 1 if base.fallback_module in order else len(order), mid)
+            place(mid)
         m = modules[mid]
         if label not in m["labels"]:
             m["labels"].append(label)
@@ -463,7 +467,7 @@ def build_auto_ruleset(
         modules[mid] = ModuleRule(
             id=mid, name_en=name, name_zh=name, paths=[f"{folder}/**"], catch_all=True
         ).model_dump()
-        order.insert(len(order) - 1 if base.fallback_module in order else len(order), mid)
+        place(mid)
 
     package = _package_folder(repo, top_level_folders)
     split: list[str] = []
@@ -482,9 +486,7 @@ def build_auto_ruleset(
             exclude=split,
             catch_all=True,
         ).model_dump()
-        order.insert(
-            len(order) - 1 if base.fallback_module in order else len(order), _slug(package)
-        )
+        place(_slug(package))
 
     for folder in top_level_folders:
         folder = folder.strip("/")
@@ -500,7 +502,7 @@ def build_auto_ruleset(
         modules[mid] = ModuleRule(
             id=mid, name_en=folder, name_zh=folder, paths=[f"{folder}/**"], catch_all=True
         ).model_dump()
-        order.insert(len(order) - 1 if base.fallback_module in order else len(order), mid)
+        place(mid)
 
     data = base.model_dump()
     data["name"] = name
