@@ -472,6 +472,13 @@ def digest(
     ] = None,
     force: Annotated[bool, typer.Option(help="Post again even if already posted.")] = False,
     no_sync: Annotated[bool, typer.Option("--no-sync", help="Use the store as it is.")] = False,
+    module: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--module",
+            help="A module digest: only PRs of this module (repeatable; see `vllm-bot modules`).",
+        ),
+    ] = None,
 ) -> None:
     """Build the weekly digest (syncing first when needed); print, write or post it."""
     targets = [_parse_target(t) for t in post or []]
@@ -485,8 +492,15 @@ def digest(
         async with await _services() as services:
             window = parse_window(week, since, until, services.config.tz)
             language = lang.value if lang else services.config.language
+            modules = await _module_ids(services, repo, module or [], offline=no_sync)
             built = await build_for_window(
-                services, repo, window, language, sync=not no_sync, progress_console=err
+                services,
+                repo,
+                window,
+                language,
+                sync=not no_sync,
+                progress_console=err,
+                modules=modules,
             )
             if targets:
                 await _post_everywhere(services, built, targets, force)
@@ -502,6 +516,20 @@ def digest(
                 _emit(rendered, out_file)
 
     run(go)
+
+
+async def _module_ids(services, repo: str | None, words: list[str], *, offline: bool) -> list[str]:
+    """`--module` values as module ids of the repo's rule set, resolved as `/vllm subscribe`
+    resolves them (ids or names in either language)."""
+    if not words:
+        return []
+    from bot.alerts.subscriptions import ModuleCatalogue
+
+    analyzer = await services.analyzer(repo, offline=offline)
+    ids, problem = ModuleCatalogue.from_rulesets([analyzer.ruleset]).check(words)
+    if problem is not None:
+        raise UsageError(f"{problem}; `vllm-bot modules` lists them")
+    return ids
 
 
 async def _post_everywhere(services, built, targets: list[tuple[str, str]], force: bool) -> None:

@@ -93,6 +93,15 @@ class DiscordConfig(_Strict):
     guild_ids: list[int] = []
 
 
+def _checked_cron(value: str) -> str:
+    # Checked at load, so every command refuses a bad schedule, not only `serve`.
+    try:
+        parse_cron(value, UTC)
+    except ConfigError as exc:
+        raise ValueError(str(exc)) from None
+    return value
+
+
 class DigestTarget(_Strict):
     platform: Literal["slack", "discord"]
     channel: Annotated[str, Field(min_length=1)]
@@ -110,12 +119,7 @@ class DigestTarget(_Strict):
     @field_validator("cron")
     @classmethod
     def _valid_cron(cls, value: str) -> str:
-        # Checked at load, so every command refuses a bad schedule, not only `serve`.
-        try:
-            parse_cron(value, UTC)
-        except ConfigError as exc:
-            raise ValueError(str(exc)) from None
-        return value
+        return _checked_cron(value)
 
     @property
     def webhook_url(self) -> str | None:
@@ -141,7 +145,15 @@ class DigestConfig(_Strict):
     # Earlier weeks used as the baseline of themes and for the trends (synced once, then
     # read from the store).
     history_weeks: Annotated[int, Field(ge=0, le=104)] = 8
+    # When weekly module subscriptions (`/vllm subscribe rocm weekly`) of a channel without
+    # a target of its own post; a channel with a target uses that target's cron.
+    cron: str = "0 9 * * MON"
     targets: list[DigestTarget] = []
+
+    @field_validator("cron")
+    @classmethod
+    def _valid_cron(cls, value: str) -> str:
+        return _checked_cron(value)
 
 
 class WebConfig(_Strict):

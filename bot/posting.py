@@ -20,7 +20,13 @@ PLATFORMS = ("slack", "discord")
 
 
 async def post_digest(
-    services: Services, built: BuiltDigest, platform: str, channel: str, *, force: bool = False
+    services: Services,
+    built: BuiltDigest,
+    platform: str,
+    channel: str,
+    *,
+    force: bool = False,
+    chart: bool = True,  # the trends chart into the thread (helper A's part posts it)
 ) -> DeliveryResult:
     if platform == "slack":
         return await _post_slack(services, built, channel, force)

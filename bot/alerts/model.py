@@ -20,6 +20,7 @@ class Subscription:
     repo: str | None = None  # None: every watched repository
     language: str | None = None
     created_by: str | None = None
+    weekly: bool = False  # a weekly module digest instead of per-PR alerts
 
     @property
     def address(self) -> tuple[str, str]:

@@ -46,6 +46,7 @@ def _subscription(row: SubscriptionRow) -> Subscription:
         repo=row.repo,
         language=row.language,
         created_by=row.created_by,
+        weekly=row.mode == "weekly",
     )
 
 
@@ -87,6 +88,7 @@ class AlertStore:
         created_by: str | None,
         now: datetime,
         repo: str | None = None,
+        weekly: bool = False,
     ) -> Subscription:
         row = SubscriptionRow(
             platform=platform,
@@ -98,6 +100,7 @@ class AlertStore:
             created_by=created_by,
             created_at=now,
             updated_at=now,
+            mode="weekly" if weekly else "alert",
         )
         async with self.session.begin() as session:
             session.add(row)

@@ -7,6 +7,7 @@ with one clear line.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -69,7 +70,9 @@ class ModuleCatalogue:
             hint = names[by_name.lower()] if by_name else None
         return hint
 
-    def resolve_all(self, words: Sequence[str], command: str) -> list[str]:
+    def check(self, words: Sequence[str]) -> tuple[list[str], str | None]:
+        """The ids of `words` (each once, in order) and, when some are unknown, the problem
+        naming each with a suggestion ("unknown module 'rcom' (did you mean 'rocm'?)")."""
         ids: list[str] = []
         problems: list[str] = []
         for word in words:
@@ -79,11 +82,15 @@ class ModuleCatalogue:
                 problems.append(f"'{word}'" + (f" (did you mean '{hint}'?)" if hint else ""))
             elif found not in ids:
                 ids.append(found)
-        if problems:
-            noun = "module" if len(problems) == 1 else "modules"
-            raise CommandError(
-                f"unknown {noun} {', '.join(problems)}; see /vllm modules for the list", command
-            )
+        if not problems:
+            return ids, None
+        noun = "module" if len(problems) == 1 else "modules"
+        return ids, f"unknown {noun} {', '.join(problems)}"
+
+    def resolve_all(self, words: Sequence[str], command: str) -> list[str]:
+        ids, problem = self.check(words)
+        if problem is not None:
+            raise CommandError(f"{problem}; see /vllm modules for the list", command)
         return ids
 
 
@@ -94,6 +101,7 @@ def _info(sub: Subscription, *, created: bool = True) -> SubscriptionInfo:
         filters=sub.filters,
         created_by=sub.created_by,
         created=created,
+        weekly=sub.weekly,
     )
 
 
@@ -139,15 +147,26 @@ class SubscriptionService:
         user: str | None,
         modules: Sequence[str],
         filters: SubscriptionFilters,
+        weekly: bool = False,
     ) -> SubscriptionInfo:
+        """`weekly`: one module digest a week on the channel's digest cron instead of a
+        message per PR (bot.runtime.scheduler posts it)."""
         self._check_admin(platform, channel, user)
         if not modules:
             raise CommandError("which modules? e.g. /vllm subscribe attention moe", "subscribe")
         ids = self.catalogue.resolve_all(modules, "subscribe")
+        ignored = dataclasses.replace(filters, language=None)
+        if weekly and ignored != SubscriptionFilters():
+            # The digest covers every PR of its modules; a filter would silently do nothing.
+            raise CommandError(
+                f"a weekly subscription takes modules and lang: only, not {ignored.describe()} "
+                "(filters pick which PRs alert; the weekly digest covers all the modules' PRs)",
+                "subscribe",
+            )
         existing = await self.db.subscriptions(platform, channel)
         for sub in existing:
             # Subscribing twice to the same thing is a no-op, not a second stream of alerts.
-            if set(sub.modules) == set(ids) and sub.filters == filters:
+            if set(sub.modules) == set(ids) and sub.filters == filters and sub.weekly == weekly:
                 return _info(sub, created=False)
         if len(existing) >= MAX_PER_CHANNEL:
             raise CommandError(
@@ -162,6 +181,7 @@ class SubscriptionService:
             filters=filters,
             created_by=user,
             now=self.clock(),
+            weekly=weekly,
         )
         self._on_change()
         return _info(sub)

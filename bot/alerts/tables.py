@@ -30,6 +30,9 @@ class SubscriptionRow(Base):
     created_at: Mapped[datetime] = mapped_column(UTCDateTime())
     # Changes in place (unsubscribe one module of several) must invalidate cached indexes.
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime())
+    # "alert": a message per matching PR; "weekly": one module digest a week instead
+    # (migration 0006; earlier rows were all alerts).
+    mode: Mapped[str] = mapped_column(String(10), default="alert", server_default="alert")
 
 
 class AlertSentRow(Base):

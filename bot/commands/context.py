@@ -62,6 +62,7 @@ class SubscriptionInfo:
     filters: SubscriptionFilters = field(default_factory=SubscriptionFilters)
     created_by: str | None = None
     created: bool = True  # False: the channel already had exactly this subscription
+    weekly: bool = False  # a weekly module digest instead of per-PR alerts
 
     def describe(self) -> str:
         filters = self.filters.describe()
@@ -84,6 +85,7 @@ class SubscriptionService(Protocol):
         user: str | None,
         modules: Sequence[str],
         filters: SubscriptionFilters,
+        weekly: bool = False,
     ) -> SubscriptionInfo: ...
 
     async def unsubscribe(

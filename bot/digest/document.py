@@ -9,7 +9,7 @@ ever appear inside spans so each renderer escapes them.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from babel.numbers import format_decimal
 
@@ -107,6 +107,13 @@ def title_and_context(digest: Digest) -> tuple[str, str]:
     return title, context
 
 
+def digest_document_id(repo: str, week: str, language: str, modules: Sequence[str] = ()) -> str:
+    """The digest's key in the delivery ledger. A module digest is its own document (posted
+    once per module set, whatever order the modules were named in)."""
+    scope = f":modules={','.join(sorted(set(modules)))}" if modules else ""
+    return f"digest:{repo}:{week}:{language}{scope}"
+
+
 def digest_document(digest: Digest) -> Document:
     lang = digest.language
     urls = {row.number: row.url for row in digest.prs}
@@ -139,10 +146,8 @@ def digest_document(digest: Digest) -> Document:
     if digest.narrative_model:
         footer += _sep(lang) + i18n.t(lang, "footer.narrative", model=digest.narrative_model)
 
-    # A module digest is its own document in the delivery ledger (posted once per scope).
-    scope = f":modules={','.join(digest.scope)}" if digest.scope else ""
     return Document(
-        id=f"digest:{digest.repo}:{digest.week}:{lang}{scope}",
+        id=digest_document_id(digest.repo, digest.week, lang, digest.scope),
         title=title,
         context=context,
         sections=tuple(sections),

@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Iterator, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta, tzinfo
@@ -21,6 +21,7 @@ from apscheduler.schedulers.asyncio import AsyncIOScheduler
 from apscheduler.triggers.cron import CronTrigger
 
 from bot.cron import parse_cron
+from bot.digest.document import digest_document_id
 from bot.errors import ConfigError
 from bot.runtime.metrics import METRICS, Metrics, error_kind
 from bot.weeks import Window, iso_week
@@ -41,11 +42,6 @@ def week_before(fire: datetime, tz: tzinfo) -> Window:
     day = fire.astimezone(tz).date() - timedelta(days=7)
     iso = day.isocalendar()
     return iso_week(iso.year, iso.week, tz)
-
-
-def digest_document_id(repo: str, week: str, language: str) -> str:
-    # Must match bot/digest/document.py `digest_document(...).id`: the ledger is keyed by it.
-    return f"digest:{repo}:{week}:{language}"
 
 
 async def already_delivered(store: Any, document: str, platform: str, channel: str) -> bool:
@@ -70,10 +66,17 @@ class DigestJob:
     cron: str
     catch_up_hours: float
     trigger: CronTrigger
+    modules: tuple[str, ...] = ()  # non-empty: a module digest of these modules
+    chart: bool = True
 
     @property
     def label(self) -> str:
-        return f"{self.repo} ({self.language}) → {self.platform}:{self.channel}"
+        scope = f" [{', '.join(self.modules)}]" if self.modules else ""
+        return f"{self.repo}{scope} ({self.language}) → {self.platform}:{self.channel}"
+
+    def document_id(self, week: str) -> str:
+        """The ledger id of the digest this job posts for `week`."""
+        return digest_document_id(self.repo, week, self.language, self.modules)
 
 
 # (services, job, window) → the delivery result (bot.delivery.DeliveryResult: its
@@ -86,8 +89,22 @@ async def post_with_pipeline(services: Any, job: DigestJob, window: Window) -> A
     from bot.digest.pipeline import build_for_window
     from bot.posting import post_digest
 
-    built = await build_for_window(services, job.repo, window, job.language, sync=True)
-    return await post_digest(services, built, job.platform, job.channel, force=False)
+    built = await build_for_window(
+        services, job.repo, window, job.language, sync=True, modules=job.modules
+    )
+    return await post_digest(
+        services, built, job.platform, job.channel, force=False, chart=job.chart
+    )
+
+
+def digest_job_id(
+    platform: str, channel: str, repo: str, language: str, modules: Sequence[str] = ()
+) -> str:
+    # Keyed like the ledger document: a module digest and the full digest of one channel
+    # are two jobs, and the same module set named twice (a target and weekly
+    # subscriptions, in any order) is one.
+    scope = f":modules={','.join(sorted(set(modules)))}" if modules else ""
+    return f"digest:{platform}:{channel}:{repo}:{language}{scope}"
 
 
 def digest_jobs(config: Any) -> list[DigestJob]:
@@ -96,7 +113,8 @@ def digest_jobs(config: Any) -> list[DigestJob]:
     for index, target in enumerate(config.digest.targets):
         repo = config.repo(target.repo).name
         language = target.language or config.language
-        job_id = f"digest:{target.platform}:{target.channel}:{repo}:{language}"
+        modules = tuple(dict.fromkeys(target.modules))
+        job_id = digest_job_id(target.platform, target.channel, repo, language, modules)
         try:
             trigger = parse_cron(target.cron, config.tz)
         except ConfigError as exc:
@@ -112,7 +130,78 @@ def digest_jobs(config: Any) -> list[DigestJob]:
             target.cron,
             target.catch_up_hours,
             trigger,
+            modules,
+            target.chart,
         )
+    return list(jobs.values())
+
+
+def weekly_crons(config: Any) -> dict[str, CronTrigger]:
+    """Every cron a weekly module subscription can post on: `digest.cron` and the targets'
+    (a channel with a target posts on its target's cron). Checked at load already."""
+    crons = [config.digest.cron, *(target.cron for target in config.digest.targets)]
+    return {cron: parse_cron(cron, config.tz) for cron in dict.fromkeys(crons)}
+
+
+def weekly_jobs(config: Any, subscriptions: Iterable[Any]) -> list[DigestJob]:
+    """The module digests weekly subscriptions ask for (`/vllm subscribe rocm weekly`).
+
+    One job per channel, repository, language and module set, however many subscriptions
+    ask for it. The channel's first digest target gives the cron, catch-up window, chart
+    switch and default repository; without one, `digest.cron`, 24 hours and every
+    configured repository. Language: the subscription's `lang:`, else the channel's
+    (`[[alerts.channels]]`, then its target), else the config's.
+    """
+    alert_languages = {
+        (c.platform, c.channel): c.language for c in config.alerts.channels if c.language
+    }
+    jobs: dict[str, DigestJob] = {}
+    for sub in subscriptions:
+        if not getattr(sub, "weekly", False) or not sub.modules:
+            continue
+        target = next(
+            (
+                t
+                for t in config.digest.targets
+                if t.platform == sub.platform and t.channel == sub.channel
+            ),
+            None,
+        )
+        cron = target.cron if target is not None else config.digest.cron
+        if sub.repo:
+            try:
+                repos = [config.repo(sub.repo).name]
+            except ConfigError:
+                log.warning("weekly subscription #%s names unwatched %s", sub.id, sub.repo)
+                continue
+        elif target is not None:
+            repos = [config.repo(target.repo).name]
+        else:
+            repos = [repo.name for repo in config.repos]
+        language = (
+            sub.language
+            or alert_languages.get((sub.platform, sub.channel))
+            or (target.language if target is not None else None)
+            or config.language
+        )
+        modules = tuple(sorted(set(sub.modules)))
+        for repo in repos:
+            job_id = digest_job_id(sub.platform, sub.channel, repo, language, modules)
+            jobs.setdefault(
+                job_id,
+                DigestJob(
+                    job_id,
+                    sub.platform,
+                    sub.channel,
+                    repo,
+                    language,
+                    cron,
+                    target.catch_up_hours if target is not None else 24,
+                    parse_cron(cron, config.tz),
+                    modules,
+                    target.chart if target is not None else True,
+                ),
+            )
     return list(jobs.values())
 
 
@@ -207,6 +296,10 @@ class Jobs:
         self.metrics = metrics
         self.clock = clock
         self.digests = {job.id: job for job in digest_jobs(services.config)}
+        # Weekly module subscriptions live in the store and change at any time: they are
+        # read again on every run of their cron (and at catch-up), never cached here.
+        self.weekly: dict[str, DigestJob] = {}
+        self.weekly_triggers = weekly_crons(services.config)
 
     @property
     def tz(self) -> tzinfo:
@@ -218,7 +311,7 @@ class Jobs:
         """Post the week before `fire` (default: the latest scheduled time) unless the
         ledger says it is already there. Returns the outcome: posted | delivered | skipped
         | failed."""
-        job = self.digests[job_id]
+        job = self.digests.get(job_id) or self.weekly[job_id]
         now = self.clock()
         if fire is None:
             # APScheduler does not pass the scheduled time; a late start (misfire grace)
@@ -226,7 +319,7 @@ class Jobs:
             recent = list(fire_times(job.trigger, now - timedelta(days=1), now))
             fire = recent[-1] if recent else now
         window = week_before(fire, self.tz)
-        document = digest_document_id(job.repo, window.label, job.language)
+        document = job.document_id(window.label)
         # The job's line is also the post's line: platform and channel as in log_post.
         fields = {
             "event": "digest",
@@ -304,7 +397,7 @@ class Jobs:
         Safe to run on every start: the ledger turns an already-posted week into a no-op."""
         now = self.clock()
         outcomes: dict[str, list[str]] = {}
-        for job in self.digests.values():
+        for job in [*self.digests.values(), *await self.load_weekly()]:
             for fire in self.missed(job, now):
                 log.info(
                     "digest %s: catching up the run of %s",
@@ -314,6 +407,31 @@ class Jobs:
                 )
                 outcomes.setdefault(job.id, []).append(await self.run_digest(job.id, fire))
         return outcomes
+
+    # ------------------------------------------------------------------ weekly subscriptions
+
+    async def load_weekly(self) -> list[DigestJob]:
+        """The weekly subscriptions' module digests as jobs, from the store. A module set a
+        target of the same channel and language already posts is that target's job."""
+        from bot.alerts.repository import AlertStore
+
+        try:
+            subscriptions = await AlertStore(self.services.store).subscriptions()
+        except Exception as exc:  # the configured targets must still run
+            log.error(
+                "weekly subscriptions not read: %s",
+                exc,
+                extra={"event": "weekly", "outcome": "failed", "kind": error_kind(exc)},
+            )
+            return []
+        found = weekly_jobs(self.services.config, subscriptions)
+        self.weekly = {job.id: job for job in found if job.id not in self.digests}
+        return list(self.weekly.values())
+
+    async def run_weekly(self, cron: str, fire: datetime | None = None) -> dict[str, str]:
+        """Post the module digest of every weekly subscription group due on `cron`."""
+        due = [job for job in await self.load_weekly() if job.cron == cron]
+        return {job.id: await self.run_digest(job.id, fire) for job in due}
 
     # ------------------------------------------------------------------ alerts and sync
 
@@ -368,6 +486,16 @@ def build_scheduler(
             name=f"digest {job.label} at '{job.cron}'",
             # A run delayed (busy loop, leader hand-over) by less than this still happens;
             # longer outages are the catch-up's business.
+            misfire_grace_time=15 * 60,
+            **defaults,
+        )
+    for cron, trigger in jobs.weekly_triggers.items():
+        scheduler.add_job(
+            jobs.run_weekly,
+            trigger,
+            args=[cron],
+            id=f"weekly:{cron}",
+            name=f"weekly module subscriptions at '{cron}'",
             misfire_grace_time=15 * 60,
             **defaults,
         )

@@ -111,6 +111,9 @@ async def test_jobs_have_config_ids_and_rebuilding_never_duplicates(store) -> No
             "digest:discord:111:vllm-project/vllm:zh",
             "digest:slack:C1:vllm-project/vllm:en",
             "sync:periodic",
+            # Weekly module subscriptions, on every cron a channel can have.
+            "weekly:0 9 * * MON",
+            "weekly:30 8 * * 1",
         ]
         # A re-election re-adds the same jobs: replaced, not doubled.
         again = build_scheduler(jobs, alert_minutes=10, sync_minutes=60)
@@ -130,7 +133,8 @@ async def test_pollers_are_not_scheduled_when_absent(store) -> None:
     services = FakeServices(make_config(), store)
     jobs = Jobs(services, post=_never, metrics=Metrics())
     scheduler = build_scheduler(jobs, alert_minutes=10, sync_minutes=60)
-    assert scheduler.get_jobs() == []
+    # Only the weekly-subscription run: a channel may subscribe weekly at any time.
+    assert [job.id for job in scheduler.get_jobs()] == ["weekly:0 9 * * MON"]
 
 
 async def _never(*_: object) -> None:
