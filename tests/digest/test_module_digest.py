@@ -94,3 +94,46 @@ def test_the_footer_says_where_the_archive_lives_when_base_url_is_set() -> None:
     assert url in footer and "历史周报" in footer
     assert "digests" not in digest_document(fixture_digest("en")).footer
     assert week_url(None, "a/b", "2026-W23", "en") is None
+
+
+def _cli(tmp_path: Path, *args: str):
+    import os
+    import subprocess
+    import sys
+
+    env = dict(os.environ, DATABASE_URL=f"sqlite+aiosqlite:///{tmp_path / 'cli.sqlite3'}")
+    return subprocess.run(
+        [sys.executable, "-m", "bot", *args], env=env, capture_output=True, text=True, timeout=120
+    )
+
+
+def test_the_cli_builds_a_module_digest(tmp_path: Path) -> None:
+    sample = Path(__file__).resolve().parents[2] / "examples" / "vllm-sample-2026-W22-W23.json"
+    window = ("--since", "2026-05-25", "--until", "2026-06-08", "--complete")
+    assert _cli(tmp_path, "import", str(sample), *window).returncode == 0
+    week = ("digest", "--week", "2026-W23", "--no-sync")
+    full = json.loads(_cli(tmp_path, *week, "--format", "json").stdout)
+    # Names resolve as `/vllm subscribe` resolves them: id or name, any case.
+    done = _cli(tmp_path, *week, "--module", "ROCm / AMD", "--format", "json")
+    assert done.returncode == 0, done.stderr
+    scoped = json.loads(done.stdout)
+    rocm = {p["number"] for p in full["prs"] if "rocm" in p["modules"]}
+    assert rocm and {p["number"] for p in scoped["prs"]} == rocm < {
+        p["number"] for p in full["prs"]
+    }
+    assert scoped["scope"] == ["rocm"] and scoped["totals"]["merged"] == len(rocm)
+    assert [m["id"] for m in scoped["history"]["modules"]] == ["rocm"]
+    out = tmp_path / "rocm.md"
+    written = _cli(
+        tmp_path, *week, "--module", "rocm", "--module", "spec-decode", "--out", str(out)
+    )
+    assert written.returncode == 0, written.stderr
+    assert out.read_text(encoding="utf-8").startswith("# ROCm / AMD, Speculative decoding · ")
+
+
+def test_an_unknown_module_is_one_line_and_exit_2(tmp_path: Path) -> None:
+    bad = _cli(tmp_path, "digest", "--week", "2026-W23", "--no-sync", "--module", "rcom")
+    assert bad.returncode == 2
+    assert bad.stderr.count("\n") == 1
+    assert "unknown module 'rcom' (did you mean 'rocm'?)" in bad.stderr
+    assert "vllm-bot modules" in bad.stderr
