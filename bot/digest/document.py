@@ -110,8 +110,12 @@ def title_and_context(digest: Digest) -> tuple[str, str]:
 def digest_document_id(repo: str, week: str, language: str, modules: Sequence[str] = ()) -> str:
     """The digest's key in the delivery ledger. A module digest is its own document (posted
     once per module set, whatever order the modules were named in)."""
-    scope = f":modules={','.join(sorted(set(modules)))}" if modules else ""
-    return f"digest:{repo}:{week}:{language}{scope}"
+    return f"digest:{repo}:{week}:{language}{scope_key(modules)}"
+
+
+def scope_key(modules: Sequence[str]) -> str:
+    """ ":modules=a,b" for a module set (sorted: the order it was named in does not count)."""
+    return f":modules={','.join(sorted(set(modules)))}" if modules else ""
 
 
 def digest_document(digest: Digest) -> Document:

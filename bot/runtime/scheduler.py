@@ -15,16 +15,19 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Iterat
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta, tzinfo
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 from apscheduler.triggers.cron import CronTrigger
 
 from bot.cron import parse_cron
-from bot.digest.document import digest_document_id
+from bot.digest.document import digest_document_id, scope_key
 from bot.errors import ConfigError
 from bot.runtime.metrics import METRICS, Metrics, error_kind
 from bot.weeks import Window, iso_week
+
+if TYPE_CHECKING:
+    from bot.alerts.model import Subscription
 
 log = logging.getLogger("bot.jobs")
 
@@ -103,8 +106,7 @@ def digest_job_id(
     # Keyed like the ledger document: a module digest and the full digest of one channel
     # are two jobs, and the same module set named twice (a target and weekly
     # subscriptions, in any order) is one.
-    scope = f":modules={','.join(sorted(set(modules)))}" if modules else ""
-    return f"digest:{platform}:{channel}:{repo}:{language}{scope}"
+    return f"digest:{platform}:{channel}:{repo}:{language}{scope_key(modules)}"
 
 
 def digest_jobs(config: Any) -> list[DigestJob]:
@@ -143,7 +145,7 @@ def weekly_crons(config: Any) -> dict[str, CronTrigger]:
     return {cron: parse_cron(cron, config.tz) for cron in dict.fromkeys(crons)}
 
 
-def weekly_jobs(config: Any, subscriptions: Iterable[Any]) -> list[DigestJob]:
+def weekly_jobs(config: Any, subscriptions: Iterable[Subscription]) -> list[DigestJob]:
     """The module digests weekly subscriptions ask for (`/vllm subscribe rocm weekly`).
 
     One job per channel, repository, language and module set, however many subscriptions
@@ -157,7 +159,7 @@ def weekly_jobs(config: Any, subscriptions: Iterable[Any]) -> list[DigestJob]:
     }
     jobs: dict[str, DigestJob] = {}
     for sub in subscriptions:
-        if not getattr(sub, "weekly", False) or not sub.modules:
+        if not sub.weekly or not sub.modules:
             continue
         target = next(
             (
@@ -431,7 +433,12 @@ class Jobs:
     async def run_weekly(self, cron: str, fire: datetime | None = None) -> dict[str, str]:
         """Post the module digest of every weekly subscription group due on `cron`."""
         due = [job for job in await self.load_weekly() if job.cron == cron]
-        return {job.id: await self.run_digest(job.id, fire) for job in due}
+        outcomes: dict[str, str] = {}
+        for job in due:
+            # Another cron's run may have re-read the subscriptions meanwhile.
+            self.weekly.setdefault(job.id, job)
+            outcomes[job.id] = await self.run_digest(job.id, fire)
+        return outcomes
 
     # ------------------------------------------------------------------ alerts and sync
 
