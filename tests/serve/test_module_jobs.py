@@ -12,6 +12,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from pydantic import SecretStr
 
 from bot.alerts.repository import AlertStore
@@ -216,3 +218,43 @@ async def test_a_weekly_subscription_in_chinese_posts_a_chinese_module_digest(
     assert outcomes == {f"digest:slack:C2:{REPO}:zh:modules=rocm": "posted"}
     (root,) = [m for m in world.slack.channel_messages("C2") if m.thread_ts is None]
     assert root.text.startswith("ROCm / AMD 平台｜")
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(
+        st.tuples(
+            st.sampled_from(["C1", "C2", "C3"]),
+            st.lists(st.sampled_from(["rocm", "moe", "tpu"]), min_size=1, max_size=3),
+            st.sampled_from([None, "en", "zh"]),
+            st.booleans(),
+        ),
+        max_size=25,
+    )
+)
+def test_weekly_jobs_are_one_per_channel_module_set_and_language(
+    subs: list[tuple[str, list[str], str | None, bool]],
+) -> None:
+    from bot.alerts.model import Subscription
+    from bot.runtime.scheduler import weekly_jobs
+
+    config = make_config(
+        digest={"targets": [{"platform": "slack", "channel": "C1", "language": "zh"}]}
+    )
+    rows = [
+        Subscription(
+            i, "slack", channel, tuple(mods), SubscriptionFilters(), RUN, None, lang, None, weekly
+        )
+        for i, (channel, mods, lang, weekly) in enumerate(subs)
+    ]
+    jobs = weekly_jobs(config, rows)
+    # C1's target says zh; the others fall back to the config's en.
+    wanted = {
+        (channel, frozenset(mods), lang or ("zh" if channel == "C1" else "en"))
+        for channel, mods, lang, weekly in subs
+        if weekly
+    }
+    assert len(jobs) == len(wanted) == len({job.id for job in jobs})
+    assert {(j.channel, frozenset(j.modules), j.language) for j in jobs} == wanted
+    assert all(list(j.modules) == sorted(set(j.modules)) for j in jobs)
+    assert {j.cron for j in jobs} <= {"0 9 * * MON"}
