@@ -157,18 +157,15 @@ def weekly_jobs(config: Any, subscriptions: Iterable[Subscription]) -> list[Dige
     alert_languages = {
         (c.platform, c.channel): c.language for c in config.alerts.channels if c.language
     }
+    targets: dict[tuple[str, str], Any] = {}
+    for t in config.digest.targets:
+        targets.setdefault((t.platform, t.channel), t)
+    triggers = weekly_crons(config)
     jobs: dict[str, DigestJob] = {}
     for sub in subscriptions:
         if not sub.weekly or not sub.modules:
             continue
-        target = next(
-            (
-                t
-                for t in config.digest.targets
-                if t.platform == sub.platform and t.channel == sub.channel
-            ),
-            None,
-        )
+        target = targets.get((sub.platform, sub.channel))
         cron = target.cron if target is not None else config.digest.cron
         if sub.repo:
             try:
@@ -189,20 +186,19 @@ def weekly_jobs(config: Any, subscriptions: Iterable[Subscription]) -> list[Dige
         modules = tuple(sorted(set(sub.modules)))
         for repo in repos:
             job_id = digest_job_id(sub.platform, sub.channel, repo, language, modules)
-            jobs.setdefault(
+            if job_id in jobs:
+                continue
+            jobs[job_id] = DigestJob(
                 job_id,
-                DigestJob(
-                    job_id,
-                    sub.platform,
-                    sub.channel,
-                    repo,
-                    language,
-                    cron,
-                    target.catch_up_hours if target is not None else 24,
-                    parse_cron(cron, config.tz),
-                    modules,
-                    target.chart if target is not None else True,
-                ),
+                sub.platform,
+                sub.channel,
+                repo,
+                language,
+                cron,
+                target.catch_up_hours if target is not None else 24,
+                triggers[cron],
+                modules,
+                target.chart if target is not None else True,
             )
     return list(jobs.values())
 

@@ -4,6 +4,7 @@ as weekly, and never alerted per PR (the scheduler posts their module digest ins
 from __future__ import annotations
 
 from datetime import timedelta
+from pathlib import Path
 
 import pytest
 
@@ -77,29 +78,18 @@ def test_the_match_index_leaves_weekly_subscriptions_out() -> None:
     assert len(index) == 1
 
 
-async def test_the_migration_keeps_existing_subscriptions_as_alerts(tmp_path) -> None:
-    from alembic import command
-    from sqlalchemy.ext.asyncio import create_async_engine
-
+async def test_the_migration_keeps_existing_subscriptions_as_alerts(tmp_path: Path) -> None:
     from bot.store import Store
-    from bot.store.migrate import alembic_config
+    from tests.fakes.databases import database_at
 
     url = f"sqlite+aiosqlite:///{tmp_path / 'old.db'}"
-    engine = create_async_engine(url)
-
-    def to_0004(connection) -> None:
-        config = alembic_config()
-        config.attributes["connection"] = connection
-        command.upgrade(config, "0004")
-
-    async with engine.begin() as connection:
-        await connection.run_sync(to_0004)
-        await connection.exec_driver_sql(
-            "INSERT INTO subscriptions (platform, channel, modules, filters, created_at, "
-            "updated_at) VALUES ('slack', 'C1', '[\"rocm\"]', '{}', '2026-06-01 00:00:00', "
-            "'2026-06-01 00:00:00')"
-        )
-    await engine.dispose()
+    await database_at(
+        url,
+        "0004",
+        "INSERT INTO subscriptions (platform, channel, modules, filters, created_at, "
+        "updated_at) VALUES ('slack', 'C1', '[\"rocm\"]', '{}', '2026-06-01 00:00:00', "
+        "'2026-06-01 00:00:00')",
+    )
 
     async with await Store.open(url) as store:  # upgrades to head
         db = AlertStore(store)

@@ -145,27 +145,16 @@ async def test_a_delivery_part_is_claimed_by_one_runner_only(store: Store) -> No
 
 
 async def test_migration_0004_keeps_earlier_deliveries_as_sent(tmp_path: Path) -> None:
-    from alembic import command
-    from sqlalchemy.ext.asyncio import create_async_engine
-
-    from bot.store.migrate import alembic_config
+    from tests.fakes.databases import database_at
 
     url = f"sqlite+aiosqlite:///{tmp_path / 'old.db'}"
-    engine = create_async_engine(url)
-
-    def to_0003(connection) -> None:
-        config = alembic_config()
-        config.attributes["connection"] = connection
-        command.upgrade(config, "0003")
-
-    async with engine.begin() as connection:
-        await connection.run_sync(to_0003)
-        await connection.exec_driver_sql(
-            "INSERT INTO deliveries (document, platform, channel, part, parts, message_id, "
-            "posted_at, attempt) VALUES ('digest:x', 'slack', 'C1', 0, 1, '1.0', "
-            "'2026-06-01 00:00:00', 1)"
-        )
-    await engine.dispose()
+    await database_at(
+        url,
+        "0003",
+        "INSERT INTO deliveries (document, platform, channel, part, parts, message_id, "
+        "posted_at, attempt) VALUES ('digest:x', 'slack', 'C1', 0, 1, '1.0', "
+        "'2026-06-01 00:00:00', 1)",
+    )
 
     async with await Store.open(url) as store:
         ledger = await store.deliveries("digest:x", "slack", "C1")

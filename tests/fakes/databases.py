@@ -30,3 +30,27 @@ async def postgres_database() -> AsyncIterator[str]:
     finally:
         await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
         await admin.close()
+
+
+async def database_at(url: str, revision: str, *statements: str) -> None:
+    """A database as an older release left it: migrated up to `revision` only, then
+    `statements` (its rows) run; the next `Store.open(url)` upgrades it."""
+    from alembic import command
+    from sqlalchemy.engine import Connection
+    from sqlalchemy.ext.asyncio import create_async_engine
+
+    from bot.store.migrate import alembic_config
+
+    def upgrade(connection: Connection) -> None:
+        config = alembic_config()
+        config.attributes["connection"] = connection
+        command.upgrade(config, revision)
+
+    engine = create_async_engine(url)
+    try:
+        async with engine.begin() as connection:
+            await connection.run_sync(upgrade)
+            for statement in statements:
+                await connection.exec_driver_sql(statement)
+    finally:
+        await engine.dispose()
