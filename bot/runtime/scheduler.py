@@ -13,7 +13,7 @@ import logging
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Iterator, Sequence
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta, tzinfo
 from typing import TYPE_CHECKING, Any
 
@@ -71,6 +71,8 @@ class DigestJob:
     trigger: CronTrigger
     modules: tuple[str, ...] = ()  # non-empty: a module digest of these modules
     chart: bool = True
+    # A weekly subscription's job: runs scheduled before it existed are not caught up.
+    not_before: datetime | None = None
 
     @property
     def label(self) -> str:
@@ -187,6 +189,9 @@ def weekly_jobs(config: Any, subscriptions: Iterable[Subscription]) -> list[Dige
         for repo in repos:
             job_id = digest_job_id(sub.platform, sub.channel, repo, language, modules)
             if job_id in jobs:
+                # The group exists since its first subscription.
+                first = min(jobs[job_id].not_before or sub.created_at, sub.created_at)
+                jobs[job_id] = replace(jobs[job_id], not_before=first)
                 continue
             jobs[job_id] = DigestJob(
                 job_id,
@@ -199,6 +204,7 @@ def weekly_jobs(config: Any, subscriptions: Iterable[Subscription]) -> list[Dige
                 triggers[cron],
                 modules,
                 target.chart if target is not None else True,
+                sub.created_at,
             )
     return list(jobs.values())
 
@@ -385,6 +391,8 @@ class Jobs:
         if job.catch_up_hours <= 0:
             return []
         since = now - timedelta(hours=job.catch_up_hours)
+        if job.not_before is not None:
+            since = max(since, job.not_before)
         by_week: dict[str, datetime] = {}
         for fire in fire_times(job.trigger, since, now):
             by_week[week_before(fire, self.tz).label] = fire

@@ -258,3 +258,20 @@ def test_weekly_jobs_are_one_per_channel_module_set_and_language(
     assert {(j.channel, frozenset(j.modules), j.language) for j in jobs} == wanted
     assert all(list(j.modules) == sorted(set(j.modules)) for j in jobs)
     assert {j.cron for j in jobs} <= {"0 9 * * MON"}
+
+
+async def test_catch_up_leaves_out_runs_from_before_the_weekly_subscription(world: World) -> None:
+    # Subscribed an hour after Monday's run: a restart must not post the week it missed.
+    await AlertStore(world.services.store).add_subscription(
+        platform="slack",
+        channel="C2",
+        modules=["rocm"],
+        filters=SubscriptionFilters(),
+        created_by="U1",
+        now=RUN + timedelta(hours=1),
+        weekly=True,
+    )
+    restarted = world.jobs(RUN + timedelta(hours=2))
+    outcomes = await restarted.catch_up()
+    assert f"digest:slack:C2:{REPO}:en:modules=rocm" not in outcomes
+    assert world.slack.channel_messages("C2") == []
