@@ -518,7 +518,9 @@ def digest(
     run(go)
 
 
-async def _module_ids(services, repo: str | None, words: list[str], *, offline: bool) -> list[str]:
+async def _module_ids(
+    services: Any, repo: str | None, words: list[str], *, offline: bool
+) -> list[str]:
     """`--module` values as module ids of the repo's rule set, resolved as `/vllm subscribe`
     resolves them (ids or names in either language)."""
     if not words:

@@ -26,7 +26,7 @@ async def post_digest(
     channel: str,
     *,
     force: bool = False,
-    chart: bool = True,  # the trends chart into the thread (helper A's part posts it)
+    chart: bool = True,
 ) -> DeliveryResult:
     if platform == "slack":
         return await _post_slack(services, built, channel, force)
