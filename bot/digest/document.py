@@ -321,10 +321,7 @@ def _trends(digest: Digest) -> Section:
 
 def scope_names(digest: Digest) -> str:
     """The module digest's modules by name ("ROCm / AMD", "ROCm、XPU")."""
-    names = {m.id: m.name for m in digest.modules}
-    if digest.history is not None:
-        names |= {m.id: m.name for m in digest.history.modules}
-    return i18n.separator(digest.language).join(names.get(m, m) for m in digest.scope)
+    return i18n.separator(digest.language).join(digest.scope_names())
 
 
 # Modules listed in the history table; the JSON holds every module's series.

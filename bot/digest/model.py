@@ -161,8 +161,17 @@ class Digest:
         catalogue wording (本周 / 本期, "this week" / "this period")."""
         return "week" if WEEK_PATTERN.match(self.week) else "period"
 
+    def scope_names(self) -> list[str]:
+        """The module digest's modules by name, in the digest's language."""
+        names = {m.id: m.name for m in self.modules}
+        if self.history is not None:
+            names |= {m.id: m.name for m in self.history.modules}
+        return [names.get(m, m) for m in self.scope]
+
     def to_json(self) -> dict:
         data = asdict(dataclasses.replace(self, theme_result=None))
+        if self.scope:
+            data["scope_names"] = self.scope_names()  # says what the digest is of
         data.pop("theme_result", None)
         for highlight in data["highlights"]:
             highlight.pop("facts", None)

@@ -122,6 +122,7 @@ def test_the_cli_builds_a_module_digest(tmp_path: Path) -> None:
         p["number"] for p in full["prs"]
     }
     assert scoped["scope"] == ["rocm"] and scoped["totals"]["merged"] == len(rocm)
+    assert scoped["scope_names"] == ["ROCm / AMD"] and "scope_names" not in full
     assert [m["id"] for m in scoped["history"]["modules"]] == ["rocm"]
     out = tmp_path / "rocm.md"
     written = _cli(
