@@ -117,7 +117,7 @@ def digest_jobs(config: Any) -> list[DigestJob]:
     for index, target in enumerate(config.digest.targets):
         repo = config.repo(target.repo).name
         language = target.language or config.language
-        modules = tuple(dict.fromkeys(target.modules))
+        modules = _target_modules(config, index, target)
         job_id = digest_job_id(target.platform, target.channel, repo, language, modules)
         try:
             trigger = parse_cron(target.cron, config.tz)
@@ -138,6 +138,30 @@ def digest_jobs(config: Any) -> list[DigestJob]:
             target.chart,
         )
     return list(jobs.values())
+
+
+def _target_modules(config: Any, index: int, target: Any) -> tuple[str, ...]:
+    """A target's `modules` as ids, resolved like `/vllm subscribe` resolves names; an
+    unknown one is a ConfigError (it would post an empty digest every week)."""
+    if not target.modules:
+        return ()
+    repo = config.repo(target.repo)
+    if repo.modules == "auto":
+        # The rule set is built from the repository's own labelling files at run time.
+        return tuple(dict.fromkeys(target.modules))
+    from bot.alerts.subscriptions import ModuleCatalogue
+    from bot.analysis import RuleSetError, load_ruleset
+
+    try:
+        catalogue = ModuleCatalogue.from_rulesets([load_ruleset(repo.modules)])
+    except RuleSetError as exc:
+        raise ConfigError(str(exc)) from None
+    ids, problem = catalogue.check(target.modules)
+    if problem is not None:
+        raise ConfigError(
+            f"digest.targets.{index}.modules: {problem}; `vllm-bot modules` lists them"
+        )
+    return tuple(ids)
 
 
 def weekly_crons(config: Any) -> dict[str, CronTrigger]:

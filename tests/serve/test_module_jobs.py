@@ -275,3 +275,19 @@ async def test_catch_up_leaves_out_runs_from_before_the_weekly_subscription(worl
     outcomes = await restarted.catch_up()
     assert f"digest:slack:C2:{REPO}:en:modules=rocm" not in outcomes
     assert world.slack.channel_messages("C2") == []
+
+
+def test_target_modules_resolve_like_subscribe_and_unknown_ones_stop_serve() -> None:
+    from bot.errors import ConfigError
+    from bot.runtime.scheduler import digest_jobs
+
+    named = make_config(
+        digest={"targets": [{"platform": "slack", "channel": "C1", "modules": ["ROCm / AMD"]}]}
+    )
+    (job,) = digest_jobs(named)
+    assert job.modules == ("rocm",) and job.id.endswith(":modules=rocm")
+    typo = make_config(
+        digest={"targets": [{"platform": "slack", "channel": "C1", "modules": ["rcom"]}]}
+    )
+    with pytest.raises(ConfigError, match=r"digest\.targets\.0\.modules: unknown module 'rcom'"):
+        digest_jobs(typo)
