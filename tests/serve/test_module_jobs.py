@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -18,7 +18,7 @@ from pydantic import SecretStr
 
 from bot.alerts.repository import AlertStore
 from bot.commands.parse import SubscriptionFilters
-from bot.config import Environment
+from bot.config import Config, Environment
 from bot.digest.pipeline import build_for_window
 from bot.discord.endpoints import DiscordEndpoints, override_endpoints
 from bot.runtime.metrics import Metrics
@@ -62,7 +62,7 @@ class World:
         return [m for m in self.discord.messages if m.channel_id in ids]
 
 
-def _config(discord_channel: str, *, extra_targets: list[dict[str, Any]] = ()) -> Any:
+def _config(discord_channel: str, *, extra_targets: Sequence[dict[str, Any]] = ()) -> Config:
     targets = [
         {"platform": "slack", "channel": "C1", "modules": ["rocm"], "chart": False},
         {"platform": "discord", "channel": discord_channel, "modules": ["rocm"]},
