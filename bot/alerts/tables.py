@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import Index, Integer, String, Text, UniqueConstraint
+from sqlalchemy import BigInteger, Index, Integer, String, Text, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column
 
 from bot.store.tables import Base, UTCDateTime
@@ -47,10 +47,16 @@ class AlertSentRow(Base):
     pr_number: Mapped[int] = mapped_column(Integer)
     platform: Mapped[str] = mapped_column(String(20))
     channel: Mapped[str] = mapped_column(String(200))
-    state: Mapped[str] = mapped_column(String(10))  # "claimed" | "sent"
-    claim_token: Mapped[str | None] = mapped_column(String(64))
+    state: Mapped[str] = mapped_column(String(10))  # "claimed" | "sent" | "failed"
+    claimed_by: Mapped[str | None] = mapped_column(String(64))  # claim_token before 0005
     claimed_at: Mapped[datetime] = mapped_column(UTCDateTime())
     sent_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
+    # The claim's owner and lease (migration 0005; bot.store.ledger decides takeovers).
+    owner_host: Mapped[str | None] = mapped_column(String(255))
+    owner_pid: Mapped[int | None] = mapped_column(Integer)
+    owner_started: Mapped[int | None] = mapped_column(BigInteger)
+    lease_until: Mapped[datetime | None] = mapped_column(UTCDateTime())
+    last_error: Mapped[str | None] = mapped_column(String(300))
 
 
 class WebhookDeliveryRow(Base):

@@ -172,8 +172,15 @@ class DeliveryRow(Base):
     thread_id: Mapped[str | None] = mapped_column(String(200))
     posted_at: Mapped[datetime] = mapped_column(UTCDateTime())
     attempt: Mapped[int] = mapped_column(BigInteger, default=1)
-    # "claimed" while a runner posts the part, "sent" once the platform returned its id.
+    # "claimed" while a runner posts the part, "sent" once the platform returned its id,
+    # "failed" after a send that raised (the next run reconciles, then retries).
     # Rows from before migration 0004 were all sent, hence the server default.
     state: Mapped[str] = mapped_column(String(10), default="sent", server_default="sent")
     claimed_by: Mapped[str | None] = mapped_column(String(64))  # the claiming run's token
     claimed_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
+    # The claim's owner and lease (migration 0005; bot.store.ledger decides takeovers).
+    owner_host: Mapped[str | None] = mapped_column(String(255))
+    owner_pid: Mapped[int | None] = mapped_column(Integer)
+    owner_started: Mapped[int | None] = mapped_column(BigInteger)
+    lease_until: Mapped[datetime | None] = mapped_column(UTCDateTime())
+    last_error: Mapped[str | None] = mapped_column(String(300))  # redacted, one line
