@@ -48,6 +48,35 @@ class Sent:
     thread_id: str | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class Attachment:
+    """A file posted as the last part of a document's thread (the trends chart)."""
+
+    data: bytes
+    filename: str
+    title: str
+    alt_text: str
+
+
+# The payload key of an attachment part: posters upload it instead of posting text.
+ATTACHMENT = "attachment"
+
+
+def with_attachment(
+    payloads: Sequence[dict[str, Any]], attachment: Attachment | None
+) -> list[dict[str, Any]]:
+    """The parts to deliver: the rendered messages, then the file when there is one."""
+    parts = list(payloads)
+    if attachment is not None:
+        parts.append({ATTACHMENT: attachment})
+    return parts
+
+
+def attachment_of(payload: dict[str, Any]) -> Attachment | None:
+    found = payload.get(ATTACHMENT)
+    return found if isinstance(found, Attachment) else None
+
+
 # send(index, payload, thread) -> Sent; `thread` is None for part 0 and the thread id
 # (root message id unless the platform reported another) for every later part.
 Send = Callable[[int, dict[str, Any], str | None], Awaitable[Sent]]

@@ -37,7 +37,15 @@ import aiohttp
 import discord
 from discord.http import HTTPClient, Route, handle_message_parameters
 
-from bot.delivery import DeliveryResult, Ledger, Sent, deliver
+from bot.delivery import (
+    Attachment,
+    DeliveryResult,
+    Ledger,
+    Sent,
+    attachment_of,
+    deliver,
+    with_attachment,
+)
 from bot.errors import BotError, ConfigError
 from formatters import limits
 
@@ -201,8 +209,15 @@ class DiscordPoster:
             messages = await self.http.request(route, params={"limit": FIND_LIMIT})
         except discord.NotFound:
             return None
+        file = attachment_of(payload)
         for message in messages or []:
-            if (message.get("author") or {}).get("bot") and _same_message(message, payload):
+            if not (message.get("author") or {}).get("bot"):
+                continue
+            if file is not None:
+                names = [a.get("filename") for a in message.get("attachments") or []]
+                if file.filename in names:
+                    return Sent(str(message["id"]))
+            elif _same_message(message, payload):
                 return Sent(str(message["id"]))
         return None
 
@@ -214,6 +229,7 @@ class DiscordPoster:
         filename: str,
         alt_text: str,
         content: str | None = None,
+        nonce: str | None = None,
     ) -> Sent:
         """One message with `data` attached (the trends chart), in a channel or thread
         (a thread's id is a channel id). The attachment's description is its alt text
@@ -224,6 +240,7 @@ class DiscordPoster:
             with handle_message_parameters(
                 content=content,
                 file=file,
+                nonce=nonce,
                 allowed_mentions=discord.AllowedMentions.none(),
             ) as params:
                 message = await self.http.send_message(int(channel_id), params=params)
@@ -260,9 +277,12 @@ class DiscordPoster:
         payloads: Sequence[dict[str, Any]],
         thread_name: str,
         force: bool = False,
+        attachment: Attachment | None = None,
     ) -> DeliveryResult:
-        """Post `payloads` (``render_discord`` output) to `channel`, resuming via the ledger."""
+        """Post `payloads` (``render_discord`` output) to `channel`, resuming via the ledger;
+        then `attachment` (the chart) as the thread's last part."""
         channel = str(channel)
+        payloads = with_attachment(payloads, attachment)
 
         async def send(index: int, payload: dict[str, Any], thread: str | None) -> Sent:
             doing = "posting the summary" if index == 0 else f"posting part {index + 1}"
@@ -273,6 +293,16 @@ class DiscordPoster:
                     return Sent(str(message["id"]))
                 doing = "starting the thread"
                 thread_id = await self.ensure_thread(channel, thread, thread_name)
+                file = attachment_of(payload)
+                if file is not None:
+                    sent = await self.send_file(
+                        thread_id,
+                        file.data,
+                        filename=file.filename,
+                        alt_text=file.alt_text,
+                        nonce=nonce,
+                    )
+                    return Sent(sent.message_id, thread_id)
                 doing = f"posting part {index + 1} in the thread"
                 message = await self.send_message(thread_id, payload, nonce=nonce)
                 return Sent(str(message["id"]), thread_id)
@@ -521,6 +551,7 @@ async def post_document(
     session: aiohttp.ClientSession | None = None,
     force: bool = False,
     endpoints: DiscordEndpoints | None = None,
+    attachment: Attachment | None = None,
 ) -> DeliveryResult:
     """Render `document` for Discord and post it to a target: through its webhook when it
     has one (`channel` then only names it in the ledger), else through the bot's `http`.
@@ -563,4 +594,5 @@ async def post_document(
         payloads=payloads,
         thread_name=name,
         force=force,
+        attachment=attachment,
     )

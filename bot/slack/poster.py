@@ -22,7 +22,15 @@ import aiohttp
 from slack_sdk.errors import SlackApiError
 from slack_sdk.web.async_client import AsyncWebClient
 
-from bot.delivery import DeliveryResult, Ledger, Sent, deliver
+from bot.delivery import (
+    Attachment,
+    DeliveryResult,
+    Ledger,
+    Sent,
+    attachment_of,
+    deliver,
+    with_attachment,
+)
 from bot.errors import BotError
 
 log = logging.getLogger(__name__)
@@ -226,15 +234,28 @@ class SlackPoster:
         channel: str,
         payloads: Sequence[dict[str, Any]],
         force: bool = False,
+        attachment: Attachment | None = None,
     ) -> DeliveryResult:
-        """Post rendered payloads: payload 0 in the channel, the rest in its thread, once.
+        """Post rendered payloads: payload 0 in the channel, the rest in its thread, once;
+        then `attachment` (the chart) as the thread's last part.
 
         Every part carries message metadata naming the document and the part, so a run
         that takes over a crashed one finds what it posted (`find_part`) instead of
         posting it again."""
+        payloads = with_attachment(payloads, attachment)
         parts = len(payloads)
 
         async def send(index: int, payload: dict[str, Any], thread: str | None) -> Sent:
+            file = attachment_of(payload)
+            if file is not None:
+                return await self.upload_file(
+                    channel,
+                    file.data,
+                    filename=file.filename,
+                    title=file.title,
+                    alt_text=file.alt_text,
+                    thread_ts=thread,
+                )
             tagged = {**payload, "metadata": part_metadata(document_id, index)}
             sent = await self.post(channel, tagged, thread_ts=thread)
             log.info(
@@ -255,7 +276,10 @@ class SlackPoster:
             return sent
 
         async def find(index: int, payload: dict[str, Any], thread: str | None) -> Sent | None:
-            return await self.find_part(channel, document_id, index, thread)
+            file = attachment_of(payload)
+            return await self.find_part(
+                channel, document_id, index, thread, filename=file.filename if file else None
+            )
 
         return await deliver(
             store,
@@ -269,12 +293,19 @@ class SlackPoster:
         )
 
     async def find_part(
-        self, channel: str, document_id: str, index: int, thread_ts: str | None
+        self,
+        channel: str,
+        document_id: str,
+        index: int,
+        thread_ts: str | None,
+        *,
+        filename: str | None = None,
     ) -> Sent | None:
         """The message of part `index` of `document_id` already in `channel`, found by its
         metadata: conversations.replies of the thread for a thread part, else
         conversations.history (both with include_all_metadata, needing the *:history
-        scope). When Slack cannot be asked, None: the part is posted again (logged)."""
+        scope); a shared file (no metadata) by its `filename`. When Slack cannot be asked,
+        None: the part is posted again (logged)."""
         wanted = part_metadata(document_id, index)
         cursor: str | None = None
         for _page in range(FIND_PAGES):
@@ -308,7 +339,11 @@ class SlackPoster:
                 )
                 return None
             for message in response.get("messages") or []:
-                if message.get("metadata") == wanted and message.get("ts"):
+                if filename is not None:
+                    for file in message.get("files") or []:
+                        if file.get("name") == filename and file.get("id"):
+                            return Sent(message_id=str(file["id"]))
+                elif message.get("metadata") == wanted and message.get("ts"):
                     return Sent(message_id=str(message["ts"]))
             cursor = (response.get("response_metadata") or {}).get("next_cursor") or None
             if not cursor:
