@@ -40,13 +40,11 @@ async def post_digest(
     posted."""
     if platform not in PLATFORMS:
         raise UsageError(f"unknown platform {platform!r}: accepted {', '.join(PLATFORMS)}")
-    attachment = (
-        _chart(built) if chart and _target_wants_chart(services, platform, channel) else None
-    )
+    chart = chart and _target_wants_chart(services, platform, channel)
     if platform == "slack":
-        result = await _post_slack(services, built, channel, force, attachment)
+        result = await _post_slack(services, built, channel, force, chart)
     else:
-        result = await _post_discord(services, built, channel, force, attachment)
+        result = await _post_discord(services, built, channel, force, chart)
     if not result.complete:
         raise DeliveryIncomplete(result)
     return result
@@ -82,7 +80,7 @@ async def _post_slack(
     built: BuiltDigest,
     channel: str,
     force: bool,
-    attachment: Attachment | None,
+    chart: bool,
 ) -> DeliveryResult:
     from formatters.slack import render_slack
 
@@ -93,7 +91,7 @@ async def _post_slack(
         channel=channel,
         payloads=render_slack(built.document),
         force=force,
-        attachment=attachment,
+        attachment=_chart(built) if chart else None,
     )
 
 
@@ -109,14 +107,14 @@ async def _post_discord(
     built: BuiltDigest,
     channel: str,
     force: bool,
-    attachment: Attachment | None,
+    chart: bool,
 ) -> DeliveryResult:
     from bot.discord.endpoints import DiscordEndpoints
     from bot.discord.poster import post_document
 
     webhook = _discord_webhook_for(services, channel)
     if webhook is not None:
-        if attachment is not None:
+        if chart:
             log.info("discord:%s posts through a webhook: the chart is not attached", channel)
         # Webhook requests go to DISCORD_API_URL like every Discord call (docs/discord.md §3).
         return await post_document(
@@ -135,5 +133,5 @@ async def _post_discord(
         channel=channel,
         http=await poster.http(),
         force=force,
-        attachment=attachment,
+        attachment=_chart(built) if chart else None,
     )

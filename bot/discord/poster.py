@@ -29,6 +29,7 @@ import hashlib
 import io
 import logging
 import re
+import uuid
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from typing import TYPE_CHECKING, Any
@@ -284,9 +285,12 @@ class DiscordPoster:
         channel = str(channel)
         payloads = with_attachment(payloads, attachment)
 
+        # --force posts again on purpose: nonces Discord has not seen in its window.
+        again = uuid.uuid4().hex if force else ""
+
         async def send(index: int, payload: dict[str, Any], thread: str | None) -> Sent:
             doing = "posting the summary" if index == 0 else f"posting part {index + 1}"
-            nonce = part_nonce(document_id, channel, index)
+            nonce = part_nonce(document_id, channel, index, again)
             try:
                 if thread is None:
                     message = await self.send_message(channel, payload, nonce=nonce)
@@ -332,9 +336,11 @@ class DiscordPoster:
         )
 
 
-def part_nonce(document_id: str, channel: str, index: int) -> str:
-    """The same 25 characters (Discord's nonce limit) for every attempt at one part."""
-    digest = hashlib.sha256(f"{document_id}\n{channel}\n{index}".encode()).digest()
+def part_nonce(document_id: str, channel: str, index: int, again: str = "") -> str:
+    """The same 25 characters (Discord's nonce limit) for every attempt at one part (`again`
+    sets a forced re-post apart)."""
+    key = f"{document_id}\n{channel}\n{index}" + (f"\n{again}" if again else "")
+    digest = hashlib.sha256(key.encode()).digest()
     return "v" + base64.b32encode(digest).decode().lower()[:24]
 
 

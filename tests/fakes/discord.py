@@ -273,8 +273,12 @@ class Gate:
         self.after = after
         self.reached = threading.Event()
         self.released = threading.Event()
+        self.dropped = False
 
-    def release(self) -> None:
+    def release(self, *, drop: bool = False) -> None:
+        """Let the request go on; `drop`: as if it never arrived (a gate held before it
+        takes effect answers 503 and does nothing)."""
+        self.dropped = drop
         self.released.set()
 
     async def pause(self) -> None:
@@ -586,6 +590,8 @@ class FakeDiscord:
                 gate = None
             if gate is not None and not gate.after:
                 await gate.pause()
+                if gate.dropped:
+                    raise DiscordError(503, 0, "dropped by the test")
             response = await handler(request)
             if gate is not None and gate.after:
                 await gate.pause()
@@ -826,9 +832,11 @@ class FakeDiscord:
                     if earlier.source == "bot" and earlier.nonce == nonce:
                         return _json_response(self._message_object(earlier) | {"nonce": nonce})
         files = _attachments(body, request[_FILES])
+        # The nonce is a request field: the stored message keeps it apart from its content.
+        content = {k: v for k, v in body.items() if k not in ("nonce", "enforce_nonce")}
         message = self._store(
             channel.id,
-            body,
+            content,
             "bot",
             flags=int(body.get("flags") or 0),
             files=files,

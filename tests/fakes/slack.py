@@ -115,8 +115,12 @@ class Gate:
         self.after = after
         self.reached = threading.Event()
         self.released = threading.Event()
+        self.dropped = False
 
-    def release(self) -> None:
+    def release(self, *, drop: bool = False) -> None:
+        """Let the request go on; `drop`: as if it never arrived (a gate held before it
+        takes effect answers 503 and does nothing)."""
+        self.dropped = drop
         self.released.set()
 
     async def pause(self) -> None:
@@ -232,6 +236,8 @@ class FakeSlack:
             gate = None
         if gate is not None and not gate.after:
             await gate.pause()
+            if gate.dropped:
+                return web.Response(status=503, text="dropped by the test")
         response = await self._dispatch(request, method)
         if gate is not None and gate.after:
             await gate.pause()

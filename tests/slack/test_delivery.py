@@ -298,22 +298,20 @@ async def test_a_claim_from_another_host_waits_for_its_lease(store: Store) -> No
 
 
 async def test_a_live_process_on_this_host_keeps_its_claim(store: Store) -> None:
-    with subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"]) as alive:
-        try:
-            owner = Owner("alive", socket.gethostname(), alive.pid)
-            await crashed_run_holding_part_1(store, owner)
-            send = Recorder()
-            result = await deliver(
-                store,
-                document_id=DOC,
-                platform="slack",
-                channel="C1",
-                payloads=payloads(3),
-                send=send,
-            )
-            assert send.calls == [] and result.busy_part == 1
-        finally:
-            alive.kill()
+    alive = await asyncio.create_subprocess_exec(
+        sys.executable, "-c", "import time; time.sleep(60)"
+    )
+    try:
+        owner = Owner("alive", socket.gethostname(), alive.pid)
+        await crashed_run_holding_part_1(store, owner)
+        send = Recorder()
+        result = await deliver(
+            store, document_id=DOC, platform="slack", channel="C1", payloads=payloads(3), send=send
+        )
+        assert send.calls == [] and result.busy_part == 1
+    finally:
+        alive.kill()
+        await alive.wait()
     # Gone now (killed and reaped): taken over at once.
     result = await deliver(
         store, document_id=DOC, platform="slack", channel="C1", payloads=payloads(3), send=send
