@@ -255,6 +255,7 @@ async def deliver(
 
         _set_root(result, ledger.get(0))
         for index, payload in enumerate(payloads):
+            claim: Claim | None = None
             if index not in ledger:
                 claim = await store.claim_delivery(*key, index, len(payloads), owner=owner)
                 if claim.outcome is Outcome.DONE:
@@ -283,7 +284,7 @@ async def deliver(
                 raise RuntimeError(f"{document_id}: part 0 has no message id in the ledger")
             try:
                 found = None
-                if claim.outcome is Outcome.DOUBT:
+                if claim is not None and claim.outcome is Outcome.DOUBT:
                     found = await _reconcile(find, key, index, payload, thread, claim)
                 if found is not None:
                     result.reconciled.append(index)

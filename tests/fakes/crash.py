@@ -31,7 +31,8 @@ from typing import Any
 
 from bot.discord.poster import part_nonce
 from tests.core.test_cli_end_to_end import BackgroundFake
-from tests.fakes.discord import FakeDiscord, Gate
+from tests.fakes.discord import FakeDiscord
+from tests.fakes.gates import Gate
 from tests.fakes.github import FakeGitHub
 from tests.fakes.prdata import make_prs
 from tests.fakes.slack import FakeSlack

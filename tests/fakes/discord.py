@@ -38,7 +38,6 @@ import json
 import math
 import re
 import secrets
-import threading
 import time
 from collections import deque
 from collections.abc import Callable
@@ -46,6 +45,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from aiohttp import web
+
+from tests.fakes.gates import Gate
 
 API_PREFIX = "/api/v10"
 DISCORD_EPOCH_MS = 1_420_070_400_000
@@ -261,29 +262,6 @@ _ROUTE_BUCKETS = {
 # Discord: the nonce is "checked for uniqueness in the past few minutes".
 NONCE_WINDOW = 300.0
 NONCE_MAX = 25
-
-
-class Gate:
-    """Holds the `nth` request to a route (before it takes effect, or after, before the
-    answer), so a test can kill the client mid-request. Tests in another thread wait on
-    `reached` and call `release()`."""
-
-    def __init__(self, nth: int, after: bool) -> None:
-        self.nth = nth
-        self.after = after
-        self.reached = threading.Event()
-        self.released = threading.Event()
-        self.dropped = False
-
-    def release(self, *, drop: bool = False) -> None:
-        """Let the request go on; `drop`: as if it never arrived (a gate held before it
-        takes effect answers 503 and does nothing)."""
-        self.dropped = drop
-        self.released.set()
-
-    async def pause(self) -> None:
-        self.reached.set()
-        await asyncio.to_thread(self.released.wait, 60)
 
 
 def _snowflakes() -> Callable[[], int]:

@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import threading
 import time
 from collections import deque
 from collections.abc import Callable
@@ -36,6 +35,8 @@ from typing import Any
 from urllib.parse import parse_qsl
 
 from aiohttp import WSMsgType, web
+
+from tests.fakes.gates import Gate
 
 MAX_BLOCKS = 50
 SECTION_TEXT_MAX = 3000
@@ -103,29 +104,6 @@ class Upload:
 
 ALT_TEXT_MAX = 1000
 HISTORY_LIMIT_MAX = 999  # conversations.history / replies: `limit` up to 999 (default 100)
-
-
-class Gate:
-    """Holds the `nth` call of a method (before it takes effect, or after, before the
-    answer), so a test can kill the client mid-request. Thread-safe: tests in another
-    thread wait on `reached` and call `release()`."""
-
-    def __init__(self, nth: int, after: bool) -> None:
-        self.nth = nth
-        self.after = after
-        self.reached = threading.Event()
-        self.released = threading.Event()
-        self.dropped = False
-
-    def release(self, *, drop: bool = False) -> None:
-        """Let the request go on; `drop`: as if it never arrived (a gate held before it
-        takes effect answers 503 and does nothing)."""
-        self.dropped = drop
-        self.released.set()
-
-    async def pause(self) -> None:
-        self.reached.set()
-        await asyncio.to_thread(self.released.wait, 60)
 
 
 @dataclass

@@ -211,6 +211,19 @@ async def test_two_runs_at_once_post_every_part_once_in_order_in_one_thread(
     assert [ledger[i].message_id for i in range(parts)] == [m for _, _, m in channel.posted]
 
 
+async def post3(store: Store, send: Send, find: Finder | None = None) -> DeliveryResult:
+    """A 3-part delivery to slack:C1."""
+    return await deliver(
+        store,
+        document_id=DOC,
+        platform="slack",
+        channel="C1",
+        payloads=payloads(3),
+        send=send,
+        find=find,
+    )
+
+
 def dead_pid() -> int:
     """The pid of a process that has exited (and been reaped)."""
     child = subprocess.Popen([sys.executable, "-c", "pass"])
@@ -246,15 +259,7 @@ async def test_a_claim_of_a_dead_process_on_this_host_is_taken_over_at_once(
     crashed = Owner("crashed", socket.gethostname(), dead_pid())
     await crashed_run_holding_part_1(store, crashed)
     send, find = Recorder(), Finder({})
-    result = await deliver(
-        store,
-        document_id=DOC,
-        platform="slack",
-        channel="C1",
-        payloads=payloads(3),
-        send=send,
-        find=find,
-    )
+    result = await post3(store, send, find)
     # Part 1 was in doubt: the platform was asked first, then it was posted.
     assert find.asked == [1] and send.calls == [(1, "m0"), (2, "m0")]
     assert result.complete and result.skipped == [0] and result.sent == [1, 2]
@@ -266,15 +271,7 @@ async def test_a_part_the_crashed_run_had_posted_is_recorded_not_posted_again(
 ) -> None:
     await crashed_run_holding_part_1(store, Owner("crashed", socket.gethostname(), dead_pid()))
     send, find = Recorder(), Finder({1: "posted-before-the-crash"})
-    result = await deliver(
-        store,
-        document_id=DOC,
-        platform="slack",
-        channel="C1",
-        payloads=payloads(3),
-        send=send,
-        find=find,
-    )
+    result = await post3(store, send, find)
     assert send.calls == [(2, "m0")] and result.reconciled == [1] and result.complete
     ledger = await store.deliveries(DOC, "slack", "C1")
     assert ledger[1].message_id == "posted-before-the-crash"
@@ -343,15 +340,7 @@ async def test_a_failed_send_keeps_its_error_and_the_next_run_reconciles_then_re
     assert list(errors) == [1] and errors[1].startswith("Down: slack said no")
     assert len(errors[1]) < 300
     send, find = Recorder(), Finder({})
-    result = await deliver(
-        store,
-        document_id=DOC,
-        platform="slack",
-        channel="C1",
-        payloads=payloads(3),
-        send=send,
-        find=find,
-    )
+    result = await post3(store, send, find)
     assert find.asked == [1]
     assert send.calls == [(1, "m0"), (2, "m0")] and result.complete
     assert await store.delivery_errors(DOC, "slack", "C1") == {}
