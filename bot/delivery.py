@@ -181,6 +181,9 @@ class DeliveryResult:
             )
         earlier = len(self.skipped) + len(self.reconciled)
         resumed = f", resumed after {earlier} already posted" if earlier else ""
+        if self.reconciled:
+            found = ", ".join(str(i + 1) for i in self.reconciled)
+            resumed += f" ({found} found on {self.platform} after an interrupted run)"
         return f"{where}: posted {len(self.sent)} of {self.parts} messages{resumed}"
 
 

@@ -239,14 +239,24 @@ class AlertStore:
     # ------------------------------------------------------------------ webhook deliveries
 
     async def claim_delivery(self, delivery_id: str, event: str, now: datetime) -> bool:
-        """True the first time a delivery id is seen (atomic across processes)."""
-        stmt = (
-            self._insert(WebhookDeliveryRow.__table__)
-            .values(delivery_id=delivery_id, event=event, received_at=now)
-            .on_conflict_do_nothing(index_elements=["delivery_id"])
+        """True when this process should handle the delivery id: the first time it is
+        seen, or when the process that was handling it is gone (the one ledger primitive,
+        atomic across processes)."""
+        claim = await self._webhooks.claim(
+            {"delivery_id": delivery_id},
+            Owner.current(),
+            values={"event": event, "received_at": now},
+            now=now,
         )
-        async with self.session.begin() as session:
-            return (await session.execute(stmt)).rowcount == 1
+        return claim.outcome in (Outcome.NEW, Outcome.DOUBT)
+
+    async def finish_delivery(self, delivery_id: str) -> None:
+        """The delivery is handled: a redelivery is a no-op from now on."""
+        await self._webhooks.record({"delivery_id": delivery_id}, upsert=False)
+
+    @property
+    def _webhooks(self) -> ClaimLedger:
+        return ClaimLedger(self.store.engine, self.session, WebhookDeliveryRow, ("delivery_id",))
 
     async def forget_delivery(self, delivery_id: str) -> None:
         async with self.session.begin() as session:

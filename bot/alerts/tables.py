@@ -60,7 +60,8 @@ class AlertSentRow(Base):
 
 
 class WebhookDeliveryRow(Base):
-    """X-GitHub-Delivery ids already handled, so a redelivery is a no-op."""
+    """X-GitHub-Delivery ids being or already handled, so a redelivery is a no-op (unless
+    the process handling it died: bot.store.ledger takes it over)."""
 
     __tablename__ = "webhook_deliveries"
     __table_args__ = (UniqueConstraint("delivery_id", name="uq_webhook_deliveries"),)
@@ -69,6 +70,16 @@ class WebhookDeliveryRow(Base):
     delivery_id: Mapped[str] = mapped_column(String(100))
     event: Mapped[str] = mapped_column(String(100))
     received_at: Mapped[datetime] = mapped_column(UTCDateTime())
+    # The ledger's columns (migration 0005): "claimed" while being processed, "sent" once
+    # handled (rows from before 0005 were handled, hence the server default).
+    state: Mapped[str] = mapped_column(String(10), default="sent", server_default="sent")
+    claimed_by: Mapped[str | None] = mapped_column(String(64))
+    claimed_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
+    owner_host: Mapped[str | None] = mapped_column(String(255))
+    owner_pid: Mapped[int | None] = mapped_column(Integer)
+    owner_started: Mapped[int | None] = mapped_column(BigInteger)
+    lease_until: Mapped[datetime | None] = mapped_column(UTCDateTime())
+    last_error: Mapped[str | None] = mapped_column(String(300))
 
 
 class AlertStateRow(Base):

@@ -256,10 +256,12 @@ class ClaimLedger:
         values: Mapping[str, Any] | None = None,
         *,
         owner: Owner | None = None,
+        upsert: bool = True,
     ) -> None:
-        """Mark the row done. With a key, it is inserted if a --force or a release removed
-        it meanwhile (the work happened either way); with only an owner, every row the
-        owner holds is marked."""
+        """Mark the row done. With a key (and `upsert`), it is inserted if a --force or a
+        release removed it meanwhile (the work happened either way: `values` must then
+        fill every required column); with only an owner, every row the owner holds is
+        marked."""
         done = {
             **dict(values or {}),
             "state": SENT,
@@ -267,10 +269,10 @@ class ClaimLedger:
             "lease_until": None,
             "last_error": None,
         }
-        if key is None:
+        if key is None or not upsert:
             stmt: Any = (
                 update(self.table)
-                .where(*self._target(None, owner), self.table.state == CLAIMED)  # type: ignore[attr-defined]
+                .where(*self._target(key, owner), self.table.state == CLAIMED)  # type: ignore[attr-defined]
                 .values(**done)
             )
         else:

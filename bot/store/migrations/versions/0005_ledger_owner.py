@@ -1,7 +1,8 @@
 """ledger owners: claims record host, pid, start time and lease; failed sends keep an error
 
-One claim/lease primitive (bot.store.ledger) serves `deliveries` and `alerts_sent`, so both
-get the same columns; `alerts_sent.claim_token` becomes `claimed_by`.
+One claim/lease primitive (bot.store.ledger) serves `deliveries`, `alerts_sent` and
+`webhook_deliveries`, so all get the same columns; `alerts_sent.claim_token` becomes
+`claimed_by`.
 
 Revision ID: 0005_ledger
 Revises: 0004
@@ -35,9 +36,24 @@ def upgrade() -> None:
         with op.batch_alter_table(table) as batch:
             for column in _owner_columns():
                 batch.add_column(column)
+    with op.batch_alter_table("webhook_deliveries") as batch:
+        # Every delivery recorded before this revision was handled: "sent".
+        batch.add_column(
+            sa.Column("state", sa.String(length=10), nullable=False, server_default="sent")
+        )
+        batch.add_column(sa.Column("claimed_by", sa.String(length=64), nullable=True))
+        batch.add_column(sa.Column("claimed_at", sa.DateTime(timezone=True), nullable=True))
+        for column in _owner_columns():
+            batch.add_column(column)
 
 
 def downgrade() -> None:
+    with op.batch_alter_table("webhook_deliveries") as batch:
+        for column in reversed(_owner_columns()):
+            batch.drop_column(column.name)
+        batch.drop_column("claimed_at")
+        batch.drop_column("claimed_by")
+        batch.drop_column("state")
     # The old schema knows no "failed" rows: they were never sent, so they go.
     for table in _TABLES:
         op.execute(f"DELETE FROM {table} WHERE state = 'failed'")
