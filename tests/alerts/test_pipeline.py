@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import socket
-import subprocess
-import sys
 from datetime import UTC, datetime, timedelta
 
 from bot.alerts import AlertChannel, AlertPipeline
@@ -14,6 +12,7 @@ from bot.alerts.repository import AlertStore
 from bot.commands.parse import SubscriptionFilters
 from bot.store import Store
 from bot.store.ledger import Owner
+from tests.fakes.processes import dead_pid
 
 from .conftest import T0, Env, make_pr
 
@@ -200,12 +199,6 @@ async def test_two_pipelines_flushing_the_same_alert_send_it_once(env: Env) -> N
     assert env.outbox.numbers() == [[1]]
 
 
-def _dead_pid() -> int:
-    child = subprocess.Popen([sys.executable, "-c", "pass"])
-    child.wait()
-    return child.pid
-
-
 async def test_a_claim_left_by_a_crash_on_another_host_is_taken_over_after_the_lease(
     env: Env,
 ) -> None:
@@ -229,7 +222,7 @@ async def test_a_claim_of_a_dead_process_on_this_host_is_taken_over_at_once(env:
     sub = await env.subscribe("attention")
     db = AlertStore(env.store)
     pr = make_pr(1)
-    gone = Owner("crashed", socket.gethostname(), _dead_pid())
+    gone = Owner("crashed", socket.gethostname(), dead_pid())
     crashed = await db.claim(
         sub_ids=[int(sub.id)], repo=pr.repo, number=1, platform="slack", channel="C1",
         owner=gone, now=env.clock(),

@@ -4,8 +4,6 @@ digest parts, alert sends and webhook deliveries."""
 from __future__ import annotations
 
 import socket
-import subprocess
-import sys
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -18,6 +16,7 @@ from bot.alerts.repository import AlertStore
 from bot.alerts.tables import WebhookDeliveryRow
 from bot.store import Store
 from bot.store.ledger import ERROR_MAX, Outcome, Owner, error_text, owner_gone
+from tests.fakes.processes import dead_pid
 
 NOW = datetime(2026, 6, 1, tzinfo=UTC)
 
@@ -26,12 +25,6 @@ NOW = datetime(2026, 6, 1, tzinfo=UTC)
 async def store(tmp_path: Path) -> AsyncIterator[Store]:
     async with await Store.open(f"sqlite+aiosqlite:///{tmp_path / 'ledger.db'}") as opened:
         yield opened
-
-
-def dead_pid() -> int:
-    child = subprocess.Popen([sys.executable, "-c", "pass"])
-    child.wait()
-    return child.pid
 
 
 def test_who_is_gone() -> None:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import os
 import socket
-import subprocess
 import sys
 import threading
 from collections.abc import AsyncIterator, Callable
@@ -21,6 +20,7 @@ from bot.delivery import CLAIM_TIMEOUT, DeliveryResult, Send, Sent, deliver
 from bot.store import Store
 from bot.store.ledger import Outcome, Owner
 from tests.fakes.databases import postgres_database
+from tests.fakes.processes import dead_pid
 
 DOC = "digest:vllm-project/vllm:2026-W23:en"
 
@@ -222,13 +222,6 @@ async def post3(store: Store, send: Send, find: Finder | None = None) -> Deliver
         send=send,
         find=find,
     )
-
-
-def dead_pid() -> int:
-    """The pid of a process that has exited (and been reaped)."""
-    child = subprocess.Popen([sys.executable, "-c", "pass"])
-    child.wait()
-    return child.pid
 
 
 async def crashed_run_holding_part_1(store: Store, owner: Owner) -> None:
