@@ -26,7 +26,7 @@ import os
 import socket
 import uuid
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from functools import cache
 from typing import Any
@@ -131,7 +131,6 @@ class Claim:
     # The owner holding it when BUSY; the previous owner when DOUBT.
     holder: Owner | None = None
     previous_error: str | None = None
-    extra: dict[str, Any] = field(default_factory=dict)
 
 
 class ClaimLedger:

@@ -68,3 +68,37 @@ def test_a_stored_error_is_one_line_under_300_characters(text: str) -> None:
     stored = error_text(RuntimeError(text))
     assert len(stored) <= ERROR_MAX < 300
     assert "\n" not in stored and "\r" not in stored
+
+
+async def test_migration_0005_keeps_rows_and_their_meaning(tmp_path: Path) -> None:
+    from alembic import command
+    from sqlalchemy.ext.asyncio import create_async_engine
+
+    from bot.store.migrate import alembic_config
+
+    url = f"sqlite+aiosqlite:///{tmp_path / 'old.db'}"
+    engine = create_async_engine(url)
+
+    def to_0004(connection: object) -> None:
+        config = alembic_config()
+        config.attributes["connection"] = connection
+        command.upgrade(config, "0004")
+
+    async with engine.begin() as connection:
+        await connection.run_sync(to_0004)
+        await connection.exec_driver_sql(
+            "INSERT INTO alerts_sent (subscription_id, repo, pr_number, platform, channel, "
+            "state, claim_token, claimed_at) VALUES (1, 'o/r', 7, 'slack', 'C1', 'sent', NULL, "
+            "'2026-06-01 00:00:00')"
+        )
+        await connection.exec_driver_sql(
+            "INSERT INTO webhook_deliveries (delivery_id, event, received_at) "
+            "VALUES ('d-old', 'pull_request', '2026-06-01 00:00:00')"
+        )
+    await engine.dispose()
+
+    async with await Store.open(url) as store:
+        db = AlertStore(store)
+        assert await db.handled([1], "o/r", 7, now=NOW) == {1}
+        # A delivery handled before the upgrade stays handled.
+        assert not await db.claim_delivery("d-old", "pull_request", NOW)
