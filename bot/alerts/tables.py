@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import BigInteger, Index, Integer, String, Text, UniqueConstraint
+from sqlalchemy import Index, Integer, String, Text, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column
 
-from bot.store.tables import Base, UTCDateTime
+from bot.store.tables import Base, LedgerOwner, UTCDateTime
 
 
 class SubscriptionRow(Base):
@@ -32,7 +32,7 @@ class SubscriptionRow(Base):
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime())
 
 
-class AlertSentRow(Base):
+class AlertSentRow(LedgerOwner, Base):
     """One row per (subscription, PR): a claim while sending, a record once sent."""
 
     __tablename__ = "alerts_sent"
@@ -51,15 +51,9 @@ class AlertSentRow(Base):
     claimed_by: Mapped[str | None] = mapped_column(String(64))  # claim_token before 0005
     claimed_at: Mapped[datetime] = mapped_column(UTCDateTime())
     sent_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
-    # The claim's owner and lease (migration 0005; bot.store.ledger decides takeovers).
-    owner_host: Mapped[str | None] = mapped_column(String(255))
-    owner_pid: Mapped[int | None] = mapped_column(Integer)
-    owner_started: Mapped[int | None] = mapped_column(BigInteger)
-    lease_until: Mapped[datetime | None] = mapped_column(UTCDateTime())
-    last_error: Mapped[str | None] = mapped_column(String(300))
 
 
-class WebhookDeliveryRow(Base):
+class WebhookDeliveryRow(LedgerOwner, Base):
     """X-GitHub-Delivery ids being or already handled, so a redelivery is a no-op (unless
     the process handling it died: bot.store.ledger takes it over)."""
 
@@ -70,16 +64,11 @@ class WebhookDeliveryRow(Base):
     delivery_id: Mapped[str] = mapped_column(String(100))
     event: Mapped[str] = mapped_column(String(100))
     received_at: Mapped[datetime] = mapped_column(UTCDateTime())
-    # The ledger's columns (migration 0005): "claimed" while being processed, "sent" once
-    # handled (rows from before 0005 were handled, hence the server default).
+    # The ledger's (migration 0005): "claimed" while being processed, "sent" once handled
+    # (rows from before 0005 were handled, hence the server default).
     state: Mapped[str] = mapped_column(String(10), default="sent", server_default="sent")
     claimed_by: Mapped[str | None] = mapped_column(String(64))
     claimed_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
-    owner_host: Mapped[str | None] = mapped_column(String(255))
-    owner_pid: Mapped[int | None] = mapped_column(Integer)
-    owner_started: Mapped[int | None] = mapped_column(BigInteger)
-    lease_until: Mapped[datetime | None] = mapped_column(UTCDateTime())
-    last_error: Mapped[str | None] = mapped_column(String(300))
 
 
 class AlertStateRow(Base):

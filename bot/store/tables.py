@@ -150,7 +150,19 @@ class ContributorRow(Base):
     first_merged_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
 
 
-class DeliveryRow(Base):
+class LedgerOwner:
+    """A claim's owner and lease, and the last failed attempt's error (redacted, one line):
+    the columns bot.store.ledger decides takeovers with (migration 0005). Every ledger
+    table (deliveries, alerts_sent, webhook_deliveries) has them."""
+
+    owner_host: Mapped[str | None] = mapped_column(String(255))
+    owner_pid: Mapped[int | None] = mapped_column(Integer)
+    owner_started: Mapped[int | None] = mapped_column(BigInteger)
+    lease_until: Mapped[datetime | None] = mapped_column(UTCDateTime())
+    last_error: Mapped[str | None] = mapped_column(String(300))
+
+
+class DeliveryRow(LedgerOwner, Base):
     """The delivery ledger: one row per part, so restarts resume and re-runs are no-ops.
 
     A runner inserts the row as "claimed" before it posts the part (the unique key lets only
@@ -178,9 +190,3 @@ class DeliveryRow(Base):
     state: Mapped[str] = mapped_column(String(10), default="sent", server_default="sent")
     claimed_by: Mapped[str | None] = mapped_column(String(64))  # the claiming run's token
     claimed_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
-    # The claim's owner and lease (migration 0005; bot.store.ledger decides takeovers).
-    owner_host: Mapped[str | None] = mapped_column(String(255))
-    owner_pid: Mapped[int | None] = mapped_column(Integer)
-    owner_started: Mapped[int | None] = mapped_column(BigInteger)
-    lease_until: Mapped[datetime | None] = mapped_column(UTCDateTime())
-    last_error: Mapped[str | None] = mapped_column(String(300))  # redacted, one line
