@@ -1,44 +1,41 @@
 """Posting a multi-message document exactly once per channel, resumably (Slack and Discord).
 
-The store's delivery ledger has one row per part, keyed by (document, platform, channel,
-part). `deliver` posts the parts the ledger lacks, in order, and for each one:
+The store's delivery ledger (`bot.store.ledger`, table `deliveries`) has one row per part,
+keyed by (document, platform, channel, part). `deliver` posts the parts the ledger lacks,
+in order, and for each one:
 
-1. claims it: inserts the row as "claimed". The unique key lets only one runner win, in
-   this process or another one (two `vllm-bot digest --post` at once, a CLI run next to
-   `serve`, two serve replicas), on SQLite and PostgreSQL alike;
-2. posts it;
+1. claims it (the unique key lets one runner win, in any process, on SQLite and
+   PostgreSQL alike); the claim records this process's host, pid and a lease;
+2. posts it, or, when an earlier attempt died or failed on it (`Outcome.DOUBT`), first asks
+   the platform whether that attempt got through (`find`: Slack message metadata, Discord
+   nonce and channel history) and records what it finds instead of posting again;
 3. marks it "sent" with the platform's message id.
 
-A runner that loses a claim re-reads the ledger: if the other run has finished the part it
-goes on with the next one (threading under the same root), otherwise the other run is
-posting it right now and this one stops, posting nothing more (`DeliveryResult.busy_part`).
-So a crash after part 3 of 6 resumes at part 4, a second run posts nothing, and two runs
-at once post every part once, in order. Replies thread under part 0, whose id comes from
-the ledger on resume. A send that fails releases its claim, so the next run retries it.
-
-At-least-once window: the platforms offer no idempotency key for bot posts, so a part can
-still be posted twice when a run dies between the send and marking it sent (its claim is
-retaken after `CLAIM_TIMEOUT` and the part posted again), or when one send takes longer
-than `CLAIM_TIMEOUT` and another run takes the claim over. Until the timeout a crashed
-run's claim holds the part: a restart sooner than that stops at it and says so.
+A claim whose owner is gone (same host: its pid is not alive; other hosts: its lease ran
+out) is taken over at once, so a restart right after a SIGKILL resumes where the killed run
+stopped, and a crash between a send and its record does not post that part twice. A live
+owner's claim stops this run (`DeliveryResult.busy_part`), which is then incomplete: the
+callers report the missing parts and fail (CLI exit 1, a scheduled job retried).
+Replies thread under part 0, whose id comes from the ledger on resume. A send that fails is
+marked failed (with its redacted error), so the next run reconciles and retries it at once.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-import uuid
 import weakref
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
-from datetime import timedelta
 from typing import Any, Protocol
+
+from bot.errors import BotError
+from bot.store.ledger import LEASE, Claim, Outcome, Owner
 
 log = logging.getLogger(__name__)
 
-# Longer than one part's send can take (the posters bound their 429 waits and retries well
-# under it), so only a crashed run's claim ever gets this old.
-CLAIM_TIMEOUT = timedelta(minutes=5)
+# Kept for callers that name it: the lease of a claim held by a process on another host.
+CLAIM_TIMEOUT = LEASE
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,9 +48,40 @@ class Sent:
     thread_id: str | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class Attachment:
+    """A file posted as the last part of a document's thread (the trends chart)."""
+
+    data: bytes
+    filename: str
+    title: str
+    alt_text: str
+
+
+# The payload key of an attachment part: posters upload it instead of posting text.
+ATTACHMENT = "attachment"
+
+
+def with_attachment(
+    payloads: Sequence[dict[str, Any]], attachment: Attachment | None
+) -> list[dict[str, Any]]:
+    """The parts to deliver: the rendered messages, then the file when there is one."""
+    parts = list(payloads)
+    if attachment is not None:
+        parts.append({ATTACHMENT: attachment})
+    return parts
+
+
+def attachment_of(payload: dict[str, Any]) -> Attachment | None:
+    found = payload.get(ATTACHMENT)
+    return found if isinstance(found, Attachment) else None
+
+
 # send(index, payload, thread) -> Sent; `thread` is None for part 0 and the thread id
 # (root message id unless the platform reported another) for every later part.
 Send = Callable[[int, dict[str, Any], str | None], Awaitable[Sent]]
+# find(index, payload, thread) -> the message an earlier attempt posted, or None.
+Find = Callable[[int, dict[str, Any], str | None], Awaitable[Sent | None]]
 
 
 class Ledger(Protocol):
@@ -69,12 +97,22 @@ class Ledger(Protocol):
         part: int,
         parts: int,
         *,
-        owner: str,
-        stale_after: timedelta,
-    ) -> bool: ...
+        owner: Owner,
+    ) -> Claim: ...
+
+    async def fail_delivery(
+        self,
+        document: str,
+        platform: str,
+        channel: str,
+        part: int,
+        *,
+        owner: Owner,
+        error: BaseException | str,
+    ) -> None: ...
 
     async def release_delivery(
-        self, document: str, platform: str, channel: str, part: int, *, owner: str
+        self, document: str, platform: str, channel: str, part: int, *, owner: Owner
     ) -> None: ...
 
     async def record_delivery(
@@ -99,14 +137,26 @@ class DeliveryResult:
     parts: int
     sent: list[int] = field(default_factory=list)  # parts posted by this run
     skipped: list[int] = field(default_factory=list)  # parts the ledger already had
+    # Parts an earlier, crashed attempt had posted: found on the platform, recorded now.
+    reconciled: list[int] = field(default_factory=list)
     root_id: str | None = None
     thread_id: str | None = None
-    # The part another run was posting when this one stopped (see the module docstring).
+    # The part a live other run was posting when this one stopped, and who that is.
     busy_part: int | None = None
+    busy_owner: str | None = None
+
+    @property
+    def done(self) -> list[int]:
+        return sorted({*self.sent, *self.skipped, *self.reconciled})
+
+    @property
+    def missing(self) -> list[int]:
+        have = set(self.done)
+        return [i for i in range(self.parts) if i not in have]
 
     @property
     def complete(self) -> bool:
-        return self.busy_part is None and len(self.sent) + len(self.skipped) >= self.parts
+        return self.busy_part is None and not self.missing
 
     @property
     def nothing_new(self) -> bool:
@@ -114,23 +164,35 @@ class DeliveryResult:
 
     def summary_line(self) -> str:
         where = f"{self.platform}:{self.channel}"
-        if self.busy_part is not None:
-            done = (
-                f"posted {len(self.sent)} of {self.parts} messages, then stopped"
-                if self.sent
-                else "posted nothing"
-            )
+        if not self.complete:
+            names = ", ".join(str(i + 1) for i in self.missing)
+            why = ""
+            if self.busy_part is not None:
+                who = f" ({self.busy_owner})" if self.busy_owner else ""
+                why = f": another run{who} is posting message {self.busy_part + 1} right now"
             return (
-                f"{where}: {done}: another run is posting message {self.busy_part + 1} of "
-                f"{self.parts} right now and posts the rest (run again later to check)"
+                f"{where}: incomplete: {len(self.done)} of {self.parts} messages are posted, "
+                f"missing {names}{why}; run again to finish"
             )
-        if self.nothing_new:
+        if self.nothing_new and not self.reconciled:
             return (
                 f"{where}: already posted ({self.parts} messages); nothing new "
                 "(--force posts again)"
             )
-        resumed = f", resumed after {len(self.skipped)} already posted" if self.skipped else ""
+        earlier = len(self.skipped) + len(self.reconciled)
+        resumed = f", resumed after {earlier} already posted" if earlier else ""
+        if self.reconciled:
+            found = ", ".join(str(i + 1) for i in self.reconciled)
+            resumed += f" ({found} found on {self.platform} after an interrupted run)"
         return f"{where}: posted {len(self.sent)} of {self.parts} messages{resumed}"
+
+
+class DeliveryIncomplete(BotError):
+    """A delivery stopped before every part was posted; the message names the missing ones."""
+
+    def __init__(self, result: DeliveryResult) -> None:
+        super().__init__(result.summary_line())
+        self.result = result
 
 
 # One delivery per (document, platform, channel) at a time in this process: the scheduler's
@@ -159,15 +221,17 @@ async def deliver(
     payloads: Sequence[dict[str, Any]],
     send: Send,
     force: bool = False,
+    find: Find | None = None,
 ) -> DeliveryResult:
     """Post the parts of `document_id` the ledger lacks, in order; see the module docstring.
 
     Errors from `send` propagate after the parts sent so far are recorded (and the failed
-    part's claim released), so the next run resumes where this one stopped.
+    part marked failed), so the next run resumes where this one stopped. `find` looks a
+    part up on the platform before it is posted again after a crash or a failed send.
     """
     key = (document_id, platform, channel)
-    # Identifies this run's claims, so releasing one never drops a claim another run holds.
-    owner = uuid.uuid4().hex
+    # Identifies this run's claims, so giving one up never drops a claim another run holds.
+    owner = Owner.current()
     async with _lock(key):
         if force:
             await store.forget_deliveries(*key)
@@ -194,38 +258,47 @@ async def deliver(
 
         _set_root(result, ledger.get(0))
         for index, payload in enumerate(payloads):
+            claim: Claim | None = None
             if index not in ledger:
-                claimed = await store.claim_delivery(
-                    *key, index, len(payloads), owner=owner, stale_after=CLAIM_TIMEOUT
-                )
-                if not claimed:
-                    # Another run got here first: it has either finished this part since
-                    # our read, or is posting it right now.
+                claim = await store.claim_delivery(*key, index, len(payloads), owner=owner)
+                if claim.outcome is Outcome.DONE:
                     ledger = await store.deliveries(*key)
-                    if index not in ledger:
-                        log.info(
-                            "%s on %s:%s: another run is posting part %d; stopping",
-                            document_id,
-                            platform,
-                            channel,
-                            index + 1,
-                        )
-                        result.busy_part = index
-                        return result
+                elif claim.outcome is Outcome.BUSY:
+                    log.info(
+                        "%s on %s:%s: another run (%s) is posting part %d; stopping",
+                        document_id,
+                        platform,
+                        channel,
+                        claim.holder.describe() if claim.holder else "unknown",
+                        index + 1,
+                    )
+                    result.busy_part = index
+                    result.busy_owner = claim.holder.describe() if claim.holder else None
+                    return result
             if index in ledger:
                 result.skipped.append(index)
                 if index == 0:
                     _set_root(result, ledger[0])
                 continue
-            if index > 0 and result.thread_id is None:
+            thread = None if index == 0 else result.thread_id
+            if index > 0 and thread is None:
                 # Only possible if part 0's row lost its message id; threading is impossible.
-                await _release(store, key, index, owner)
+                await store.release_delivery(*key, index, owner=owner)
                 raise RuntimeError(f"{document_id}: part 0 has no message id in the ledger")
             try:
-                sent = await send(index, payload, None if index == 0 else result.thread_id)
-            except BaseException:
-                # Cancellation included: a shutdown mid-send must not leave the part held.
-                await _release(store, key, index, owner)
+                found = None
+                if claim is not None and claim.outcome is Outcome.DOUBT:
+                    found = await _reconcile(find, key, index, payload, thread, claim)
+                if found is not None:
+                    result.reconciled.append(index)
+                    sent = found
+                else:
+                    sent = await send(index, payload, thread)
+                    result.sent.append(index)
+            except BaseException as exc:
+                # Cancellation included: a shutdown mid-send must not leave the part held,
+                # and the next run must check whether the post got through.
+                await _fail(store, key, index, owner, exc)
                 raise
             thread_id = sent.thread_id if index == 0 else result.thread_id
             await store.record_delivery(
@@ -234,8 +307,36 @@ async def deliver(
             if index == 0:
                 result.root_id = sent.message_id
                 result.thread_id = sent.thread_id or sent.message_id
-            result.sent.append(index)
         return result
+
+
+async def _reconcile(
+    find: Find | None,
+    key: _Key,
+    index: int,
+    payload: dict[str, Any],
+    thread: str | None,
+    claim: Claim,
+) -> Sent | None:
+    """The message an earlier attempt at this part posted, if the platform has it."""
+    before = claim.previous_error or (
+        f"its run ({claim.holder.describe()}) is gone" if claim.holder else "unknown"
+    )
+    if find is None:
+        log.warning(
+            "%s part %d on %s:%s: an earlier attempt did not finish (%s) and this platform "
+            "cannot be asked whether it posted; posting it again",
+            key[0], index + 1, key[1], key[2], before,
+        )  # fmt: skip
+        return None
+    found = await find(index, payload, thread)
+    log.info(
+        "%s part %d on %s:%s: an earlier attempt did not finish (%s); %s",
+        key[0], index + 1, key[1], key[2], before,
+        f"it was posted ({found.message_id}): recorded, not posted again"
+        if found else "not on the platform: posting it",
+    )  # fmt: skip
+    return found
 
 
 def _set_root(result: DeliveryResult, root: Any) -> None:
@@ -245,9 +346,9 @@ def _set_root(result: DeliveryResult, root: Any) -> None:
         result.thread_id = root.thread_id or root.message_id
 
 
-async def _release(store: Ledger, key: _Key, part: int, owner: str) -> None:
+async def _fail(store: Ledger, key: _Key, part: int, owner: Owner, exc: BaseException) -> None:
     try:
-        await store.release_delivery(*key, part, owner=owner)
+        await store.fail_delivery(*key, part, owner=owner, error=exc)
     except Exception:
-        # The original error matters more; the claim expires after the timeout anyway.
-        log.warning("could not release the claim on %s part %d", key, part + 1, exc_info=True)
+        # The original error matters more; the next run takes the claim over (dead pid).
+        log.warning("could not mark %s part %d failed", key, part + 1, exc_info=True)

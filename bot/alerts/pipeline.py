@@ -8,19 +8,21 @@
 Why an outbox: held alerts, batch windows and retries survive restarts, and two sources
 (or two processes) queueing the same PR for a channel collapse into one row.
 
-Exactly-once, as far as it can be had (alerts_sent, unique per subscription and PR):
+Exactly-once (alerts_sent, unique per subscription and PR) is the one ledger primitive,
+`bot.store.ledger`, shared with digest delivery:
 
 - Inserting a "sent" row *before* sending would lose the alert whenever the send fails
   (Slack down, token revoked): the row would say sent and nothing would ever retry.
 - Inserting it only *after* sending lets two senders (webhook and poller, or two bot
   processes) both pass a "not sent yet?" check and both post.
-- So the row is written before sending as a *claim* (state "claimed", a random token,
-  a timestamp). The insert is atomic through the unique constraint, so exactly one sender
-  wins each (subscription, PR). After a successful send the winner turns its claim into
-  "sent"; after a failed send it deletes the claim, so a later attempt, from either
-  source, can send. A claim left behind by a crash between send and record expires after
-  `lease` and is then taken over: in that one window the alert may repeat (at-least-once
-  beats silently lost), and nowhere else.
+- So the row is written before sending as a *claim* with its owner (host, pid, lease).
+  Exactly one sender wins each (subscription, PR). After a successful send the winner
+  turns its claim into "sent"; after a failed send it marks it "failed", so a later
+  attempt, from either source, can send. A claim left by a crash is taken over as soon as
+  its owner is known to be gone, and the send goes through `bot.delivery.deliver`, which
+  asks the platform whether the crashed attempt's message got through before posting
+  again (Slack metadata, Discord nonce): no repeat there either.
+- A send that posted only some parts of a long card is not "sent": it is retried.
 """
 
 from __future__ import annotations
@@ -29,7 +31,6 @@ import asyncio
 import contextlib
 import logging
 import time
-import uuid
 from collections import OrderedDict, defaultdict
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -43,10 +44,12 @@ from bot.alerts.render import AlertCards, DefaultAlertCards
 from bot.alerts.repository import AlertStore, Held
 from bot.alerts.settings import AlertSettings
 from bot.analysis import Analyzer
+from bot.delivery import DeliveryIncomplete, DeliveryResult
 from bot.document import Document
 from bot.models import Analysis, PullRequest
 from bot.runtime.logging import log_post
 from bot.runtime.metrics import METRICS, Metrics, error_kind
+from bot.store.ledger import Owner
 from bot.store.store import Store
 
 log = logging.getLogger(__name__)
@@ -251,16 +254,16 @@ class AlertPipeline:
         await self.db.drop_held(stale)
 
         for language, entries in by_language.items():
-            claimed: list[tuple[Held, AlertItem, str]] = []
+            claimed: list[tuple[Held, AlertItem, Owner]] = []
             for row, item in entries:
-                token = uuid.uuid4().hex
+                token = Owner.current()
                 won = await self.db.claim(
                     sub_ids=item.subscription_ids,
                     repo=item.pr.repo,
                     number=item.pr.number,
                     platform=platform,
                     channel=channel,
-                    token=token,
+                    owner=token,
                     now=now,
                     lease=self.lease,
                 )
@@ -286,19 +289,22 @@ class AlertPipeline:
         platform: str,
         channel: str,
         document: Document,
-        group: list[tuple[Held, AlertItem, str]],
+        group: list[tuple[Held, AlertItem, Owner]],
         result: FlushResult,
     ) -> None:
         started = time.perf_counter()
         try:
-            await self.sender(platform, channel, document)
+            outcome = await self.sender(platform, channel, document)
+            if isinstance(outcome, DeliveryResult) and not outcome.complete:
+                # Some parts are missing (another live run holds one): not sent yet.
+                raise DeliveryIncomplete(outcome)
         except Exception as exc:
             result.failed += len(group)
             self.metrics.errors.inc(kind=error_kind(exc))
             log_post(log, platform, channel, document.id, "failed", started, detail=str(exc))
             now = self.clock()
             for row, item, token in group:
-                await self.db.release(token)
+                await self.db.fail(token, exc)
                 attempts = row.attempts + 1
                 if attempts >= self.max_attempts:
                     log.error(

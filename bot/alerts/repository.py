@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from sqlalchemy import and_, delete, func, or_, select, update
+from sqlalchemy import and_, delete, func, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 
 from bot.alerts.filters import SubscriptionFilters, filters_from_json, filters_to_json
@@ -20,6 +20,7 @@ from bot.alerts.tables import (
     SubscriptionRow,
     WebhookDeliveryRow,
 )
+from bot.store.ledger import LEASE, ClaimLedger, Outcome, Owner
 from bot.store.store import Store
 
 
@@ -151,6 +152,12 @@ class AlertStore:
 
     # ------------------------------------------------------------------ sent ledger
 
+    @property
+    def ledger(self) -> ClaimLedger:
+        return ClaimLedger(
+            self.store.engine, self.session, AlertSentRow, ("subscription_id", "repo", "pr_number")
+        )
+
     async def claim(
         self,
         *,
@@ -159,68 +166,38 @@ class AlertStore:
         number: int,
         platform: str,
         channel: str,
-        token: str,
+        owner: Owner,
         now: datetime,
-        lease: timedelta,
+        lease: timedelta = LEASE,
     ) -> list[int]:
         """Claim (subscription, PR) pairs for sending; returns the ids this caller won.
 
-        A pair is won when no row exists yet (the insert succeeds: the unique constraint
-        makes that atomic across processes), or when the existing row is a claim whose
-        lease ran out (its sender crashed between claiming and recording). Sent rows and
-        live claims of others are never taken.
+        The one ledger primitive (bot.store.ledger) decides: a pair is won when no row
+        exists yet, when its last send failed, or when its claim's owner is gone (a dead
+        pid on this host, an expired lease elsewhere). Sent rows and live claims of others
+        are never taken. The send itself goes through the delivery ledger, which checks
+        the platform before posting a part an earlier attempt may have posted.
         """
         won: list[int] = []
-        async with self.session.begin() as session:
-            for sub_id in sub_ids:
-                stmt = (
-                    self._insert(AlertSentRow.__table__)
-                    .values(
-                        subscription_id=sub_id,
-                        repo=repo,
-                        pr_number=number,
-                        platform=platform,
-                        channel=channel,
-                        state="claimed",
-                        claim_token=token,
-                        claimed_at=now,
-                    )
-                    .on_conflict_do_nothing(index_elements=["subscription_id", "repo", "pr_number"])
-                )
-                if (await session.execute(stmt)).rowcount == 1:
-                    won.append(sub_id)
-                    continue
-                stale = await session.execute(
-                    update(AlertSentRow)
-                    .where(
-                        AlertSentRow.subscription_id == sub_id,
-                        AlertSentRow.repo == repo,
-                        AlertSentRow.pr_number == number,
-                        AlertSentRow.state == "claimed",
-                        AlertSentRow.claimed_at < now - lease,
-                    )
-                    .values(claim_token=token, claimed_at=now)
-                )
-                if stale.rowcount == 1:
-                    won.append(sub_id)
+        for sub_id in sub_ids:
+            claim = await self.ledger.claim(
+                {"subscription_id": sub_id, "repo": repo, "pr_number": number},
+                owner,
+                lease=lease,
+                values={"platform": platform, "channel": channel},
+                now=now,
+            )
+            if claim.outcome in (Outcome.NEW, Outcome.DOUBT):
+                won.append(sub_id)
         return won
 
-    async def mark_sent(self, token: str, now: datetime) -> None:
-        async with self.session.begin() as session:
-            await session.execute(
-                update(AlertSentRow)
-                .where(AlertSentRow.claim_token == token, AlertSentRow.state == "claimed")
-                .values(state="sent", sent_at=now, claim_token=None)
-            )
+    async def mark_sent(self, owner: Owner, now: datetime) -> None:
+        await self.ledger.record(None, {"sent_at": now}, owner=owner)
 
-    async def release(self, token: str) -> None:
-        """Give up claims after a failed send, so the next attempt (any source) may send."""
-        async with self.session.begin() as session:
-            await session.execute(
-                delete(AlertSentRow).where(
-                    AlertSentRow.claim_token == token, AlertSentRow.state == "claimed"
-                )
-            )
+    async def fail(self, owner: Owner, error: BaseException | str) -> None:
+        """A failed send: the claims stay as failed rows with the (redacted) error, and the
+        next attempt, from either source, takes them at once."""
+        await self.ledger.fail(None, owner, error)
 
     async def handled(
         self,
@@ -229,22 +206,23 @@ class AlertStore:
         number: int,
         *,
         now: datetime,
-        lease: timedelta,
+        lease: timedelta = LEASE,
     ) -> set[int]:
-        """Subscriptions that sent this PR, or hold a live claim on it (an expired claim
-        is a crashed sender's: the PR must be queued again so someone takes it over)."""
+        """Subscriptions that sent this PR, or hold a live claim on it (a gone owner's
+        claim is not: the PR must be queued again so someone takes it over)."""
         if not sub_ids:
             return set()
         async with self.session() as session:
-            rows = await session.execute(
-                select(AlertSentRow.subscription_id).where(
-                    AlertSentRow.subscription_id.in_(list(sub_ids)),
-                    AlertSentRow.repo == repo,
-                    AlertSentRow.pr_number == number,
-                    or_(AlertSentRow.state == "sent", AlertSentRow.claimed_at >= now - lease),
+            rows = (
+                await session.execute(
+                    select(AlertSentRow).where(
+                        AlertSentRow.subscription_id.in_(list(sub_ids)),
+                        AlertSentRow.repo == repo,
+                        AlertSentRow.pr_number == number,
+                    )
                 )
-            )
-            return {r for (r,) in rows}
+            ).scalars()
+            return {r.subscription_id for r in await self.ledger.live(list(rows), now)}
 
     async def channel_has_sent(self, platform: str, channel: str, repo: str, number: int) -> bool:
         async with self.session() as session:
@@ -264,14 +242,24 @@ class AlertStore:
     # ------------------------------------------------------------------ webhook deliveries
 
     async def claim_delivery(self, delivery_id: str, event: str, now: datetime) -> bool:
-        """True the first time a delivery id is seen (atomic across processes)."""
-        stmt = (
-            self._insert(WebhookDeliveryRow.__table__)
-            .values(delivery_id=delivery_id, event=event, received_at=now)
-            .on_conflict_do_nothing(index_elements=["delivery_id"])
+        """True when this process should handle the delivery id: the first time it is
+        seen, or when the process that was handling it is gone (the one ledger primitive,
+        atomic across processes)."""
+        claim = await self._webhooks.claim(
+            {"delivery_id": delivery_id},
+            Owner.current(),
+            values={"event": event, "received_at": now},
+            now=now,
         )
-        async with self.session.begin() as session:
-            return (await session.execute(stmt)).rowcount == 1
+        return claim.outcome in (Outcome.NEW, Outcome.DOUBT)
+
+    async def finish_delivery(self, delivery_id: str) -> None:
+        """The delivery is handled: a redelivery is a no-op from now on."""
+        await self._webhooks.record({"delivery_id": delivery_id}, upsert=False)
+
+    @property
+    def _webhooks(self) -> ClaimLedger:
+        return ClaimLedger(self.store.engine, self.session, WebhookDeliveryRow, ("delivery_id",))
 
     async def forget_delivery(self, delivery_id: str) -> None:
         async with self.session.begin() as session:

@@ -8,7 +8,7 @@ from datetime import datetime
 from sqlalchemy import Index, Integer, String, Text, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column
 
-from bot.store.tables import Base, UTCDateTime
+from bot.store.tables import Base, LedgerOwner, UTCDateTime
 
 
 class SubscriptionRow(Base):
@@ -35,7 +35,7 @@ class SubscriptionRow(Base):
     mode: Mapped[str] = mapped_column(String(10), default="alert", server_default="alert")
 
 
-class AlertSentRow(Base):
+class AlertSentRow(LedgerOwner, Base):
     """One row per (subscription, PR): a claim while sending, a record once sent."""
 
     __tablename__ = "alerts_sent"
@@ -50,14 +50,15 @@ class AlertSentRow(Base):
     pr_number: Mapped[int] = mapped_column(Integer)
     platform: Mapped[str] = mapped_column(String(20))
     channel: Mapped[str] = mapped_column(String(200))
-    state: Mapped[str] = mapped_column(String(10))  # "claimed" | "sent"
-    claim_token: Mapped[str | None] = mapped_column(String(64))
+    state: Mapped[str] = mapped_column(String(10))  # "claimed" | "sent" | "failed"
+    claimed_by: Mapped[str | None] = mapped_column(String(64))  # claim_token before 0005
     claimed_at: Mapped[datetime] = mapped_column(UTCDateTime())
     sent_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
 
 
-class WebhookDeliveryRow(Base):
-    """X-GitHub-Delivery ids already handled, so a redelivery is a no-op."""
+class WebhookDeliveryRow(LedgerOwner, Base):
+    """X-GitHub-Delivery ids being or already handled, so a redelivery is a no-op (unless
+    the process handling it died: bot.store.ledger takes it over)."""
 
     __tablename__ = "webhook_deliveries"
     __table_args__ = (UniqueConstraint("delivery_id", name="uq_webhook_deliveries"),)
@@ -66,6 +67,11 @@ class WebhookDeliveryRow(Base):
     delivery_id: Mapped[str] = mapped_column(String(100))
     event: Mapped[str] = mapped_column(String(100))
     received_at: Mapped[datetime] = mapped_column(UTCDateTime())
+    # The ledger's (migration 0005): "claimed" while being processed, "sent" once handled
+    # (rows from before 0005 were handled, hence the server default).
+    state: Mapped[str] = mapped_column(String(10), default="sent", server_default="sent")
+    claimed_by: Mapped[str | None] = mapped_column(String(64))
+    claimed_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
 
 
 class AlertStateRow(Base):

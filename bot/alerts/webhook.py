@@ -218,6 +218,8 @@ class WebhookReceiver:
                     if fetched.state == "merged":
                         pr = fetched
             await self.pipeline.submit([pr], source="webhook")
+            if delivery:
+                await self.db.finish_delivery(delivery)
         except Exception as exc:
             METRICS.errors.inc(kind=error_kind(exc))
             log.exception("GitHub webhook: processing delivery %s failed", delivery or "?")

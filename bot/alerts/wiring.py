@@ -52,7 +52,7 @@ class PosterSender:
     def register(self, platform: str, poster: DocumentPoster) -> None:
         self.posters[platform] = poster
 
-    async def __call__(self, platform: str, channel: str, document: Document) -> None:
+    async def __call__(self, platform: str, channel: str, document: Document) -> Any:
         poster = self.posters.get(platform)
         if poster is None and platform in self.factories:
             poster = self.factories[platform]()
@@ -66,7 +66,8 @@ class PosterSender:
 
             # A card too long for one message continues in a thread named after it.
             extra["thread_name"] = discord_thread_name(document)
-        await poster.post_document(
+        # The delivery result: the pipeline retries an alert whose parts are not all posted.
+        return await poster.post_document(
             self.store,
             document_id=f"{document.id}:{platform}:{channel}",
             channel=channel,

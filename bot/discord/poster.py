@@ -24,9 +24,12 @@ Every message carries ``allowed_mentions: {"parse": []}`` whatever the payload s
 from __future__ import annotations
 
 import asyncio
+import base64
+import hashlib
 import io
 import logging
 import re
+import uuid
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from typing import TYPE_CHECKING, Any
@@ -35,7 +38,15 @@ import aiohttp
 import discord
 from discord.http import HTTPClient, Route, handle_message_parameters
 
-from bot.delivery import DeliveryResult, Ledger, Sent, deliver
+from bot.delivery import (
+    Attachment,
+    DeliveryResult,
+    Ledger,
+    Sent,
+    attachment_of,
+    deliver,
+    with_attachment,
+)
 from bot.errors import BotError, ConfigError
 from formatters import limits
 
@@ -50,6 +61,8 @@ PLATFORM = "discord"
 ALLOWED_MENTIONS: dict[str, list[str]] = {"parse": []}  # = AllowedMentions.none().to_dict()
 # A week: the weekly digest's thread stays in the channel's thread list until the next one.
 THREAD_ARCHIVE_MINUTES = 10080
+# How many of a channel's latest messages a takeover reads to find a crashed run's post.
+FIND_LIMIT = 50
 
 # Discord JSON error codes (topics/opcodes-and-status-codes#json-json-error-codes).
 UNKNOWN_CHANNEL = 10003
@@ -176,9 +189,38 @@ class DiscordPoster:
         self.archive_minutes = archive_minutes
         self._threads_started: set[str] = set()
 
-    async def send_message(self, channel_id: str, payload: dict[str, Any]) -> dict[str, Any]:
+    async def send_message(
+        self, channel_id: str, payload: dict[str, Any], *, nonce: str | None = None
+    ) -> dict[str, Any]:
+        """POST one message. With a `nonce`, `enforce_nonce` makes Discord return the
+        message it already created with that nonce (in the past few minutes) instead of a
+        second one: a resend after a crash or a timeout cannot duplicate."""
         route = Route("POST", "/channels/{channel_id}/messages", channel_id=int(channel_id))
-        return await self.http.request(route, json=_with_policy(payload))
+        body = _with_policy(payload)
+        if nonce is not None:
+            body = {**body, "nonce": nonce, "enforce_nonce": True}
+        return await self.http.request(route, json=body)
+
+    async def find_message(self, channel_id: str, payload: dict[str, Any]) -> Sent | None:
+        """A message the bot already posted in `channel_id` (a channel or thread) with the
+        same content and embeds as `payload`, among the latest ones; None when there is
+        none or the channel does not exist (a thread never started)."""
+        route = Route("GET", "/channels/{channel_id}/messages", channel_id=int(channel_id))
+        try:
+            messages = await self.http.request(route, params={"limit": FIND_LIMIT})
+        except discord.NotFound:
+            return None
+        file = attachment_of(payload)
+        for message in messages or []:
+            if not (message.get("author") or {}).get("bot"):
+                continue
+            if file is not None:
+                names = [a.get("filename") for a in message.get("attachments") or []]
+                if file.filename in names:
+                    return Sent(str(message["id"]))
+            elif _same_message(message, payload):
+                return Sent(str(message["id"]))
+        return None
 
     async def send_file(
         self,
@@ -188,6 +230,7 @@ class DiscordPoster:
         filename: str,
         alt_text: str,
         content: str | None = None,
+        nonce: str | None = None,
     ) -> Sent:
         """One message with `data` attached (the trends chart), in a channel or thread
         (a thread's id is a channel id). The attachment's description is its alt text
@@ -198,6 +241,7 @@ class DiscordPoster:
             with handle_message_parameters(
                 content=content,
                 file=file,
+                nonce=nonce,
                 allowed_mentions=discord.AllowedMentions.none(),
             ) as params:
                 message = await self.http.send_message(int(channel_id), params=params)
@@ -234,23 +278,51 @@ class DiscordPoster:
         payloads: Sequence[dict[str, Any]],
         thread_name: str,
         force: bool = False,
+        attachment: Attachment | None = None,
     ) -> DeliveryResult:
-        """Post `payloads` (``render_discord`` output) to `channel`, resuming via the ledger."""
+        """Post `payloads` (``render_discord`` output) to `channel`, resuming via the ledger;
+        then `attachment` (the chart) as the thread's last part."""
         channel = str(channel)
+        payloads = with_attachment(payloads, attachment)
+
+        # --force posts again on purpose: nonces Discord has not seen in its window.
+        again = uuid.uuid4().hex if force else ""
 
         async def send(index: int, payload: dict[str, Any], thread: str | None) -> Sent:
             doing = "posting the summary" if index == 0 else f"posting part {index + 1}"
+            nonce = part_nonce(document_id, channel, index, again)
             try:
                 if thread is None:
-                    message = await self.send_message(channel, payload)
+                    message = await self.send_message(channel, payload, nonce=nonce)
                     return Sent(str(message["id"]))
                 doing = "starting the thread"
                 thread_id = await self.ensure_thread(channel, thread, thread_name)
+                file = attachment_of(payload)
+                if file is not None:
+                    sent = await self.send_file(
+                        thread_id,
+                        file.data,
+                        filename=file.filename,
+                        alt_text=file.alt_text,
+                        nonce=nonce,
+                    )
+                    return Sent(sent.message_id, thread_id)
                 doing = f"posting part {index + 1} in the thread"
-                message = await self.send_message(thread_id, payload)
+                message = await self.send_message(thread_id, payload, nonce=nonce)
                 return Sent(str(message["id"]), thread_id)
             except (discord.HTTPException, aiohttp.ClientError, OSError) as exc:
                 raise _failure(exc, channel, index, doing) from exc
+
+        async def find(index: int, payload: dict[str, Any], thread: str | None) -> Sent | None:
+            # A thread started from the summary has the summary's id.
+            where = channel if thread is None else thread
+            try:
+                found = await self.find_message(where, payload)
+            except (discord.HTTPException, aiohttp.ClientError, OSError) as exc:
+                raise _failure(exc, channel, index, "reading the channel") from exc
+            if found is not None and thread is not None:
+                return Sent(found.message_id, thread)
+            return found
 
         return await deliver(
             store,
@@ -260,7 +332,30 @@ class DiscordPoster:
             payloads=payloads,
             send=send,
             force=force,
+            find=find,
         )
+
+
+def part_nonce(document_id: str, channel: str, index: int, again: str = "") -> str:
+    """The same 25 characters (Discord's nonce limit) for every attempt at one part (`again`
+    sets a forced re-post apart)."""
+    key = f"{document_id}\n{channel}\n{index}" + (f"\n{again}" if again else "")
+    digest = hashlib.sha256(key.encode()).digest()
+    return "v" + base64.b32encode(digest).decode().lower()[:24]
+
+
+def _same_message(message: dict[str, Any], payload: dict[str, Any]) -> bool:
+    """Whether a fetched message is `payload` as posted: content and each embed's title
+    and description (what Discord returns as sent; it fills in other embed fields)."""
+    if (message.get("content") or "") != (payload.get("content") or ""):
+        return False
+    got, want = message.get("embeds") or [], payload.get("embeds") or []
+    if len(got) != len(want):
+        return False
+    return all(
+        (g.get("title"), g.get("description")) == (w.get("title"), w.get("description"))
+        for g, w in zip(got, want, strict=True)
+    )
 
 
 def parse_webhook_url(url: str) -> tuple[int, str, int | None]:
@@ -462,6 +557,7 @@ async def post_document(
     session: aiohttp.ClientSession | None = None,
     force: bool = False,
     endpoints: DiscordEndpoints | None = None,
+    attachment: Attachment | None = None,
 ) -> DeliveryResult:
     """Render `document` for Discord and post it to a target: through its webhook when it
     has one (`channel` then only names it in the ledger), else through the bot's `http`.
@@ -504,4 +600,5 @@ async def post_document(
         payloads=payloads,
         thread_name=name,
         force=force,
+        attachment=attachment,
     )

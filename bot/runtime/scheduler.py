@@ -31,6 +31,9 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("bot.jobs")
 
+# A digest run that failed or stopped with parts missing is run again this often.
+RETRY_MINUTES = 5
+
 
 def fire_times(trigger: CronTrigger, since: datetime, until: datetime) -> Iterator[datetime]:
     """Fire times t with since <= t <= until."""
@@ -328,6 +331,9 @@ class Jobs:
         # read again on every run of their cron (and at catch-up), never cached here.
         self.weekly: dict[str, DigestJob] = {}
         self.weekly_triggers = weekly_crons(services.config)
+        # Runs that failed or stopped incomplete, by job: retried every RETRY_MINUTES
+        # until every part is posted (a newer scheduled run replaces the entry).
+        self.pending: dict[str, datetime] = {}
 
     @property
     def tz(self) -> tzinfo:
@@ -338,7 +344,8 @@ class Jobs:
     async def run_digest(self, job_id: str, fire: datetime | None = None) -> str:
         """Post the week before `fire` (default: the latest scheduled time) unless the
         ledger says it is already there. Returns the outcome: posted | delivered | skipped
-        | failed."""
+        | failed ("delivered" and "posted" only when every part is posted; a failed or
+        incomplete run is retried by `retry_pending`)."""
         job = self.digests.get(job_id) or self.weekly[job_id]
         now = self.clock()
         if fire is None:
@@ -366,6 +373,7 @@ class Jobs:
             )
             return "skipped"
         if await already_delivered(self.services.store, document, job.platform, job.channel):
+            self.pending.pop(job.id, None)
             log.info(
                 "digest %s %s: already delivered",
                 job.label,
@@ -390,12 +398,26 @@ class Jobs:
                     extra=fields | {"outcome": "failed", "kind": kind},
                     exc_info=log.isEnabledFor(logging.DEBUG),
                 )
+                self.pending[job.id] = fire
                 return "failed"
         seconds = round(time.perf_counter() - started, 3)
-        # Another path (a user's `/vllm digest post`) may have posted it meanwhile.
-        outcome = "delivered" if getattr(result, "nothing_new", False) else "posted"
         summary_line = getattr(result, "summary_line", None)
         summary = summary_line() if callable(summary_line) else ""
+        if getattr(result, "complete", True) is False:
+            # Some parts are not posted (a live other run holds one): not delivered.
+            self.pending[job.id] = fire
+            self.metrics.jobs.inc(job="digest", outcome="failed")
+            log.error(
+                "digest %s %s incomplete: %s",
+                job.label,
+                window.label,
+                summary,
+                extra=fields | {"outcome": "failed", "kind": "incomplete"},
+            )
+            return "failed"
+        self.pending.pop(job.id, None)
+        # Another path (a user's `/vllm digest post`) may have posted it meanwhile.
+        outcome = "delivered" if getattr(result, "nothing_new", False) else "posted"
         if outcome == "posted":
             self.metrics.digests_posted.inc(platform=job.platform)
         self.metrics.jobs.inc(job="digest", outcome=outcome)
@@ -409,6 +431,14 @@ class Jobs:
             extra=fields | {"outcome": outcome, "seconds": seconds},
         )
         return outcome
+
+    async def retry_pending(self) -> dict[str, str]:
+        """Run again each digest whose last run failed or stopped incomplete."""
+        outcomes: dict[str, str] = {}
+        for job_id, fire in list(self.pending.items()):
+            if (job_id in self.digests or job_id in self.weekly) and self.inflight.accepting:
+                outcomes[job_id] = await self.run_digest(job_id, fire)
+        return outcomes
 
     def missed(self, job: DigestJob, now: datetime) -> list[datetime]:
         """Scheduled times within the job's catch-up window, one per distinct week."""
@@ -532,6 +562,16 @@ def build_scheduler(
             id=f"weekly:{cron}",
             name=f"weekly module subscriptions at '{cron}'",
             misfire_grace_time=15 * 60,
+            **defaults,
+        )
+    if jobs.digests or jobs.weekly_triggers:
+        scheduler.add_job(
+            jobs.retry_pending,
+            "interval",
+            minutes=RETRY_MINUTES,
+            id="digest:retry",
+            name="retry of incomplete digests",
+            misfire_grace_time=60,
             **defaults,
         )
     if jobs.poll_alerts is not None and alert_minutes:

@@ -22,7 +22,15 @@ import aiohttp
 from slack_sdk.errors import SlackApiError
 from slack_sdk.web.async_client import AsyncWebClient
 
-from bot.delivery import DeliveryResult, Ledger, Sent, deliver
+from bot.delivery import (
+    Attachment,
+    DeliveryResult,
+    Ledger,
+    Sent,
+    attachment_of,
+    deliver,
+    with_attachment,
+)
 from bot.errors import BotError
 
 log = logging.getLogger(__name__)
@@ -47,6 +55,16 @@ _BAD_MESSAGE = frozenset(
     }
 )
 INVITE = "/invite @vllm-bot"
+# Message metadata on every part the bot posts (docs.slack.dev/messaging/message-metadata).
+PART_EVENT = "vllm_bot_part"
+# How far back a takeover looks for a crashed run's message: a digest's thread, or the
+# channel's latest messages since that run (it crashed minutes ago, not days).
+FIND_PAGES = 5
+FIND_PAGE_SIZE = 200
+
+
+def part_metadata(document_id: str, index: int) -> dict[str, Any]:
+    return {"event_type": PART_EVENT, "event_payload": {"document": document_id, "part": index}}
 
 
 class SlackPostError(BotError):
@@ -216,12 +234,30 @@ class SlackPoster:
         channel: str,
         payloads: Sequence[dict[str, Any]],
         force: bool = False,
+        attachment: Attachment | None = None,
     ) -> DeliveryResult:
-        """Post rendered payloads: payload 0 in the channel, the rest in its thread, once."""
+        """Post rendered payloads: payload 0 in the channel, the rest in its thread, once;
+        then `attachment` (the chart) as the thread's last part.
+
+        Every part carries message metadata naming the document and the part, so a run
+        that takes over a crashed one finds what it posted (`find_part`) instead of
+        posting it again."""
+        payloads = with_attachment(payloads, attachment)
         parts = len(payloads)
 
         async def send(index: int, payload: dict[str, Any], thread: str | None) -> Sent:
-            sent = await self.post(channel, payload, thread_ts=thread)
+            file = attachment_of(payload)
+            if file is not None:
+                return await self.upload_file(
+                    channel,
+                    file.data,
+                    filename=file.filename,
+                    title=file.title,
+                    alt_text=file.alt_text,
+                    thread_ts=thread,
+                )
+            tagged = {**payload, "metadata": part_metadata(document_id, index)}
+            sent = await self.post(channel, tagged, thread_ts=thread)
             log.info(
                 "posted %s part %d/%d to slack:%s",
                 document_id,
@@ -239,6 +275,12 @@ class SlackPoster:
             )
             return sent
 
+        async def find(index: int, payload: dict[str, Any], thread: str | None) -> Sent | None:
+            file = attachment_of(payload)
+            return await self.find_part(
+                channel, document_id, index, thread, filename=file.filename if file else None
+            )
+
         return await deliver(
             store,
             document_id=document_id,
@@ -247,7 +289,66 @@ class SlackPoster:
             payloads=payloads,
             send=send,
             force=force,
+            find=find,
         )
+
+    async def find_part(
+        self,
+        channel: str,
+        document_id: str,
+        index: int,
+        thread_ts: str | None,
+        *,
+        filename: str | None = None,
+    ) -> Sent | None:
+        """The message of part `index` of `document_id` already in `channel`, found by its
+        metadata: conversations.replies of the thread for a thread part, else
+        conversations.history (both with include_all_metadata, needing the *:history
+        scope); a shared file (no metadata) by its `filename`. When Slack cannot be asked,
+        None: the part is posted again (logged)."""
+        wanted = part_metadata(document_id, index)
+        cursor: str | None = None
+        for _page in range(FIND_PAGES):
+            args: dict[str, Any] = {
+                "channel": channel,
+                "include_all_metadata": True,
+                "limit": FIND_PAGE_SIZE,
+            }
+            if cursor:
+                args["cursor"] = cursor
+            if thread_ts is not None:
+                method = "conversations.replies"
+
+                def call(args: dict[str, Any] = args) -> Awaitable[Any]:
+                    return self.client.conversations_replies(ts=thread_ts, **args)
+            else:
+                method = "conversations.history"
+
+                def call(args: dict[str, Any] = args) -> Awaitable[Any]:
+                    return self.client.conversations_history(**args)
+
+            try:
+                response = await self._call(method, channel, call, paced=False)
+            except SlackPostError as exc:
+                log.warning(
+                    "cannot check whether %s part %d is already in slack:%s (%s); posting it",
+                    document_id,
+                    index + 1,
+                    channel,
+                    exc,
+                )
+                return None
+            for message in response.get("messages") or []:
+                if filename is not None:
+                    for file in message.get("files") or []:
+                        if file.get("name") == filename and file.get("id"):
+                            return Sent(message_id=str(file["id"]))
+                elif message.get("metadata") == wanted and message.get("ts"):
+                    return Sent(message_id=str(message["ts"]))
+            cursor = (response.get("response_metadata") or {}).get("next_cursor") or None
+            if not cursor:
+                break
+        return None
 
     async def upload_file(
         self,

@@ -10,12 +10,13 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import delete, event, func, select, update
+from sqlalchemy import delete, event, func, select
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
 
 from bot.models import FileChange, PullRequest
+from bot.store.ledger import CLAIMED, FAILED, LEASE, SENT, Claim, ClaimLedger, Owner
 from bot.store.migrate import upgrade
 from bot.store.tables import (
     ContributorRow,
@@ -30,8 +31,9 @@ from bot.store.tables import (
 from bot.store.text import load_text, store_text
 
 # DeliveryRow.state: a run is posting the part (or crashed doing so) / the part is posted.
-DELIVERY_CLAIMED = "claimed"
-DELIVERY_SENT = "sent"
+DELIVERY_CLAIMED = CLAIMED
+DELIVERY_SENT = SENT
+_DELIVERY_KEY = ("document", "platform", "channel", "part")
 
 # SQLite allows 32,766 bound parameters; keep well under it for multi-row statements.
 _CHUNK = 500
@@ -505,6 +507,10 @@ class Store:
                 r.part: Delivery(r.part, r.parts, r.message_id, r.thread_id) for r in rows.scalars()
             }
 
+    @property
+    def delivery_ledger(self) -> ClaimLedger:
+        return ClaimLedger(self.engine, self.session, DeliveryRow, _DELIVERY_KEY)
+
     async def claim_delivery(
         self,
         document: str,
@@ -513,69 +519,53 @@ class Store:
         part: int,
         parts: int,
         *,
-        owner: str,
-        stale_after: timedelta,
+        owner: Owner,
+        lease: timedelta = LEASE,
         now: datetime | None = None,
-    ) -> bool:
-        """Claim `part` for the run `owner` before posting it; False if another run has it.
-
-        The insert can succeed for one runner only (unique document, platform, channel,
-        part), whichever process or database connection it comes from. A claim older than
-        `stale_after` belongs to a run that crashed and is taken over; the update's WHERE is
-        re-checked against the row it locks, so two runners cannot both take it over.
-        """
+    ) -> Claim:
+        """Claim `part` for `owner` before posting it (bot.store.ledger: NEW, DOUBT when an
+        earlier attempt died or failed and may have posted it, BUSY, DONE)."""
         now = now or datetime.now(UTC)
         key = {"document": document, "platform": platform, "channel": channel, "part": part}
-        insert = (
-            self._insert(DeliveryRow.__table__)
-            .values(
-                **key,
-                parts=parts,
-                posted_at=now,
-                state=DELIVERY_CLAIMED,
-                claimed_by=owner,
-                claimed_at=now,
-            )
-            .on_conflict_do_nothing(index_elements=list(key))
+        return await self.delivery_ledger.claim(
+            key, owner, lease=lease, values={"parts": parts, "posted_at": now}, now=now
         )
-        takeover = (
-            update(DeliveryRow)
-            .where(
-                DeliveryRow.document == document,
-                DeliveryRow.platform == platform,
-                DeliveryRow.channel == channel,
-                DeliveryRow.part == part,
-                DeliveryRow.state == DELIVERY_CLAIMED,
-                DeliveryRow.claimed_at < now - stale_after,
-            )
-            .values(
-                parts=parts,
-                claimed_by=owner,
-                claimed_at=now,
-                attempt=DeliveryRow.attempt + 1,
-            )
-        )
-        async with self.session.begin() as session:
-            if (await session.execute(insert)).rowcount == 1:
-                return True
-            return (await session.execute(takeover)).rowcount == 1
+
+    async def fail_delivery(
+        self,
+        document: str,
+        platform: str,
+        channel: str,
+        part: int,
+        *,
+        owner: Owner,
+        error: BaseException | str,
+    ) -> None:
+        """`owner`'s send of `part` raised: keep the error (redacted, short) and let the next
+        run take the part at once, reconciling first (the post may have gone through)."""
+        key = {"document": document, "platform": platform, "channel": channel, "part": part}
+        await self.delivery_ledger.fail(key, owner, error)
 
     async def release_delivery(
-        self, document: str, platform: str, channel: str, part: int, *, owner: str
+        self, document: str, platform: str, channel: str, part: int, *, owner: Owner
     ) -> None:
-        """Drop `owner`'s claim on a part it failed to post, so the next run retries it at
-        once. A claim another run has taken over meanwhile is left alone."""
-        async with self.session.begin() as session:
-            await session.execute(
-                delete(DeliveryRow).where(
+        """Drop `owner`'s claim on a part it never started posting. A claim another run
+        has taken over meanwhile is left alone."""
+        key = {"document": document, "platform": platform, "channel": channel, "part": part}
+        await self.delivery_ledger.release(key, owner)
+
+    async def delivery_errors(self, document: str, platform: str, channel: str) -> dict[int, str]:
+        """The last error of each part whose send failed (and is not posted yet)."""
+        async with self.session() as session:
+            rows = await session.execute(
+                select(DeliveryRow.part, DeliveryRow.last_error).where(
                     DeliveryRow.document == document,
                     DeliveryRow.platform == platform,
                     DeliveryRow.channel == channel,
-                    DeliveryRow.part == part,
-                    DeliveryRow.state == DELIVERY_CLAIMED,
-                    DeliveryRow.claimed_by == owner,
+                    DeliveryRow.state == FAILED,
                 )
             )
+            return {part: error or "" for part, error in rows}
 
     async def record_delivery(
         self,
@@ -587,34 +577,18 @@ class Store:
         message_id: str | None,
         thread_id: str | None,
     ) -> None:
-        values = {
-            "document": document,
-            "platform": platform,
-            "channel": channel,
-            "part": part,
-            "parts": parts,
-            "message_id": message_id,
-            "thread_id": thread_id,
-            "posted_at": datetime.now(UTC),
-            "state": DELIVERY_SENT,
-            "claimed_by": None,
-        }
-        # Marks the part sent whether or not this run's claim is still there: the message
-        # exists either way, and a run that took the claim over finds the part done.
-        stmt = self._insert(DeliveryRow.__table__).values(values)
-        stmt = stmt.on_conflict_do_update(
-            index_elements=["document", "platform", "channel", "part"],
-            set_={
-                "message_id": stmt.excluded.message_id,
-                "thread_id": stmt.excluded.thread_id,
-                "parts": stmt.excluded.parts,
-                "posted_at": stmt.excluded.posted_at,
-                "state": stmt.excluded.state,
-                "claimed_by": stmt.excluded.claimed_by,
+        """Mark `part` sent, whether or not this run's claim is still there: the message
+        exists either way, and a run that took the claim over finds the part done."""
+        key = {"document": document, "platform": platform, "channel": channel, "part": part}
+        await self.delivery_ledger.record(
+            key,
+            {
+                "parts": parts,
+                "message_id": message_id,
+                "thread_id": thread_id,
+                "posted_at": datetime.now(UTC),
             },
         )
-        async with self.session.begin() as session:
-            await session.execute(stmt)
 
     async def forget_deliveries(self, document: str, platform: str, channel: str) -> None:
         """Used by --force: the next run posts the document again from part 0 (claims of a

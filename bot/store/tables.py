@@ -150,7 +150,19 @@ class ContributorRow(Base):
     first_merged_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
 
 
-class DeliveryRow(Base):
+class LedgerOwner:
+    """A claim's owner and lease, and the last failed attempt's error (redacted, one line):
+    the columns bot.store.ledger decides takeovers with (migration 0005). Every ledger
+    table (deliveries, alerts_sent, webhook_deliveries) has them."""
+
+    owner_host: Mapped[str | None] = mapped_column(String(255))
+    owner_pid: Mapped[int | None] = mapped_column(Integer)
+    owner_started: Mapped[int | None] = mapped_column(BigInteger)
+    lease_until: Mapped[datetime | None] = mapped_column(UTCDateTime())
+    last_error: Mapped[str | None] = mapped_column(String(300))
+
+
+class DeliveryRow(LedgerOwner, Base):
     """The delivery ledger: one row per part, so restarts resume and re-runs are no-ops.
 
     A runner inserts the row as "claimed" before it posts the part (the unique key lets only
@@ -172,7 +184,8 @@ class DeliveryRow(Base):
     thread_id: Mapped[str | None] = mapped_column(String(200))
     posted_at: Mapped[datetime] = mapped_column(UTCDateTime())
     attempt: Mapped[int] = mapped_column(BigInteger, default=1)
-    # "claimed" while a runner posts the part, "sent" once the platform returned its id.
+    # "claimed" while a runner posts the part, "sent" once the platform returned its id,
+    # "failed" after a send that raised (the next run reconciles, then retries).
     # Rows from before migration 0004 were all sent, hence the server default.
     state: Mapped[str] = mapped_column(String(10), default="sent", server_default="sent")
     claimed_by: Mapped[str | None] = mapped_column(String(64))  # the claiming run's token

@@ -4,12 +4,15 @@ restarts, failures and concurrent senders."""
 from __future__ import annotations
 
 import asyncio
+import socket
 from datetime import UTC, datetime, timedelta
 
 from bot.alerts import AlertChannel, AlertPipeline
 from bot.alerts.repository import AlertStore
 from bot.commands.parse import SubscriptionFilters
 from bot.store import Store
+from bot.store.ledger import Owner
+from tests.fakes.processes import dead_pid
 
 from .conftest import T0, Env, make_pr
 
@@ -196,13 +199,16 @@ async def test_two_pipelines_flushing_the_same_alert_send_it_once(env: Env) -> N
     assert env.outbox.numbers() == [[1]]
 
 
-async def test_a_claim_left_by_a_crash_is_taken_over_after_the_lease(env: Env) -> None:
+async def test_a_claim_left_by_a_crash_on_another_host_is_taken_over_after_the_lease(
+    env: Env,
+) -> None:
     sub = await env.subscribe("attention")
     db = AlertStore(env.store)
     pr = make_pr(1)
     crashed = await db.claim(
         sub_ids=[int(sub.id)], repo=pr.repo, number=1, platform="slack", channel="C1",
-        token="crashed", now=env.clock(), lease=timedelta(minutes=10),
+        owner=Owner("crashed", "another-host", 4242), now=env.clock(),
+        lease=timedelta(minutes=10),
     )  # fmt: skip
     assert crashed == [int(sub.id)]
     await env.pipeline.submit([pr], source="poll")
@@ -210,6 +216,46 @@ async def test_a_claim_left_by_a_crash_is_taken_over_after_the_lease(env: Env) -
     env.clock.advance(minutes=11)
     await env.pipeline.submit([pr], source="poll")  # queued again by the next poll
     assert env.outbox.numbers() == [[1]]
+
+
+async def test_a_claim_of_a_dead_process_on_this_host_is_taken_over_at_once(env: Env) -> None:
+    sub = await env.subscribe("attention")
+    db = AlertStore(env.store)
+    pr = make_pr(1)
+    gone = Owner("crashed", socket.gethostname(), dead_pid())
+    crashed = await db.claim(
+        sub_ids=[int(sub.id)], repo=pr.repo, number=1, platform="slack", channel="C1",
+        owner=gone, now=env.clock(),
+    )  # fmt: skip
+    assert crashed == [int(sub.id)]
+    await env.pipeline.submit([pr], source="poll")
+    assert env.outbox.numbers() == [[1]]
+
+
+async def test_an_alert_whose_delivery_is_incomplete_is_retried_not_marked_sent(
+    env: Env,
+) -> None:
+    from bot.delivery import DeliveryResult
+
+    await env.subscribe("attention")
+    sent: list[str] = []
+
+    async def busy_once(platform: str, channel: str, document: object) -> DeliveryResult:
+        sent.append(channel)
+        result = DeliveryResult("doc", platform, channel, parts=2, skipped=[0])
+        if len(sent) == 1:
+            result.busy_part = 1  # another live run holds part 2
+        else:
+            result.skipped = [0, 1]
+        return result
+
+    pipeline = env.new_pipeline()
+    pipeline.sender = busy_once
+    await pipeline.submit([make_pr(1)], source="poll")
+    assert await AlertStore(env.store).held() != []  # not sent: still in the outbox
+    env.clock.advance(hours=1)
+    await pipeline.flush()
+    assert len(sent) == 2 and await AlertStore(env.store).held() == []
 
 
 async def test_two_matching_subscriptions_of_one_channel_give_one_alert(env: Env) -> None:

@@ -10,6 +10,7 @@ from sqlalchemy import inspect
 
 from bot.models import FileChange, PullRequest
 from bot.store import Store
+from bot.store.ledger import Outcome, Owner
 from tests.fakes.databases import postgres_database
 
 T0 = datetime(2026, 6, 1, tzinfo=UTC)
@@ -117,31 +118,51 @@ async def test_delivery_ledger_records_each_part_once(store: Store) -> None:
 
 
 async def test_a_delivery_part_is_claimed_by_one_runner_only(store: Store) -> None:
-    # A second Store is a second process's connection pool over the same database.
+    # A second Store is a second process's connection pool over the same database; the
+    # owners live on another host, so only their leases (5 minutes) say when they are gone.
     other = await Store.open(store.engine.url.render_as_string(hide_password=False))
+    a, b = Owner("a", "host-a", 1), Owner("b", "host-b", 2)
     try:
-        claim = {"owner": "a", "stale_after": timedelta(minutes=5), "now": T0}
-        assert await store.claim_delivery("digest:x", "slack", "C1", 0, 2, **claim)
-        assert not await other.claim_delivery("digest:x", "slack", "C1", 0, 2, **claim)
+        claim = await store.claim_delivery("digest:x", "slack", "C1", 0, 2, owner=a, now=T0)
+        assert claim.outcome is Outcome.NEW
+        busy = await other.claim_delivery("digest:x", "slack", "C1", 0, 2, owner=b, now=T0)
+        assert busy.outcome is Outcome.BUSY and busy.holder == a
         # A claim is not a post: the ledger (and the scheduler's catch-up) ignore it.
         assert await store.deliveries("digest:x", "slack", "C1") == {}
 
-        late = claim | {"owner": "b", "now": T0 + timedelta(minutes=6)}
-        assert await other.claim_delivery("digest:x", "slack", "C1", 0, 2, **late)
-        assert not await store.claim_delivery("digest:x", "slack", "C1", 0, 2, **late)
+        late = T0 + timedelta(minutes=6)
+        taken = await other.claim_delivery("digest:x", "slack", "C1", 0, 2, owner=b, now=late)
+        assert taken.outcome is Outcome.DOUBT and taken.holder == a
+        again = await store.claim_delivery("digest:x", "slack", "C1", 0, 2, owner=a, now=late)
+        assert again.outcome is Outcome.BUSY
         # The run that lost its claim cannot release the one that took it over.
-        await store.release_delivery("digest:x", "slack", "C1", 0, owner="a")
-        assert not await store.claim_delivery("digest:x", "slack", "C1", 0, 2, **late)
+        await store.release_delivery("digest:x", "slack", "C1", 0, owner=a)
+        again = await store.claim_delivery("digest:x", "slack", "C1", 0, 2, owner=a, now=late)
+        assert again.outcome is Outcome.BUSY
 
         await other.record_delivery("digest:x", "slack", "C1", 0, 2, "1.0", None)
         assert list(await store.deliveries("digest:x", "slack", "C1")) == [0]
         # A sent part never becomes claimable again, however old.
-        much_later = claim | {"now": T0 + timedelta(days=30)}
-        assert not await store.claim_delivery("digest:x", "slack", "C1", 0, 2, **much_later)
-        await other.release_delivery("digest:x", "slack", "C1", 0, owner="b")
+        much_later = T0 + timedelta(days=30)
+        done = await store.claim_delivery("digest:x", "slack", "C1", 0, 2, owner=a, now=much_later)
+        assert done.outcome is Outcome.DONE
+        await other.release_delivery("digest:x", "slack", "C1", 0, owner=b)
         assert list(await store.deliveries("digest:x", "slack", "C1")) == [0]
     finally:
         await other.close()
+
+
+async def test_stored_errors_are_redacted_one_line_and_short(store: Store) -> None:
+    from bot.secrets import register
+
+    secret = "ghp_" + "s" * 36
+    register([secret])
+    owner = Owner.current()
+    await store.claim_delivery("digest:x", "slack", "C1", 0, 1, owner=owner)
+    error = RuntimeError(f"Illegal header value b'Bearer {secret}\\n'\n" + "detail " * 200)
+    await store.fail_delivery("digest:x", "slack", "C1", 0, owner=owner, error=error)
+    stored = (await store.delivery_errors("digest:x", "slack", "C1"))[0]
+    assert secret not in stored and "\n" not in stored and len(stored) < 300
 
 
 async def test_migration_0004_keeps_earlier_deliveries_as_sent(tmp_path: Path) -> None:

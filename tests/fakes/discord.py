@@ -13,6 +13,11 @@ It serves the routes the bot uses, on 127.0.0.1, and is strict where Discord is 
   (``X-RateLimit-Limit/Remaining/Reset/Reset-After/Bucket``); a client that ignores them
   gets 429 with a JSON ``retry_after`` (and ``global``), and the fake records a *violation*.
   Tests can inject 429s (per route or global) and 5xx errors;
+* ``nonce`` (at most 25 characters) with ``enforce_nonce: true``: a second message by the
+  same author with the same nonce within a few minutes is not created; the first one is
+  returned (resources/message#create-message). ``GET /channels/{id}/messages`` reads a
+  channel or thread newest first (``limit`` 1-100, default 50), without nonces, as the
+  REST API does;
 * missing access, missing permissions, unknown channel, unknown message and unknown
   interaction errors carry Discord's JSON error codes; an interaction must be answered
   within 3 seconds of its creation or it is unknown, and only once.
@@ -40,6 +45,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from aiohttp import web
+
+from tests.fakes.gates import Gate
 
 API_PREFIX = "/api/v10"
 DISCORD_EPOCH_MS = 1_420_070_400_000
@@ -160,6 +167,7 @@ class FakeMessage:
     flags: int = 0
     # Uploaded attachments: {"id", "filename", "description", "data"}.
     files: list[dict[str, Any]] = field(default_factory=list)
+    nonce: str | None = None
 
 
 @dataclass
@@ -251,6 +259,11 @@ _ROUTE_BUCKETS = {
 }
 
 
+# Discord: the nonce is "checked for uniqueness in the past few minutes".
+NONCE_WINDOW = 300.0
+NONCE_MAX = 25
+
+
 def _snowflakes() -> Callable[[], int]:
     counter = itertools.count()
 
@@ -304,6 +317,8 @@ class FakeDiscord:
         self.commands: dict[int | None, list[dict[str, Any]]] = {}
         self.violations: list[str] = []  # 429s the client earned by ignoring the limits
         self.faults: list[Fault] = []
+        self.gates: dict[str, Gate] = {}
+        self._counts: dict[str, int] = {}
 
         self._windows: dict[tuple[str, str], _Window] = {}
         self._global_times: deque[float] = deque()
@@ -331,6 +346,7 @@ class FakeDiscord:
         r.add_get(p + "/gateway/bot", self._gateway_bot)
         r.add_get(p + "/channels/{channel_id}", self._get_channel)
         r.add_post(p + "/channels/{channel_id}/messages", self._create_message)
+        r.add_get(p + "/channels/{channel_id}/messages", self._get_messages)
         r.add_post(p + "/channels/{channel_id}/messages/{message_id}/threads", self._start_thread)
         r.add_post(p + "/webhooks/{webhook_id}/{token}", self._execute_webhook)
         r.add_get(p + "/webhooks/{webhook_id}/{token}", self._get_webhook)
@@ -399,6 +415,13 @@ class FakeDiscord:
         self.faults.append(
             Fault(route, status, {"message": message, "code": code}, {}, times, after=after)
         )
+
+    def hold(self, route: str, nth: int = 1, *, after: bool = False) -> Gate:
+        """Pause the `nth` request to `route` (e.g. "POST /channels/{channel_id}/messages")
+        from now on: before it takes effect, or (after) once it has, before answering."""
+        gate = Gate(self._counts.get(route, 0) + nth, after)
+        self.gates[route] = gate
+        return gate
 
     def rate_limit(self, route: str, *, retry_after: float, is_global: bool = False) -> None:
         """Answer the next request to `route` with 429 and `retry_after` (per route or global)."""
@@ -539,7 +562,17 @@ class FakeDiscord:
                 self._check_global(route, now)
             self._check_faults(route, request, now)
             headers = self._take_bucket(route, request, now)
+            count = self._counts[route] = self._counts.get(route, 0) + 1
+            gate = self.gates.get(route)
+            if gate is not None and gate.nth != count:
+                gate = None
+            if gate is not None and not gate.after:
+                await gate.pause()
+                if gate.dropped:
+                    raise DiscordError(503, 0, "dropped by the test")
             response = await handler(request)
+            if gate is not None and gate.after:
+                await gate.pause()
         except DiscordError as exc:
             response = exc.response()
         except _RateLimited as exc:
@@ -763,11 +796,45 @@ class FakeDiscord:
             raise DiscordError(403, 50013, "Missing Permissions")
         body = _json_object(request)
         validate_message(body, MESSAGE_KEYS, files=len(request[_FILES]))
+        nonce = body.get("nonce")
+        if nonce is not None:
+            if isinstance(nonce, int):
+                nonce = str(nonce)
+            if not isinstance(nonce, str) or len(nonce) > NONCE_MAX:
+                raise form_error({"nonce": _err("BASE_TYPE_MAX_LENGTH", "Must be 25 or fewer")})
+            if body.get("enforce_nonce"):
+                now = time.monotonic()
+                for earlier in reversed(self.messages):
+                    if now - earlier.received_at > NONCE_WINDOW:
+                        break
+                    if earlier.source == "bot" and earlier.nonce == nonce:
+                        return _json_response(self._message_object(earlier) | {"nonce": nonce})
         files = _attachments(body, request[_FILES])
+        # The nonce is a request field: the stored message keeps it apart from its content.
+        content = {k: v for k, v in body.items() if k not in ("nonce", "enforce_nonce")}
         message = self._store(
-            channel.id, body, "bot", flags=int(body.get("flags") or 0), files=files
+            channel.id,
+            content,
+            "bot",
+            flags=int(body.get("flags") or 0),
+            files=files,
+            nonce=nonce,
         )
-        return _json_response(self._message_object(message))
+        created = self._message_object(message)
+        if nonce is not None:
+            created["nonce"] = nonce  # echoed in the create answer only
+        return _json_response(created)
+
+    async def _get_messages(self, request: web.Request) -> web.Response:
+        channel = self._channel(request)
+        try:
+            limit = int(request.query.get("limit", "50"))
+        except ValueError:
+            raise form_error({"limit": _err("NUMBER_TYPE_COERCE", "Value is not int.")}) from None
+        if not 1 <= limit <= 100:
+            raise form_error({"limit": _err("NUMBER_TYPE_MAX", "int value should be <= 100")})
+        found = [m for m in self.messages if m.channel_id == channel.id]
+        return _json_response([self._message_object(m) for m in found[::-1][:limit]])
 
     async def _start_thread(self, request: web.Request) -> web.Response:
         channel = self._channel(request)

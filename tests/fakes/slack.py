@@ -36,6 +36,8 @@ from urllib.parse import parse_qsl
 
 from aiohttp import WSMsgType, web
 
+from tests.fakes.gates import Gate
+
 MAX_BLOCKS = 50
 SECTION_TEXT_MAX = 3000
 FIELDS_MAX = 10
@@ -71,6 +73,7 @@ class Message:
     text: str
     blocks: list[dict[str, Any]]
     at: float  # fake clock time of acceptance
+    metadata: dict[str, Any] | None = None  # chat.postMessage `metadata`, as posted
 
 
 @dataclass(slots=True)
@@ -96,9 +99,11 @@ class Upload:
     thread_ts: str | None = None
     title: str | None = None
     initial_comment: str | None = None
+    ts: str | None = None  # the file-share message's ts once shared in a channel
 
 
 ALT_TEXT_MAX = 1000
+HISTORY_LIMIT_MAX = 999  # conversations.history / replies: `limit` up to 999 (default 100)
 
 
 @dataclass
@@ -119,6 +124,7 @@ class FakeSlack:
     # ("429", seconds) answers 429 with Retry-After; ("5xx", status) an HTTP error;
     # ("drop", 0) closes the connection; ("error", "name") answers ok:false with that error.
     failures: dict[str, deque[tuple[str, float]]] = field(default_factory=dict)
+    gates: dict[str, Gate] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self._runner: web.AppRunner | None = None
@@ -127,6 +133,7 @@ class FakeSlack:
         self._sockets: list[web.WebSocketResponse] = []
         self.socket_connected = asyncio.Event()
         self._socket_acks: dict[str, asyncio.Future[dict[str, Any]]] = {}
+        self._counts: dict[str, int] = {}
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -140,6 +147,7 @@ class FakeSlack:
     async def start(self) -> FakeSlack:
         app = web.Application()
         app.router.add_post("/api/{method}", self._api)
+        app.router.add_get("/api/{method}", self._api)
         app.router.add_post("/response/{key}", self._response)
         app.router.add_post("/upload/{file_id}", self._upload_bytes)
         app.router.add_get("/socket", self._socket)
@@ -164,6 +172,13 @@ class FakeSlack:
 
     def fail(self, method: str, *failures: tuple[str, float]) -> None:
         self.failures.setdefault(method, deque()).extend(failures)
+
+    def hold(self, method: str, nth: int = 1, *, after: bool = False) -> Gate:
+        """Pause the `nth` call of `method` from now on: before it takes effect, or (after)
+        once it has, before answering. Returns the gate to wait on and release."""
+        gate = Gate(self._counts.get(method, 0) + nth, after)
+        self.gates[method] = gate
+        return gate
 
     # ------------------------------------------------------------------ queries
 
@@ -193,6 +208,20 @@ class FakeSlack:
 
     async def _api(self, request: web.Request) -> web.StreamResponse:
         method = request.match_info["method"]
+        count = self._counts[method] = self._counts.get(method, 0) + 1
+        gate = self.gates.get(method)
+        if gate is not None and gate.nth != count:
+            gate = None
+        if gate is not None and not gate.after:
+            await gate.pause()
+            if gate.dropped:
+                return web.Response(status=503, text="dropped by the test")
+        response = await self._dispatch(request, method)
+        if gate is not None and gate.after:
+            await gate.pause()
+        return response
+
+    async def _dispatch(self, request: web.Request, method: str) -> web.StreamResponse:
         self.calls.append(method)
         args = await self._args(request)
         channel = args.get("channel")
@@ -249,6 +278,10 @@ class FakeSlack:
             return self._get_upload_url(args)
         if method == "files.completeUploadExternal":
             return self._complete_upload(args)
+        if method == "conversations.history":
+            return self._history(args)
+        if method == "conversations.replies":
+            return self._replies(args)
         return self._error(method, channel, "unknown_method", status=404)
 
     def _channel_error(self, channel: Any) -> str | None:
@@ -273,9 +306,28 @@ class FakeSlack:
             for m in self.messages
         ):
             return self._error(method, channel, "thread_not_found")
+        metadata = args.get("metadata")
+        if isinstance(metadata, str):
+            try:
+                metadata = json.loads(metadata)
+            except ValueError:
+                return self._error(method, channel, "invalid_metadata_format")
+        if metadata is not None and not (
+            isinstance(metadata, dict)
+            and isinstance(metadata.get("event_type"), str)
+            and isinstance(metadata.get("event_payload"), dict)
+        ):
+            # docs.slack.dev/messaging/message-metadata: event_type and event_payload.
+            return self._error(method, channel, "invalid_metadata_schema")
         ts = self._next_ts()
         message = Message(
-            channel, ts, thread_ts, args.get("text", ""), args.get("blocks") or [], self.clock()
+            channel,
+            ts,
+            thread_ts,
+            args.get("text", ""),
+            args.get("blocks") or [],
+            self.clock(),
+            metadata,
         )
         self.messages.append(message)
         return web.json_response(
@@ -342,11 +394,87 @@ class FakeSlack:
             done.append((upload, item.get("title")))
         for upload, title in done:
             upload.channel, upload.thread_ts = channel, thread_ts
+            upload.ts = self._next_ts() if channel is not None else None
             upload.title = title or upload.filename
             upload.initial_comment = args.get("initial_comment")
         return web.json_response(
             {"ok": True, "files": [{"id": u.file_id, "title": u.title} for u, _ in done]}
         )
+
+    # ------------------------------------------------------------------ reading messages
+
+    def _message_object(self, item: Message | Upload, metadata: bool) -> dict[str, Any]:
+        """A message as conversations.history/replies return it: metadata only with
+        include_all_metadata; a shared file as a file-share message with `files`."""
+        if isinstance(item, Upload):
+            found: dict[str, Any] = {
+                "type": "message",
+                "subtype": "file_share",
+                "ts": item.ts,
+                "text": item.initial_comment or "",
+                "bot_id": "BBOT",
+                "files": [{"id": item.file_id, "name": item.filename, "title": item.title}],
+            }
+            thread_ts = item.thread_ts
+        else:
+            found = {"type": "message", "ts": item.ts, "text": item.text, "bot_id": "BBOT"}
+            if item.blocks:
+                found["blocks"] = item.blocks
+            if metadata and item.metadata is not None:
+                found["metadata"] = item.metadata
+            thread_ts = item.thread_ts
+        if thread_ts is not None:
+            found["thread_ts"] = thread_ts
+        return found
+
+    def _timeline(self, channel: str) -> list[Message | Upload]:
+        items: list[Message | Upload] = [m for m in self.messages if m.channel == channel]
+        items += [u for u in self.uploads.values() if u.channel == channel and u.ts]
+        return sorted(items, key=lambda m: float(m.ts or 0))
+
+    def _page(
+        self, method: str, args: dict[str, Any], items: list[Message | Upload]
+    ) -> web.Response:
+        try:
+            limit = int(args.get("limit") or 100)
+            offset = int(args.get("cursor") or 0)
+        except (TypeError, ValueError):
+            return self._error(method, args.get("channel"), "invalid_cursor")
+        limit = max(1, min(limit, HISTORY_LIMIT_MAX))
+        metadata = str(args.get("include_all_metadata", "")).lower() in ("true", "1")
+        page = items[offset : offset + limit]
+        more = offset + limit < len(items)
+        return web.json_response(
+            {
+                "ok": True,
+                "messages": [self._message_object(m, metadata) for m in page],
+                "has_more": more,
+                "response_metadata": {"next_cursor": str(offset + limit) if more else ""},
+            }
+        )
+
+    def _history(self, args: dict[str, Any]) -> web.Response:
+        # https://docs.slack.dev/reference/methods/conversations.history: top-level
+        # messages (and thread parents), newest first.
+        channel = args.get("channel")
+        error = self._channel_error(channel)
+        if error:
+            return self._error("conversations.history", channel, error)
+        roots = [m for m in self._timeline(str(channel)) if m.thread_ts is None]
+        return self._page("conversations.history", args, roots[::-1])
+
+    def _replies(self, args: dict[str, Any]) -> web.Response:
+        # https://docs.slack.dev/reference/methods/conversations.replies: the parent
+        # first, then its replies oldest first; an unknown ts is thread_not_found.
+        method, channel, ts = "conversations.replies", args.get("channel"), args.get("ts")
+        error = self._channel_error(channel)
+        if error:
+            return self._error(method, channel, error)
+        timeline = self._timeline(str(channel))
+        parent = [m for m in timeline if m.ts == ts and m.thread_ts is None]
+        if not parent:
+            return self._error(method, channel, "thread_not_found")
+        return self._page(method, args, parent + [m for m in timeline if m.thread_ts == ts])
 
     def _unfurl(self, args: dict[str, Any]) -> web.Response:
         method, channel = "chat.unfurl", args.get("channel")

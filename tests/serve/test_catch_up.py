@@ -137,3 +137,29 @@ async def test_long_catch_up_windows_post_each_missed_week_once(store, hours_dow
     assert len(weeks) == (2 if hours_down == 24 * 8 else 3)
     await jobs_at(services, now, post).catch_up()  # and again after a restart: nothing
     assert len(post.calls) == len(weeks)
+
+
+async def test_an_incomplete_delivery_is_not_delivered_and_is_retried(store) -> None:
+    from bot.delivery import DeliveryIncomplete, DeliveryResult
+
+    @dataclass
+    class StopsOnce(RecordingPost):
+        stopped: bool = False
+
+        async def __call__(self, services: Any, job: DigestJob, window: Window) -> None:
+            if not self.stopped:
+                self.stopped = True
+                # What post_digest raises when a live other run holds part 2 of 2.
+                result = DeliveryResult(DOCUMENT, job.platform, job.channel, 2, skipped=[0])
+                result.busy_part = 1
+                raise DeliveryIncomplete(result)
+            await super().__call__(services, job, window)
+
+    post = StopsOnce()
+    jobs = jobs_at(services_for(store), RUN + timedelta(hours=3), post)
+    assert await jobs.catch_up() == {next(iter(jobs.digests)): ["failed"]}
+    assert list(jobs.pending) == list(jobs.digests)
+    # The retry tick posts the rest; then the job is delivered and nothing is pending.
+    assert list((await jobs.retry_pending()).values()) == ["posted"]
+    assert jobs.pending == {}
+    assert list((await jobs.catch_up()).values()) == [["delivered"]]

@@ -109,6 +109,7 @@ async def test_jobs_have_config_ids_and_rebuilding_never_duplicates(store) -> No
         assert ids == [
             "alerts:poll",
             "digest:discord:111:vllm-project/vllm:zh",
+            "digest:retry",
             "digest:slack:C1:vllm-project/vllm:en",
             "sync:periodic",
             # Weekly module subscriptions, on every cron a channel can have.

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import os
+import socket
+import sys
 import threading
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
@@ -15,7 +18,9 @@ import pytest
 
 from bot.delivery import CLAIM_TIMEOUT, DeliveryResult, Send, Sent, deliver
 from bot.store import Store
+from bot.store.ledger import Outcome, Owner
 from tests.fakes.databases import postgres_database
+from tests.fakes.processes import dead_pid
 
 DOC = "digest:vllm-project/vllm:2026-W23:en"
 
@@ -170,9 +175,10 @@ async def test_a_run_that_finds_a_part_being_posted_elsewhere_stops(
         first_result = await first
 
     assert second.sent == [] and second.skipped == [0] and second.busy_part == 1
-    assert not second.complete and "another run is posting message 2 of 4" in (
-        second.summary_line()
-    )
+    line = second.summary_line()
+    assert not second.complete and second.missing == [1, 2, 3]
+    assert "missing 2, 3, 4" in line and "is posting message 2 right now" in line
+    assert f"pid {os.getpid()}" in line  # the live owner is named
     assert first_result.sent == [0, 1, 2, 3] and first_result.complete
     assert [(index, thread) for index, thread, _ in channel.posted] == [
         (0, None),
@@ -205,41 +211,105 @@ async def test_two_runs_at_once_post_every_part_once_in_order_in_one_thread(
     assert [ledger[i].message_id for i in range(parts)] == [m for _, _, m in channel.posted]
 
 
-async def crashed_run_holding_part_1(store: Store, claimed_at: datetime) -> None:
+async def post3(store: Store, send: Send, find: Finder | None = None) -> DeliveryResult:
+    """A 3-part delivery to slack:C1."""
+    return await deliver(
+        store,
+        document_id=DOC,
+        platform="slack",
+        channel="C1",
+        payloads=payloads(3),
+        send=send,
+        find=find,
+    )
+
+
+async def crashed_run_holding_part_1(store: Store, owner: Owner) -> None:
     """What a run killed while posting part 1 leaves: part 0 sent, part 1 claimed."""
     await store.record_delivery(DOC, "slack", "C1", 0, 3, "m0", None)
-    assert await store.claim_delivery(
-        DOC, "slack", "C1", 1, 3, owner="crashed", stale_after=CLAIM_TIMEOUT, now=claimed_at
-    )
+    claim = await store.claim_delivery(DOC, "slack", "C1", 1, 3, owner=owner)
+    assert claim.outcome is Outcome.NEW
 
 
-async def test_a_claim_left_by_a_crashed_run_is_taken_over_after_the_timeout(
+class Finder:
+    """The platform lookup: which parts an earlier attempt had posted."""
+
+    def __init__(self, posted: dict[int, str]) -> None:
+        self.posted = posted
+        self.asked: list[int] = []
+
+    async def __call__(
+        self, index: int, payload: dict[str, Any], thread: str | None
+    ) -> Sent | None:
+        self.asked.append(index)
+        found = self.posted.get(index)
+        return Sent(found) if found else None
+
+
+async def test_a_claim_of_a_dead_process_on_this_host_is_taken_over_at_once(
     store: Store,
 ) -> None:
-    await crashed_run_holding_part_1(
-        store, datetime.now(UTC) - CLAIM_TIMEOUT - timedelta(seconds=1)
-    )
-    send = Recorder()
-    result = await deliver(
-        store, document_id=DOC, platform="slack", channel="C1", payloads=payloads(3), send=send
-    )
-    assert send.calls == [(1, "m0"), (2, "m0")]
+    crashed = Owner("crashed", socket.gethostname(), dead_pid())
+    await crashed_run_holding_part_1(store, crashed)
+    send, find = Recorder(), Finder({})
+    result = await post3(store, send, find)
+    # Part 1 was in doubt: the platform was asked first, then it was posted.
+    assert find.asked == [1] and send.calls == [(1, "m0"), (2, "m0")]
     assert result.complete and result.skipped == [0] and result.sent == [1, 2]
     assert sorted(await store.deliveries(DOC, "slack", "C1")) == [0, 1, 2]
 
 
-async def test_a_fresh_claim_is_left_to_the_run_holding_it(store: Store) -> None:
-    await crashed_run_holding_part_1(store, datetime.now(UTC))
+async def test_a_part_the_crashed_run_had_posted_is_recorded_not_posted_again(
+    store: Store,
+) -> None:
+    await crashed_run_holding_part_1(store, Owner("crashed", socket.gethostname(), dead_pid()))
+    send, find = Recorder(), Finder({1: "posted-before-the-crash"})
+    result = await post3(store, send, find)
+    assert send.calls == [(2, "m0")] and result.reconciled == [1] and result.complete
+    ledger = await store.deliveries(DOC, "slack", "C1")
+    assert ledger[1].message_id == "posted-before-the-crash"
+
+
+async def test_a_claim_from_another_host_waits_for_its_lease(store: Store) -> None:
+    elsewhere = Owner("elsewhere", "another-host", 12345)
+    await crashed_run_holding_part_1(store, elsewhere)
     send = Recorder()
     result = await deliver(
         store, document_id=DOC, platform="slack", channel="C1", payloads=payloads(3), send=send
     )
     assert send.calls == [] and result.busy_part == 1 and not result.complete
+    assert result.busy_owner == "pid 12345 on another-host"
     # The scheduler's "already delivered?" reads only sent parts: a claim is not a post.
     assert sorted(await store.deliveries(DOC, "slack", "C1")) == [0]
+    # Once the lease has run out, the claim is taken over.
+    later = datetime.now(UTC) + CLAIM_TIMEOUT + timedelta(seconds=1)
+    claim = await store.claim_delivery(DOC, "slack", "C1", 1, 3, owner=Owner.current(), now=later)
+    assert claim.outcome is Outcome.DOUBT and claim.holder == elsewhere
 
 
-async def test_a_failed_send_releases_its_claim_so_the_next_run_retries_at_once(
+async def test_a_live_process_on_this_host_keeps_its_claim(store: Store) -> None:
+    alive = await asyncio.create_subprocess_exec(
+        sys.executable, "-c", "import time; time.sleep(60)"
+    )
+    try:
+        owner = Owner("alive", socket.gethostname(), alive.pid)
+        await crashed_run_holding_part_1(store, owner)
+        send = Recorder()
+        result = await deliver(
+            store, document_id=DOC, platform="slack", channel="C1", payloads=payloads(3), send=send
+        )
+        assert send.calls == [] and result.busy_part == 1
+    finally:
+        alive.kill()
+        await alive.wait()
+    # Gone now (killed and reaped): taken over at once.
+    result = await deliver(
+        store, document_id=DOC, platform="slack", channel="C1", payloads=payloads(3), send=send
+    )
+    assert result.complete and result.sent == [1, 2]
+
+
+async def test_a_failed_send_keeps_its_error_and_the_next_run_reconciles_then_retries(
     store: Store,
 ) -> None:
     class Down(Exception):
@@ -247,7 +317,7 @@ async def test_a_failed_send_releases_its_claim_so_the_next_run_retries_at_once(
 
     async def fail_at_part_1(index: int, payload: dict[str, Any], thread: str | None) -> Sent:
         if index == 1:
-            raise Down
+            raise Down("slack said no to xoxb-secret-token " + "x" * 1000)
         return Sent(f"m{index}")
 
     with pytest.raises(Down):
@@ -259,8 +329,11 @@ async def test_a_failed_send_releases_its_claim_so_the_next_run_retries_at_once(
             payloads=payloads(3),
             send=fail_at_part_1,
         )
-    send = Recorder()
-    result = await deliver(
-        store, document_id=DOC, platform="slack", channel="C1", payloads=payloads(3), send=send
-    )
+    errors = await store.delivery_errors(DOC, "slack", "C1")
+    assert list(errors) == [1] and errors[1].startswith("Down: slack said no")
+    assert len(errors[1]) < 300
+    send, find = Recorder(), Finder({})
+    result = await post3(store, send, find)
+    assert find.asked == [1]
     assert send.calls == [(1, "m0"), (2, "m0")] and result.complete
+    assert await store.delivery_errors(DOC, "slack", "C1") == {}

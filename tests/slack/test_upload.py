@@ -62,3 +62,60 @@ async def test_a_thread_that_is_not_a_parent_message_is_refused(
 async def test_an_unknown_channel_names_the_fix(fake_slack: FakeSlack, poster) -> None:
     with pytest.raises(SlackPostError, match="channel ID"):
         await poster.upload_file("C404", PNG, filename="t.png", title="t", alt_text="a")
+
+
+async def test_the_chart_is_the_last_part_of_the_ledger_and_a_rerun_finds_it(
+    fake_slack: FakeSlack, poster, store
+) -> None:
+    from bot.delivery import Attachment
+
+    chart = Attachment(PNG, "digest-x.png", "Trends", "Merged PRs per week: 1, 2, 3")
+    payloads = [{"text": "root", "blocks": []}, {"text": "detail", "blocks": []}]
+
+    async def post(force: bool = False):
+        return await poster.post_document(
+            store,
+            document_id="digest:x",
+            channel="C1",
+            payloads=payloads,
+            attachment=chart,
+            force=force,
+        )
+
+    result = await post()
+    assert result.sent == [0, 1, 2] and result.complete
+    root = fake_slack.channel_messages("C1")[0]
+    (upload,) = fake_slack.shared_files("C1")
+    assert upload.thread_ts == root.ts and upload.alt_txt == chart.alt_text
+    ledger = await store.deliveries("digest:x", "slack", "C1")
+    assert ledger[2].message_id == upload.file_id
+    # Every text part carries the metadata a takeover looks for.
+    assert [m.metadata["event_payload"] for m in fake_slack.channel_messages("C1")] == [
+        {"document": "digest:x", "part": 0},
+        {"document": "digest:x", "part": 1},
+    ]
+    assert (await post()).nothing_new
+    assert len(fake_slack.shared_files("C1")) == 1
+    # The lookup finds the shared chart by its file name in the thread.
+    found = await poster.find_part("C1", "digest:x", 2, root.ts, filename="digest-x.png")
+    assert found is not None and found.message_id == upload.file_id
+
+
+def test_a_chart_that_cannot_be_drawn_is_left_out_and_logged(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    import logging
+    from types import SimpleNamespace
+
+    import bot.digest.charts as charts
+    from bot import posting
+
+    def no_font(digest: object) -> object:
+        raise RuntimeError("matplotlib: no usable font")
+
+    monkeypatch.setattr(charts, "png_chart", no_font)
+    digest = SimpleNamespace(history=SimpleNamespace(weeks=["2026-W22", "2026-W23"]))
+    built = SimpleNamespace(digest=digest, document=SimpleNamespace(id="digest:x", title="t"))
+    with caplog.at_level(logging.WARNING, logger="bot.posting"):
+        assert posting._chart(built) is None  # type: ignore[arg-type]
+    assert "could not be drawn" in caplog.text and "posting without it" in caplog.text

@@ -10,7 +10,7 @@ from alembic import op
 revision = "0006"
 # Written next to a parallel 0005 (delivery ledger owners): once both are merged this
 # line says "0005", keeping one head.
-down_revision = "0004"
+down_revision = "0005_ledger"
 branch_labels = None
 depends_on = None
 
