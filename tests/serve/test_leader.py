@@ -177,6 +177,7 @@ async def test_two_servers_share_one_scheduler(dsn: str) -> None:
         await asyncio.wait_for(b.leader.standby.wait(), 10)
         assert a.scheduler.running and not b.scheduler.running
         assert sorted(j.id for j in a.scheduler.get_jobs()) == [
+            "digest:retry",
             "sync:periodic",
             "weekly:0 9 * * MON",
         ]

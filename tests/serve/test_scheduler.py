@@ -134,8 +134,9 @@ async def test_pollers_are_not_scheduled_when_absent(store) -> None:
     services = FakeServices(make_config(), store)
     jobs = Jobs(services, post=_never, metrics=Metrics())
     scheduler = build_scheduler(jobs, alert_minutes=10, sync_minutes=60)
-    # Only the weekly-subscription run: a channel may subscribe weekly at any time.
-    assert [job.id for job in scheduler.get_jobs()] == ["weekly:0 9 * * MON"]
+    # Only the weekly-subscription run (a channel may subscribe weekly at any time) and the
+    # retry of its incomplete posts.
+    assert sorted(job.id for job in scheduler.get_jobs()) == ["digest:retry", "weekly:0 9 * * MON"]
 
 
 async def _never(*_: object) -> None:
