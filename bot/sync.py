@@ -13,21 +13,26 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
+from bot.errors import GitHubError
 from bot.github import GitHubClient
 from bot.github.graphql_source import GraphQLSource
+from bot.github.queries import scope_qualifiers
 from bot.github.rest_source import RestSource
-from bot.github.source import NullProgress, Source, SyncProgress, fetch_window
+from bot.github.scope_source import ScopeSource
+from bot.github.source import NullProgress, Source, SyncProgress, fetch_window, fingerprint
 from bot.models import PullRequest
 from bot.store.store import Store
 from bot.weeks import Window
 
 __all__ = [
     "NullProgress",
+    "ScopeSyncResult",
     "SyncProgress",
     "SyncResult",
     "fetch_pr",
     "first_time_contributors",
     "source_for",
+    "sync_scope",
     "sync_window",
 ]
 
@@ -125,6 +130,148 @@ async def sync_window(
         repo, start, end, complete=True, pr_count=fetched.count, fingerprint=fetched.fingerprint
     )
     return _result(github, before, started, fetched.count)
+
+
+@dataclass(frozen=True, slots=True)
+class ScopeSyncResult:
+    repos: dict[str, int]  # every repository of the scope with its PRs of the window, stored
+    searched: list[str]  # repositories fetched now (the others were already complete)
+    requests: int
+    seconds: float
+
+
+def org_marker(org: str) -> str:
+    """The sync-window key that records "every public repository of `org` was searched"."""
+    return f"org:{org}"
+
+
+async def _settled(store: Store, repo: str, window: Window, freshness: timedelta) -> bool:
+    """Complete in the store and not worth asking again: the window was over when it was
+    synced (a finished week does not change), or it was confirmed within `freshness`."""
+    known = await store.get_window(repo, window.start_utc, window.end_utc)
+    if known is None or not known.complete:
+        return False
+    checked = known.checked_at or known.synced_at
+    if checked is None:
+        return False
+    return checked >= window.end_utc or datetime.now(UTC) - checked < freshness
+
+
+async def _org_repos(store: Store, org: str, exclude: Iterable[str], window: Window) -> list[str]:
+    """The organisation's repositories the store holds merged PRs of in `window`."""
+    skip = {name.lower() for name in exclude}
+    found = []
+    for repo in await store.repos():
+        if (
+            repo.lower().startswith(org.lower() + "/")
+            and repo.lower() not in skip
+            and await store.count_merged_between(repo, window.start_utc, window.end_utc)
+        ):
+            found.append(repo)
+    return found
+
+
+async def sync_scope(
+    store: Store,
+    github: GitHubClient,
+    window: Window,
+    *,
+    repos: Iterable[str] = (),
+    org: str | None = None,
+    exclude: Iterable[str] = (),
+    force: bool = False,
+    progress: SyncProgress | None = None,
+    freshness: timedelta | None = None,
+) -> ScopeSyncResult:
+    """Make the store hold `window` for several repositories with ONE search.
+
+    `repos`: those repositories (each one already complete in the store costs nothing).
+    `org`: every public repository of the organisation with merged PRs in the window, found
+    from the search results themselves; `exclude` leaves some out (`-repo:` qualifiers, as
+    are the repositories already complete). Each repository's window is then marked
+    complete on its own, with the fingerprint its single-repository probe would compute.
+    Without a token (REST) the repositories are synced one by one: REST search results
+    carry no file lists, so one search would not save a request.
+    """
+    progress = progress or NullProgress()
+    freshness = timedelta(minutes=github.freshness_minutes) if freshness is None else freshness
+    started, before = time.monotonic(), github.requests
+    wanted = list(dict.fromkeys(repos))
+    excluded = list(dict.fromkeys(exclude))
+    if org is None and not wanted:
+        raise ValueError("sync_scope needs repositories or an organisation")
+    if not github.uses_graphql:
+        if org is not None:
+            raise GitHubError(
+                f"an organisation digest (org:{org}) needs GITHUB_TOKEN: without a token "
+                "GitHub's REST search is limited to 60 requests an hour; list the "
+                "repositories with repos = [...] instead"
+            )
+        counts = {}
+        for repo in wanted:
+            result = await sync_window(store, github, repo, window, force=force, progress=progress)
+            counts[repo] = result.prs_stored
+        return ScopeSyncResult(counts, wanted, github.requests - before, time.monotonic() - started)
+
+    start, end = window.start_utc, window.end_utc
+    done: list[str] = []
+    if org is not None:
+        marker = org_marker(org)
+        if not force and await _settled(store, marker, window, freshness):
+            found = await _org_repos(store, org, excluded, window)
+            counts = {r: await store.count_merged_between(r, start, end) for r in found}
+            return ScopeSyncResult(counts, [], 0, time.monotonic() - started)
+        if not force:
+            done = [
+                r
+                for r in await _org_repos(store, org, excluded, window)
+                if await _settled(store, r, window, freshness)
+            ]
+        scope = scope_qualifiers(org=org, exclude=[*excluded, *done])
+        todo: list[str] = []
+    else:
+        done = [r for r in wanted if not force and await _settled(store, r, window, freshness)]
+        todo = [r for r in wanted if r not in done]
+        if not todo:
+            counts = {r: await store.count_merged_between(r, start, end) for r in wanted}
+            return ScopeSyncResult(counts, [], 0, time.monotonic() - started)
+        scope = scope_qualifiers(repos=todo)
+
+    source = ScopeSource(github)
+    stored: dict[str, int] = {}
+
+    async def keep(prs: list[PullRequest]) -> None:
+        await store.upsert_prs(prs)
+        for pr in prs:
+            stored[pr.repo] = stored.get(pr.repo, 0) + 1
+
+    try:
+        await fetch_window(source, scope, start, end, on_prs=keep, progress=progress)
+    except BaseException:
+        # Cancellation included: no repository of a half-fetched search looks complete.
+        for repo in {*todo, *stored}:
+            await store.mark_window(repo, start, end, complete=False, pr_count=stored.get(repo, 0))
+        raise
+    searched = sorted({*todo, *stored})
+    for repo in searched:
+        count = stored.get(repo, 0)
+        await store.mark_window(
+            repo,
+            start,
+            end,
+            complete=True,
+            pr_count=count,
+            fingerprint=fingerprint(count, source.newest.get(repo)),
+        )
+    if org is not None:
+        await store.mark_window(
+            org_marker(org), start, end, complete=True, pr_count=sum(stored.values())
+        )
+        names = searched + done
+    else:
+        names = wanted
+    counts = {r: await store.count_merged_between(r, start, end) for r in names}
+    return ScopeSyncResult(counts, searched, github.requests - before, time.monotonic() - started)
 
 
 async def fetch_pr(
