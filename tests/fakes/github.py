@@ -66,6 +66,7 @@ class Logged:
     operation: str | None  # GraphQL operation name, or the REST path
     status: int = 0
     conditional: bool = False
+    variables: dict[str, Any] | None = None  # a GraphQL request's variables
 
 
 @dataclass
@@ -188,9 +189,7 @@ def search_scope(
     if not wanted and not owners:
         raise SearchError(_UNSEARCHABLE)
     names = [n for n in dict.fromkeys([*scope, *owned]) if n.lower() not in excluded]
-    found = [
-        (name, pr) for name in names for pr in repos[name] if all(f(pr) for f in filters)
-    ]
+    found = [(name, pr) for name in names for pr in repos[name] if all(f(pr) for f in filters)]
     field_name, _, order = (sort or "created-desc").partition("-")
     attr = {"updated": "updated_at", "created": "created_at"}.get(field_name)
     if attr is None:
@@ -453,13 +452,18 @@ class FakeGitHub:
         return None
 
     async def _handle(
-        self, request: web.Request, operation: str | None, answer: Callable[[str | None], Any]
+        self,
+        request: web.Request,
+        operation: str | None,
+        answer: Callable[[str | None], Any],
+        variables: dict[str, Any] | None = None,
     ) -> web.Response:
         entry = Logged(
             request.method,
             request.path,
             operation or request.path,
             conditional="If-None-Match" in request.headers,
+            variables=variables,
         )
         self.log.append(entry)
         response = await self._respond(request, entry, answer)
@@ -537,8 +541,9 @@ class FakeGitHub:
             ),
             None,
         )
+        variables = payload.get("variables") or {}
         return await self._handle(
-            request, operation, lambda _: self._execute(ast, payload.get("variables") or {})
+            request, operation, lambda _: self._execute(ast, variables), variables
         )
 
     def _execute(self, ast: graphql.DocumentNode, variables: dict[str, Any]) -> dict:
