@@ -31,6 +31,7 @@ __all__ = [
     "SyncResult",
     "fetch_pr",
     "first_time_contributors",
+    "org_repos",
     "source_for",
     "sync_scope",
     "sync_window",
@@ -157,7 +158,7 @@ async def _settled(store: Store, repo: str, window: Window, freshness: timedelta
     return checked >= window.end_utc or datetime.now(UTC) - checked < freshness
 
 
-async def _org_repos(store: Store, org: str, exclude: Iterable[str], window: Window) -> list[str]:
+async def org_repos(store: Store, org: str, exclude: Iterable[str], window: Window) -> list[str]:
     """The organisation's repositories the store holds merged PRs of in `window`."""
     skip = {name.lower() for name in exclude}
     found = []
@@ -218,13 +219,13 @@ async def sync_scope(
     if org is not None:
         marker = org_marker(org)
         if not force and await _settled(store, marker, window, freshness):
-            found = await _org_repos(store, org, excluded, window)
+            found = await org_repos(store, org, excluded, window)
             counts = {r: await store.count_merged_between(r, start, end) for r in found}
             return ScopeSyncResult(counts, [], 0, time.monotonic() - started)
         if not force:
             done = [
                 r
-                for r in await _org_repos(store, org, excluded, window)
+                for r in await org_repos(store, org, excluded, window)
                 if await _settled(store, r, window, freshness)
             ]
         scope = scope_qualifiers(org=org, exclude=[*excluded, *done])
