@@ -158,18 +158,19 @@ async def _settled(store: Store, repo: str, window: Window, freshness: timedelta
     return checked >= window.end_utc or datetime.now(UTC) - checked < freshness
 
 
+def _of_org(repo: str, org: str, skip: set[str]) -> bool:
+    return repo.lower().startswith(org.lower() + "/") and repo.lower() not in skip
+
+
 async def org_repos(store: Store, org: str, exclude: Iterable[str], window: Window) -> list[str]:
     """The organisation's repositories the store holds merged PRs of in `window`."""
     skip = {name.lower() for name in exclude}
-    found = []
-    for repo in await store.repos():
-        if (
-            repo.lower().startswith(org.lower() + "/")
-            and repo.lower() not in skip
-            and await store.count_merged_between(repo, window.start_utc, window.end_utc)
-        ):
-            found.append(repo)
-    return found
+    return [
+        repo
+        for repo in await store.repos()
+        if _of_org(repo, org, skip)
+        and await store.count_merged_between(repo, window.start_utc, window.end_utc)
+    ]
 
 
 async def sync_scope(
@@ -253,6 +254,12 @@ async def sync_scope(
         for repo in {*todo, *stored}:
             await store.mark_window(repo, start, end, complete=False, pr_count=stored.get(repo, 0))
         raise
+    if org is not None:
+        # The search covered every public repository of the organisation: those the store
+        # knows that had no merged PR this window are complete with 0 (a baseline of 0 for
+        # "change on last week", not an unknown).
+        skip = {name.lower() for name in [*excluded, *done]}
+        todo = [repo for repo in await store.repos() if _of_org(repo, org, skip)]
     searched = sorted({*todo, *stored})
     for repo in searched:
         count = stored.get(repo, 0)
@@ -268,7 +275,7 @@ async def sync_scope(
         await store.mark_window(
             org_marker(org), start, end, complete=True, pr_count=sum(stored.values())
         )
-        names = searched + done
+        names = sorted(repo for repo in {*stored, *done})
     else:
         names = wanted
     counts = {r: await store.count_merged_between(r, start, end) for r in names}

@@ -12,7 +12,7 @@ organisation digest then joins them:
 - key PRs ranked across the organisation by *share*: a PR's score divided by the top key-PR
   score of its own repository (each repository's best PR is 100%), ties by raw score;
 - a section per active repository, ordered by weight (merged PRs, then key PRs), and one
-  line per quiet repository (at most QUIET_MAX merged PRs and no key PR).
+  line per quiet repository (at most QUIET_MAX merged PRs).
 
 The syncs go through `bot.sync.sync_scope`: one GraphQL search per week for every
 repository together.
@@ -23,6 +23,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import logging
+import re
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -57,7 +58,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-QUIET_MAX = 2  # merged PRs at most, and no key PR: condensed to one line
+QUIET_MAX = 3  # a repository with at most this many merged PRs is condensed to one line
 SECTION_KEY_PRS = 5  # key PRs listed in a repository's own section
 MAX_CROSS_THEMES = 8
 
@@ -73,7 +74,7 @@ class RepoPart:
 
     @property
     def quiet(self) -> bool:
-        return self.digest.totals.merged <= QUIET_MAX and not self.digest.key_prs
+        return self.digest.totals.merged <= QUIET_MAX
 
     @property
     def weight(self) -> tuple[int, int]:
@@ -388,8 +389,19 @@ def rank_key_prs(parts: Sequence[RepoPart], count: int) -> list[OrgKeyPR]:
     return candidates[:count]
 
 
+_TERM_NOTE = re.compile(r"\s*\(([^()]*)\)\s*$")
+
+
 def _theme_keys(theme: str, terms: Sequence[str]) -> set[str]:
-    return {k for k in (normalize_term(t) for t in (theme, *terms)) if k}
+    """The normalised written forms that define a theme. A term nested inside a module's
+    theme only rode along ("DeepSeek V4 (nested term)"), so it joins nothing."""
+    keys = {normalize_term(theme)}
+    for term in terms:
+        note = _TERM_NOTE.search(term)
+        if note and not note[1].isdigit():
+            continue
+        keys.add(normalize_term(_TERM_NOTE.sub("", term)))
+    return {key for key in keys if key}
 
 
 def cross_themes(parts: Sequence[RepoPart]) -> list[CrossTheme]:

@@ -34,7 +34,7 @@ def _config(target: dict, history_weeks: int = 0) -> Config:
 
 def _themed(prs, count: int, offset: int = 0) -> None:
     for i, pr in enumerate(prs[offset : offset + count]):
-        pr.title = f"[DeepSeek V4] support sparse attention part {i}"
+        pr.title = f"[DeepSeek V4] load MTP weights, part {i}"
 
 
 @pytest.fixture
@@ -165,4 +165,7 @@ async def test_real_vllm_ascend_week_beside_vllm(store) -> None:
     parts = {part.repo: part.digest for part in built.digest.parts}
     assert parts[repo].totals.merged == len(ascend) == 82
     assert parts[VLLM].totals.merged == 120
-    assert _ops(fake, "SearchMergedPullRequestsInScope") == 2 + 0  # 202 PRs: 3 pages this week
+    # 202 PRs: ceil(202 / 100) pages this week, one (empty) page for last week; the largest
+    # PR has 63 files, so no extra file page.
+    assert _ops(fake, "SearchMergedPullRequestsInScope") == 3 + 1
+    assert _ops(fake, "MorePullRequestFiles") == 0
