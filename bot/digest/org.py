@@ -61,6 +61,11 @@ log = logging.getLogger(__name__)
 QUIET_MAX = 3  # a repository with at most this many merged PRs is condensed to one line
 SECTION_KEY_PRS = 5  # key PRs listed in a repository's own section
 MAX_CROSS_THEMES = 8
+# PRs one repository's digest may load for its theme baseline (the week and its history
+# weeks). Reading and decoding stored PRs dominates the build, so a repository merging
+# 1,000 PRs a week gets 1 history week instead of `history_weeks`, while a 250-PR week
+# (vLLM) keeps 8: ten such repositories build in seconds, not in half a minute.
+HISTORY_BUDGET = 2500
 
 
 @dataclass(slots=True)
@@ -277,6 +282,8 @@ async def build_org_for_window(
     parts: list[RepoPart] = []
     for repo in repos:
         analyzer = await services.analyzer(repo, offline=offline)
+        merged = await services.store.count_merged_between(repo, window.start_utc, window.end_utc)
+        history = history_weeks(weeks, merged)
         newcomers = None if offline else await _new_contributors(services, repo, window)
         digest = await make_digest(
             services.store,
@@ -287,7 +294,7 @@ async def build_org_for_window(
             timezone=services.config.timezone,
             key_count=services.config.digest.key_prs,
             new_contributors=newcomers,
-            history_weeks=weeks,
+            history_weeks=history,
             # One model call per repository would multiply the cost; the organisation
             # digest's text is the catalogue's.
             narrative=False,
@@ -307,6 +314,14 @@ async def build_org_for_window(
         key_count=services.config.digest.key_prs,
     )
     return BuiltDigest(org, org_document(org))
+
+
+def history_weeks(configured: int, merged: int) -> int:
+    """The history weeks one repository's digest reads: `configured`, capped so that
+    about HISTORY_BUDGET PRs are read (estimated from this week's count), at least 1."""
+    if configured <= 1:
+        return configured
+    return max(1, min(configured, HISTORY_BUDGET // max(merged, 1) - 1))
 
 
 # ------------------------------------------------------------------ combining (pure)
