@@ -8,12 +8,13 @@ period. See docs/github.md.
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
-from bot.errors import GitHubError
+from bot.errors import GitHubError, RateLimitExhausted
 from bot.github import GitHubClient
 from bot.github.graphql_source import GraphQLSource
 from bot.github.queries import scope_qualifiers
@@ -90,6 +91,8 @@ async def sync_window(
     started, before = time.monotonic(), github.requests
     start, end = window.start_utc, window.end_utc
     source = source_for(github, store)
+    if isinstance(source, RestSource):
+        source.reuse = not force
 
     known = await store.get_window(repo, start, end)
     if known and known.complete and not force:
@@ -121,8 +124,18 @@ async def sync_window(
         await store.upsert_prs(prs)
         stored += len(prs)
 
+    counting = _Total(progress)
     try:
-        fetched = await fetch_window(source, repo, start, end, on_prs=keep, progress=progress)
+        fetched = await fetch_window(source, repo, start, end, on_prs=keep, progress=counting)
+    except RateLimitExhausted as exc:
+        await store.mark_window(repo, start, end, complete=False, pr_count=stored)
+        if not isinstance(source, RestSource) or counting.total is None:
+            raise
+        have = await store.count_merged_between(repo, start, end)
+        raise RateLimitExhausted(
+            resume_message(github, repo, window, have, counting.total, str(exc)),
+            reset_at=exc.reset_at,
+        ) from None
     except BaseException:
         # Cancellation included: a half-fetched window must never look complete.
         await store.mark_window(repo, start, end, complete=False, pr_count=stored)
@@ -131,6 +144,55 @@ async def sync_window(
         repo, start, end, complete=True, pr_count=fetched.count, fingerprint=fetched.fingerprint
     )
     return _result(github, before, started, fetched.count)
+
+
+class _Total:
+    """Passes progress on and remembers GitHub's count of the window."""
+
+    def __init__(self, inner: SyncProgress) -> None:
+        self.inner = inner
+        self.total: int | None = None
+
+    def on_total(self, prs: int) -> None:
+        self.total = prs
+        self.inner.on_total(prs)
+
+    def on_page(self) -> None:
+        self.inner.on_page()
+
+    def on_prs(self, n: int) -> None:
+        self.inner.on_prs(n)
+
+    def on_file_page(self) -> None:
+        self.inner.on_file_page()
+
+
+# Without a token each PR costs `pulls/N` plus `pulls/N/files` (one page for most PRs).
+REST_REQUESTS_PER_PR = 2
+
+
+def resume_message(
+    github: GitHubClient, repo: str, window: Window, have: int, total: int, reason: str
+) -> str:
+    """One line: what is stored, what is left, and when the window will be complete at
+    the anonymous rate (the next X-RateLimit-Reset, then one more hour per full budget)."""
+    rate = github.rates.get("core") or github.rate
+    limit = rate.limit or 60
+    left = max(total - have, 0)
+    needed = left * REST_REQUESTS_PER_PR + max(1, math.ceil(total / 100))
+    hours = max(1, math.ceil(needed / limit))
+    if rate.reset_at is not None:
+        done_at = datetime.fromtimestamp(rate.reset_at + (hours - 1) * 3600, UTC).astimezone()
+        when = f"around {done_at:%Y-%m-%d %H:%M} local time"
+        after = f"after {datetime.fromtimestamp(rate.reset_at, UTC).astimezone():%H:%M}"
+    else:
+        when, after = f"in about {hours} h", "after the limit resets"
+    del reason  # the client's wording repeats the reset; this line says all of it
+    return (
+        f"GitHub's anonymous rate limit stopped the sync: stored {have} of {total} PRs of "
+        f"{repo} {window.label}, {left} left (~{needed} requests at {limit}/hour). Run sync "
+        f"again {after} to resume; complete {when} (at once with GITHUB_TOKEN)"
+    )
 
 
 @dataclass(frozen=True, slots=True)
