@@ -737,7 +737,8 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "本期没有跨多个仓库的主题。",
     },
     "org.repo.facts": {
-        "en": "{merged} merged · {key} key · {contributors} contributors · {change}",
+        "en": "{merged} merged · {key} key · {contributors} "
+        "{contributors:contributor|contributors} · {change}",
         "zh": "合并 {merged} · 重点 {key} · 贡献者 {contributors} · {change}",
     },
     "org.repo.key_prs": {"en": "Key PRs", "zh": "重点 PR"},
