@@ -169,3 +169,34 @@ async def test_real_vllm_ascend_week_beside_vllm(store) -> None:
     # PR has 63 files, so no extra file page.
     assert _ops(fake, "SearchMergedPullRequestsInScope") == 3 + 1
     assert _ops(fake, "MorePullRequestFiles") == 0
+
+
+async def test_chat_payloads_one_summary_then_the_thread(fake, store) -> None:
+    from bot.delivery import Sent, deliver
+    from formatters.discord import render_discord
+    from formatters.slack import render_slack
+
+    target = {"platform": "slack", "channel": "C1", "org": "vllm-project"}
+    built = await build_org_for_window(_services(fake, store, _config(target)), None, WEEK, "en")
+    slack = render_slack(built.document)
+    assert len(slack) > 1 and len(render_discord(built.document)) > 1
+    first = json.dumps(slack[0])
+    assert "Summary" in first and "Cross-repository themes" not in first
+
+    calls: list[tuple[int, str | None]] = []
+
+    async def send(index: int, payload: dict, thread: str | None) -> Sent:
+        calls.append((index, thread))
+        return Sent(f"m{index}", None)
+
+    result = await deliver(
+        store,
+        document_id=built.document.id,
+        platform="slack",
+        channel="C1",
+        payloads=slack,
+        send=send,
+    )
+    assert calls[0] == (0, None) and all(thread == "m0" for _, thread in calls[1:])
+    assert result.parts == len(slack)
+    assert built.document.id == "digest:org:vllm-project:2026-W23:en"
