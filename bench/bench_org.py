@@ -2,7 +2,7 @@
 digest build time for 10 repositories.
 
     .venv/bin/python -m bench.bench_org                  # requests + build, 10 x 100 and x 1,000
-    .venv/bin/python -m bench.bench_org --big-requests   # also the 10 x 1,000 request count
+    .venv/bin/python -m bench.bench_org --big-requests --skip-build   # 10 x 1,000 requests
 
 Requests are counted against the local GitHub fake (tests/fakes/github.py), on an empty
 store each time. The build runs `build_org_for_window(..., sync=False)` on a store that
@@ -133,11 +133,13 @@ async def main() -> None:
     parser.add_argument("--big-requests", action="store_true")
     parser.add_argument("--history", type=int, default=8)
     parser.add_argument("--skip-requests", action="store_true")
+    parser.add_argument("--skip-build", action="store_true")
     args = parser.parse_args()
     if not args.skip_requests:
         await requests(args.big_requests)
-    for per_repo in (100, 1000):
-        await build(10, per_repo, args.history)
+    if not args.skip_build:
+        for per_repo in (100, 1000):
+            await build(10, per_repo, args.history)
 
 
 if __name__ == "__main__":
