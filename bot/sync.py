@@ -32,6 +32,7 @@ __all__ = [
     "SyncResult",
     "fetch_pr",
     "first_time_contributors",
+    "first_time_contributors_in",
     "org_repos",
     "source_for",
     "sync_scope",
@@ -377,20 +378,46 @@ async def first_time_contributors(
     without a request; everyone else (in practice the few newcomers) is asked in batched
     searches, 50 logins per GraphQL request.
     """
-    wanted = sorted({login for login in logins if login})
-    if not wanted:
-        return set()
-    known = await store.first_merged(repo, wanted)
-    regulars = {login for login, at in known.items() if at is not None and at < before}
-    ask = [login for login in wanted if login not in regulars]
-    if not ask:
-        return set()
-    answers = await source_for(github, store).merged_before(repo, ask, before)
-    updates = {
-        login: min(at, known[login]) if known.get(login) else at
-        for login, at in answers.items()
-        if at is not None
-    }
-    await store.set_first_merged(repo, updates)
-    # A login GitHub could not be asked about (odd characters) is not claimed as new.
-    return {login for login in ask if login in answers and answers[login] is None}
+    return (await first_time_contributors_in(store, github, {repo: logins}, before))[repo]
+
+
+async def first_time_contributors_in(
+    store: Store,
+    github: GitHubClient,
+    logins: dict[str, Iterable[str]],
+    before: datetime,
+) -> dict[str, set[str]]:
+    """`first_time_contributors` of several repositories; with GraphQL the questions of
+    every repository share the batched requests (50 (repo, login) pairs per request)."""
+    asks: dict[str, list[str]] = {}
+    known_of: dict[str, dict[str, datetime | None]] = {}
+    for repo, names in logins.items():
+        wanted = sorted({login for login in names if login})
+        known = await store.first_merged(repo, wanted) if wanted else {}
+        regulars = {login for login, at in known.items() if at is not None and at < before}
+        asks[repo] = [login for login in wanted if login not in regulars]
+        known_of[repo] = known
+    pending = {repo: ask for repo, ask in asks.items() if ask}
+    answers: dict[str, dict[str, datetime | None]] = {repo: {} for repo in logins}
+    if pending:
+        source = source_for(github, store)
+        if isinstance(source, GraphQLSource):
+            pairs = [(repo, login) for repo, ask in pending.items() for login in ask]
+            for (repo, login), at in (await source.merged_before_pairs(pairs, before)).items():
+                answers[repo][login] = at
+        else:
+            for repo, ask in pending.items():
+                answers[repo] = await source.merged_before(repo, ask, before)
+    out: dict[str, set[str]] = {}
+    for repo in logins:
+        known, found = known_of[repo], answers[repo]
+        updates = {
+            login: min(at, known[login]) if known.get(login) else at
+            for login, at in found.items()
+            if at is not None
+        }
+        if updates:
+            await store.set_first_merged(repo, updates)
+        # A login GitHub could not be asked about (odd characters) is not claimed as new.
+        out[repo] = {login for login in asks[repo] if login in found and found[login] is None}
+    return out

@@ -252,7 +252,6 @@ async def build_org_for_window(
 ) -> BuiltDigest:
     """The organisation digest of `window`. `target` None: the first configured target with
     `org` or `repos` (else a UsageError naming the config key to set)."""
-    from bot.digest.pipeline import _new_contributors
     from bot.digest.service import make_digest
     from bot.errors import GitHubUnreachable
 
@@ -279,12 +278,12 @@ async def build_org_for_window(
     offline = not sync or isinstance(failure, GitHubUnreachable)
     names = _display_names(repos)
     previous = window.previous()
+    newcomers = None if offline else await _newcomers(services, repos, window)
     parts: list[RepoPart] = []
     for repo in repos:
         analyzer = await services.analyzer(repo, offline=offline)
         merged = await services.store.count_merged_between(repo, window.start_utc, window.end_utc)
         history = history_weeks(weeks, merged)
-        newcomers = None if offline else await _new_contributors(services, repo, window)
         digest = await make_digest(
             services.store,
             analyzer,
@@ -293,7 +292,7 @@ async def build_org_for_window(
             language,
             timezone=services.config.timezone,
             key_count=services.config.digest.key_prs,
-            new_contributors=newcomers,
+            new_contributors=None if newcomers is None else newcomers[repo],
             history_weeks=history,
             # One model call per repository would multiply the cost; the organisation
             # digest's text is the catalogue's.
@@ -314,6 +313,26 @@ async def build_org_for_window(
         key_count=services.config.digest.key_prs,
     )
     return BuiltDigest(org, org_document(org))
+
+
+async def _newcomers(
+    services: Services, repos: Sequence[str], window: Window
+) -> dict[str, set[str]] | None:
+    """First-time contributors of every repository, asked in shared requests; None when
+    GitHub cannot tell (shown as unknown)."""
+    from bot.sync import first_time_contributors_in
+
+    authors = {}
+    for repo in repos:
+        prs = await services.store.prs_merged_between(repo, window.start_utc, window.end_utc)
+        authors[repo] = {pr.author for pr in prs if pr.author}
+    try:
+        return await first_time_contributors_in(
+            services.store, services.github(), authors, window.start_utc
+        )
+    except GitHubError as exc:
+        log.warning("first-time contributors unknown for %s: %s", window.label, exc)
+        return None
 
 
 def history_weeks(configured: int, merged: int) -> int:

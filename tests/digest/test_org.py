@@ -78,6 +78,9 @@ async def test_org_digest_one_search_per_week_and_each_repos_own_totals(fake, st
     # This week and last week: one search each for all three repositories.
     assert _ops(fake, "SearchMergedPullRequestsInScope") == 2
     assert _ops(fake, "SearchMergedPullRequests") == 0
+    # Newcomers of all three repositories share one request (50 pairs per request).
+    assert _ops(fake, "MergedBefore") == 1
+    assert org.totals.new_contributors is not None
     totals = {part.repo: part.digest.totals.merged for part in org.parts}
     assert totals == {VLLM: 60, ASCEND: 25, "vllm-project/guidellm": 2}
     for part in org.parts:
