@@ -16,7 +16,7 @@ from bot.digest.pipeline import render_digest
 from bot.errors import UsageError
 from bot.services import Services
 from bot.store.store import Store
-from bot.weeks import Window
+from bot.weeks import Window, iso_week
 from tests.fakes.github import FakeGitHub
 from tests.fakes.prdata import load_dataset, make_prs
 
@@ -203,3 +203,34 @@ async def test_chat_payloads_one_summary_then_the_thread(fake, store) -> None:
     assert calls[0] == (0, None) and all(thread == "m0" for _, thread in calls[1:])
     assert result.parts == len(slack)
     assert built.document.id == "digest:org:vllm-project:2026-W23:en"
+
+
+@pytest.mark.skipif(
+    not (DATASETS / "vllm-ascend" / "vllm-ascend-2026-W21.json").exists(),
+    reason="../shared datasets absent",
+)
+async def test_real_vllm_ascend_history_is_each_repositorys_own_baseline(store) -> None:
+    weeks = ["W19", "W20", "W21"]
+    ascend = []
+    for label in weeks:
+        repo, prs = load_dataset(DATASETS / "vllm-ascend" / f"vllm-ascend-2026-{label}.json")
+        ascend += prs
+    _, w22 = load_dataset(DATASETS / "vllm-ascend-2026-W22.json")
+    week = Window(datetime(2026, 5, 25, tzinfo=UTC), datetime(2026, 6, 1, tzinfo=UTC), "2026-W22")
+    vllm = make_prs(120, week.start, week.end, seed=5)
+    async with FakeGitHub({repo: ascend + w22, VLLM: vllm}) as fake:
+        target = {"platform": "slack", "channel": "C", "repos": [VLLM, repo]}
+        services = _services(fake, store, _config(target, history_weeks=3))
+        built = await build_org_for_window(services, None, week, "zh")
+    # One search per week for both repositories: W22 holds 82 + 120 PRs (3 pages), W19-W21
+    # 43, 62 and 97 (one page each); W20/W21's PRs of 100+ files add file pages only.
+    assert _ops(fake, "SearchMergedPullRequestsInScope") == 3 + 1 + 1 + 1
+    assert _ops(fake, "MorePullRequestFiles") >= 2
+    parts = {part.repo: part.digest for part in built.digest.parts}
+    assert parts[repo].history_weeks == 3
+    assert parts[repo].totals.merged == 82
+    for label in weeks:
+        _, prs = load_dataset(DATASETS / "vllm-ascend" / f"vllm-ascend-2026-{label}.json")
+        span = iso_week(2026, int(label[1:]), UTC)
+        assert await store.count_merged_between(repo, span.start_utc, span.end_utc) == len(prs)
+    assert "跨仓库主题" in render_digest(built, "markdown")
