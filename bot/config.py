@@ -8,6 +8,7 @@ the key path and what is accepted.
 from __future__ import annotations
 
 import os
+import re
 import tomllib
 import zoneinfo
 from datetime import UTC
@@ -49,6 +50,21 @@ def _repo_name(value: str) -> str:
 
 
 RepoName = Annotated[str, AfterValidator(_repo_name)]
+
+_ORG = re.compile(r"^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})$")
+
+
+def _org_name(value: str) -> str:
+    if not _ORG.match(value):
+        # An example, never the regular expression.
+        raise ValueError(
+            f"bad organisation {echo(value)}: expected a GitHub login such as vllm-project "
+            "(letters, digits and '-', at most 39)"
+        )
+    return value
+
+
+OrgName = Annotated[str, AfterValidator(_org_name)]
 
 
 class RepoConfig(_Strict):
@@ -100,7 +116,7 @@ class DigestTarget(_Strict):
     # One digest for several repositories: a list, or an organisation's public repositories
     # with merged PRs in the window (minus `exclude`). See docs/digest.md.
     repos: list[RepoName] = []
-    org: Annotated[str, Field(pattern=r"^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})$")] | None = None
+    org: OrgName | None = None
     exclude: list[RepoName] = []
     language: Literal["en", "zh"] | None = None
     cron: str = "0 9 * * MON"

@@ -78,7 +78,7 @@ def test_digest_org_markdown(env) -> None:
     [
         (["--org", "vllm-project", "--repo", VLLM], "not both"),
         (["--exclude", ASCEND], "--exclude only applies with --org"),
-        (["--org", "bad/org"], "org"),
+        (["--org", "bad/org"], "org: bad organisation 'bad/org': expected a GitHub login such as"),
         (["--org", "vllm-project", "--exclude", "other/x"], "exclude lists repositories of"),
     ],
 )
