@@ -34,7 +34,16 @@ from bot.analysis.themes import normalize_term
 from bot.config import Config, DigestTarget
 from bot.digest.document import shorten
 from bot.digest.history import chain
-from bot.digest.model import Digest, FlagCount, KeyPR, KindCount, ModuleCount, PRRow, Totals
+from bot.digest.model import (
+    Digest,
+    FlagCount,
+    Highlight,
+    KeyPR,
+    KindCount,
+    ModuleCount,
+    PRRow,
+    Totals,
+)
 from bot.digest.pipeline import BuiltDigest
 from bot.document import (
     Block,
@@ -91,6 +100,7 @@ class CrossTheme:
     id: str
     name: str
     members: list[tuple[str, list[int]]]  # (repo, PR numbers), heaviest repository first
+    sources: list[tuple[str, str]] = field(default_factory=list)  # (repo, theme id) joined
 
     @property
     def total(self) -> int:
@@ -113,6 +123,8 @@ class OrgDigest(Digest):
     cross_themes: list[CrossTheme] = field(default_factory=list)
     org_key_prs: list[OrgKeyPR] = field(default_factory=list)
     pr_repos: list[str] = field(default_factory=list)  # the repo of each `prs` row
+    highlight_repos: list[list[str]] = field(default_factory=list)  # per `highlights` entry
+    recommendation_repos: list[str] = field(default_factory=list)  # per `recommendations`
 
     def to_json(self) -> dict:
         base = Digest(**{f.name: getattr(self, f.name) for f in dataclasses.fields(Digest)})
@@ -122,6 +134,10 @@ class OrgDigest(Digest):
             entry["repo"] = key.repo
             entry["share"] = round(key.share, 4)
         for entry, repo in zip(data["prs"], self.pr_repos, strict=True):
+            entry["repo"] = repo
+        for entry, repos in zip(data["highlights"], self.highlight_repos, strict=True):
+            entry["repos"] = repos
+        for entry, repo in zip(data["recommendations"], self.recommendation_repos, strict=True):
             entry["repo"] = repo
         data["repos"] = [
             {
@@ -475,9 +491,39 @@ def cross_themes(parts: Sequence[RepoPart]) -> list[CrossTheme]:
         heaviest = max(members, key=lambda i: (len(entries[i][1].prs), -i))
         name = entries[heaviest][1].theme
         ordered = sorted(per_repo.items(), key=lambda item: (-len(item[1]), item[0]))
-        out.append(CrossTheme(entries[heaviest][1].theme_id, name, ordered))
+        sources = [(entries[i][0].repo, entries[i][1].theme_id) for i in members]
+        out.append(CrossTheme(entries[heaviest][1].theme_id, name, ordered, sources))
     out.sort(key=lambda t: (-t.total, t.name))
     return out[:MAX_CROSS_THEMES]
+
+
+def _union_highlights(
+    parts: Sequence[RepoPart], themes: Sequence[CrossTheme], language: str
+) -> list[tuple[Highlight, list[str]]]:
+    """The union's highlights: the cross-repository themes, then each repository's other
+    themes (ids qualified by repository), each with the repositories it covers."""
+    names = {part.repo: part.name for part in parts}
+    out = []
+    joined: set[tuple[str, str]] = set()
+    for theme in themes:
+        text = i18n.join(
+            [
+                i18n.t(language, "org.theme.part", count=len(numbers), repo=names[repo])
+                for repo, numbers in theme.members
+            ],
+            language,
+        )
+        prs = [n for _, numbers in theme.members for n in numbers]
+        repos = [repo for repo, _ in theme.members]
+        out.append((Highlight(theme.name, theme.id, prs, f"{theme.name}: {text}"), repos))
+        joined |= set(theme.sources)
+    for part in parts:
+        for h in part.digest.highlights:
+            if (part.repo, h.theme_id) in joined:
+                continue
+            qualified = dataclasses.replace(h, theme_id=f"{part.name}/{h.theme_id}", facts=[])
+            out.append((qualified, [part.repo]))
+    return out
 
 
 def combine(
@@ -496,6 +542,12 @@ def combine(
     pr_repos = [part.repo for part in parts for _ in part.digest.prs]
     digests = [part.digest for part in parts]
     totals = _totals(parts, len(keys))
+    highlights = _union_highlights(parts, themes, language)
+    recommendations = [
+        (dataclasses.replace(r, text=f"{part.name}: {r.text}"), part.repo)
+        for part in parts
+        for r in part.digest.recommendations
+    ]
     repos_text = i18n.t(language, "org.repos", count=len(parts))
     if totals.merged:
         summary = i18n.t(
@@ -526,8 +578,8 @@ def combine(
         kinds=_kinds(parts),
         flags=_flags(parts),
         key_prs=[k.pr for k in keys],
-        highlights=[],
-        recommendations=[],
+        highlights=[h for h, _ in highlights],
+        recommendations=[r for r, _ in recommendations],
         prs=prs,
         new_contributors=sorted({n for d in digests for n in d.new_contributors}),
         contributors=sorted({c for d in digests for c in d.contributors}),
@@ -545,6 +597,8 @@ def combine(
         cross_themes=themes,
         org_key_prs=keys,
         pr_repos=pr_repos,
+        highlight_repos=[repos for _, repos in highlights],
+        recommendation_repos=[repo for _, repo in recommendations],
     )
 
 

@@ -100,6 +100,10 @@ async def test_org_digest_one_search_per_week_and_each_repos_own_totals(fake, st
     assert data["repos"][1]["totals"]["merged"] == 25
     assert all("repo" in entry for entry in data["key_prs"] + data["prs"])
     assert len(data["prs"]) == 87
+    # Highlights over the union: the cross-repository themes first, each theme once.
+    assert len(data["highlights"][0]["repos"]) >= 2
+    deepseek = [h for h in data["highlights"] if "deepseek" in h["theme_id"]]
+    assert len(deepseek) == 1 and deepseek[0]["repos"] == [VLLM, ASCEND]
     for entry in data["key_prs"]:
         part = next(p for p in org.parts if p.repo == entry["repo"])
         assert entry["number"] in data["repos"][org.parts.index(part)]["key_prs"]
