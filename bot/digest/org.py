@@ -27,6 +27,7 @@ import re
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
 from bot import i18n
@@ -320,6 +321,14 @@ async def build_org_for_window(
                 repo, previous.start_utc, previous.end_utc
             )
         parts.append(RepoPart(repo, names[repo], digest, before))
+    searched = True
+    if target.org and not parts:
+        # Nothing stored: "no PR merged" only when the whole organisation was searched.
+        from bot.sync import org_marker
+
+        searched = await services.store.is_covered(
+            org_marker(target.org), window.start_utc, window.end_utc
+        )
     org = combine(
         parts,
         scope_label=target.scope_label,
@@ -327,6 +336,7 @@ async def build_org_for_window(
         language=language,
         timezone=services.config.timezone,
         key_count=services.config.digest.key_prs,
+        searched=searched,
     )
     return BuiltDigest(org, org_document(org))
 
@@ -534,7 +544,10 @@ def combine(
     language: str,
     timezone: str,
     key_count: int,
+    searched: bool = True,
 ) -> OrgDigest:
+    """The union of `parts`; `searched` False: the scope's window is not known to be
+    complete even without parts (an organisation never searched for it)."""
     parts = sorted(parts, key=lambda p: (-p.weight[0], -p.weight[1], p.repo))
     keys = rank_key_prs(parts, key_count)
     themes = cross_themes(parts)
@@ -564,8 +577,8 @@ def combine(
         )
     else:
         summary = i18n.t(language, "org.summary.empty", scope=scope_label)
-    synced = all(d.synced for d in digests)
-    in_progress = any(d.in_progress for d in digests)
+    synced = searched and all(d.synced for d in digests)
+    in_progress = any(d.in_progress for d in digests) or window.end_utc > datetime.now(UTC)
     return OrgDigest(
         repo=scope_label,
         week=window.label,
@@ -585,7 +598,7 @@ def combine(
         contributors=sorted({c for d in digests for c in d.contributors}),
         themes=[t.id for t in themes[:5]],
         summary_text=summary,
-        complete=all(d.complete for d in digests),
+        complete=synced and not in_progress and all(d.complete for d in digests),
         in_progress=in_progress,
         synced=synced,
         previous_complete=all(d.previous_complete for d in digests),

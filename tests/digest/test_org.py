@@ -238,3 +238,12 @@ async def test_real_vllm_ascend_history_is_each_repositorys_own_baseline(store) 
         span = iso_week(2026, int(label[1:]), UTC)
         assert await store.count_merged_between(repo, span.start_utc, span.end_utc) == len(prs)
     assert "跨仓库主题" in render_digest(built, "markdown")
+
+
+async def test_an_org_never_searched_is_incomplete_not_empty(fake, store) -> None:
+    services = _services(
+        fake, store, _config({"platform": "slack", "channel": "C", "org": "vllm-project"})
+    )
+    built = await build_org_for_window(services, None, WEEK, "en", sync=False)
+    assert built.digest.totals.merged == 0 and not built.digest.complete
+    assert "⚠" in render_digest(built, "markdown")
