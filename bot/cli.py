@@ -9,7 +9,7 @@ import sys
 from collections.abc import Awaitable, Callable
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated, Any, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import typer
 import typer.core
@@ -78,6 +78,11 @@ class Lang(StrEnum):
     zh = "zh"
 
 
+if TYPE_CHECKING:
+    from bot.config import DigestTarget
+
+_T = TypeVar("_T")
+
 ConfigOption = Annotated[
     Path | None,
     typer.Option(
@@ -90,6 +95,33 @@ ConfigOption = Annotated[
 RepoOption = Annotated[
     str | None, typer.Option("--repo", help="OWNER/NAME; default: the first configured repo.")
 ]
+# digest and sync: several repositories (or an organisation) in one search and one report.
+ReposOption = Annotated[
+    list[str] | None,
+    typer.Option("--repo", help="OWNER/NAME; repeat it for one digest of several repositories."),
+]
+OrgOption = Annotated[
+    str | None,
+    typer.Option("--org", help="Every public repository of this organisation (with merged PRs)."),
+]
+ExcludeOption = Annotated[
+    list[str] | None, typer.Option("--exclude", help="With --org: leave OWNER/NAME out.")
+]
+
+
+def _multi_target(
+    repos: list[str] | None, org: str | None, exclude: list[str] | None
+) -> DigestTarget | None:
+    """An organisation target for `--repo` repeated or `--org`; None for one repository."""
+    from bot.digest.org import ad_hoc_target
+
+    if org is None and len(repos or []) < 2:
+        if exclude:
+            raise UsageError("--exclude only applies with --org NAME")
+        return None
+    if org is not None and repos:
+        raise UsageError("give --org NAME or --repo OWNER/NAME (repeated), not both")
+    return ad_hoc_target(repos or [], org, exclude or [])
 
 
 def _version(value: bool) -> None:
@@ -186,7 +218,7 @@ def _dump(data: Any) -> str:
 
 @app.command()
 def sync(
-    repo: RepoOption = None,
+    repo: ReposOption = None,
     week: Annotated[str | None, typer.Option(help="ISO week (2026-W23), 'this' or 'last'.")] = None,
     since: Annotated[str | None, typer.Option(help="Window start date (with --until).")] = None,
     until: Annotated[str | None, typer.Option(help="Window end date, exclusive.")] = None,
@@ -194,8 +226,11 @@ def sync(
     weeks: Annotated[
         int, typer.Option(min=0, max=52, help="Also bring the N weeks before it in (history).")
     ] = 0,
+    org: OrgOption = None,
+    exclude: ExcludeOption = None,
 ) -> None:
     """Fetch the merged PRs of a window into the store."""
+    multi = _usage_value(lambda: _multi_target(repo, org, exclude))
 
     async def go() -> None:
         from bot.progress import SyncProgress
@@ -203,8 +238,11 @@ def sync(
         from bot.weeks import parse_window
 
         async with await _services() as services:
-            repo_name = services.config.repo(repo).name
             window = parse_window(week, since, until, services.config.tz)
+            if multi is not None:
+                await _sync_multi(services, multi, window, force, weeks)
+                return
+            repo_name = services.config.repo(repo[0] if repo else None).name
             with SyncProgress(err, f"{repo_name} {window.label}") as progress:
                 result = await sync_window(
                     services.store,
@@ -287,6 +325,33 @@ def import_(
             out.print(message, markup=False)
 
     run(go)
+
+
+async def _sync_multi(services, target, window, force: bool, weeks: int) -> None:
+    """One search per week for every repository of the target (bot.sync.sync_scope)."""
+    from bot.digest.history import chain
+    from bot.progress import SyncProgress
+    from bot.sync import sync_scope
+
+    for span in reversed(chain(window, weeks + 1)):
+        with SyncProgress(err, f"{target.scope_label} {span.label}") as progress:
+            result = await sync_scope(
+                services.store,
+                services.github(),
+                span,
+                repos=target.repos,
+                org=target.org,
+                exclude=target.exclude,
+                force=force,
+                progress=progress,
+            )
+        counts = ", ".join(f"{r} {n}" for r, n in sorted(result.repos.items())) or "no PRs"
+        out.print(
+            f"{target.scope_label} {span.label}: {counts}; {result.requests} requests, "
+            f"{len(result.searched)} repositories fetched, "
+            f"{len(result.repos) - len(result.searched)} already complete",
+            markup=False,
+        )
 
 
 def sync_summary(repo: str, label: str, result) -> str:
@@ -457,7 +522,7 @@ def themes(
 
 @app.command()
 def digest(
-    repo: RepoOption = None,
+    repo: ReposOption = None,
     week: Annotated[str | None, typer.Option(help="ISO week (2026-W23), 'this' or 'last'.")] = None,
     since: Annotated[str | None, typer.Option(help="Window start date (with --until).")] = None,
     until: Annotated[str | None, typer.Option(help="Window end date, exclusive.")] = None,
@@ -479,9 +544,14 @@ def digest(
             help="A module digest: only PRs of this module (repeatable; see `vllm-bot modules`).",
         ),
     ] = None,
+    org: OrgOption = None,
+    exclude: ExcludeOption = None,
 ) -> None:
     """Build the weekly digest (syncing first when needed); print, write or post it."""
     targets = [_parse_target(t) for t in post or []]
+    multi = _usage_value(lambda: _multi_target(repo, org, exclude))
+    if multi is not None and module:
+        _usage(_module_digest_of_one_repo)
     if out_file is not None:
         _usage(lambda: check_out_file(str(out_file)))
 
@@ -492,16 +562,24 @@ def digest(
         async with await _services() as services:
             window = parse_window(week, since, until, services.config.tz)
             language = lang.value if lang else services.config.language
-            modules = await _module_ids(services, repo, module or [], offline=no_sync)
-            built = await build_for_window(
-                services,
-                repo,
-                window,
-                language,
-                sync=not no_sync,
-                progress_console=err,
-                modules=modules,
-            )
+            if multi is not None:
+                from bot.digest.org import build_org_for_window
+
+                built = await build_org_for_window(
+                    services, multi, window, language, sync=not no_sync, progress_console=err
+                )
+            else:
+                one = repo[0] if repo else None
+                modules = await _module_ids(services, one, module or [], offline=no_sync)
+                built = await build_for_window(
+                    services,
+                    one,
+                    window,
+                    language,
+                    sync=not no_sync,
+                    progress_console=err,
+                    modules=modules,
+                )
             if targets:
                 await _post_everywhere(services, built, targets, force)
                 if out_file is None and format is DigestFormat.markdown:
@@ -516,6 +594,13 @@ def digest(
                 _emit(rendered, out_file)
 
     run(go)
+
+
+def _module_digest_of_one_repo() -> None:
+    raise UsageError(
+        "--module makes a digest of one repository's modules; use it without --org or a "
+        "second --repo"
+    )
 
 
 async def _module_ids(
@@ -557,6 +642,15 @@ async def _post_everywhere(services, built, targets: list[tuple[str, str]], forc
         err.print(result.summary_line(), markup=False)
     if failures:
         raise BotError(f"{len(failures)} of {len(targets)} targets were not posted (see above)")
+
+
+def _usage_value(check: Callable[[], _T]) -> _T:
+    """`_usage` that returns the checked value."""
+    try:
+        return check()
+    except UsageError as exc:
+        err.print(f"error: {exc}", markup=False)
+        raise typer.Exit(2) from None
 
 
 def _usage(check: Callable[[], object]) -> None:

@@ -8,6 +8,7 @@ the key path and what is accepted.
 from __future__ import annotations
 
 import os
+import re
 import tomllib
 import zoneinfo
 from datetime import UTC
@@ -49,6 +50,21 @@ def _repo_name(value: str) -> str:
 
 
 RepoName = Annotated[str, AfterValidator(_repo_name)]
+
+_ORG = re.compile(r"^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})$")
+
+
+def _org_name(value: str) -> str:
+    if not _ORG.match(value):
+        # An example, never the regular expression.
+        raise ValueError(
+            f"bad organisation {echo(value)}: expected a GitHub login such as vllm-project "
+            "(letters, digits and '-', at most 39)"
+        )
+    return value
+
+
+OrgName = Annotated[str, AfterValidator(_org_name)]
 
 
 class RepoConfig(_Strict):
@@ -106,6 +122,11 @@ class DigestTarget(_Strict):
     platform: Literal["slack", "discord"]
     channel: Annotated[str, Field(min_length=1)]
     repo: RepoName | None = None
+    # One digest for several repositories: a list, or an organisation's public repositories
+    # with merged PRs in the window (minus `exclude`). See docs/digest.md.
+    repos: list[RepoName] = []
+    org: OrgName | None = None
+    exclude: list[RepoName] = []
     language: Literal["en", "zh"] | None = None
     cron: str = "0 9 * * MON"
     catch_up_hours: Annotated[float, Field(ge=0)] = 24
@@ -120,6 +141,32 @@ class DigestTarget(_Strict):
     @classmethod
     def _valid_cron(cls, value: str) -> str:
         return _checked_cron(value)
+
+    @model_validator(mode="after")
+    def _one_scope(self) -> DigestTarget:
+        chosen = [key for key in ("repo", "repos", "org") if getattr(self, key)]
+        if len(chosen) > 1:
+            raise ValueError(
+                f"set one of repo, repos and org, not {' and '.join(chosen)}; e.g. "
+                'org = "vllm-project" or repos = ["vllm-project/vllm", "vllm-project/vllm-ascend"]'
+            )
+        if self.exclude and not self.org:
+            raise ValueError('exclude only applies with org = "OWNER"')
+        if self.org and any(
+            name.split("/")[0].lower() != self.org.lower() for name in self.exclude
+        ):
+            raise ValueError(f"exclude lists repositories of {self.org}, as {self.org}/NAME")
+        return self
+
+    @property
+    def is_multi(self) -> bool:
+        """Covers several repositories (an organisation digest)."""
+        return bool(self.repos or self.org)
+
+    @property
+    def scope_label(self) -> str:
+        """The organisation, or the comma-joined repositories (JSON "repo")."""
+        return self.org or ",".join(self.repos)
 
     @property
     def webhook_url(self) -> str | None:
@@ -202,9 +249,12 @@ class Config(_Strict):
         for repo in self.repos:
             if repo.name.lower() == name.lower():
                 return repo
-        # An unconfigured repo still works with generic ("auto") rules.
+        # An unconfigured repo still works with generic ("auto") rules; vLLM itself has
+        # its shipped rule set (an organisation digest meets it unconfigured).
         if (problem := repo_problem(name)) is not None:
             raise ConfigError(f"bad repository {echo(name)}: {problem}")
+        if name.lower() == "vllm-project/vllm":
+            return RepoConfig(name="vllm-project/vllm", modules="vllm")
         return RepoConfig(name=name, modules="auto")
 
 

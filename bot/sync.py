@@ -8,26 +8,34 @@ period. See docs/github.md.
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
+from bot.errors import GitHubError, RateLimitExhausted
 from bot.github import GitHubClient
 from bot.github.graphql_source import GraphQLSource
+from bot.github.queries import scope_qualifiers
 from bot.github.rest_source import RestSource
-from bot.github.source import NullProgress, Source, SyncProgress, fetch_window
+from bot.github.scope_source import ScopeSource
+from bot.github.source import NullProgress, Source, SyncProgress, fetch_window, fingerprint
 from bot.models import PullRequest
 from bot.store.store import Store
 from bot.weeks import Window
 
 __all__ = [
     "NullProgress",
+    "ScopeSyncResult",
     "SyncProgress",
     "SyncResult",
     "fetch_pr",
     "first_time_contributors",
+    "first_time_contributors_in",
+    "org_repos",
     "source_for",
+    "sync_scope",
     "sync_window",
 ]
 
@@ -84,6 +92,8 @@ async def sync_window(
     started, before = time.monotonic(), github.requests
     start, end = window.start_utc, window.end_utc
     source = source_for(github, store)
+    if isinstance(source, RestSource):
+        source.reuse = not force
 
     known = await store.get_window(repo, start, end)
     if known and known.complete and not force:
@@ -115,8 +125,18 @@ async def sync_window(
         await store.upsert_prs(prs)
         stored += len(prs)
 
+    counting = _Total(progress)
     try:
-        fetched = await fetch_window(source, repo, start, end, on_prs=keep, progress=progress)
+        fetched = await fetch_window(source, repo, start, end, on_prs=keep, progress=counting)
+    except RateLimitExhausted as exc:
+        await store.mark_window(repo, start, end, complete=False, pr_count=stored)
+        if not isinstance(source, RestSource) or counting.total is None:
+            raise
+        have = await store.count_merged_between(repo, start, end)
+        raise RateLimitExhausted(
+            resume_message(github, repo, window, have, counting.total, str(exc)),
+            reset_at=exc.reset_at,
+        ) from None
     except BaseException:
         # Cancellation included: a half-fetched window must never look complete.
         await store.mark_window(repo, start, end, complete=False, pr_count=stored)
@@ -125,6 +145,204 @@ async def sync_window(
         repo, start, end, complete=True, pr_count=fetched.count, fingerprint=fetched.fingerprint
     )
     return _result(github, before, started, fetched.count)
+
+
+class _Total:
+    """Passes progress on and remembers GitHub's count of the window."""
+
+    def __init__(self, inner: SyncProgress) -> None:
+        self.inner = inner
+        self.total: int | None = None
+
+    def on_total(self, prs: int) -> None:
+        self.total = prs
+        self.inner.on_total(prs)
+
+    def on_page(self) -> None:
+        self.inner.on_page()
+
+    def on_prs(self, n: int) -> None:
+        self.inner.on_prs(n)
+
+    def on_file_page(self) -> None:
+        self.inner.on_file_page()
+
+
+# Without a token each PR costs `pulls/N` plus `pulls/N/files` (one page for most PRs).
+REST_REQUESTS_PER_PR = 2
+
+
+def resume_message(
+    github: GitHubClient, repo: str, window: Window, have: int, total: int, reason: str
+) -> str:
+    """One line: what is stored, what is left, and when the window will be complete at
+    the anonymous rate (the next X-RateLimit-Reset, then one more hour per full budget)."""
+    rate = github.rates.get("core") or github.rate
+    limit = rate.limit or 60
+    left = max(total - have, 0)
+    needed = left * REST_REQUESTS_PER_PR + max(1, math.ceil(total / 100))
+    hours = max(1, math.ceil(needed / limit))
+    if rate.reset_at is not None:
+        done_at = datetime.fromtimestamp(rate.reset_at + (hours - 1) * 3600, UTC).astimezone()
+        when = f"around {done_at:%Y-%m-%d %H:%M} local time"
+        after = f"after {datetime.fromtimestamp(rate.reset_at, UTC).astimezone():%H:%M}"
+    else:
+        when, after = f"in about {hours} h", "after the limit resets"
+    del reason  # the client's wording repeats the reset; this line says all of it
+    return (
+        f"GitHub's anonymous rate limit stopped the sync: stored {have} of {total} PRs of "
+        f"{repo} {window.label}, {left} left (~{needed} requests at {limit}/hour). Run sync "
+        f"again {after} to resume; complete {when} (at once with GITHUB_TOKEN)"
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class ScopeSyncResult:
+    repos: dict[str, int]  # every repository of the scope with its PRs of the window, stored
+    searched: list[str]  # repositories fetched now (the others were already complete)
+    requests: int
+    seconds: float
+
+
+def org_marker(org: str) -> str:
+    """The sync-window key that records "every public repository of `org` was searched"."""
+    return f"org:{org}"
+
+
+async def _settled(store: Store, repo: str, window: Window, freshness: timedelta) -> bool:
+    """Complete in the store and not worth asking again: the window was over when it was
+    synced (a finished week does not change), or it was confirmed within `freshness`."""
+    known = await store.get_window(repo, window.start_utc, window.end_utc)
+    if known is None or not known.complete:
+        return False
+    checked = known.checked_at or known.synced_at
+    if checked is None:
+        return False
+    return checked >= window.end_utc or datetime.now(UTC) - checked < freshness
+
+
+def _of_org(repo: str, org: str, skip: set[str]) -> bool:
+    return repo.lower().startswith(org.lower() + "/") and repo.lower() not in skip
+
+
+async def org_repos(store: Store, org: str, exclude: Iterable[str], window: Window) -> list[str]:
+    """The organisation's repositories the store holds merged PRs of in `window`."""
+    skip = {name.lower() for name in exclude}
+    return [
+        repo
+        for repo in await store.repos()
+        if _of_org(repo, org, skip)
+        and await store.count_merged_between(repo, window.start_utc, window.end_utc)
+    ]
+
+
+async def sync_scope(
+    store: Store,
+    github: GitHubClient,
+    window: Window,
+    *,
+    repos: Iterable[str] = (),
+    org: str | None = None,
+    exclude: Iterable[str] = (),
+    force: bool = False,
+    progress: SyncProgress | None = None,
+    freshness: timedelta | None = None,
+) -> ScopeSyncResult:
+    """Make the store hold `window` for several repositories with ONE search.
+
+    `repos`: those repositories (each one already complete in the store costs nothing).
+    `org`: every public repository of the organisation with merged PRs in the window, found
+    from the search results themselves; `exclude` leaves some out (`-repo:` qualifiers, as
+    are the repositories already complete). Each repository's window is then marked
+    complete on its own, with the fingerprint its single-repository probe would compute.
+    Without a token (REST) the repositories are synced one by one: REST search results
+    carry no file lists, so one search would not save a request.
+    """
+    progress = progress or NullProgress()
+    freshness = timedelta(minutes=github.freshness_minutes) if freshness is None else freshness
+    started, before = time.monotonic(), github.requests
+    wanted = list(dict.fromkeys(repos))
+    excluded = list(dict.fromkeys(exclude))
+    if org is None and not wanted:
+        raise ValueError("sync_scope needs repositories or an organisation")
+    if not github.uses_graphql:
+        if org is not None:
+            raise GitHubError(
+                f"an organisation digest (org:{org}) needs GITHUB_TOKEN: without a token "
+                "GitHub's REST search is limited to 60 requests an hour; list the "
+                "repositories with repos = [...] instead"
+            )
+        counts = {}
+        for repo in wanted:
+            result = await sync_window(store, github, repo, window, force=force, progress=progress)
+            counts[repo] = result.prs_stored
+        return ScopeSyncResult(counts, wanted, github.requests - before, time.monotonic() - started)
+
+    start, end = window.start_utc, window.end_utc
+    done: list[str] = []
+    if org is not None:
+        marker = org_marker(org)
+        if not force and await _settled(store, marker, window, freshness):
+            found = await org_repos(store, org, excluded, window)
+            counts = {r: await store.count_merged_between(r, start, end) for r in found}
+            return ScopeSyncResult(counts, [], 0, time.monotonic() - started)
+        if not force:
+            done = [
+                r
+                for r in await org_repos(store, org, excluded, window)
+                if await _settled(store, r, window, freshness)
+            ]
+        scope = scope_qualifiers(org=org, exclude=[*excluded, *done])
+        todo: list[str] = []
+    else:
+        done = [r for r in wanted if not force and await _settled(store, r, window, freshness)]
+        todo = [r for r in wanted if r not in done]
+        if not todo:
+            counts = {r: await store.count_merged_between(r, start, end) for r in wanted}
+            return ScopeSyncResult(counts, [], 0, time.monotonic() - started)
+        scope = scope_qualifiers(repos=todo)
+
+    source = ScopeSource(github)
+    stored: dict[str, int] = {}
+
+    async def keep(prs: list[PullRequest]) -> None:
+        await store.upsert_prs(prs)
+        for pr in prs:
+            stored[pr.repo] = stored.get(pr.repo, 0) + 1
+
+    try:
+        await fetch_window(source, scope, start, end, on_prs=keep, progress=progress)
+    except BaseException:
+        # Cancellation included: no repository of a half-fetched search looks complete.
+        for repo in {*todo, *stored}:
+            await store.mark_window(repo, start, end, complete=False, pr_count=stored.get(repo, 0))
+        raise
+    if org is not None:
+        # The search covered every public repository of the organisation: those the store
+        # knows that had no merged PR this window are complete with 0 (a baseline of 0 for
+        # "change on last week", not an unknown).
+        skip = {name.lower() for name in [*excluded, *done]}
+        todo = [repo for repo in await store.repos() if _of_org(repo, org, skip)]
+    searched = sorted({*todo, *stored})
+    for repo in searched:
+        count = stored.get(repo, 0)
+        await store.mark_window(
+            repo,
+            start,
+            end,
+            complete=True,
+            pr_count=count,
+            fingerprint=fingerprint(count, source.newest.get(repo)),
+        )
+    if org is not None:
+        await store.mark_window(
+            org_marker(org), start, end, complete=True, pr_count=sum(stored.values())
+        )
+        names = sorted(repo for repo in {*stored, *done})
+    else:
+        names = wanted
+    counts = {r: await store.count_merged_between(r, start, end) for r in names}
+    return ScopeSyncResult(counts, searched, github.requests - before, time.monotonic() - started)
 
 
 async def fetch_pr(
@@ -160,20 +378,46 @@ async def first_time_contributors(
     without a request; everyone else (in practice the few newcomers) is asked in batched
     searches, 50 logins per GraphQL request.
     """
-    wanted = sorted({login for login in logins if login})
-    if not wanted:
-        return set()
-    known = await store.first_merged(repo, wanted)
-    regulars = {login for login, at in known.items() if at is not None and at < before}
-    ask = [login for login in wanted if login not in regulars]
-    if not ask:
-        return set()
-    answers = await source_for(github, store).merged_before(repo, ask, before)
-    updates = {
-        login: min(at, known[login]) if known.get(login) else at
-        for login, at in answers.items()
-        if at is not None
-    }
-    await store.set_first_merged(repo, updates)
-    # A login GitHub could not be asked about (odd characters) is not claimed as new.
-    return {login for login in ask if login in answers and answers[login] is None}
+    return (await first_time_contributors_in(store, github, {repo: logins}, before))[repo]
+
+
+async def first_time_contributors_in(
+    store: Store,
+    github: GitHubClient,
+    logins: dict[str, Iterable[str]],
+    before: datetime,
+) -> dict[str, set[str]]:
+    """`first_time_contributors` of several repositories; with GraphQL the questions of
+    every repository share the batched requests (50 (repo, login) pairs per request)."""
+    asks: dict[str, list[str]] = {}
+    known_of: dict[str, dict[str, datetime | None]] = {}
+    for repo, names in logins.items():
+        wanted = sorted({login for login in names if login})
+        known = await store.first_merged(repo, wanted) if wanted else {}
+        regulars = {login for login, at in known.items() if at is not None and at < before}
+        asks[repo] = [login for login in wanted if login not in regulars]
+        known_of[repo] = known
+    pending = {repo: ask for repo, ask in asks.items() if ask}
+    answers: dict[str, dict[str, datetime | None]] = {repo: {} for repo in logins}
+    if pending:
+        source = source_for(github, store)
+        if isinstance(source, GraphQLSource):
+            pairs = [(repo, login) for repo, ask in pending.items() for login in ask]
+            for (repo, login), at in (await source.merged_before_pairs(pairs, before)).items():
+                answers[repo][login] = at
+        else:
+            for repo, ask in pending.items():
+                answers[repo] = await source.merged_before(repo, ask, before)
+    out: dict[str, set[str]] = {}
+    for repo in logins:
+        known, found = known_of[repo], answers[repo]
+        updates = {
+            login: min(at, known[login]) if known.get(login) else at
+            for login, at in found.items()
+            if at is not None
+        }
+        if updates:
+            await store.set_first_merged(repo, updates)
+        # A login GitHub could not be asked about (odd characters) is not claimed as new.
+        out[repo] = {login for login in asks[repo] if login in found and found[login] is None}
+    return out

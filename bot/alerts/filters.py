@@ -19,7 +19,13 @@ from typing import Any
 from bot.analysis.paths import REGEX_PREFIX, PatternSet
 from bot.commands.parse import SubscriptionFilters
 
-__all__ = ["SubscriptionFilters", "compile_paths", "filters_from_json", "filters_to_json"]
+__all__ = [
+    "SubscriptionFilters",
+    "compile_paths",
+    "filters_from_json",
+    "filters_to_json",
+    "repo_filters",
+]
 
 _GLOB_CHARS = frozenset("*?[")
 
@@ -51,3 +57,14 @@ def compile_paths(patterns: tuple[str, ...]) -> PatternSet | None:
     if not patterns:
         return None
     return PatternSet.compile([p for pattern in patterns for p in _expand(pattern)])
+
+
+def repo_filters(filters: object) -> tuple[frozenset[str], frozenset[str]]:
+    """The `repo:OWNER/NAME` and `-repo:OWNER/NAME` values of a subscription, lower-cased
+    (GitHub names are case-insensitive). They let one channel follow `rocm` across an
+    organisation (no repo filter) or in one repository only. The command parser owns the
+    syntax and stores them as `repos` / `not_repos`; filters without those fields have none.
+    """
+    repos = getattr(filters, "repos", ()) or ()
+    not_repos = getattr(filters, "not_repos", ()) or ()
+    return frozenset(r.lower() for r in repos), frozenset(r.lower() for r in not_repos)

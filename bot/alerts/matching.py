@@ -20,7 +20,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from bot.alerts.filters import compile_paths
+from bot.alerts.filters import compile_paths, repo_filters
 from bot.alerts.model import Subscription
 from bot.analysis.paths import PatternSet
 from bot.models import Analysis, PullRequest
@@ -79,8 +79,10 @@ class _Compiled:
         "not_flags",
         "not_labels",
         "not_paths",
+        "not_repos",
         "paths",
         "repo",
+        "repos",
         "simple",
         "sub",
     )
@@ -89,6 +91,7 @@ class _Compiled:
         f = sub.filters
         self.sub = sub
         self.repo = sub.repo.lower() if sub.repo else None
+        self.repos, self.not_repos = repo_filters(f)
         self.labels = frozenset(v.lower() for v in f.labels)
         self.not_labels = frozenset(v.lower() for v in f.not_labels)
         self.authors = frozenset(v.lower() for v in f.authors)
@@ -111,12 +114,17 @@ class _Compiled:
             or self.paths
             or self.not_paths
             or sub.repo
+            or self.repos
+            or self.not_repos
         )
 
     def accepts(self, pr: PRFacts) -> bool:
         """The filters the index did not decide. The merge-after-creation rule is
         applied by `MatchIndex.match` for all candidates at once."""
-        if self.repo is not None and self.repo != pr.repo.lower():
+        repo = pr.repo.lower()
+        if self.repo is not None and self.repo != repo:
+            return False
+        if (self.repos and repo not in self.repos) or repo in self.not_repos:
             return False
         if self.simple:
             return True

@@ -168,23 +168,31 @@ class GraphQLSource:
     async def merged_before(
         self, repo: str, logins: Sequence[str], before: datetime
     ) -> dict[str, datetime | None]:
+        found = await self.merged_before_pairs([(repo, login) for login in logins], before)
+        return {login: at for (_, login), at in found.items()}
+
+    async def merged_before_pairs(
+        self, pairs: Sequence[tuple[str, str]], before: datetime
+    ) -> dict[tuple[str, str], datetime | None]:
+        """`merged_before` for (repo, login) pairs of several repositories, 50 per request
+        (an organisation digest asks about every repository's newcomers at once)."""
         # A login outside GitHub's alphabet (e.g. "app/x") would break the search syntax.
-        logins = [login for login in logins if login and set(login) <= _LOGIN_OK]
-        found: dict[str, datetime | None] = {}
-        for i in range(0, len(logins), q.AUTHORS_PER_REQUEST):
-            chunk = logins[i : i + q.AUTHORS_PER_REQUEST]
+        pairs = [(repo, login) for repo, login in pairs if login and set(login) <= _LOGIN_OK]
+        found: dict[tuple[str, str], datetime | None] = {}
+        for i in range(0, len(pairs), q.AUTHORS_PER_REQUEST):
+            chunk = pairs[i : i + q.AUTHORS_PER_REQUEST]
             data = await self.client.graphql(
                 q.merged_before_query(len(chunk)),
                 {
                     f"q{j}": q.merged_before_search(repo, login, before)
-                    for j, login in enumerate(chunk)
+                    for j, (repo, login) in enumerate(chunk)
                 },
             )
-            for j, login in enumerate(chunk):
+            for j, pair in enumerate(chunk):
                 result = data.get(f"u{j}") or {}
                 nodes = [node for node in result.get("nodes") or [] if node]
                 merged = parse_time(nodes[0].get("mergedAt")) if nodes else None
                 if result.get("issueCount", 0) and merged is None:
                     merged = before - timedelta(seconds=1)  # counted, not shown: still earlier
-                found[login] = merged
+                found[pair] = merged
         return found

@@ -145,10 +145,29 @@ def repo_files_query(count: int) -> str:
     )
 
 
+# Several repositories in one search (`org:` or several `repo:` qualifiers): no single
+# repository to check, so each node names its own.
+SEARCH_MERGED_SCOPE = (
+    """
+query SearchMergedPullRequestsInScope($q: String!, $first: Int = 100, $after: String) {
+  search(type: ISSUE, query: $q, first: $first, after: $after) {
+    issueCount
+    pageInfo { hasNextPage endCursor }
+    nodes { ... on PullRequest { repository { nameWithOwner } ...PRFields } }
+  }
+  """
+    + RATE_LIMIT_FIELDS
+    + "\n}\n"
+    + PR_FIELDS
+    + FILES_PAGE
+)
+
+
 def example_documents() -> dict[str, str]:
     """Every document shape the bot sends, generated ones included (for schema validation)."""
     return {
         "SEARCH_MERGED": SEARCH_MERGED,
+        "SEARCH_MERGED_SCOPE": SEARCH_MERGED_SCOPE,
         "PROBE_WINDOW": PROBE_WINDOW,
         "PULL_REQUEST": PULL_REQUEST,
         "files_pages_query(1)": files_pages_query([1]),
@@ -189,3 +208,19 @@ def merged_search(repo: str, start: datetime, end: datetime, *, newest_update: b
 
 def merged_before_search(repo: str, login: str, before: datetime) -> str:
     return f"repo:{repo} is:pr is:merged author:{login} merged:<{_stamp(before)}"
+
+
+def scope_qualifiers(
+    repos: Sequence[str] = (), org: str | None = None, exclude: Sequence[str] = ()
+) -> str:
+    """The search scope of several repositories: GitHub ORs repeated `repo:` qualifiers;
+    `org:` covers an organisation (public repositories only, `-repo:` leaves some out)."""
+    if org:
+        return " ".join([f"org:{org}", "is:public", *(f"-repo:{name}" for name in exclude)])
+    if not repos:
+        raise ValueError("a search scope needs repositories or an organisation")
+    return " ".join(f"repo:{name}" for name in repos)
+
+
+def merged_search_scope(scope: str, start: datetime, end: datetime) -> str:
+    return f"{scope} is:pr is:merged {merged_range(start, end)}"

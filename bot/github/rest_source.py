@@ -46,6 +46,8 @@ class RestSource:
         self.client = client
         self.store = store
         self.not_modified = 0  # 304 answers served from the store's cache
+        self.reused = 0  # PRs of search results already stored at their current version
+        self.reuse = True  # False (sync --force): ask for every PR again
 
     async def get(
         self, path_or_url: str, params: dict[str, Any] | None = None
@@ -141,15 +143,38 @@ class RestSource:
             fetched_at=datetime.now(UTC),
         )
 
+    async def _stored_current(
+        self, repo: str, number: int, updated: str | None
+    ) -> PullRequest | None:
+        """The stored PR when it was fetched after its last update (nothing to ask)."""
+        if self.store is None or not updated or not self.reuse:
+            return None
+        stored = await self.store.get_pr(repo, number)
+        moment = parse_time(updated)
+        if stored is None or stored.fetched_at is None or moment is None:
+            return None
+        return stored if stored.fetched_at >= moment and stored.merged_at else None
+
     async def complete(
         self, repo: str, page: SearchPage, progress: SyncProgress
     ) -> list[tuple[PullRequest, str | None]]:
         # Sequential on purpose: GitHub asks integrations not to send concurrent requests,
-        # and anonymous clients are the first to meet secondary limits.
-        return [
-            (await self._pull(repo, int(item["number"]), progress), item.get("updated_at"))
-            for item in page.items
-        ]
+        # and anonymous clients are the first to meet secondary limits. Each PR is stored
+        # the moment it is complete: at 60 requests an hour a page of 100 PRs (2 requests
+        # each) spans several hours, and a rate limit must not lose what was fetched. A
+        # re-run then asks only for the PRs not stored at their current version.
+        done = []
+        for item in page.items:
+            number, updated = int(item["number"]), item.get("updated_at")
+            pr = await self._stored_current(repo, number, updated)
+            if pr is None:
+                pr = await self._pull(repo, number, progress)
+                if self.store is not None:
+                    await self.store.upsert_prs([pr])
+            else:
+                self.reused += 1
+            done.append((pr, updated))
+        return done
 
     async def probe(self, repo: str, start: datetime, end: datetime) -> str:
         params = {

@@ -123,7 +123,8 @@ def split_window(start: datetime, end: datetime, count: int) -> list[tuple[datet
 class WindowFetch:
     count: int = 0  # unique PRs stored
     newest_update: datetime | None = None
-    numbers: set[int] = field(default_factory=set)
+    # (repo, number): a search over several repositories repeats numbers across them.
+    numbers: set[tuple[str, int]] = field(default_factory=set)
 
     @property
     def fingerprint(self) -> str:
@@ -176,7 +177,7 @@ async def _walk(
     # not add up to its issueCount is listed once more before giving up.
     for attempt in range(2):
         page = first
-        seen: set[int] = set()
+        seen: set[tuple[str, int]] = set()
         while True:
             completed = await source.complete(repo, page, progress)
             prs = []
@@ -184,7 +185,7 @@ async def _walk(
                 if pr.merged_at is None or not (start <= pr.merged_at < end):
                     continue  # defensive: never store a PR outside the window it claims
                 prs.append(pr)
-                seen.add(pr.number)
+                seen.add((pr.repo, pr.number))
                 moment = parse_time(updated)
                 if moment and (result.newest_update is None or moment > result.newest_update):
                     result.newest_update = moment

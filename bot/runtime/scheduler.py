@@ -76,6 +76,9 @@ class DigestJob:
     chart: bool = True
     # A weekly subscription's job: runs scheduled before it existed are not caught up.
     not_before: datetime | None = None
+    # An organisation / several-repository target (bot.config.DigestTarget); `repo` is then
+    # its scope label, as the digest's JSON "repo" and ledger id name it.
+    multi: Any = None
 
     @property
     def label(self) -> str:
@@ -97,9 +100,14 @@ async def post_with_pipeline(services: Any, job: DigestJob, window: Window) -> A
     from bot.digest.pipeline import build_for_window
     from bot.posting import post_digest
 
-    built = await build_for_window(
-        services, job.repo, window, job.language, sync=True, modules=job.modules
-    )
+    if job.multi is not None:
+        from bot.digest.org import build_org_for_window
+
+        built = await build_org_for_window(services, job.multi, window, job.language, sync=True)
+    else:
+        built = await build_for_window(
+            services, job.repo, window, job.language, sync=True, modules=job.modules
+        )
     return await post_digest(
         services, built, job.platform, job.channel, force=False, chart=job.chart
     )
@@ -118,7 +126,13 @@ def digest_jobs(config: Any) -> list[DigestJob]:
     """One job per configured target; ConfigError names the first bad cron."""
     jobs: dict[str, DigestJob] = {}
     for index, target in enumerate(config.digest.targets):
-        repo = config.repo(target.repo).name
+        multi = target if target.is_multi else None
+        if multi is not None and target.modules:
+            raise ConfigError(
+                f"digest.targets.{index}.modules: a module digest covers one repository; "
+                "drop modules or use repo = ... instead of repos/org"
+            )
+        repo = target.scope_label if multi is not None else config.repo(target.repo).name
         language = target.language or config.language
         modules = _target_modules(config, index, target)
         job_id = digest_job_id(target.platform, target.channel, repo, language, modules)
@@ -139,6 +153,7 @@ def digest_jobs(config: Any) -> list[DigestJob]:
             trigger,
             modules,
             target.chart,
+            multi=multi,
         )
     return list(jobs.values())
 

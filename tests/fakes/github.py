@@ -66,6 +66,7 @@ class Logged:
     operation: str | None  # GraphQL operation name, or the REST path
     status: int = 0
     conditional: bool = False
+    variables: dict[str, Any] | None = None  # a GraphQL request's variables
 
 
 @dataclass
@@ -135,17 +136,34 @@ def _date_filter(spec: str) -> Callable[[datetime | None], bool]:
     return keep
 
 
-def search(
+_UNSEARCHABLE = (
+    "The listed users and repositories cannot be searched either because the "
+    "resources do not exist or you do not have permission to view them."
+)
+
+
+def search_scope(
     repos: dict[str, list[FakePR]], query: str, sort: str | None = None
-) -> tuple[str, list[FakePR]]:
-    """The repo and every PR matching `query` (uncapped), in GitHub's order."""
-    repo = None
+) -> list[tuple[str, FakePR]]:
+    """Every (repo, PR) matching `query` (uncapped), in GitHub's order.
+
+    Scope qualifiers as GitHub documents them: repeated `repo:` qualifiers are ORed,
+    `org:` (and `user:`) covers an owner's repositories, `-repo:` excludes one, `is:public`
+    keeps public repositories (every fake repository is public). A scope naming nothing
+    that exists is GitHub's 422 "cannot be searched"."""
+    wanted: list[str] = []
+    owners: list[str] = []
+    excluded: set[str] = set()
     filters: list[Callable[[FakePR], bool]] = []
     for token in query.split():
         key, _, value = token.partition(":")
         if key == "repo":
-            repo = value
-        elif token == "is:pr":
+            wanted.append(value)
+        elif key in ("org", "user"):
+            owners.append(value.lower())
+        elif key == "-repo":
+            excluded.add(value.lower())
+        elif token in ("is:pr", "is:public"):
             pass
         elif token == "is:merged":
             filters.append(lambda pr: pr.merged_at is not None)
@@ -162,18 +180,31 @@ def search(
         else:
             # GitHub would treat it as free text; the bot never sends any, so flag it loudly.
             raise SearchError(f"fake GitHub does not understand {token!r}")
-    if repo is None or repo not in repos:
-        raise SearchError(
-            "The listed users and repositories cannot be searched either because the "
-            "resources do not exist or you do not have permission to view them."
-        )
-    found = [pr for pr in repos[repo] if all(f(pr) for f in filters)]
+    scope = [name for name in wanted if name in repos]
+    if wanted and not scope:
+        raise SearchError(_UNSEARCHABLE)
+    owned = [name for name in repos if name.split("/")[0].lower() in owners]
+    if owners and not any(name.split("/")[0].lower() in owners for name in repos):
+        raise SearchError(_UNSEARCHABLE)
+    if not wanted and not owners:
+        raise SearchError(_UNSEARCHABLE)
+    names = [n for n in dict.fromkeys([*scope, *owned]) if n.lower() not in excluded]
+    found = [(name, pr) for name in names for pr in repos[name] if all(f(pr) for f in filters)]
     field_name, _, order = (sort or "created-desc").partition("-")
     attr = {"updated": "updated_at", "created": "created_at"}.get(field_name)
     if attr is None:
         raise SearchError(f"fake GitHub cannot sort by {sort!r}")
-    found.sort(key=lambda pr: (getattr(pr, attr), pr.number), reverse=order != "asc")
-    return repo, found
+    found.sort(key=lambda hit: (getattr(hit[1], attr), hit[1].number), reverse=order != "asc")
+    return found
+
+
+def search(
+    repos: dict[str, list[FakePR]], query: str, sort: str | None = None
+) -> tuple[str, list[FakePR]]:
+    """The repo and every PR matching a single-repository `query` (uncapped)."""
+    hits = search_scope(repos, query, sort)
+    repo = next((t.partition(":")[2] for t in query.split() if t.startswith("repo:")), "")
+    return repo, [pr for _, pr in hits]
 
 
 def _cursor(index: int) -> str:
@@ -421,13 +452,18 @@ class FakeGitHub:
         return None
 
     async def _handle(
-        self, request: web.Request, operation: str | None, answer: Callable[[str | None], Any]
+        self,
+        request: web.Request,
+        operation: str | None,
+        answer: Callable[[str | None], Any],
+        variables: dict[str, Any] | None = None,
     ) -> web.Response:
         entry = Logged(
             request.method,
             request.path,
             operation or request.path,
             conditional="If-None-Match" in request.headers,
+            variables=variables,
         )
         self.log.append(entry)
         response = await self._respond(request, entry, answer)
@@ -505,8 +541,9 @@ class FakeGitHub:
             ),
             None,
         )
+        variables = payload.get("variables") or {}
         return await self._handle(
-            request, operation, lambda _: self._execute(ast, payload.get("variables") or {})
+            request, operation, lambda _: self._execute(ast, variables), variables
         )
 
     def _execute(self, ast: graphql.DocumentNode, variables: dict[str, Any]) -> dict:
@@ -580,7 +617,7 @@ class FakeGitHub:
         **_: Any,
     ) -> dict:
         try:
-            repo, found = search(self.repos, query)
+            found = search_scope(self.repos, query)
         except SearchError as exc:
             # GitHub answers an unsearchable repo with an empty result, not an error.
             if "cannot be searched" in str(exc):
@@ -591,7 +628,7 @@ class FakeGitHub:
                 }
             raise GitHubGraphQLError(str(exc), "INVALID") from None
         visible = found[:SEARCH_CAP]
-        connection = _connection(visible, first, after, lambda pr: self._gql_pr(repo, pr))
+        connection = _connection(visible, first, after, lambda hit: self._gql_pr(*hit))
         return {
             "issueCount": len(found),
             "pageInfo": connection["pageInfo"],
@@ -620,6 +657,7 @@ class FakeGitHub:
 
         return {
             "__typename": "PullRequest",
+            "repository": {"__typename": "Repository", "nameWithOwner": repo},
             "number": pr.number,
             "title": pr.title,
             "body": pr.body,
@@ -731,7 +769,7 @@ class FakeGitHub:
             sort = request.query.get("sort")
             order = request.query.get("order", "desc")
             try:
-                repo, found = search(
+                found = search_scope(
                     self.repos, request.query.get("q", ""), f"{sort}-{order}" if sort else None
                 )
             except SearchError as exc:
@@ -757,7 +795,7 @@ class FakeGitHub:
             visible = found[:SEARCH_CAP]
             chunk = visible[(page - 1) * per_page : page * per_page]
             items = []
-            for pr in chunk:
+            for repo, pr in chunk:
                 item = self._rest_pr(repo, pr)
                 item["pull_request"] = {"merged_at": stamp(pr.merged_at)}
                 for key in ("additions", "deletions", "changed_files", "merged_by", "base"):
