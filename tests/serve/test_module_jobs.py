@@ -33,6 +33,7 @@ from tests.fakes.slack import FakeSlack, VirtualClock
 from tests.serve.conftest import make_config
 
 REPO = "vllm-project/vllm"
+ASCEND = "vllm-project/vllm-ascend"  # for the organisation target
 # Mondays 09:00 Europe/Berlin = 07:00 UTC in June; this run posts 2026-W23.
 RUN = datetime(2026, 6, 8, 7, tzinfo=UTC)
 W23 = (datetime(2026, 6, 1, tzinfo=UTC), datetime(2026, 6, 7, 20, tzinfo=UTC))
@@ -76,7 +77,8 @@ async def world(tmp_path: Path) -> AsyncIterator[World]:
     prs = make_prs(60, *W23, seed=11, first_number=40000) + make_prs(
         30, *W22, seed=12, first_number=39000
     )
-    github = await FakeGitHub({REPO: prs}).start()
+    ascend = make_prs(12, *W23, seed=13, first_number=50000)
+    github = await FakeGitHub({REPO: prs, ASCEND: ascend}).start()
     clock = VirtualClock()
     slack = await FakeSlack(clock=clock, channels={"C1": True, "C2": True}).start()
     discord = FakeDiscord()
@@ -291,3 +293,34 @@ def test_target_modules_resolve_like_subscribe_and_unknown_ones_stop_serve() -> 
     )
     with pytest.raises(ConfigError, match=r"digest\.targets\.0\.modules: unknown module 'rcom'"):
         digest_jobs(typo)
+
+
+async def test_an_organisation_target_posts_one_org_digest_once(world: World) -> None:
+    repos = [REPO, ASCEND]
+    org = {"platform": "slack", "channel": "C2", "repos": repos, "chart": False}
+    world.services.config = _config(world.discord_channel, extra_targets=[org])
+    jobs = world.jobs()
+    job_id = f"digest:slack:C2:{','.join(repos)}:en"
+    assert job_id in jobs.digests and jobs.digests[job_id].multi is not None
+
+    outcomes = await jobs.catch_up()
+    assert outcomes[job_id] == ["posted"]
+    posted = world.slack.channel_messages("C2")
+    # The organisation digest, not the first repository's own: its summary names both.
+    summary = json.dumps(posted[0].blocks, ensure_ascii=False)
+    assert "vllm-ascend" in summary
+    linked = world.slack_prs("C2")
+    assert any(n >= 50000 for n in linked) and any(n < 50000 for n in linked)  # both repos
+
+    again = await world.jobs(RUN + timedelta(hours=2)).catch_up()
+    assert again[job_id] == ["delivered"]
+    assert len(world.slack.channel_messages("C2")) == len(posted)
+
+
+def test_an_organisation_target_cannot_be_a_module_digest() -> None:
+    from bot.errors import ConfigError
+    from bot.runtime.scheduler import digest_jobs
+
+    target = {"platform": "slack", "channel": "C2", "org": "vllm-project", "modules": ["rocm"]}
+    with pytest.raises(ConfigError, match=r"digest\.targets\.0\.modules"):
+        digest_jobs(make_config(digest={"targets": [target]}))
