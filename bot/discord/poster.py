@@ -36,7 +36,7 @@ import discord
 from discord.http import HTTPClient, Route, handle_message_parameters
 
 from bot.delivery import DeliveryResult, Ledger, Sent, deliver
-from bot.errors import BotError, ConfigError
+from bot.errors import BotError, ConfigError, PermanentError, TransientError
 from formatters import limits
 
 if TYPE_CHECKING:
@@ -71,8 +71,10 @@ _WEBHOOK_URL = re.compile(
 )
 
 
-class DiscordPostError(BotError):
+class DiscordPostError(PermanentError):
     """A permanent Discord error: retrying cannot help, someone has to fix something."""
+
+    service = "discord"
 
     def __init__(self, message: str, *, channel: str, status: int, code: int) -> None:
         super().__init__(message)
@@ -81,8 +83,10 @@ class DiscordPostError(BotError):
         self.code = code
 
 
-class DiscordUnavailable(BotError):
+class DiscordUnavailable(TransientError):
     """Discord kept failing transiently past discord.py's retries; a re-run resumes."""
+
+    service = "discord"
 
 
 def explain(exc: discord.HTTPException, channel: str, *, doing: str, webhook: bool = False) -> str:

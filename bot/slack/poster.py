@@ -23,7 +23,7 @@ from slack_sdk.errors import SlackApiError
 from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.delivery import DeliveryResult, Ledger, Sent, deliver
-from bot.errors import BotError
+from bot.errors import PermanentError, TransientError
 
 log = logging.getLogger(__name__)
 
@@ -49,8 +49,10 @@ _BAD_MESSAGE = frozenset(
 INVITE = "/invite @vllm-bot"
 
 
-class SlackPostError(BotError):
+class SlackPostError(PermanentError):
     """A permanent Slack error: retrying cannot help, a person has to fix something."""
+
+    service = "slack"
 
     def __init__(self, message: str, *, error: str, channel: str) -> None:
         super().__init__(message)
@@ -58,8 +60,10 @@ class SlackPostError(BotError):
         self.channel = channel
 
 
-class SlackUnavailable(BotError):
+class SlackUnavailable(TransientError):
     """Slack kept failing transiently (5xx, connection errors, rate limits) past our bound."""
+
+    service = "slack"
 
 
 def slack_client(token: str, base_url: str | None = None, *, timeout: int = 30) -> AsyncWebClient:
