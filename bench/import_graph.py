@@ -42,7 +42,9 @@ def _is_type_checking(node: ast.If) -> bool:
 def _imports(tree: ast.AST) -> Iterator[tuple[ast.Import | ast.ImportFrom, bool]]:
     """Every import with whether it sits inside a function; TYPE_CHECKING blocks skipped."""
 
-    def walk(node: ast.AST, in_function: bool) -> Iterator[tuple[ast.Import | ast.ImportFrom, bool]]:
+    def walk(
+        node: ast.AST, in_function: bool
+    ) -> Iterator[tuple[ast.Import | ast.ImportFrom, bool]]:
         for child in ast.iter_child_nodes(node):
             if isinstance(child, ast.If) and _is_type_checking(child):
                 for other in child.orelse:
@@ -145,13 +147,18 @@ def main() -> None:
     args = parser.parse_args()
     known = modules()
     sizes = sorted(
-        ((len(path.read_text().splitlines()), str(path.relative_to(ROOT))) for path in known.values()),
+        (
+            (len(path.read_text().splitlines()), str(path.relative_to(ROOT)))
+            for path in known.values()
+        ),
         reverse=True,
     )
     edges, every, local = graph(known)
     found = cycles(edges)
     hidden = cycles(every)
-    print(f"product code: {sum(n for n, _ in sizes)} lines in {len(sizes)} files (bot/, formatters/)")
+    print(
+        f"product code: {sum(n for n, _ in sizes)} lines in {len(sizes)} files (bot/, formatters/)"
+    )
     print("largest files: " + ", ".join(f"{path} {n}" for n, path in sizes[:5]))
     print(f"import cycles (strongly connected components): {len(found)}")
     for component in found:

@@ -11,6 +11,7 @@ store never imports the alerts, a platform client or the scheduler).
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -24,7 +25,9 @@ if TYPE_CHECKING:
     from bot.alerts.wiring import AlertsRuntime
     from bot.analysis import Analyzer
     from bot.analysis.rules import RuleSet
+    from bot.commands.context import SubscriptionInfo
     from bot.discord.poster import DiscordRestPoster
+    from bot.filters import SubscriptionFilters
     from bot.github.client import GitHubClient
     from bot.slack.poster import SlackPoster
 
@@ -41,7 +44,6 @@ class App:
     _slack_poster: SlackPoster | None = None
     _discord_poster: DiscordRestPoster | None = None
     _alerts: AlertsRuntime | None = None
-    # Set by a caller that brings its own subscription service (tests, a command context).
     _subscriptions: SubscriptionService | None = None
 
     @classmethod
@@ -114,15 +116,16 @@ class App:
         return self._alerts
 
     @property
-    def subscriptions(self) -> SubscriptionService:
-        """The subscription service of the command layer (the alerts runtime's)."""
+    def subscriptions(self) -> Subscriptions:
+        """The command layer's subscription service. The alerts runtime behind it is built
+        on the first call, so a context that is never asked about subscriptions (help, a
+        PR card) costs nothing."""
+        return Subscriptions(self)
+
+    def subscription_service(self) -> SubscriptionService:
         if self._subscriptions is None:
             self._subscriptions = self.alerts().subscriptions
         return self._subscriptions
-
-    @subscriptions.setter
-    def subscriptions(self, service: SubscriptionService) -> None:
-        self._subscriptions = service
 
     # ------------------------------------------------------------------ analysis
 
@@ -184,3 +187,36 @@ class App:
         if self._discord_poster is not None:
             await self._discord_poster.close()
         await self.store.close()
+
+
+class Subscriptions:
+    """`bot.commands.context.SubscriptionService` over the app's alerts runtime, built when
+    a subscription command first needs it."""
+
+    def __init__(self, app: App) -> None:
+        self.app = app
+
+    async def subscribe(
+        self,
+        *,
+        platform: str,
+        channel: str,
+        user: str | None,
+        modules: Sequence[str],
+        filters: SubscriptionFilters,
+    ) -> SubscriptionInfo:
+        service = self.app.subscription_service()
+        return await service.subscribe(
+            platform=platform, channel=channel, user=user, modules=modules, filters=filters
+        )
+
+    async def unsubscribe(
+        self, *, platform: str, channel: str, user: str | None, target: str, kind: str
+    ) -> int:
+        service = self.app.subscription_service()
+        return await service.unsubscribe(
+            platform=platform, channel=channel, user=user, target=target, kind=kind
+        )
+
+    async def list(self, *, platform: str, channel: str) -> Sequence[SubscriptionInfo]:
+        return await self.app.subscription_service().list(platform=platform, channel=channel)

@@ -1,6 +1,6 @@
 """Subscription filters: storage and evaluation.
 
-Parsing lives in the command layer (`bot.commands.parse.SubscriptionFilters` and its
+The filters are `bot.filters.SubscriptionFilters`; parsing lives in the command layer (the
 `/vllm subscribe` parser, whose errors users see); this module only stores those filters
 as JSON and compiles them into predicates, so there is exactly one parser.
 
@@ -17,7 +17,7 @@ from dataclasses import asdict, fields
 from typing import Any
 
 from bot.analysis.paths import REGEX_PREFIX, PatternSet
-from bot.commands.parse import SubscriptionFilters
+from bot.filters import SubscriptionFilters
 
 __all__ = ["SubscriptionFilters", "compile_paths", "filters_from_json", "filters_to_json"]
 
