@@ -66,7 +66,7 @@ def _targets(node: ast.Import | ast.ImportFrom, here: str, known: dict[str, Path
         base = node.module or ""
         if node.level:
             package = here.split(".")
-            if not known[here].name == "__init__.py":
+            if known[here].name != "__init__.py":
                 package = package[:-1]
             package = package[: len(package) - node.level + 1]
             base = ".".join([*package, base] if base else package)

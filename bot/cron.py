@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import re
 from datetime import tzinfo
-
-from apscheduler.triggers.cron import CronTrigger
+from typing import TYPE_CHECKING
 
 from bot.errors import ConfigError
+
+if TYPE_CHECKING:
+    from apscheduler.triggers.cron import CronTrigger
 
 __all__ = ["parse_cron"]
 
@@ -62,6 +64,9 @@ def parse_cron(expr: str, tz: tzinfo) -> CronTrigger:
             "e.g. '0 9 * * MON'"
         )
     fields[4] = _crontab_weekdays(fields[4])
+    # Lazy: APScheduler (and its tzlocal) loads only for configs that schedule digests.
+    from apscheduler.triggers.cron import CronTrigger
+
     try:
         return CronTrigger.from_crontab(" ".join(fields), timezone=tz)
     except ValueError as exc:

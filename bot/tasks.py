@@ -13,7 +13,7 @@ import asyncio
 import logging
 from collections.abc import AsyncIterator, Coroutine, Sequence
 from contextlib import asynccontextmanager
-from typing import Any, Protocol, TypeVar, runtime_checkable
+from typing import Any, Protocol, TypeGuard, TypeVar, runtime_checkable
 
 log = logging.getLogger(__name__)
 
@@ -28,7 +28,7 @@ class Work(Protocol):
     def in_flight(self) -> dict[asyncio.Task[Any], str]: ...
 
 
-def is_work(obj: object) -> bool:
+def is_work(obj: object) -> TypeGuard[Work]:
     return callable(getattr(obj, "stop_accepting", None)) and callable(
         getattr(obj, "in_flight", None)
     )

@@ -33,7 +33,9 @@ def filters_from_json(text: str | None) -> SubscriptionFilters:
     """Unknown keys are dropped: a row written by a newer version still loads."""
     data: dict[str, Any] = json.loads(text) if text else {}
     known = {f.name for f in fields(SubscriptionFilters)}
-    values = {k: tuple(v) if isinstance(v, list) else v for k, v in data.items() if k in known}
+    values: dict[str, Any] = {
+        k: tuple(v) if isinstance(v, list) else v for k, v in data.items() if k in known
+    }
     return SubscriptionFilters(**values)
 
 

@@ -206,7 +206,7 @@ class DiscordGateway:
             self.failure = None
 
     def delay(self, failures: int) -> float:
-        return min(self.backoff * 2 ** (failures - 1), self.max_backoff)
+        return min(self.backoff * 2.0 ** (failures - 1), self.max_backoff)
 
     async def stop(self) -> None:
         self._stop.set()

@@ -52,7 +52,7 @@ async def already_delivered(store: Any, document: str, platform: str, channel: s
     parts = await store.deliveries(document, platform, channel)
     if not parts:
         return False
-    expected = max(d.parts for d in parts.values())
+    expected: int = max(d.parts for d in parts.values())
     return len(parts) >= expected
 
 
@@ -144,7 +144,8 @@ class Jobs:
 
     @property
     def tz(self) -> tzinfo:
-        return self.services.config.tz
+        zone: tzinfo = self.services.config.tz
+        return zone
 
     # ------------------------------------------------------------------ digests
 
