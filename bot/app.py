@@ -218,5 +218,13 @@ class Subscriptions:
             platform=platform, channel=channel, user=user, target=target, kind=kind
         )
 
+    async def unsubscribe_detailed(
+        self, *, platform: str, channel: str, user: str | None, target: str, kind: str
+    ) -> tuple[int, list[tuple[int, list[str]]]]:
+        service = self.app.subscription_service()
+        return await service.unsubscribe_detailed(
+            platform=platform, channel=channel, user=user, target=target, kind=kind
+        )
+
     async def list(self, *, platform: str, channel: str) -> Sequence[SubscriptionInfo]:
         return await self.app.subscription_service().list(platform=platform, channel=channel)

@@ -9,7 +9,7 @@ import sys
 from collections.abc import Awaitable, Callable
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated, Any, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import typer
 import typer.core
@@ -18,6 +18,9 @@ from rich.console import Console
 from bot.errors import BotError, GitHubUnreachable, UsageError, one_line
 from bot.secrets import RedactingStream, redact
 from bot.validators import check_out_file, echo
+
+if TYPE_CHECKING:
+    from bot.app import App
 
 app = typer.Typer(
     name="vllm-bot",
@@ -159,10 +162,11 @@ def run(factory: Callable[[], Awaitable[T]]) -> T:
         raise typer.Exit(1) from None
 
 
-async def _services():
-    from bot.services import Services
+async def _services() -> App:
+    # Lazy: the store (SQLAlchemy) and the config stay off `--help` and argument errors.
+    from bot.app import App
 
-    return await Services.start(state.config)
+    return await App.start(state.config)
 
 
 def _emit(text: str, out_file: Path | None) -> None:
