@@ -21,6 +21,7 @@ from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 from bot.app import App
+from bot.digest.archive import ArchiveCache
 from bot.errors import BotError, ConfigError
 from bot.runtime.integrations import Integrations, discover, periodic_sync
 from bot.runtime.leader import LeaderLoop, Leadership, leadership_for
@@ -170,8 +171,6 @@ class Server:
     # ------------------------------------------------------------------ start
 
     async def start(self) -> None:
-        from bot.digest.archive import ArchiveCache
-
         archive = archive_routes(ArchiveCache(self.services))
         app = build_app(self.readiness, self.metrics, [*self.integrations.routes, *archive])
         try:

@@ -1,8 +1,8 @@
 """Module subscriptions and merge alerts (issue 8).
 
-How the pieces are wired in `serve` is shown in docs/alerts.md ("Wiring"): one
-SubscriptionService for the command layer, one AlertPipeline fed by a WebhookReceiver
-(POST /github/webhook) and an AlertPoller.
+The pieces are wired once per process by `bot.alerts.wiring.build_runtime` (through
+`App.alerts()`): one SubscriptionService for the command layer, one AlertPipeline fed by
+a WebhookReceiver (POST /github/webhook) and an AlertPoller.
 """
 
 from __future__ import annotations

@@ -17,8 +17,13 @@ from bot.alerts.pipeline import AlertPipeline, Sender
 from bot.alerts.poller import AlertPoller, GitHubMergedSource
 from bot.alerts.settings import AlertSettings
 from bot.alerts.subscriptions import ModuleCatalogue, SubscriptionService
+from bot.analysis import load_ruleset
+from bot.cards import alert_card, batched_alert
 from bot.document import Document
 from bot.errors import BotError
+from bot.models import AnalyzedPR
+from formatters.discord import discord_thread_name, render_discord
+from formatters.slack import render_slack
 
 if TYPE_CHECKING:
     from bot.app import App
@@ -36,11 +41,7 @@ class DocumentPoster(Protocol):
 
 def _render(platform: str, document: Document, channel: str) -> list[dict[str, Any]]:
     if platform == "slack":
-        from formatters.slack import render_slack
-
         return render_slack(document, channel)
-    from formatters.discord import render_discord
-
     return render_discord(document)
 
 
@@ -65,8 +66,6 @@ class PosterSender:
             raise BotError(f"no {platform} connection to post alerts with (is its token set?)")
         extra: dict[str, Any] = {}
         if platform == "discord":
-            from formatters.discord import discord_thread_name
-
             # A card too long for one message continues in a thread named after it.
             extra["thread_name"] = discord_thread_name(document)
         await poster.post_document(
@@ -127,9 +126,6 @@ class AlertsRuntime:
 def build_runtime(app: App, *, sender: Sender | None = None) -> AlertsRuntime:
     """A new alerts runtime over `app`'s store, config and clients (`App.alerts()` keeps
     the process's one)."""
-    # Lazy: only the alerts need every configured rule set loaded up front.
-    from bot.analysis import load_ruleset
-
     settings = AlertSettings.from_config(app.config)
     poster_sender = PosterSender(
         app.store,
@@ -174,12 +170,7 @@ class BotCards:
     """AlertCards over bot.cards (the digest engineer's alert_card / batched_alert)."""
 
     def alert(self, item: Any, language: str) -> Document:
-        from bot.cards import alert_card
-
         return alert_card(item.pr, item.analysis, language)
 
     def batch(self, items: Any, language: str) -> Document:
-        from bot.cards import batched_alert
-        from bot.models import AnalyzedPR
-
         return batched_alert([AnalyzedPR(i.pr, i.analysis) for i in items], language)

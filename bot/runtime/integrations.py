@@ -33,10 +33,13 @@ import discord
 from bot.alerts.webhook import webhook_handler
 from bot.alerts.wiring import poll_alerts
 from bot.discord.client import create_client
+from bot.runtime.metrics import METRICS
 from bot.runtime.probes import Probe, secret
 from bot.slack.http import events_handler
 from bot.slack.socket import socket_mode
+from bot.sync import sync_window
 from bot.tasks import is_work
+from bot.weeks import parse_week
 
 log = logging.getLogger("bot.serve")
 
@@ -187,8 +190,6 @@ class DiscordGateway:
             self.failures += 1
             delay = self.max_backoff if rejected else self.delay(self.failures)
             self.failure = f"{problem}; retrying in {delay:.0f} s (attempt {self.failures})"
-            from bot.runtime.metrics import METRICS
-
             METRICS.errors.inc(kind="discord")
             log.error(
                 "Discord: gateway stopped: %s",
@@ -258,9 +259,6 @@ def discover(services: Any) -> Integrations:
 
 async def periodic_sync(services: Any) -> str:
     """Keep this ISO week of every configured repo fresh, so commands answer from the store."""
-    from bot.sync import sync_window
-    from bot.weeks import parse_week
-
     lines = []
     for repo in services.config.repos:
         window = parse_week("this", services.config.tz, datetime.now(UTC))
