@@ -6,7 +6,7 @@ import asyncio
 import json
 import logging
 import sys
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable, Coroutine
 from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, TypeVar
@@ -20,7 +20,9 @@ from bot.secrets import RedactingStream, redact
 from bot.validators import check_out_file, echo
 
 if TYPE_CHECKING:
+    from bot.analysis import Analyzer
     from bot.app import App
+    from bot.models import Analysis, PullRequest
 
 app = typer.Typer(
     name="vllm-bot",
@@ -137,7 +139,7 @@ class _LogFormatter(logging.Formatter):
         return f"{record.levelname.lower()}: {record.getMessage()}"
 
 
-def run(factory: Callable[[], Awaitable[T]]) -> T:
+def run(factory: Callable[[], Coroutine[Any, Any, T]]) -> T:
     """Run one async command; BotErrors become one line on stderr and CONTRACT exit codes."""
     try:
         return asyncio.run(factory())
@@ -330,7 +332,9 @@ def _pr_ref(ref: str, repo: str | None) -> tuple[int, str | None]:
     return parsed.number, parsed.repo or repo
 
 
-async def _analysed_pr(services, repo: str | None, ref: str):
+async def _analysed_pr(
+    services: App, repo: str | None, ref: str
+) -> tuple[PullRequest, Analysis, Analyzer]:
     number, repo = _pr_ref(ref, repo)
     repo_name = services.config.repo(repo).name
     try:

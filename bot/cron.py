@@ -39,6 +39,8 @@ def _crontab_weekdays(field: str) -> str:
         if match is None:
             return field  # not ours to interpret; APScheduler validates and reports it
         first, last, step = match[1], match[2], int(match[3] or 1)
+        low: int | None
+        high: int | None
         if first == "*":
             low, high = 0, 6
         else:

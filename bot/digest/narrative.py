@@ -212,7 +212,8 @@ async def _model_name(client: httpx.AsyncClient, config: NarrativeConfig) -> str
         return config.model
     response = await client.get("models")
     response.raise_for_status()
-    return response.json()["data"][0]["id"]
+    model: str = response.json()["data"][0]["id"]
+    return model
 
 
 def _parse_answer(content: str) -> dict[str, Any]:
