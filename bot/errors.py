@@ -27,8 +27,8 @@ class BotError(Exception):
     """Base class: the message is shown to the user as it is.
 
     `service` names the platform or service the error came from ("github", "slack",
-    "discord", or None for the bot itself); `hint` is the fix, when it is not already in
-    the message. Each client maps its library's exceptions onto this hierarchy at its
+    "discord", or None for the bot itself); `hint` is the fix, for a raiser whose message
+    does not already say it (the shown text stays the message). Each client maps its library's exceptions onto this hierarchy at its
     boundary, so callers tell errors apart by class, never by module name.
     """
 
@@ -84,9 +84,7 @@ class GitHubUnreachable(GitHubUnavailable):
 
 
 class GitHubAuthError(GitHubError, PermanentError):
-    """401: token missing scopes, expired or wrong."""
-
-    hint = "check GITHUB_TOKEN (a token with read access to the repository)"
+    """401: token missing scopes, expired or wrong (the message names the fix)."""
 
 
 class RateLimitExhausted(GitHubError, TransientError):
