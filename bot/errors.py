@@ -28,8 +28,9 @@ class BotError(Exception):
 
     `service` names the platform or service the error came from ("github", "slack",
     "discord", or None for the bot itself); `hint` is the fix, for a raiser whose message
-    does not already say it (the shown text stays the message). Each client maps its library's exceptions onto this hierarchy at its
-    boundary, so callers tell errors apart by class, never by module name.
+    does not already say it (the shown text stays the message). Each client maps its
+    library's exceptions onto this hierarchy at its boundary, so callers tell errors apart
+    by class, never by module name.
     """
 
     exit_code = 1
