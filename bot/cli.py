@@ -6,7 +6,7 @@ import asyncio
 import json
 import logging
 import sys
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable, Coroutine
 from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, TypeVar
@@ -18,6 +18,11 @@ from rich.console import Console
 from bot.errors import BotError, GitHubUnreachable, UsageError, one_line
 from bot.secrets import RedactingStream, redact
 from bot.validators import check_out_file, echo
+
+if TYPE_CHECKING:
+    from bot.analysis import Analyzer
+    from bot.app import App
+    from bot.models import Analysis, PullRequest
 
 app = typer.Typer(
     name="vllm-bot",
@@ -166,7 +171,7 @@ class _LogFormatter(logging.Formatter):
         return f"{record.levelname.lower()}: {record.getMessage()}"
 
 
-def run(factory: Callable[[], Awaitable[T]]) -> T:
+def run(factory: Callable[[], Coroutine[Any, Any, T]]) -> T:
     """Run one async command; BotErrors become one line on stderr and CONTRACT exit codes."""
     try:
         return asyncio.run(factory())
@@ -191,10 +196,11 @@ def run(factory: Callable[[], Awaitable[T]]) -> T:
         raise typer.Exit(1) from None
 
 
-async def _services():
-    from bot.services import Services
+async def _services() -> App:
+    # Lazy: the store (SQLAlchemy) and the config stay off `--help` and argument errors.
+    from bot.app import App
 
-    return await Services.start(state.config)
+    return await App.start(state.config)
 
 
 def _emit(text: str, out_file: Path | None) -> None:
@@ -391,13 +397,19 @@ def _pr_ref(ref: str, repo: str | None) -> tuple[int, str | None]:
     return parsed.number, parsed.repo or repo
 
 
-async def _analysed_pr(services, repo: str | None, ref: str):
-    from bot.sync import fetch_pr
-
+async def _analysed_pr(
+    services: App, repo: str | None, ref: str
+) -> tuple[PullRequest, Analysis, Analyzer]:
     number, repo = _pr_ref(ref, repo)
     repo_name = services.config.repo(repo).name
     try:
-        pr = await fetch_pr(services.store, services.github(), repo_name, number)
+        # What bot.sync.fetch_pr does first, here so that a PR in the store builds no
+        # GitHub client: httpx (with idna's tables) is a third of a warm lookup's start-up.
+        pr = await services.store.get_pr(repo_name, number)
+        if pr is None:
+            from bot.sync import fetch_pr
+
+            pr = await fetch_pr(services.store, services.github(), repo_name, number)
     except GitHubUnreachable as exc:
         raise GitHubUnreachable(
             f"PR #{number} of {repo_name} is not in the store, and {exc}"

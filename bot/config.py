@@ -29,11 +29,10 @@ from pydantic import (
 )
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-from bot.alerts.settings import AlertsConfig
 from bot.cron import parse_cron
 from bot.errors import ConfigError
-from bot.runtime.settings import LoggingConfig, ServeConfig
 from bot.secrets import control_characters, register
+from bot.settings import AlertsConfig, LoggingConfig, ServeConfig
 from bot.validators import database_url_problem, echo, repo_problem
 
 REPO_PATTERN = r"^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+$"

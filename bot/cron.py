@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import re
 from datetime import tzinfo
-
-from apscheduler.triggers.cron import CronTrigger
+from typing import TYPE_CHECKING
 
 from bot.errors import ConfigError
+
+if TYPE_CHECKING:
+    from apscheduler.triggers.cron import CronTrigger
 
 __all__ = ["parse_cron"]
 
@@ -37,6 +39,8 @@ def _crontab_weekdays(field: str) -> str:
         if match is None:
             return field  # not ours to interpret; APScheduler validates and reports it
         first, last, step = match[1], match[2], int(match[3] or 1)
+        low: int | None
+        high: int | None
         if first == "*":
             low, high = 0, 6
         else:
@@ -62,6 +66,9 @@ def parse_cron(expr: str, tz: tzinfo) -> CronTrigger:
             "e.g. '0 9 * * MON'"
         )
     fields[4] = _crontab_weekdays(fields[4])
+    # Lazy: APScheduler (and its tzlocal) loads only for configs that schedule digests.
+    from apscheduler.triggers.cron import CronTrigger
+
     try:
         return CronTrigger.from_crontab(" ".join(fields), timezone=tz)
     except ValueError as exc:

@@ -24,12 +24,39 @@ def one_line(text: str, limit: int = ERROR_LINE_LIMIT) -> str:
 
 
 class BotError(Exception):
-    """Base class: the message is shown to the user as it is."""
+    """Base class: the message is shown to the user as it is.
+
+    `service` names the platform or service the error came from ("github", "slack",
+    "discord", or None for the bot itself); `hint` is the fix, for a raiser whose message
+    does not already say it (the shown text stays the message). Each client maps its
+    library's exceptions onto this hierarchy at its boundary, so callers tell errors apart
+    by class, never by module name.
+    """
 
     exit_code = 1
+    service: str | None = None
+    hint: str | None = None
+
+    def __init__(
+        self, message: str = "", *, service: str | None = None, hint: str | None = None
+    ) -> None:
+        super().__init__(message)
+        if service is not None:
+            self.service = service
+        if hint is not None:
+            self.hint = hint
 
 
-class UsageError(BotError):
+class TransientError(BotError):
+    """The service failed in a way a later try may not (outage, 5xx, rate limit): a re-run
+    resumes."""
+
+
+class PermanentError(BotError):
+    """Retrying cannot help: a person has to change something (token, config, input)."""
+
+
+class UsageError(PermanentError):
     """Bad usage, bad config or bad input (exit 2)."""
 
     exit_code = 2
@@ -46,8 +73,10 @@ class NotFoundError(UsageError):
 class GitHubError(BotError):
     """GitHub failed in a way retrying did not fix (exit 1)."""
 
+    service = "github"
 
-class GitHubUnavailable(GitHubError):
+
+class GitHubUnavailable(GitHubError, TransientError):
     """GitHub unreachable or answering 5xx after bounded retries."""
 
 
@@ -55,11 +84,11 @@ class GitHubUnreachable(GitHubUnavailable):
     """No connection at all (refused, no such host): not worth retrying."""
 
 
-class GitHubAuthError(GitHubError):
-    """401: token missing scopes, expired or wrong."""
+class GitHubAuthError(GitHubError, PermanentError):
+    """401: token missing scopes, expired or wrong (the message names the fix)."""
 
 
-class RateLimitExhausted(GitHubError):
+class RateLimitExhausted(GitHubError, TransientError):
     def __init__(self, message: str, reset_at: float | None = None) -> None:
         super().__init__(message)
         self.reset_at = reset_at

@@ -18,8 +18,10 @@ import contextlib
 import logging
 import signal
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from bot.app import App
+from bot.digest.archive import ArchiveCache
 from bot.errors import BotError, ConfigError
 from bot.runtime.integrations import Integrations, discover, periodic_sync
 from bot.runtime.leader import LeaderLoop, Leadership, leadership_for
@@ -36,6 +38,9 @@ from bot.runtime.scheduler import (
 )
 from bot.runtime.settings import ServeConfig, logging_settings, serve_settings
 from bot.runtime.web import Readiness, archive_routes, build_app, start_site
+
+if TYPE_CHECKING:
+    from bot.github.client import GitHubClient
 
 log = logging.getLogger("bot.serve")
 
@@ -88,7 +93,7 @@ class Server:
 
     def __init__(
         self,
-        services: Any,
+        services: App,
         *,
         port: int | None = None,
         post: PostDigest = post_with_pipeline,
@@ -144,7 +149,7 @@ class Server:
     def _bind_metrics(self) -> None:
         services = self.services
 
-        def client() -> Any:
+        def client() -> GitHubClient | None:
             # Only report a client something already created; scraping must not build one.
             return services.github_if_started
 
@@ -166,8 +171,6 @@ class Server:
     # ------------------------------------------------------------------ start
 
     async def start(self) -> None:
-        from bot.digest.archive import ArchiveCache
-
         archive = archive_routes(ArchiveCache(self.services))
         app = build_app(self.readiness, self.metrics, [*self.integrations.routes, *archive])
         try:

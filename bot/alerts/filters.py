@@ -1,6 +1,6 @@
 """Subscription filters: storage and evaluation.
 
-Parsing lives in the command layer (`bot.commands.parse.SubscriptionFilters` and its
+The filters are `bot.filters.SubscriptionFilters`; parsing lives in the command layer (the
 `/vllm subscribe` parser, whose errors users see); this module only stores those filters
 as JSON and compiles them into predicates, so there is exactly one parser.
 
@@ -17,7 +17,7 @@ from dataclasses import asdict, fields
 from typing import Any
 
 from bot.analysis.paths import REGEX_PREFIX, PatternSet
-from bot.commands.parse import SubscriptionFilters
+from bot.filters import SubscriptionFilters
 
 __all__ = [
     "SubscriptionFilters",
@@ -39,7 +39,9 @@ def filters_from_json(text: str | None) -> SubscriptionFilters:
     """Unknown keys are dropped: a row written by a newer version still loads."""
     data: dict[str, Any] = json.loads(text) if text else {}
     known = {f.name for f in fields(SubscriptionFilters)}
-    values = {k: tuple(v) if isinstance(v, list) else v for k, v in data.items() if k in known}
+    values: dict[str, Any] = {
+        k: tuple(v) if isinstance(v, list) else v for k, v in data.items() if k in known
+    }
     return SubscriptionFilters(**values)
 
 

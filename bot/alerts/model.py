@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from bot.commands.parse import SubscriptionFilters
+from bot.filters import SubscriptionFilters
 from bot.models import Analysis, PullRequest
 
 

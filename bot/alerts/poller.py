@@ -22,7 +22,9 @@ from typing import Protocol
 
 from bot.alerts.pipeline import AlertPipeline
 from bot.alerts.repository import AlertStore
+from bot.github.source import NullProgress, fetch_window
 from bot.models import PullRequest
+from bot.sync import source_for
 
 log = logging.getLogger(__name__)
 
@@ -41,9 +43,6 @@ class GitHubMergedSource:
         self.store = store
 
     async def merged_between(self, repo: str, start: datetime, end: datetime) -> list[PullRequest]:
-        from bot.github.source import NullProgress, fetch_window
-        from bot.sync import source_for
-
         found: list[PullRequest] = []
 
         async def keep(prs: list[PullRequest]) -> None:
@@ -111,14 +110,3 @@ class AlertPoller:
             await self.poll_once()
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(stop.wait(), timeout=self.interval.total_seconds())
-
-
-async def poll_once(services: object) -> str:
-    """`serve`'s entry point, run every alerts.poll_minutes: poll, then flush due alerts."""
-    from bot.alerts.wiring import runtime
-
-    alerts = await runtime(services)
-    results = await alerts.poller.poll_once()
-    flushed = await alerts.pipeline.flush()  # also releases quiet-hour and batch holds
-    queued = sum(r.queued for r in results)
-    return f"alerts: {len(results)} repos polled, {queued} queued, {flushed.alerts} sent"

@@ -1,101 +1,19 @@
-"""Alert settings: the `[alerts]` config section (`AlertsConfig`, used by bot/config.py)
-and `AlertSettings`, the same keys plus the top-level timezone and language the alert
-pipeline, poller and subscription service read.
+"""Alert settings: `AlertSettings`, the `[alerts]` keys (`AlertsConfig`, bot/settings.py)
+plus the top-level timezone and language the alert pipeline, poller and subscription
+service read.
 """
 
 from __future__ import annotations
 
-import re
-import zoneinfo
-from datetime import datetime, time, timedelta
-from typing import Annotated, Any, Literal
+from datetime import datetime
+from typing import TYPE_CHECKING, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from bot.settings import AlertChannel, AlertsConfig, parse_quiet_hours
 
-_QUIET = re.compile(r"^\s*(\d{1,2}):(\d{2})\s*-\s*(\d{1,2}):(\d{2})\s*$")
+if TYPE_CHECKING:
+    from bot.config import Config
 
-
-class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-
-def parse_quiet_hours(text: str) -> tuple[time, time]:
-    """`"22:00-08:00"` → (22:00, 08:00); a range may wrap past midnight."""
-    match = _QUIET.match(text)
-    if match is None:
-        raise ValueError(f'quiet_hours {text!r}: expected HH:MM-HH:MM, e.g. "22:00-08:00"')
-    h1, m1, h2, m2 = (int(g) for g in match.groups())
-    if not (h1 < 24 and h2 < 24 and m1 < 60 and m2 < 60):
-        raise ValueError(f"quiet_hours {text!r}: hours run 00-23 and minutes 00-59")
-    start, end = time(h1, m1), time(h2, m2)
-    if start == end:
-        raise ValueError(f"quiet_hours {text!r}: start and end are equal; leave the key out")
-    return start, end
-
-
-class AlertChannel(_Strict):
-    """`[[alerts.channels]]`: per-channel alert options (all optional but the address)."""
-
-    platform: Literal["slack", "discord"]
-    channel: Annotated[str, Field(min_length=1)]
-    quiet_hours: str | None = None  # "22:00-08:00" in `timezone` (default: the global one)
-    timezone: str | None = None
-    language: Literal["en", "zh"] | None = None
-    # Who may change this channel's subscriptions; None: `alerts.admins` applies.
-    admins: list[str] | None = None
-
-    @field_validator("quiet_hours")
-    @classmethod
-    def _quiet(cls, value: str | None) -> str | None:
-        if value is not None:
-            parse_quiet_hours(value)
-        return value
-
-    @field_validator("timezone")
-    @classmethod
-    def _tz(cls, value: str | None) -> str | None:
-        if value is not None:
-            try:
-                zoneinfo.ZoneInfo(value)
-            except (zoneinfo.ZoneInfoNotFoundError, ValueError):
-                raise ValueError(f"unknown timezone {value!r}; use an IANA name") from None
-        return value
-
-    def quiet_until(self, now: datetime, default_tz: str) -> datetime | None:
-        """When the quiet period containing `now` ends, or None when `now` is not quiet."""
-        if self.quiet_hours is None:
-            return None
-        start, end = parse_quiet_hours(self.quiet_hours)
-        tz = zoneinfo.ZoneInfo(self.timezone or default_tz)
-        local = now.astimezone(tz)
-        t = local.time().replace(tzinfo=None)
-        if start < end:
-            quiet = start <= t < end
-            end_day = local.date()
-        else:  # wraps midnight: 22:00-08:00
-            quiet = t >= start or t < end
-            end_day = local.date() + timedelta(days=1) if t >= start else local.date()
-        if not quiet:
-            return None
-        # Built from wall-clock fields so DST changes land on the configured local time.
-        return datetime.combine(end_day, end, tzinfo=tz).astimezone(now.tzinfo)
-
-
-class AlertsConfig(_Strict):
-    """The `[alerts]` section of the config file."""
-
-    poll_minutes: Annotated[float, Field(gt=0)] = 10
-    batch_after: Annotated[int, Field(ge=1)] = 5
-    # Who may change subscriptions; empty: anyone in the channel.
-    admins: list[str] = []
-    # Poll windows start this long before the last seen time: GitHub's search index lags
-    # behind merges, and the overlap re-reads PRs that showed up late (duplicates are free).
-    overlap_minutes: Annotated[float, Field(ge=0)] = 15
-    # Webhook alerts wait this long so a burst of merges becomes one batched message.
-    batch_window_seconds: Annotated[float, Field(ge=0)] = 60
-    # PRs merged longer ago are not alerted (catch-up after downtime, late redeliveries).
-    max_age_hours: Annotated[float, Field(gt=0)] = 24
-    channels: list[AlertChannel] = []
+__all__ = ["AlertChannel", "AlertSettings", "AlertsConfig", "parse_quiet_hours"]
 
 
 class AlertSettings(AlertsConfig):
@@ -105,7 +23,7 @@ class AlertSettings(AlertsConfig):
     language: Literal["en", "zh"] = "en"
 
     @classmethod
-    def from_config(cls, config: Any) -> AlertSettings:
+    def from_config(cls, config: Config) -> AlertSettings:
         alerts = getattr(config, "alerts", None) or AlertsConfig()
         return cls(
             **alerts.model_dump(exclude={"channels"}),

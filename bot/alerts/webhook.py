@@ -23,7 +23,7 @@ import json
 import logging
 from collections.abc import Awaitable, Callable, Iterable
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
 
@@ -33,6 +33,12 @@ from bot.errors import BotError
 from bot.models import PullRequest
 from bot.runtime.metrics import METRICS, error_kind
 from bot.runtime.reject import reject
+from bot.sync import fetch_pr
+from bot.tasks import TaskTracker
+
+if TYPE_CHECKING:
+    from bot.alerts.wiring import AlertsRuntime
+    from bot.app import App
 
 log = logging.getLogger(__name__)
 
@@ -105,18 +111,21 @@ class WebhookReceiver:
         self.secret = secret
         self.fetch_pr = fetch_pr
         self.repos = {r.lower() for r in repos} if repos is not None else None
-        self._tasks: set[asyncio.Task[None]] = set()
+        self.tracker = TaskTracker()
         self._recent: dict[str, None] = {}  # delivery ids answered by this process, oldest first
         self._warned = False
-        self.accepting = True
+
+    @property
+    def accepting(self) -> bool:
+        return self.tracker.accepting
 
     def stop_accepting(self) -> None:
         """Shutdown: refuse new deliveries with 503 (GitHub shows them as failed, and the
         poller picks the merges up after the restart); accepted ones finish."""
-        self.accepting = False
+        self.tracker.stop_accepting()
 
     def in_flight(self) -> dict[asyncio.Task[Any], str]:
-        return {task: task.get_name() for task in self._tasks}
+        return self.tracker.in_flight()
 
     def routes(self) -> list[web.RouteDef]:
         return [web.post(PATH, self.handle)]
@@ -130,8 +139,7 @@ class WebhookReceiver:
 
     async def wait_idle(self) -> None:
         """Wait until deliveries accepted so far are processed (tests, shutdown)."""
-        while self._tasks:
-            await asyncio.gather(*list(self._tasks), return_exceptions=True)
+        await self.tracker.wait_idle()
 
     async def handle(self, request: web.Request) -> web.Response:
         if not self.accepting:
@@ -186,11 +194,9 @@ class WebhookReceiver:
         # alert happen in the background; a crash before they finish loses nothing for
         # good, because the poller reads merges from GitHub and the pipeline alerts each
         # PR once whichever way it arrived.
-        task = asyncio.create_task(
+        self.tracker.spawn(
             self._process(payload, delivery, event), name=f"webhook delivery {delivery or '?'}"
         )
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
         return web.Response(status=202, text="accepted\n")
 
     async def _process(self, payload: dict[str, Any], delivery: str, event: str) -> None:
@@ -239,26 +245,29 @@ class WebhookEndpoint:
     one never starts them. Shutdown calls `stop_accepting()`, then awaits `in_flight()`:
     deliveries being processed and the alerts runtime's last flush."""
 
-    def __init__(self, services: Any) -> None:
+    def __init__(self, services: App) -> None:
         self.services = services
         self.receiver: WebhookReceiver | None = None
-        self.alerts: Any = None
-        self.accepting = True
-        self._stopping: asyncio.Task[None] | None = None
+        self.alerts: AlertsRuntime | None = None
+        # Its sources: the receiver once built; its own task: the alert flush's last run.
+        self.tracker = TaskTracker()
+        self._stopping = False
+
+    @property
+    def accepting(self) -> bool:
+        return self.tracker.accepting
 
     async def __call__(self, request: web.Request) -> web.StreamResponse:
         if not self.accepting:
             return web.Response(status=503, text="shutting down\n")
         if self.receiver is None:
             self.receiver = await self._receiver()
+            self.tracker.sources.append(self.receiver)
         return await self.receiver.handle(request)
 
     async def _receiver(self) -> WebhookReceiver:
-        from bot.alerts.wiring import runtime
-        from bot.sync import fetch_pr
-
         services = self.services
-        self.alerts = await runtime(services)
+        self.alerts = services.alerts()
         self.alerts.start()
 
         async def fetch(repo: str, number: int) -> PullRequest:
@@ -273,21 +282,17 @@ class WebhookEndpoint:
         )
 
     def stop_accepting(self) -> None:
-        self.accepting = False
-        if self.receiver is not None:
-            self.receiver.stop_accepting()
-        if self.alerts is not None and self._stopping is None:
+        self.tracker.stop_accepting()
+        if self.alerts is not None and not self._stopping:
             # The flush loop finishes the flush it is in (held alerts stay in the outbox
             # for the next start) and stops; awaited with the rest of the in-flight work.
-            self._stopping = asyncio.create_task(self.alerts.stop(), name="alert flush")
+            self._stopping = True
+            self.tracker.spawn(self.alerts.stop(), name="alert flush")
 
     def in_flight(self) -> dict[asyncio.Task[Any], str]:
-        tasks = self.receiver.in_flight() if self.receiver is not None else {}
-        if self._stopping is not None and not self._stopping.done():
-            tasks[self._stopping] = "alert flush"
-        return tasks
+        return self.tracker.in_flight()
 
 
-def webhook_handler(services: Any) -> WebhookEndpoint:
+def webhook_handler(services: App) -> WebhookEndpoint:
     """`serve`'s entry point: the aiohttp handler for POST /github/webhook."""
     return WebhookEndpoint(services)

@@ -1,8 +1,8 @@
-"""The alerts inside the running bot: one pipeline per `Services`, shared by the webhook
-route and the poller, plus the default sender over the platform posters.
+"""The alerts inside the running bot: one pipeline per `App` (`App.alerts()`), shared by
+the webhook route and the poller, plus the default sender over the platform posters.
 
-`serve` finds `bot.alerts.webhook:webhook_handler` and `bot.alerts.poller:poll_once`
-(see bot/runtime/integrations.py); both come here for the shared runtime.
+`serve` mounts `bot.alerts.webhook:webhook_handler` and runs `poll_alerts` every
+`alerts.poll_minutes` (see bot/runtime/integrations.py).
 """
 
 from __future__ import annotations
@@ -11,14 +11,22 @@ import asyncio
 import logging
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from bot.alerts.pipeline import AlertPipeline, Sender
 from bot.alerts.poller import AlertPoller, GitHubMergedSource
 from bot.alerts.settings import AlertSettings
 from bot.alerts.subscriptions import ModuleCatalogue, SubscriptionService
+from bot.analysis import load_ruleset
+from bot.cards import alert_card, batched_alert
 from bot.document import Document
 from bot.errors import BotError
+from bot.models import AnalyzedPR
+from formatters.discord import discord_thread_name, render_discord
+from formatters.slack import render_slack
+
+if TYPE_CHECKING:
+    from bot.app import App
 
 log = logging.getLogger(__name__)
 
@@ -33,11 +41,7 @@ class DocumentPoster(Protocol):
 
 def _render(platform: str, document: Document, channel: str) -> list[dict[str, Any]]:
     if platform == "slack":
-        from formatters.slack import render_slack
-
         return render_slack(document, channel)
-    from formatters.discord import render_discord
-
     return render_discord(document)
 
 
@@ -62,8 +66,6 @@ class PosterSender:
             raise BotError(f"no {platform} connection to post alerts with (is its token set?)")
         extra: dict[str, Any] = {}
         if platform == "discord":
-            from formatters.discord import discord_thread_name
-
             # A card too long for one message continues in a thread named after it.
             extra["thread_name"] = discord_thread_name(document)
         # The delivery result: the pipeline retries an alert whose parts are not all posted.
@@ -76,7 +78,7 @@ class PosterSender:
         )
 
 
-def _slack_poster(services: Any) -> Callable[[], DocumentPoster | None]:
+def _slack_poster(services: App) -> Callable[[], DocumentPoster | None]:
     def make() -> DocumentPoster | None:
         if services.env.slack_bot_token is None:
             return None
@@ -87,7 +89,7 @@ def _slack_poster(services: Any) -> Callable[[], DocumentPoster | None]:
     return make
 
 
-def _discord_poster(services: Any) -> Callable[[], DocumentPoster | None]:
+def _discord_poster(services: App) -> Callable[[], DocumentPoster | None]:
     def make() -> DocumentPoster | None:
         token = services.env.discord_bot_token
         if token is None or not token.get_secret_value().strip():
@@ -122,51 +124,54 @@ class AlertsRuntime:
             await self._task
 
 
-async def runtime(services: Any, *, sender: Sender | None = None) -> AlertsRuntime:
-    """The process's alerts runtime for `services`, created on first use."""
-    found = getattr(services, "_alerts_runtime", None)
-    if found is not None:
-        return found
-    from bot.analysis import load_ruleset
-
-    settings = AlertSettings.from_config(services.config)
+def build_runtime(app: App, *, sender: Sender | None = None) -> AlertsRuntime:
+    """A new alerts runtime over `app`'s store, config and clients (`App.alerts()` keeps
+    the process's one)."""
+    settings = AlertSettings.from_config(app.config)
     poster_sender = PosterSender(
-        services.store,
-        factories={"slack": _slack_poster(services), "discord": _discord_poster(services)},
+        app.store,
+        factories={"slack": _slack_poster(app), "discord": _discord_poster(app)},
     )
     pipeline = AlertPipeline(
-        services.store,
+        app.store,
         settings,
-        analyzer_for=services.analyzer,
+        analyzer_for=app.analyzer,
         sender=sender or poster_sender,
         cards=BotCards(),
     )
-    repos = [r.name for r in services.config.repos]
-    rulesets = [load_ruleset(r.modules) for r in services.config.repos if r.modules != "auto"] or [
+    repos = [r.name for r in app.config.repos]
+    rulesets = [load_ruleset(r.modules) for r in app.config.repos if r.modules != "auto"] or [
         load_ruleset("generic")
     ]
     service = SubscriptionService(
-        services.store,
+        app.store,
         settings,
         ModuleCatalogue.from_rulesets(rulesets),
         on_change=pipeline.invalidate,
     )
-    poller = AlertPoller(pipeline, GitHubMergedSource(services.github(), services.store), repos)
-    found = AlertsRuntime(settings, pipeline, poster_sender, poller, service)
-    services._alerts_runtime = found
-    return found
+    poller = AlertPoller(pipeline, GitHubMergedSource(app.github(), app.store), repos)
+    return AlertsRuntime(settings, pipeline, poster_sender, poller, service)
+
+
+async def runtime(app: App) -> AlertsRuntime:
+    """The process's alerts runtime (`App.alerts()`), for callers in async code."""
+    return app.alerts()
+
+
+async def poll_alerts(app: App) -> str:
+    """`serve`'s job, run every alerts.poll_minutes: poll, then flush due alerts."""
+    alerts = app.alerts()
+    results = await alerts.poller.poll_once()
+    flushed = await alerts.pipeline.flush()  # also releases quiet-hour and batch holds
+    queued = sum(r.queued for r in results)
+    return f"alerts: {len(results)} repos polled, {queued} queued, {flushed.alerts} sent"
 
 
 class BotCards:
     """AlertCards over bot.cards (the digest engineer's alert_card / batched_alert)."""
 
     def alert(self, item: Any, language: str) -> Document:
-        from bot.cards import alert_card
-
         return alert_card(item.pr, item.analysis, language)
 
     def batch(self, items: Any, language: str) -> Document:
-        from bot.cards import batched_alert
-        from bot.models import AnalyzedPR
-
         return batched_alert([AnalyzedPR(i.pr, i.analysis) for i in items], language)

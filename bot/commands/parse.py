@@ -13,6 +13,7 @@ import shlex
 from dataclasses import dataclass, field
 
 from bot.errors import UsageError
+from bot.filters import SubscriptionFilters
 from bot.models import FLAG_IDS
 from bot.validators import ECHO_LIMIT, echo
 from bot.weeks import WEEK_PATTERN
@@ -87,39 +88,6 @@ class DigestCommand:
 
 
 @dataclass(frozen=True, slots=True)
-class SubscriptionFilters:
-    """Filters of one subscription; they combine with AND, `not_*` ones exclude."""
-
-    labels: tuple[str, ...] = ()
-    not_labels: tuple[str, ...] = ()
-    authors: tuple[str, ...] = ()
-    not_authors: tuple[str, ...] = ()
-    paths: tuple[str, ...] = ()
-    not_paths: tuple[str, ...] = ()
-    flags: tuple[str, ...] = ()
-    not_flags: tuple[str, ...] = ()
-    min_score: float | None = None
-    language: str | None = None
-
-    def describe(self) -> str:
-        """The filters as the user would type them (also how `subscriptions` lists them)."""
-        parts: list[str] = []
-        for key, plus, minus in (
-            ("label", self.labels, self.not_labels),
-            ("author", self.authors, self.not_authors),
-            ("path", self.paths, self.not_paths),
-            ("flag", self.flags, self.not_flags),
-        ):
-            parts += [f"{key}:{_quote(v)}" for v in plus]
-            parts += [f"-{key}:{_quote(v)}" for v in minus]
-        if self.min_score is not None:
-            parts.append(f"min:{self.min_score:g}")
-        if self.language:
-            parts.append(f"lang:{self.language}")
-        return " ".join(parts)
-
-
-@dataclass(frozen=True, slots=True)
 class SubscribeCommand:
     modules: tuple[str, ...]  # as typed (lower-cased); resolved to ids by dispatch
     filters: SubscriptionFilters = field(default_factory=SubscriptionFilters)
@@ -175,10 +143,6 @@ def suggest(word: str, choices: list[str] | tuple[str, ...]) -> str | None:
 def did_you_mean(word: str, choices: list[str] | tuple[str, ...]) -> str:
     hint = suggest(word, choices)
     return f"; did you mean '{hint}'?" if hint else ""
-
-
-def _quote(value: str) -> str:
-    return shlex.quote(value) if re.search(r"\s", value) else value
 
 
 # Invisible characters that ride along when a command is copied from a rendered message

@@ -16,7 +16,7 @@ from datetime import datetime
 from typing import Protocol
 
 from bot.analysis.cache import analyze_stored
-from bot.models import Analysis, AnalyzedPR, PullRequest
+from bot.models import Analysis, AnalyzedPR, PullRequest, is_automation
 from bot.weeks import Window
 
 # "This week and the last 4 weeks" against the N-week baseline.
@@ -180,9 +180,8 @@ def direction(
 
 
 def _contributors(prs: Sequence[AnalyzedPR]) -> set[str]:
-    from bot.digest.build import is_bot
-
-    return {p.pr.author for p in prs if p.pr.author and not is_bot(p.pr.author)}
+    # bot.digest.build.is_bot, without importing build (which imports this module).
+    return {p.pr.author for p in prs if p.pr.author and not is_automation(p.pr.author)}
 
 
 def history_of(

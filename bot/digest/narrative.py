@@ -17,11 +17,12 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import timedelta
-from typing import Any
-
-import httpx
+from typing import TYPE_CHECKING, Any
 
 from bot.digest.model import Digest, Highlight
+
+if TYPE_CHECKING:
+    import httpx
 
 log = logging.getLogger(__name__)
 
@@ -211,7 +212,8 @@ async def _model_name(client: httpx.AsyncClient, config: NarrativeConfig) -> str
         return config.model
     response = await client.get("models")
     response.raise_for_status()
-    return response.json()["data"][0]["id"]
+    model: str = response.json()["data"][0]["id"]
+    return model
 
 
 def _parse_answer(content: str) -> dict[str, Any]:
@@ -222,6 +224,9 @@ def _parse_answer(content: str) -> dict[str, Any]:
 
 
 async def _ask(config: NarrativeConfig, payload: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+    # Lazy: httpx (and idna's tables) only for digests that ask a narrative model.
+    import httpx
+
     headers = {"Authorization": f"Bearer {config.api_key}"} if config.api_key else {}
     base = config.base_url.rstrip("/") + "/"
     async with httpx.AsyncClient(base_url=base, headers=headers, timeout=config.timeout) as client:
@@ -250,6 +255,9 @@ async def write_narrative(digest: Digest, config: NarrativeConfig | None) -> Dig
     if config is None or digest.totals.merged == 0:
         return digest
     payload = narrative_input(digest)
+    # Lazy, as in _ask: the error class of the call about to be made.
+    import httpx
+
     try:
         model, answer = await asyncio.wait_for(_ask(config, payload), config.timeout)
     except (TimeoutError, httpx.HTTPError, ValueError, KeyError, IndexError, TypeError) as exc:

@@ -55,6 +55,7 @@ from bot.discord.poster import DiscordPoster, DiscordPostError, DiscordUnavailab
 from bot.runtime.logging import log_post
 from bot.runtime.metrics import METRICS, CommandRun, Metrics
 from bot.secrets import redact
+from bot.tasks import TaskTracker
 from formatters import limits
 
 log = logging.getLogger(__name__)
@@ -170,15 +171,18 @@ class CommandHandler:
         # discord.py runs each interaction in a task of its own; they are registered here
         # (with a name for the shutdown log) so `serve` can let them finish before the
         # client, whose HTTP session they answer through, is closed.
-        self.background: dict[asyncio.Task[Any], str] = {}
-        self.accepting = True
+        self.tracker = TaskTracker()
+
+    @property
+    def accepting(self) -> bool:
+        return self.tracker.accepting
 
     def stop_accepting(self) -> None:
         """Shutdown: new commands are told to retry; running ones go on."""
-        self.accepting = False
+        self.tracker.stop_accepting()
 
     def in_flight(self) -> dict[asyncio.Task[Any], str]:
-        return dict(self.background)
+        return self.tracker.in_flight()
 
     def context(self, interaction: discord.Interaction) -> Context:
         channel = str(interaction.channel_id) if interaction.channel_id else None
@@ -190,14 +194,8 @@ class CommandHandler:
         if not self.accepting:
             await self._respond(interaction, Reply.error(RESTARTING))
             return
-        task = asyncio.current_task()
-        if task is not None:
-            self.background[task] = f"discord /vllm in {interaction.channel_id}"
-        try:
+        async with self.tracker.track(f"discord /vllm in {interaction.channel_id}"):
             await self._run(interaction, source, received)
-        finally:
-            if task is not None:
-                self.background.pop(task, None)
 
     async def _run(
         self, interaction: discord.Interaction, source: str | Command, received: float

@@ -47,7 +47,7 @@ from bot.delivery import (
     deliver,
     with_attachment,
 )
-from bot.errors import BotError, ConfigError
+from bot.errors import BotError, ConfigError, PermanentError, TransientError
 from formatters import limits
 
 if TYPE_CHECKING:
@@ -84,8 +84,10 @@ _WEBHOOK_URL = re.compile(
 )
 
 
-class DiscordPostError(BotError):
+class DiscordPostError(PermanentError):
     """A permanent Discord error: retrying cannot help, someone has to fix something."""
+
+    service = "discord"
 
     def __init__(self, message: str, *, channel: str, status: int, code: int) -> None:
         super().__init__(message)
@@ -94,8 +96,10 @@ class DiscordPostError(BotError):
         self.code = code
 
 
-class DiscordUnavailable(BotError):
+class DiscordUnavailable(TransientError):
     """Discord kept failing transiently past discord.py's retries; a re-run resumes."""
+
+    service = "discord"
 
 
 def explain(exc: discord.HTTPException, channel: str, *, doing: str, webhook: bool = False) -> str:

@@ -1,28 +1,26 @@
-"""The platform pieces `serve` mounts or starts, looked up by name so each can land (or be
-left out) independently. A missing module is skipped with one log line; an import error
-*inside* a module that exists is a bug and propagates.
-
-Expected entry points (one place to change if a module settles on other names):
+"""The platform pieces `serve` mounts or starts, from the config and the environment.
 
 | what | where | shape |
 | --- | --- | --- |
-| Slack HTTP events | `bot.slack.http:events_handler` | `(services) -> aiohttp handler` for POST /slack/events |
-| Slack Socket Mode | `bot.slack.socket:socket_mode` | `(services) -> obj` with `async start()`, `async close()`, optional `is_connected()` |
-| Discord | `bot.discord.client:create_client` | `(services) -> discord.Client` (started with DISCORD_BOT_TOKEN) |
-| GitHub webhook | `bot.alerts.webhook:webhook_handler` | `(services) -> aiohttp handler` for POST /github/webhook |
-| alert poller | `bot.alerts.poller:poll_once` | `async (services) -> summary or None` |
+| Slack HTTP events | `bot.slack.http:events_handler` | `(app) -> aiohttp handler` for POST /slack/events |
+| Slack Socket Mode | `bot.slack.socket:socket_mode` | `(app) -> obj` with `async start()`, `async close()`, optional `is_connected()` |
+| Discord | `bot.discord.client:create_client` | `(app) -> discord.Client` (started with DISCORD_BOT_TOKEN) |
+| GitHub webhook | `bot.alerts.webhook:webhook_handler` | `(app) -> aiohttp handler` for POST /github/webhook |
+| alert poller | `bot.alerts.wiring:poll_alerts` | `async (app) -> summary` |
+
+slack-bolt and discord.py are hard dependencies, imported here as plain imports: only
+`serve` imports this module, so the CLI's other commands never load them.
 
 Work that must finish before shutdown (a command being answered, a webhook delivery being
 processed, an alert flush) lives in the platform code. Anything offering `stop_accepting()`
-and `in_flight() -> {task: name}` (see `Work`) is drained by `serve`: a route handler, the
-Slack bot behind Socket Mode, the Discord command handler.
+and `in_flight() -> {task: name}` (see `bot.tasks.Work`) is drained by `serve`: a route
+handler, the Slack bot behind Socket Mode, the Discord command handler.
 """  # noqa: E501
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import importlib
 import logging
 import time
 from collections.abc import Awaitable, Callable
@@ -30,47 +28,22 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, Protocol
 
+import discord
+
+from bot.alerts.webhook import webhook_handler
+from bot.alerts.wiring import poll_alerts
+from bot.discord.client import create_client
+from bot.runtime.metrics import METRICS
 from bot.runtime.probes import Probe, secret
+from bot.slack.http import events_handler
+from bot.slack.socket import socket_mode
+from bot.sync import sync_window
+from bot.tasks import is_work
+from bot.weeks import parse_week
 
 log = logging.getLogger("bot.serve")
 
-SLACK_HTTP = ("bot.slack.http", "events_handler")
-SLACK_SOCKET = ("bot.slack.socket", "socket_mode")
-DISCORD_CLIENT = ("bot.discord.client", "create_client")
-GITHUB_WEBHOOK = ("bot.alerts.webhook", "webhook_handler")
-ALERT_POLLER = ("bot.alerts.poller", "poll_once")
-
 Handler = Callable[[Any], Awaitable[Any]]
-
-
-def optional(entry: tuple[str, str], what: str) -> Any | None:
-    """`module:attribute`, or None (logged) when the module or attribute is not there."""
-    module_name, attribute = entry
-    try:
-        module = importlib.import_module(module_name)
-    except ModuleNotFoundError as exc:
-        missing = exc.name or ""
-        if not (module_name == missing or module_name.startswith(missing + ".")):
-            raise  # the module exists but one of its own imports is missing: a real error
-        log.info("%s: %s is not installed in this build; skipped", what, module_name)
-        return None
-    found = getattr(module, attribute, None)
-    if found is None:
-        log.warning("%s: %s has no %s; skipped", what, module_name, attribute)
-    return found
-
-
-class Work(Protocol):
-    """Something that runs tasks shutdown must wait for."""
-
-    def stop_accepting(self) -> None: ...
-    def in_flight(self) -> dict[asyncio.Task[Any], str]: ...
-
-
-def is_work(obj: Any) -> bool:
-    return callable(getattr(obj, "stop_accepting", None)) and callable(
-        getattr(obj, "in_flight", None)
-    )
 
 
 class Component(Protocol):
@@ -217,8 +190,6 @@ class DiscordGateway:
             self.failures += 1
             delay = self.max_backoff if rejected else self.delay(self.failures)
             self.failure = f"{problem}; retrying in {delay:.0f} s (attempt {self.failures})"
-            from bot.runtime.metrics import METRICS
-
             METRICS.errors.inc(kind="discord")
             log.error(
                 "Discord: gateway stopped: %s",
@@ -236,7 +207,7 @@ class DiscordGateway:
             self.failure = None
 
     def delay(self, failures: int) -> float:
-        return min(self.backoff * 2 ** (failures - 1), self.max_backoff)
+        return min(self.backoff * 2.0 ** (failures - 1), self.max_backoff)
 
     async def stop(self) -> None:
         self._stop.set()
@@ -267,8 +238,7 @@ class DiscordGateway:
 
 
 def _is_login_failure(exc: BaseException) -> bool:
-    # By name: discord.py is optional in a build, and this module must import without it.
-    return any(cls.__name__ == "LoginFailure" for cls in type(exc).__mro__)
+    return isinstance(exc, discord.LoginFailure)
 
 
 def discover(services: Any) -> Integrations:
@@ -277,29 +247,18 @@ def discover(services: Any) -> Integrations:
     env, config = services.env, services.config
     if secret(env.slack_bot_token):
         if config.slack.mode == "http":
-            factory = optional(SLACK_HTTP, "Slack HTTP events")
-            if factory is not None:
-                found.routes.append(Route("POST", "/slack/events", factory(services)))
+            found.routes.append(Route("POST", "/slack/events", events_handler(services)))
         else:
-            factory = optional(SLACK_SOCKET, "Slack Socket Mode")
-            if factory is not None:
-                found.components.append(SlackSocket(services, factory))
+            found.components.append(SlackSocket(services, socket_mode))
     if secret(env.discord_bot_token):
-        factory = optional(DISCORD_CLIENT, "Discord gateway")
-        if factory is not None:
-            found.components.append(DiscordGateway(services, factory))
-    factory = optional(GITHUB_WEBHOOK, "GitHub webhook")
-    if factory is not None:
-        found.routes.append(Route("POST", "/github/webhook", factory(services)))
-    found.poll_alerts = optional(ALERT_POLLER, "alert poller")
+        found.components.append(DiscordGateway(services, create_client))
+    found.routes.append(Route("POST", "/github/webhook", webhook_handler(services)))
+    found.poll_alerts = poll_alerts
     return found
 
 
 async def periodic_sync(services: Any) -> str:
     """Keep this ISO week of every configured repo fresh, so commands answer from the store."""
-    from bot.sync import sync_window
-    from bot.weeks import parse_week
-
     lines = []
     for repo in services.config.repos:
         window = parse_week("this", services.config.tz, datetime.now(UTC))

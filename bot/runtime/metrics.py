@@ -17,12 +17,16 @@ from __future__ import annotations
 import asyncio
 import logging
 import math
+import sys
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from threading import Lock
 
+from sqlalchemy.exc import SQLAlchemyError
+
+from bot import errors
 from bot.secrets import redact
 
 log = logging.getLogger("bot.commands")
@@ -275,8 +279,6 @@ class CommandRun:
 def error_kind(exc: BaseException) -> str:
     """A short, bounded label for an error (metric labels must not be unbounded text):
     github, github_rate_limit, slack, discord, store, usage, timeout, network, internal."""
-    from bot import errors
-
     if isinstance(exc, errors.RateLimitExhausted):
         return "github_rate_limit"
     if isinstance(exc, errors.GitHubError):
@@ -296,19 +298,22 @@ def error_kind(exc: BaseException) -> str:
 
 
 def _platform_kind(exc: BaseException) -> str | None:
-    # By module rather than by import: the platform packages are optional in a build, and
-    # importing discord.py just to classify an error would slow every error path.
-    for cls in type(exc).__mro__:
-        module = cls.__module__
-        if module.startswith(("bot.slack", "slack_sdk", "slack_bolt")):
-            return "slack"
-        if module.startswith(("bot.discord", "discord")):
-            return "discord"
+    """The platform of an error: ours carry `service`; a library's own exception (one the
+    posters did not map, e.g. from bolt's request handling) is of a class its package
+    defines, and that package is loaded whenever such an exception exists."""
+    if isinstance(exc, errors.BotError):
+        return exc.service if exc.service in ("slack", "discord") else None
+    slack_errors = sys.modules.get("slack_sdk.errors")
+    if slack_errors is not None and isinstance(exc, slack_errors.SlackClientError):
+        return "slack"
+    discord_errors = sys.modules.get("discord.errors")
+    if discord_errors is not None and isinstance(exc, discord_errors.DiscordException):
+        return "discord"
     return None
 
 
 def _is_store_error(exc: BaseException) -> bool:
-    return any(cls.__module__.startswith(("sqlalchemy", "bot.store")) for cls in type(exc).__mro__)
+    return isinstance(exc, SQLAlchemyError)
 
 
 METRICS = Metrics()

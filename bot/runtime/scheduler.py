@@ -8,11 +8,9 @@ that is what makes catch-up after downtime safe to run on every start.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Iterator, Sequence
-from contextlib import asynccontextmanager
+from collections.abc import Awaitable, Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta, tzinfo
 from typing import TYPE_CHECKING, Any
@@ -24,6 +22,7 @@ from bot.cron import parse_cron
 from bot.digest.document import digest_document_id, scope_key
 from bot.errors import ConfigError
 from bot.runtime.metrics import METRICS, Metrics, error_kind
+from bot.tasks import TaskTracker
 from bot.weeks import Window, iso_week
 
 if TYPE_CHECKING:
@@ -55,7 +54,7 @@ async def already_delivered(store: Any, document: str, platform: str, channel: s
     parts = await store.deliveries(document, platform, channel)
     if not parts:
         return False
-    expected = max(d.parts for d in parts.values())
+    expected: int = max(d.parts for d in parts.values())
     return len(parts) >= expected
 
 
@@ -251,73 +250,8 @@ def weekly_jobs(config: Any, subscriptions: Iterable[Subscription]) -> list[Dige
     return list(jobs.values())
 
 
-class InFlight:
-    """Work that must finish before shutdown, and the switch that refuses new work.
-
-    Scheduled jobs register themselves with `track`; `sources` are the platform pieces
-    (`bot.runtime.integrations.Work`: Slack and Discord command answers, webhook
-    deliveries, the alert flush) whose tasks are looked up when shutdown asks.
-    """
-
-    def __init__(self, sources: Sequence[Any] = ()) -> None:
-        self.accepting = True
-        self.sources = list(sources)
-        self._tasks: dict[asyncio.Task[Any], str] = {}
-
-    @asynccontextmanager
-    async def track(self, what: str) -> AsyncIterator[None]:
-        task = asyncio.current_task()
-        assert task is not None
-        self._tasks[task] = what
-        try:
-            yield
-        finally:
-            self._tasks.pop(task, None)
-
-    def tasks(self) -> dict[asyncio.Task[Any], str]:
-        """Every unfinished task, ours and the sources', except the caller's own."""
-        found = dict(self._tasks)
-        for source in self.sources:
-            try:
-                found.update(source.in_flight())
-            except Exception:  # one broken source must not stop the others draining
-                log.exception("listing in-flight work of %r failed", source)
-        found.pop(asyncio.current_task(), None)  # type: ignore[arg-type]
-        return {task: what for task, what in found.items() if not task.done()}
-
-    @property
-    def running(self) -> list[str]:
-        return list(self.tasks().values())
-
-    def stop_accepting(self) -> None:
-        self.accepting = False
-        for source in self.sources:
-            try:
-                source.stop_accepting()
-            except Exception:
-                log.exception("stopping %r from taking work failed", source)
-
-    def cancel_all(self) -> None:
-        self.stop_accepting()
-        for task in self.tasks():
-            task.cancel()
-
-    async def drain(self, grace: float) -> list[str]:
-        """Stop accepting; wait up to `grace` seconds for in-flight work, cancel what is
-        left and return its names."""
-        self.stop_accepting()
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + grace
-        # Again after each round: finishing work may start more (an acknowledged command
-        # hands its answer to a new task).
-        while (tasks := self.tasks()) and (left := deadline - loop.time()) > 0:
-            await asyncio.wait(tasks, timeout=left)
-        pending = self.tasks()
-        for task in pending:
-            task.cancel()
-        if pending:
-            await asyncio.wait(pending, timeout=5)
-        return list(pending.values())
+# Scheduled jobs `track` themselves; its sources are the platforms' own trackers.
+InFlight = TaskTracker
 
 
 class Jobs:
@@ -352,7 +286,8 @@ class Jobs:
 
     @property
     def tz(self) -> tzinfo:
-        return self.services.config.tz
+        zone: tzinfo = self.services.config.tz
+        return zone
 
     # ------------------------------------------------------------------ digests
 

@@ -1,33 +1,20 @@
-"""Config sections owned by `serve` ([logging] and [serve]).
-
-The models live here so bot/config.py can import them into `Config`; until it does,
-`logging_settings` / `serve_settings` fall back to the defaults below.
-"""
+"""The `[logging]` and `[serve]` sections as `serve` reads them (models: bot/settings.py)."""
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Any, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel
 
+from bot.settings import LoggingConfig, ServeConfig
 
-class LoggingConfig(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+__all__ = ["LoggingConfig", "ServeConfig", "logging_settings", "serve_settings"]
 
-    format: Literal["text", "json"] = "text"
-    level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
-
-
-class ServeConfig(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    sync_minutes: Annotated[float, Field(ge=0)] = 60  # 0: no periodic sync
-    shutdown_grace_seconds: Annotated[float, Field(gt=0, le=600)] = 30
-    leader_retry_seconds: Annotated[float, Field(gt=0)] = 15
-    readiness_cache_seconds: Annotated[float, Field(ge=0)] = 15
+M = TypeVar("M", bound=BaseModel)
 
 
-def _section(config: Any, name: str, model: type[BaseModel]) -> Any:
+def _section(config: Any, name: str, model: type[M]) -> M:
+    # Any: tests hand in partial configs (a namespace or dicts) as well as a Config.
     value = getattr(config, name, None)
     if isinstance(value, model):
         return value

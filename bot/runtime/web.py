@@ -9,7 +9,7 @@ from typing import Any
 
 from aiohttp import web
 
-from bot.runtime.integrations import Route
+from bot.runtime.integrations import Component, Route
 from bot.runtime.metrics import CONTENT_TYPE, Metrics
 from bot.runtime.probes import (
     Probe,
@@ -31,7 +31,7 @@ class Readiness:
     def __init__(
         self,
         services: Any,
-        components: Sequence[Any] = (),
+        components: Sequence[Component] = (),
         cache_seconds: float = 15,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:

@@ -7,7 +7,7 @@ GitHub or building a digest is acknowledged at once with a progress line ("looki
 
 HTTP mode: `slack_web_app(bot)` / `slack_routes(bot)` serve `POST /slack/events`; bolt checks
 `X-Slack-Signature` with SLACK_SIGNING_SECRET and its 5-minute replay window, answering 401
-otherwise. Socket Mode: `start_socket_mode(bot, SLACK_APP_TOKEN)`.
+otherwise. Socket Mode: `bot.slack.socket.start_socket_mode(bot, SLACK_APP_TOKEN)`.
 """
 
 from __future__ import annotations
@@ -42,10 +42,10 @@ from bot.runtime.logging import log_post
 from bot.runtime.metrics import METRICS, Metrics, error_kind
 from bot.runtime.reject import reject, slack_signature_problem
 from bot.slack.poster import SlackPoster, SlackPostError, SlackUnavailable
+from bot.tasks import TaskTracker
 
 if TYPE_CHECKING:
     from bot.services import Services
-    from bot.slack.socket import SlackSocketMode
 
 log = logging.getLogger(__name__)
 
@@ -96,10 +96,9 @@ class SlackBot:
         self.render = render or _default_render
         self.cached_timeout = cached_timeout
         self.metrics = metrics or METRICS
-        # Background answers hold a strong reference here (the event loop keeps only weak
-        # ones), named for the shutdown log; `serve` drains them before closing clients.
-        self._tasks: dict[asyncio.Task[None], str] = {}
-        self.accepting = True
+        # Background answers, named for the shutdown log; `serve` drains them before
+        # closing clients.
+        self.tracker = TaskTracker()
         self.signing_secret = signing_secret
         self.app = _bolt_app(client, signing_secret)
         self.app.command("/vllm")(self._on_command)
@@ -108,22 +107,23 @@ class SlackBot:
     # ------------------------------------------------------------------ tasks
 
     def _spawn(self, coro: Coroutine[Any, Any, None], what: str) -> None:
-        task = asyncio.get_running_loop().create_task(coro, name=what)
-        self._tasks[task] = what
-        task.add_done_callback(lambda done: self._tasks.pop(done, None))
+        self.tracker.spawn(coro, what)
+
+    @property
+    def accepting(self) -> bool:
+        return self.tracker.accepting
 
     def stop_accepting(self) -> None:
         """Shutdown: new commands get "restarting"; answers already acknowledged go on."""
-        self.accepting = False
+        self.tracker.stop_accepting()
 
     def in_flight(self) -> dict[asyncio.Task[Any], str]:
         """Answers still being built or sent (shutdown awaits them, bounded)."""
-        return dict(self._tasks)
+        return self.tracker.in_flight()
 
     async def drain(self) -> None:
         """Wait for answers still being built (shutdown bounds it with asyncio.timeout)."""
-        while self._tasks:
-            await asyncio.wait(set(self._tasks))
+        await self.tracker.wait_idle()
 
     # ------------------------------------------------------------------ /vllm
 
@@ -389,18 +389,6 @@ def slack_web_app(bot: SlackBot, path: str = "/slack/events") -> web.Application
     app = web.Application()
     app.add_routes(slack_routes(bot, path))
     return app
-
-
-# ---------------------------------------------------------------------------- Socket Mode
-
-
-async def start_socket_mode(bot: SlackBot, app_token: str) -> SlackSocketMode:
-    """Connect over Socket Mode (SLACK_APP_TOKEN, xapp-…); `await runner.close()` to stop."""
-    from bot.slack.socket import SlackSocketMode
-
-    runner = SlackSocketMode(bot, app_token)
-    await runner.start()
-    return runner
 
 
 # ---------------------------------------------------------------------------- wiring

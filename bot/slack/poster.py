@@ -31,7 +31,7 @@ from bot.delivery import (
     deliver,
     with_attachment,
 )
-from bot.errors import BotError
+from bot.errors import PermanentError, TransientError
 
 log = logging.getLogger(__name__)
 
@@ -67,8 +67,10 @@ def part_metadata(document_id: str, index: int) -> dict[str, Any]:
     return {"event_type": PART_EVENT, "event_payload": {"document": document_id, "part": index}}
 
 
-class SlackPostError(BotError):
+class SlackPostError(PermanentError):
     """A permanent Slack error: retrying cannot help, a person has to fix something."""
+
+    service = "slack"
 
     def __init__(self, message: str, *, error: str, channel: str) -> None:
         super().__init__(message)
@@ -76,8 +78,10 @@ class SlackPostError(BotError):
         self.channel = channel
 
 
-class SlackUnavailable(BotError):
+class SlackUnavailable(TransientError):
     """Slack kept failing transiently (5xx, connection errors, rate limits) past our bound."""
+
+    service = "slack"
 
 
 def slack_client(token: str, base_url: str | None = None, *, timeout: int = 30) -> AsyncWebClient:

@@ -54,3 +54,10 @@ def socket_mode(services: Services) -> SlackSocketMode:
             "with the connections:write scope (docs/slack.md), or set slack.mode = 'http'"
         )
     return SlackSocketMode(build_slack_bot(services), token.get_secret_value())
+
+
+async def start_socket_mode(bot: SlackBot, app_token: str) -> SlackSocketMode:
+    """Connect over Socket Mode (SLACK_APP_TOKEN, xapp-…); `await runner.close()` to stop."""
+    runner = SlackSocketMode(bot, app_token)
+    await runner.start()
+    return runner

@@ -1,19 +1,67 @@
-"""Run Alembic migrations programmatically, so every start brings the schema up to date."""
+"""Run Alembic migrations programmatically, so every start brings the schema up to date.
+
+A store already at the newest revision (every run but the first after an upgrade) is
+recognised by one query, without loading Alembic: Alembic and the migration scripts
+cost more than a whole `vllm-bot pr N` answered from the store.
+"""
 
 from __future__ import annotations
 
-from alembic import command
-from alembic.config import Config as AlembicConfig
+import re
+from functools import cache
+from importlib import resources
+from typing import TYPE_CHECKING
+
+from sqlalchemy import Connection, inspect, text
 from sqlalchemy.ext.asyncio import AsyncEngine
+
+if TYPE_CHECKING:
+    from alembic.config import Config as AlembicConfig
+
+_REVISION = re.compile(r"^(down_)?revision\s*(?::[^=]*)?=\s*(?:[\"'](\w+)[\"']|None)", re.M)
 
 
 def alembic_config() -> AlembicConfig:
+    # Lazy: Alembic is needed only when the schema is behind (see the module docstring).
+    from alembic.config import Config as AlembicConfig
+
     config = AlembicConfig()
     config.set_main_option("script_location", "bot.store:migrations")
     return config
 
 
-def _upgrade(connection) -> None:
+@cache
+def head_revision() -> str:
+    """The newest revision of bot/store/migrations/versions, read from the scripts' own
+    `revision` / `down_revision` lines (the one no other script names as its parent)."""
+    revisions: set[str] = set()
+    parents: set[str] = set()
+    versions = resources.files("bot.store.migrations") / "versions"
+    for script in versions.iterdir():
+        if not script.name.endswith(".py") or script.name.startswith("_"):
+            continue
+        for down, value in _REVISION.findall(script.read_text(encoding="utf-8")):
+            if value:
+                (parents if down else revisions).add(value)
+    heads = revisions - parents
+    if len(heads) != 1:
+        raise RuntimeError(f"migrations have {len(heads)} heads: {sorted(heads)}")
+    return heads.pop()
+
+
+def _current_revisions(connection: Connection) -> set[str]:
+    if not inspect(connection).has_table("alembic_version"):
+        return set()
+    rows = connection.execute(text("SELECT version_num FROM alembic_version"))
+    return {str(row[0]) for row in rows}
+
+
+def _upgrade(connection: Connection) -> None:
+    if _current_revisions(connection) == {head_revision()}:
+        return
+    # Lazy: see alembic_config.
+    from alembic import command
+
     config = alembic_config()
     config.attributes["connection"] = connection
     command.upgrade(config, "head")

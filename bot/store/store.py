@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from sqlalchemy import delete, event, func, select
-from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.dialects import sqlite
 from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
 
@@ -138,6 +138,9 @@ class Store:
     def _insert(self, table):
         dialect = self.engine.dialect.name
         if dialect == "postgresql":
+            # Lazy: SQLite installs (the default) never load the PostgreSQL dialect.
+            from sqlalchemy.dialects import postgresql
+
             return postgresql.insert(table)
         if dialect == "sqlite":
             return sqlite.insert(table)

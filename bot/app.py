@@ -1,0 +1,230 @@
+"""The running bot's composition root: config, environment, store and the clients built
+from them.
+
+Every entry point (the CLI, the command layer, `serve`) starts one `App` and closes it at
+the end, so all see the same configuration, store and clients. `App.start()` opens the
+store and nothing else; a client, the analyzers and the alerts runtime are built the first
+time something asks for them, so a command builds only what it uses (a PR lookup from the
+store never imports the alerts, a platform client or the scheduler).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from bot.config import Config, Environment, database_url, load_config
+from bot.errors import ConfigError, GitHubError
+from bot.store import Store
+
+if TYPE_CHECKING:
+    from bot.alerts.subscriptions import SubscriptionService
+    from bot.alerts.wiring import AlertsRuntime
+    from bot.analysis import Analyzer
+    from bot.analysis.rules import RuleSet
+    from bot.commands.context import SubscriptionInfo
+    from bot.discord.poster import DiscordRestPoster
+    from bot.filters import SubscriptionFilters
+    from bot.github.client import GitHubClient
+    from bot.slack.poster import SlackPoster
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class App:
+    config: Config
+    env: Environment
+    store: Store
+    _github: GitHubClient | None = None
+    _analyzers: dict[str, Analyzer] = field(default_factory=dict)
+    _slack_poster: SlackPoster | None = None
+    _discord_poster: DiscordRestPoster | None = None
+    _alerts: AlertsRuntime | None = None
+    _subscriptions: SubscriptionService | None = None
+
+    @classmethod
+    async def start(cls, config_path: str | Path | None = None) -> App:
+        env = Environment()
+        config = load_config(config_path, env)
+        store = await Store.open(database_url(env))
+        return cls(config=config, env=env, store=store)
+
+    async def __aenter__(self) -> App:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    # ------------------------------------------------------------------ clients
+
+    @property
+    def github_if_started(self) -> GitHubClient | None:
+        """The GitHub client when something has used it (metrics must not start one)."""
+        return self._github
+
+    def github(self) -> GitHubClient:
+        if self._github is None:
+            # Lazy: httpx (and its CLI's click) stays off the start-up of store-only commands.
+            from bot.github import github_client
+
+            self._github = github_client(self.config, self.env)
+        return self._github
+
+    def slack_poster(self) -> SlackPoster:
+        """One SlackPoster per process, so the one-message-per-second pacing is shared."""
+        if self._slack_poster is None:
+            if self.env.slack_bot_token is None:
+                raise ConfigError(
+                    "SLACK_BOT_TOKEN is not set: create a Slack app and export its bot token "
+                    "(see docs/slack.md)"
+                )
+            # Lazy: slack-sdk is loaded only by commands and serve instances that post.
+            from bot.slack.poster import SlackPoster, slack_client
+
+            client = slack_client(
+                self.env.slack_bot_token.get_secret_value(), self.env.slack_api_url
+            )
+            self._slack_poster = SlackPoster(client)
+        return self._slack_poster
+
+    def discord_poster(self) -> DiscordRestPoster:
+        """One Discord REST connection per process (logged in on first post), shared by
+        digests and alerts so discord.py's rate-limit buckets are too."""
+        if self._discord_poster is None:
+            # Lazy: discord.py is loaded only by commands and serve instances that post.
+            from bot.discord.poster import DiscordRestPoster
+
+            # Checks DISCORD_BOT_TOKEN when it logs in, with the fix in its error.
+            self._discord_poster = DiscordRestPoster(self.env)
+        return self._discord_poster
+
+    # ------------------------------------------------------------------ alerts
+
+    def alerts(self) -> AlertsRuntime:
+        """The process's alerts runtime (pipeline, poller, subscriptions), built on first
+        use. Building it starts nothing: only `serve` runs its flush loop."""
+        if self._alerts is None:
+            # Lazy: the alert pipeline and its matching index are off every command's
+            # start-up but the subscription commands and serve.
+            from bot.alerts.wiring import build_runtime
+
+            self._alerts = build_runtime(self)
+        return self._alerts
+
+    @property
+    def subscriptions(self) -> Subscriptions:
+        """The command layer's subscription service. The alerts runtime behind it is built
+        on the first call, so a context that is never asked about subscriptions (help, a
+        PR card) costs nothing."""
+        return Subscriptions(self)
+
+    def subscription_service(self) -> SubscriptionService:
+        if self._subscriptions is None:
+            self._subscriptions = self.alerts().subscriptions
+        return self._subscriptions
+
+    # ------------------------------------------------------------------ analysis
+
+    async def analyzer(self, repo: str | None = None, *, offline: bool = False) -> Analyzer:
+        """The analyzer for `repo`'s rule set ("auto" reads the repo's labelling rules once;
+        `offline` builds them from stored file paths instead, without caching the result)."""
+        repo_config = self.config.repo(repo)
+        cached = self._analyzers.get(repo_config.name)
+        if cached is not None:
+            return cached
+        # Lazy: the rule engine is only for commands that analyse (not help, import, sync).
+        from bot.analysis import Analyzer, RuleSetError, load_ruleset
+
+        if repo_config.modules == "auto":
+            ruleset = await self._auto_ruleset(repo_config.name, offline)
+        else:
+            try:
+                ruleset = load_ruleset(repo_config.modules)
+            except RuleSetError as exc:
+                raise ConfigError(str(exc)) from None
+        analyzer = Analyzer(ruleset)
+        if not (offline and repo_config.modules == "auto"):
+            self._analyzers[repo_config.name] = analyzer
+        return analyzer
+
+    async def _auto_ruleset(self, repo: str, offline: bool) -> RuleSet:
+        """Rules from the repo's own labeler/Mergify files (cached in the store for a day);
+        from stored file paths when GitHub cannot be asked and nothing is cached."""
+        # Lazy: only repos configured with modules = "auto" read labelling rules.
+        from bot.analysis.auto_rules import build_auto_ruleset
+        from bot.github.repo_files import cached_repo_snapshot
+
+        try:
+            snapshot = await cached_repo_snapshot(self.github(), repo, self.store, offline=offline)
+        except GitHubError as exc:
+            log.warning("labelling rules of %s unavailable (%s); using generic rules", repo, exc)
+            snapshot = None
+        labels = await self.store.label_names(repo)
+        subfolders = await self.store.subfolders(repo)
+        if snapshot is None:
+            folders = await self.store.top_level_dirs(repo)
+            return build_auto_ruleset(
+                None, None, folders, labels=labels, repo=repo, subfolders=subfolders
+            )
+        return build_auto_ruleset(
+            snapshot.files.get(".github/labeler.yml"),
+            snapshot.files.get(".github/mergify.yml"),
+            snapshot.top_level_dirs,
+            labels=labels,
+            repo=repo,
+            subfolders=subfolders,
+        )
+
+    async def close(self) -> None:
+        if self._alerts is not None:
+            await self._alerts.stop()
+        if self._github is not None:
+            await self._github.aclose()
+        if self._discord_poster is not None:
+            await self._discord_poster.close()
+        await self.store.close()
+
+
+class Subscriptions:
+    """`bot.commands.context.SubscriptionService` over the app's alerts runtime, built when
+    a subscription command first needs it."""
+
+    def __init__(self, app: App) -> None:
+        self.app = app
+
+    async def subscribe(
+        self,
+        *,
+        platform: str,
+        channel: str,
+        user: str | None,
+        modules: Sequence[str],
+        filters: SubscriptionFilters,
+    ) -> SubscriptionInfo:
+        service = self.app.subscription_service()
+        return await service.subscribe(
+            platform=platform, channel=channel, user=user, modules=modules, filters=filters
+        )
+
+    async def unsubscribe(
+        self, *, platform: str, channel: str, user: str | None, target: str, kind: str
+    ) -> int:
+        service = self.app.subscription_service()
+        return await service.unsubscribe(
+            platform=platform, channel=channel, user=user, target=target, kind=kind
+        )
+
+    async def unsubscribe_detailed(
+        self, *, platform: str, channel: str, user: str | None, target: str, kind: str
+    ) -> tuple[int, list[tuple[int, list[str]]]]:
+        service = self.app.subscription_service()
+        return await service.unsubscribe_detailed(
+            platform=platform, channel=channel, user=user, target=target, kind=kind
+        )
+
+    async def list(self, *, platform: str, channel: str) -> Sequence[SubscriptionInfo]:
+        return await self.app.subscription_service().list(platform=platform, channel=channel)

@@ -1,0 +1,125 @@
+"""One task tracker for everything `serve` must let finish before it exits.
+
+The lifecycle every long-running component follows: start → stop accepting (new work is
+refused with a "restarting" answer or a 503) → its in-flight work finishes, bounded by
+the shutdown grace → drain (what is left is cancelled). Slack and Discord command
+answers, webhook deliveries and scheduled jobs all keep their tasks in a `TaskTracker`;
+`serve` holds one tracker whose sources are the others and drains them together.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import AsyncIterator, Coroutine, Sequence
+from contextlib import asynccontextmanager
+from typing import Any, Protocol, TypeGuard, TypeVar, runtime_checkable
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+
+@runtime_checkable
+class Work(Protocol):
+    """Something that runs tasks shutdown must wait for."""
+
+    def stop_accepting(self) -> None: ...
+    def in_flight(self) -> dict[asyncio.Task[Any], str]: ...
+
+
+def is_work(obj: object) -> TypeGuard[Work]:
+    return callable(getattr(obj, "stop_accepting", None)) and callable(
+        getattr(obj, "in_flight", None)
+    )
+
+
+class TaskTracker:
+    """Named tasks that must finish before shutdown, and the switch that refuses new work.
+
+    `spawn` starts a background task and holds a strong reference to it (the event loop
+    keeps only weak ones); `track` registers the task already running. `sources` are other
+    `Work` whose tasks count as this tracker's when shutdown asks.
+    """
+
+    def __init__(self, sources: Sequence[Work] = ()) -> None:
+        self.accepting = True
+        self.sources: list[Work] = list(sources)
+        self._tasks: dict[asyncio.Task[Any], str] = {}
+
+    def spawn(self, coro: Coroutine[Any, Any, T], name: str) -> asyncio.Task[T]:
+        task = asyncio.get_running_loop().create_task(coro, name=name)
+        self._tasks[task] = name
+        task.add_done_callback(self._forget)
+        return task
+
+    def _forget(self, task: asyncio.Task[Any]) -> None:
+        self._tasks.pop(task, None)
+
+    @asynccontextmanager
+    async def track(self, name: str) -> AsyncIterator[None]:
+        """Count the current task as in flight for the duration of the block."""
+        task = asyncio.current_task()
+        if task is None:  # not inside a task: nothing shutdown could wait for
+            yield
+            return
+        self._tasks[task] = name
+        try:
+            yield
+        finally:
+            self._tasks.pop(task, None)
+
+    def in_flight(self) -> dict[asyncio.Task[Any], str]:
+        """Every unfinished task, ours and the sources', except the caller's own."""
+        found = dict(self._tasks)
+        for source in self.sources:
+            try:
+                found.update(source.in_flight())
+            except Exception:  # one broken source must not stop the others draining
+                log.exception("listing in-flight work of %r failed", source)
+        current = asyncio.current_task()
+        if current is not None:
+            found.pop(current, None)
+        return {task: name for task, name in found.items() if not task.done()}
+
+    # The scheduler's and serve's older name for `in_flight`.
+    tasks = in_flight
+
+    @property
+    def running(self) -> list[str]:
+        return list(self.in_flight().values())
+
+    def stop_accepting(self) -> None:
+        self.accepting = False
+        for source in self.sources:
+            try:
+                source.stop_accepting()
+            except Exception:
+                log.exception("stopping %r from taking work failed", source)
+
+    def cancel_all(self) -> None:
+        self.stop_accepting()
+        for task in self.in_flight():
+            task.cancel()
+
+    async def wait_idle(self) -> None:
+        """Wait, unbounded, until this tracker's own tasks are done (tests, cleanup)."""
+        while self._tasks:
+            await asyncio.gather(*list(self._tasks), return_exceptions=True)
+
+    async def drain(self, grace: float) -> list[str]:
+        """Stop accepting; wait up to `grace` seconds for in-flight work, cancel what is
+        left and return its names."""
+        self.stop_accepting()
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + grace
+        # Again after each round: finishing work may start more (an acknowledged command
+        # hands its answer to a new task).
+        while (tasks := self.in_flight()) and (left := deadline - loop.time()) > 0:
+            await asyncio.wait(tasks, timeout=left)
+        pending = self.in_flight()
+        for task in pending:
+            task.cancel()
+        if pending:
+            await asyncio.wait(pending, timeout=5)
+        return list(pending.values())

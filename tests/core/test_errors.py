@@ -1,0 +1,75 @@
+"""One error hierarchy: transient or permanent, with the service it came from."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.discord.poster import DiscordPostError, DiscordUnavailable
+from bot.errors import (
+    BotError,
+    ConfigError,
+    GitHubAuthError,
+    GitHubUnavailable,
+    GitHubUnreachable,
+    PermanentError,
+    RateLimitExhausted,
+    TransientError,
+    UsageError,
+)
+from bot.runtime.metrics import error_kind
+from bot.slack.poster import SlackPostError, SlackUnavailable
+
+
+@pytest.mark.parametrize(
+    ("error", "base", "service"),
+    [
+        (GitHubUnavailable("GitHub answered 502"), TransientError, "github"),
+        (GitHubUnreachable("connection refused"), TransientError, "github"),
+        (RateLimitExhausted("rate limit", reset_at=1.0), TransientError, "github"),
+        (GitHubAuthError("401"), PermanentError, "github"),
+        (SlackUnavailable("slack 503"), TransientError, "slack"),
+        (
+            SlackPostError("not_in_channel", error="not_in_channel", channel="C1"),
+            PermanentError,
+            "slack",
+        ),
+        (DiscordUnavailable("discord 503"), TransientError, "discord"),
+        (
+            DiscordPostError("missing access", channel="1", status=403, code=50001),
+            PermanentError,
+            "discord",
+        ),
+        (ConfigError("bad config"), PermanentError, None),
+    ],
+)
+def test_each_client_error_is_transient_or_permanent_and_names_its_service(
+    error: BotError, base: type[BotError], service: str | None
+) -> None:
+    assert isinstance(error, base)
+    assert not isinstance(error, TransientError if base is PermanentError else PermanentError)
+    assert error.service == service
+
+
+def test_metrics_tell_platform_errors_apart_by_class() -> None:
+    assert error_kind(SlackUnavailable("x")) == "slack"
+    assert error_kind(DiscordPostError("x", channel="1", status=403, code=50001)) == "discord"
+    assert error_kind(RateLimitExhausted("x")) == "github_rate_limit"
+    assert error_kind(GitHubUnavailable("x")) == "github"
+    assert error_kind(UsageError("x")) == "usage"
+    assert error_kind(BotError("x", service="slack")) == "slack"
+    assert error_kind(RuntimeError("x")) == "internal"
+
+
+def test_library_exceptions_left_unmapped_still_count_for_their_platform() -> None:
+    import discord
+    from slack_sdk.errors import SlackApiError
+
+    assert error_kind(SlackApiError("boom", {"ok": False})) == "slack"
+    assert error_kind(discord.ClientException("boom")) == "discord"
+
+
+def test_usage_errors_exit_2_and_others_1() -> None:
+    assert ConfigError("x").exit_code == 2
+    assert GitHubUnavailable("x").exit_code == 1
+    assert BotError("x", hint="set GITHUB_TOKEN").hint == "set GITHUB_TOKEN"
+    assert str(BotError("the message", hint="h")) == "the message"
