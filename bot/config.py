@@ -108,8 +108,14 @@ class DiscordConfig(_Strict):
     guild_ids: list[int] = []
 
 
+# The shipped schedule, known good: checking it would load APScheduler on every command.
+DEFAULT_CRON = "0 9 * * MON"
+
+
 def _checked_cron(value: str) -> str:
     # Checked at load, so every command refuses a bad schedule, not only `serve`.
+    if value == DEFAULT_CRON:
+        return value
     try:
         parse_cron(value, UTC)
     except ConfigError as exc:
@@ -127,7 +133,7 @@ class DigestTarget(_Strict):
     org: OrgName | None = None
     exclude: list[RepoName] = []
     language: Literal["en", "zh"] | None = None
-    cron: str = "0 9 * * MON"
+    cron: str = DEFAULT_CRON
     catch_up_hours: Annotated[float, Field(ge=0)] = 24
     # Discord channel webhook (posts without a bot connection). The URL carries the
     # webhook's token, so the config names the environment variable that holds it.
@@ -193,7 +199,7 @@ class DigestConfig(_Strict):
     history_weeks: Annotated[int, Field(ge=0, le=104)] = 8
     # When weekly module subscriptions (`/vllm subscribe rocm weekly`) of a channel without
     # a target of its own post; a channel with a target uses that target's cron.
-    cron: str = "0 9 * * MON"
+    cron: str = DEFAULT_CRON
     targets: list[DigestTarget] = []
 
     @field_validator("cron")
