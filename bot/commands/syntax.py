@@ -304,7 +304,8 @@ def parse_digest(args: list[str]) -> DigestCommand:
 def canonical_week(text: str) -> str:
     match = WEEK_PATTERN.match(text)
     if match is None:
-        raise CommandError("error.digest.argument", "digest", arg=text, hint=None)
+        hint = suggest(text, list(WEEK_WORDS))
+        raise CommandError("error.digest.argument", "digest", arg=text, hint=hint)
     week = int(match[2])
     if not 1 <= week <= 53:
         raise CommandError("error.digest.no_week", "digest", text=text)

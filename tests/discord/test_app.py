@@ -12,7 +12,7 @@ import pytest
 import yarl
 from discord.gateway import DiscordWebSocket
 
-from bot.commands import Context, help_text
+from bot.commands import COMMANDS, Context, help_text
 from bot.config import Config, DiscordConfig, RepoConfig
 from bot.discord.app import CommandHandler, VllmDiscordBot
 from bot.discord.endpoints import DiscordEndpoints
@@ -135,15 +135,22 @@ async def test_login_syncs_commands_to_guilds_and_finds_the_gateway(
     (group,) = fake.commands[fake.guild_id]
     assert group["name"] == "vllm"
     subcommands = {o["name"]: o for o in group["options"]}
-    assert set(subcommands) == {
-        "pr",
-        "digest",
-        "subscribe",
-        "unsubscribe",
-        "subscriptions",
-        "modules",
-        "help",
-    }
+    # The tree is the registry's: one subcommand per spec, one typed option per argument.
+    assert list(subcommands) == [spec.name for spec in COMMANDS]
+    kinds = {str: 3, int: 4, bool: 5}
+    for spec in COMMANDS:
+        options = {o["name"]: o for o in subcommands[spec.name].get("options", [])}
+        assert set(options) == {a.name for a in spec.arguments}
+        for argument in spec.arguments:
+            option = options[argument.name]
+            assert option["type"] == kinds[argument.kind]
+            assert bool(option.get("required")) == argument.required
+            assert bool(option.get("autocomplete")) == (argument.autocomplete is not None)
+            assert [c["value"] for c in option.get("choices", [])] == list(
+                argument.choice_values()
+            )
+    help_choices = [c["value"] for c in subcommands["help"]["options"][0]["choices"]]
+    assert help_choices == [spec.name for spec in COMMANDS]
     number, repo = subcommands["pr"]["options"]
     assert (number["name"], number["type"], number["min_value"], number["required"]) == (
         "number",
@@ -248,7 +255,7 @@ async def test_digest_post_is_posted_in_the_channel_through_the_ledger(
 
 
 async def test_failed_public_deferral_turns_into_a_private_error(bot: Harness) -> None:
-    async def github_down(*args: object) -> object:
+    async def github_down(*args: object, **kwargs: object) -> object:
         raise GitHubUnavailable("GitHub answered 502 three times")
 
     bot.backend.digest = github_down  # type: ignore[method-assign]
