@@ -115,13 +115,13 @@ class ServicesBackend:
             log.warning("version: store schema revision unavailable", exc_info=True)
             return None
 
+    async def modules(self, repo: str) -> Sequence[ModuleInfo]:
+        analyzer = await self.services.analyzer(repo)
+        return module_infos(analyzer.ruleset)
+
 
 def bot_version() -> str | None:
     try:
         return metadata.version("vllm-bot")
     except metadata.PackageNotFoundError:
         return None
-
-    async def modules(self, repo: str) -> Sequence[ModuleInfo]:
-        analyzer = await self.services.analyzer(repo)
-        return module_infos(analyzer.ruleset)

@@ -63,7 +63,7 @@ class CommandError(UsageError):
         self, what: str, command: str | None = None, *, usage: str = "", **params: object
     ) -> None:
         self.key = what if what in MESSAGES else None
-        self.params = {k: shorten_quoted(v) if isinstance(v, str) else v for k, v in params.items()}
+        self.params = params
         self.literal = None if self.key else shorten_quoted(what)
         self.command = command
         self.usage = usage
@@ -81,7 +81,7 @@ class CommandError(UsageError):
         if "hint" in values:
             hint = values["hint"]
             values["hint"] = message(language, "error.hint", word=hint) if hint else ""
-        return message(language, self.key, **values)
+        return shorten_quoted(message(language, self.key, **values))
 
     def render(self, language: str) -> str:
         if not self.usage:

@@ -146,9 +146,7 @@ async def test_login_syncs_commands_to_guilds_and_finds_the_gateway(
             assert option["type"] == kinds[argument.kind]
             assert bool(option.get("required")) == argument.required
             assert bool(option.get("autocomplete")) == (argument.autocomplete is not None)
-            assert [c["value"] for c in option.get("choices", [])] == list(
-                argument.choice_values()
-            )
+            assert [c["value"] for c in option.get("choices", [])] == list(argument.choice_values())
     help_choices = [c["value"] for c in subcommands["help"]["options"][0]["choices"]]
     assert help_choices == [spec.name for spec in COMMANDS]
     number, repo = subcommands["pr"]["options"]
