@@ -26,7 +26,7 @@ from bot.commands.syntax import (
 )
 from bot.document import BulletList, Code, Document, Section, Text
 from bot.errors import NotFoundError, UsageError
-from bot.i18n import message
+from bot.i18n import message, separator
 from bot.weeks import parse_week
 
 if TYPE_CHECKING:
@@ -47,7 +47,7 @@ async def answer_pr(command: Command, ctx: Context, offline: bool) -> Reply:
     if command.repo is not None:
         watched = ctx.watched_repo(command.repo)
         if watched is None:
-            names = ", ".join(r.name for r in ctx.config.repos)
+            names = separator(ctx.lang).join(r.name for r in ctx.config.repos)
             raise CommandError("error.pr.unwatched", "pr", repo=command.repo, names=names)
         repo = watched
     pr = await ctx.backend.cached_pr(repo, command.number)
