@@ -15,7 +15,13 @@ from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import text
 
-from bot.commands.context import ModuleInfo, VersionInfo
+from bot.commands.context import (
+    Context,
+    ModuleInfo,
+    SubscriptionService,
+    VersionInfo,
+    channel_language,
+)
 from bot.document import Document
 from bot.errors import GitHubError, UsageError
 from bot.i18n import message
@@ -125,3 +131,26 @@ def bot_version() -> str | None:
         return metadata.version("vllm-bot")
     except metadata.PackageNotFoundError:
         return None
+
+
+def services_context(
+    services: Services,
+    *,
+    platform: str,
+    channel: str | None,
+    user: str | None,
+    language: str | None = None,
+    subscriptions: SubscriptionService | None = None,
+) -> Context:
+    """A Context over the running bot's services (used by every adapter)."""
+    return Context(
+        platform=platform,
+        config=services.config,
+        backend=ServicesBackend(services),
+        channel=channel,
+        user=user,
+        language=language or channel_language(services.config, platform, channel),
+        subscriptions=subscriptions
+        if subscriptions is not None
+        else getattr(services, "subscriptions", None),
+    )

@@ -5,8 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from bot.commands.backend import ServicesBackend
-from bot.commands.context import Context, SubscriptionService
+from bot.commands.backend import services_context
 from bot.commands.driver import drive
 from bot.commands.reply import Reply
 from bot.commands.syntax import Command
@@ -16,31 +15,6 @@ from bot.validators import chat_channel_problem
 
 if TYPE_CHECKING:
     from bot.services import Services
-
-
-def services_context(
-    services: Services,
-    *,
-    platform: str,
-    channel: str | None,
-    user: str | None,
-    language: str | None = None,
-    subscriptions: SubscriptionService | None = None,
-) -> Context:
-    """A Context over the running bot's services (used by every adapter)."""
-    from bot.commands.context import channel_language
-
-    return Context(
-        platform=platform,
-        config=services.config,
-        backend=ServicesBackend(services),
-        channel=channel,
-        user=user,
-        language=language or channel_language(services.config, platform, channel),
-        subscriptions=subscriptions
-        if subscriptions is not None
-        else getattr(services, "subscriptions", None),
-    )
 
 
 def chat_address(channel: str | None) -> tuple[str, str | None]:
@@ -81,6 +55,7 @@ class TerminalSurface:
     def text(self, reply: Reply) -> str:
         if reply.document is None:
             return reply.text
+        # bot.cards pulls in the analysis; `chat "/vllm help"` should not pay for it.
         from bot.cards import document_text
 
         body = document_text(reply.document)

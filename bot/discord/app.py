@@ -35,6 +35,7 @@ import discord
 from discord import app_commands
 
 from bot.commands import COMMANDS, Argument, Command, CommandError, CommandSpec, Context, Reply
+from bot.commands.backend import services_context
 from bot.commands.driver import drive
 from bot.commands.registry import Source, build
 from bot.config import Config
@@ -47,6 +48,7 @@ from bot.runtime.logging import log_post
 from bot.runtime.metrics import METRICS, Metrics
 from bot.secrets import redact
 from formatters import limits
+from formatters.discord import discord_thread_name, render_discord
 
 log = logging.getLogger(__name__)
 
@@ -69,8 +71,6 @@ def _embeds(body: dict[str, Any]) -> list[discord.Embed]:
 def reply_messages(reply: Reply) -> list[dict[str, Any]]:
     """The reply as keyword arguments of discord.py send/edit calls, one dict per message."""
     if reply.document is not None and not reply.post_to_channel:
-        from formatters.discord import render_discord
-
         return [
             {"content": body.get("content") or None, "embeds": _embeds(body)}
             for body in render_discord(reply.document)
@@ -213,8 +213,6 @@ class CommandHandler:
             text = message(language, "cmd.posting_unavailable")
             await interaction.followup.send(text, ephemeral=True)
             return Reply.failed(text)
-        from formatters.discord import discord_thread_name, render_discord
-
         channel = str(interaction.channel_id)
         started = time.perf_counter()
         try:
@@ -521,8 +519,6 @@ async def sync_command_tree(tree: app_commands.CommandTree, guild_ids: Sequence[
 
 def create_client(services: Any, *, sync_commands: bool = True) -> VllmDiscordBot:
     """The bot over the running services (`bot.runtime` starts it with DISCORD_BOT_TOKEN)."""
-    from bot.commands.cli_adapter import services_context
-
     endpoints = DiscordEndpoints.from_env(services.env)
     apply_endpoints(endpoints)
 

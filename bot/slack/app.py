@@ -7,7 +7,7 @@ acknowledged within Slack's 3 seconds every time, with the answer itself when it
 
 HTTP mode: `slack_web_app(bot)` / `slack_routes(bot)` serve `POST /slack/events`; bolt checks
 `X-Slack-Signature` with SLACK_SIGNING_SECRET and its 5-minute replay window, answering 401
-otherwise. Socket Mode: `start_socket_mode(bot, SLACK_APP_TOKEN)`.
+otherwise. Socket Mode: `bot.slack.socket.SlackSocketMode(bot, SLACK_APP_TOKEN)`.
 """
 
 from __future__ import annotations
@@ -21,22 +21,25 @@ from typing import TYPE_CHECKING, Any
 from aiohttp import web
 from slack_bolt.adapter.aiohttp import to_aiohttp_response, to_bolt_request
 from slack_bolt.async_app import AsyncApp
+from slack_bolt.logger.messages import warning_client_prioritized_and_token_skipped
 from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.commands import Command, CommandError, Context, DigestCommand, Reply, parse_pr_ref
+from bot.commands.backend import services_context
 from bot.commands.driver import drive
 from bot.delivery import DeliveryResult, Ledger
 from bot.document import Document
-from bot.errors import BotError
+from bot.errors import BotError, ConfigError
 from bot.i18n import message
 from bot.runtime.logging import log_post
 from bot.runtime.metrics import METRICS, Metrics
 from bot.runtime.reject import reject, slack_signature_problem
 from bot.slack.poster import SlackPoster, SlackPostError, SlackUnavailable
+from formatters.slack import render_slack
+from formatters.validate import validate_slack_message
 
 if TYPE_CHECKING:
     from bot.services import Services
-    from bot.slack.socket import SlackSocketMode
 
 log = logging.getLogger(__name__)
 
@@ -49,8 +52,6 @@ _SLACK_ESCAPES = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;"})
 
 
 def _default_render(document: Document) -> list[dict[str, Any]]:
-    from formatters.slack import render_slack
-
     return render_slack(document)
 
 
@@ -273,8 +274,6 @@ class _DropMessage(logging.Filter):
 
 
 def _bolt_app(client: AsyncWebClient, signing_secret: str | None) -> AsyncApp:
-    from slack_bolt.logger.messages import warning_client_prioritized_and_token_skipped
-
     bolt_log = logging.getLogger("bot.slack.bolt")
     # AsyncApp reads SLACK_BOT_TOKEN from the environment by itself when `token` is not
     # given (there is no way to say "none"), then warns on every start that the `client`
@@ -299,8 +298,6 @@ def _merged(payloads: list[dict[str, Any]]) -> dict[str, Any] | None:
     """All payloads as one message, or None if that would break a Slack limit."""
     if len(payloads) < 2:
         return None
-    from formatters.validate import validate_slack_message
-
     blocks = [block for payload in payloads for block in payload.get("blocks", [])]
     ids = [block["block_id"] for block in blocks if "block_id" in block]
     if len(ids) != len(set(ids)):
@@ -401,26 +398,11 @@ def slack_web_app(bot: SlackBot, path: str = "/slack/events") -> web.Application
     return app
 
 
-# ---------------------------------------------------------------------------- Socket Mode
-
-
-async def start_socket_mode(bot: SlackBot, app_token: str) -> SlackSocketMode:
-    """Connect over Socket Mode (SLACK_APP_TOKEN, xapp-…); `await runner.close()` to stop."""
-    from bot.slack.socket import SlackSocketMode
-
-    runner = SlackSocketMode(bot, app_token)
-    await runner.start()
-    return runner
-
-
 # ---------------------------------------------------------------------------- wiring
 
 
 def build_slack_bot(services: Services, **overrides: Any) -> SlackBot:
     """The Slack bot over the running services (tokens and URL from the environment)."""
-    from bot.commands.cli_adapter import services_context
-    from bot.errors import ConfigError
-
     env = services.env
     if env.slack_bot_token is None:
         raise ConfigError(
