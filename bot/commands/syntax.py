@@ -15,6 +15,7 @@ import difflib
 import re
 import shlex
 from dataclasses import dataclass, field
+from typing import Any
 
 from bot.errors import UsageError
 from bot.i18n import MESSAGES, message
@@ -77,7 +78,8 @@ class CommandError(UsageError):
         """The one-line reason in `language`."""
         if self.key is None:
             return self.literal or ""
-        values = dict(self.params)
+        # Any: the values are the caller's format parameters, checked by the catalogue test.
+        values: dict[str, Any] = dict(self.params)
         if "hint" in values:
             hint = values["hint"]
             values["hint"] = message(language, "error.hint", word=hint) if hint else ""

@@ -27,7 +27,7 @@ import asyncio
 import inspect
 import logging
 import time
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Callable, Coroutine, Mapping, Sequence
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -58,7 +58,9 @@ CONTENT_MAX = limits.DISCORD_CONTENT_MAX
 DESCRIPTION_MAX = limits.DISCORD_EMBED_DESCRIPTION_MAX
 # (channel id, user id) -> the command layer's Context for that interaction.
 ContextFactory = Callable[[str | None, str | None], Context]
-Autocomplete = Callable[[discord.Interaction, str], Awaitable[list[app_commands.Choice[str]]]]
+Autocomplete = Callable[
+    [discord.Interaction, str], Coroutine[Any, Any, list[app_commands.Choice[str]]]
+]
 
 
 # ---------------------------------------------------------------------------- rendering
@@ -288,7 +290,10 @@ class CommandHandler:
 
     def week_choices(self, current: str) -> list[app_commands.Choice[str]]:
         now = datetime.now(UTC).astimezone(self.config.tz)
-        options = [("last", [], "last week"), ("this", [], "this week (so far)")]
+        options: list[tuple[str, Sequence[str], str]] = [
+            ("last", [], "last week"),
+            ("this", [], "this week (so far)"),
+        ]
         options += [(w, [], w) for w in recent_weeks(now)]
         return rank_choices(current, options)
 
@@ -415,7 +420,7 @@ def app_command(spec: CommandSpec, handler: CommandHandler) -> app_commands.Comm
     """The app command of one CommandSpec. discord.py reads options from the callback's
     signature, so the signature is built from the spec's arguments."""
 
-    async def callback(interaction: discord.Interaction, **values: Any) -> None:
+    async def callback(interaction: discord.Interaction, /, **values: Any) -> None:
         await handler.run_typed(interaction, spec.name, values)
 
     parameters = [
