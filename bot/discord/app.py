@@ -27,6 +27,7 @@ import asyncio
 import inspect
 import logging
 import time
+import uuid
 from collections.abc import Callable, Coroutine, Mapping, Sequence
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -498,13 +499,15 @@ class VllmDiscordBot(discord.Client):
     async def _on_tree_error(
         self, interaction: discord.Interaction, error: app_commands.AppCommandError
     ) -> None:
-        log.error("discord: /vllm failed", exc_info=error)
-        message = "Sorry, something went wrong on our side; it has been logged."
+        error_id = uuid.uuid4().hex[:8]
+        log.error("discord: /vllm failed (error id %s)", error_id, exc_info=error)
+        ctx = self.handler.context(interaction)
+        text = message(ctx.lang, "error.apology", error_id=error_id)
         try:
             if interaction.response.is_done():
-                await interaction.followup.send(message, ephemeral=True)
+                await interaction.followup.send(text, ephemeral=True)
             else:
-                await interaction.response.send_message(message, ephemeral=True)
+                await interaction.response.send_message(text, ephemeral=True)
         except discord.HTTPException:
             log.warning("discord: could not tell the user about the failure", exc_info=True)
 
