@@ -83,7 +83,7 @@ class Surface(Protocol):
 
 
 async def drive(
-    source: str | Command,
+    source: str | Command | CommandError,
     ctx: Context,
     surface: Surface,
     *,
@@ -93,6 +93,9 @@ async def drive(
 ) -> Reply:
     """Answer one command on `surface`; returns the reply the user ended up with.
 
+    `source` is the text after `/vllm`, a Command built from typed values, or the
+    `CommandError` building one raised (bad input is answered the same way on every path).
+
     `quick_timeout`: how long the local answer may take before the command is acknowledged
     and answered later (None: no deadline, as on a terminal). `received` is when the
     command arrived (`time.perf_counter()`), so the metric measures receipt to answer.
@@ -100,15 +103,14 @@ async def drive(
     metrics = metrics or _NoMetrics()
     received = time.perf_counter() if received is None else received
     ctx = await channel_context(ctx, quick_timeout)
-    if isinstance(source, str):
-        try:
-            command = parse(source)
-        except CommandError as exc:
-            with metrics.command(surface.platform, "invalid", started=received) as run:
-                run.channel, run.outcome = ctx.channel, "invalid"
-                return await surface.respond(parse_error(exc, ctx.lang), None)
-    else:
-        command = source
+    try:
+        command = parse(source) if isinstance(source, str) else source
+        if isinstance(command, CommandError):
+            raise command
+    except CommandError as exc:
+        with metrics.command(surface.platform, "invalid", started=received) as run:
+            run.channel, run.outcome = ctx.channel, "invalid"
+            return await surface.respond(parse_error(exc, ctx.lang), None)
     with metrics.command(surface.platform, command.name, started=received) as run:
         run.channel = ctx.channel
         reply = await _quick(command, ctx, quick_timeout)

@@ -170,7 +170,9 @@ class CommandHandler:
         channel = str(interaction.channel_id) if interaction.channel_id else None
         return self.context_factory(channel, str(interaction.user.id))
 
-    async def run(self, interaction: discord.Interaction, source: str | Command) -> None:
+    async def run(
+        self, interaction: discord.Interaction, source: str | Command | CommandError
+    ) -> None:
         """Answer one command: at once when local state suffices, else defer then edit."""
         received = time.perf_counter()
         ctx = self.context(interaction)
@@ -198,15 +200,12 @@ class CommandHandler:
         self, interaction: discord.Interaction, name: str, values: Mapping[str, object]
     ) -> None:
         """A subcommand with Discord's typed option values."""
+        source: Command | CommandError
         try:
-            command = build(name, values)
+            source = build(name, values)
         except CommandError as exc:
-            ctx = self.context(interaction)
-            await DiscordSurface(self, interaction, ctx).respond(
-                Reply.user_error(exc.render(ctx.lang)), None
-            )
-            return
-        await self.run(interaction, command)
+            source = exc
+        await self.run(interaction, source)
 
     async def post_document(
         self, interaction: discord.Interaction, document: Document, language: str
