@@ -77,7 +77,7 @@ class Argument:
 class CommandSpec:
     name: str
     usage: str
-    summary: str  # one line for Discord's command picker (English: Discord's own limit)
+    summary: str  # Discord's command picker: one English line of at most 100 characters
     parse: Callable[[list[str]], Command]
     build: Callable[[Options], Command]  # typed values (Discord options) to a Command
     handler: Handler

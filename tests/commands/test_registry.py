@@ -130,3 +130,37 @@ def test_digest_text_round_trips(modules: list[str], week: str | None, post: boo
     command = parse(" ".join(words))
     assert command == DigestCommand(week or "last", post, tuple(modules))
     assert build("digest", {"modules": " ".join(modules), "week": week, "post": post}) == command
+
+
+@given(
+    st.sampled_from([spec.name for spec in COMMANDS]),
+    st.dictionaries(
+        st.sampled_from(
+            [
+                "number",
+                "repo",
+                "modules",
+                "week",
+                "post",
+                "module",
+                "filters",
+                "weekly",
+                "target",
+                "command",
+            ]
+        ),
+        st.one_of(st.text(max_size=30), st.integers(1, 2**31 - 1), st.booleans(), st.none()),
+        max_size=4,
+    ),
+)
+def test_typed_values_never_fail_unexpectedly(name: str, options: dict[str, object]) -> None:
+    # Whatever a client sends, the answer is a command or one line with its usage.
+    spec = next(s for s in COMMANDS if s.name == name)
+    if any(a.required and a.name not in options for a in spec.arguments):
+        return  # Discord itself refuses an interaction without a required option
+    try:
+        command = build(name, options)
+    except CommandError as exc:
+        assert "\nusage: /vllm" in str(exc)
+    else:
+        assert command.name == name
