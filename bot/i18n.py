@@ -1168,6 +1168,79 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "机器人版本、规则集版本与存储结构版本",
     },
     "help.help": {"en": "this help, or the usage of one command", "zh": "本帮助，或某个命令的用法"},
+    # Discord's command picker: one line each, at most 100 characters.
+    "help.summary.pr": {
+        "en": "One PR card: modules, kind, flags, score, size, link",
+        "zh": "单个 PR 卡片：模块、类型、标记、评分、规模、链接",
+    },
+    "help.arg.pr.number": {
+        "en": "pull-request number, e.g. 42121",
+        "zh": "PR 编号，例如 42121",
+    },
+    "help.arg.pr.repo": {
+        "en": "repository (default: the first watched)",
+        "zh": "仓库（默认：第一个关注的仓库）",
+    },
+    "help.summary.digest": {
+        "en": "The weekly digest, of some modules or the organisation; post=True posts it",
+        "zh": "每周周报，可限定模块或整个组织；`post=True` 发布到本频道",
+    },
+    "help.arg.digest.modules": {
+        "en": "module ids or names (several: separate with spaces), or org",
+        "zh": "模块编号或名称（多个用空格分隔），或 `org`",
+    },
+    "help.arg.digest.week": {
+        "en": "this, last or an ISO week like 2026-W23 (default: last)",
+        "zh": "`this`、`last` 或形如 `2026-W23` 的周（默认 `last`）",
+    },
+    "help.arg.digest.post": {
+        "en": "post it in this channel",
+        "zh": "发布到本频道",
+    },
+    "help.summary.subscribe": {
+        "en": "Alert this channel when matching PRs merge, or send a weekly module digest",
+        "zh": "匹配的 PR 合并时提醒本频道，或每周发送模块周报",
+    },
+    "help.arg.subscribe.module": {
+        "en": "module id or name (several: separate with spaces)",
+        "zh": "模块编号或名称（多个用空格分隔）",
+    },
+    "help.arg.subscribe.filters": {
+        "en": "optional filters, e.g. min:7 -label:ci flag:core-path",
+        "zh": "可选筛选条件，例如 `min:7 -label:ci flag:core-path`",
+    },
+    "help.arg.subscribe.weekly": {
+        "en": "one module digest a week instead of per-PR alerts",
+        "zh": "每周一份模块周报，而不是逐个 PR 提醒",
+    },
+    "help.summary.unsubscribe": {
+        "en": "Remove subscriptions of this channel",
+        "zh": "移除本频道的订阅",
+    },
+    "help.arg.unsubscribe.target": {
+        "en": "a module, a subscription id or all",
+        "zh": "模块、订阅编号或 `all`",
+    },
+    "help.summary.subscriptions": {
+        "en": "This channel's subscriptions with ids and filters",
+        "zh": "本频道的订阅及其编号和筛选条件",
+    },
+    "help.summary.modules": {
+        "en": "The module ids you can subscribe to",
+        "zh": "可订阅的模块编号",
+    },
+    "help.summary.version": {
+        "en": "Bot version, rule-set version and store schema revision",
+        "zh": "机器人版本、规则集版本与存储结构版本",
+    },
+    "help.summary.help": {
+        "en": "How to use /vllm, or one command's usage",
+        "zh": "`/vllm` 的用法，或某个命令的用法",
+    },
+    "help.arg.help.command": {
+        "en": "a command to explain",
+        "zh": "要说明的命令",
+    },
 }
 
 

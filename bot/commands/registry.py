@@ -1,13 +1,14 @@
 """The one command registry: every `/vllm` command declared once.
 
-A `CommandSpec` holds a command's name, usage, help text (catalogue id `help.<name>`),
-examples, typed arguments (with choices and autocomplete sources), whether a successful
-answer is public, its text parser, its typed builder and its handler. Everything else is
+A `CommandSpec` holds a command's name, usage, help texts (catalogue ids `help.<name>`,
+and `help.summary.<name>` / `help.arg.<name>.<argument>` for Discord's picker), examples,
+typed arguments (with choices and autocomplete sources), whether a successful answer is
+public, its text parser, its typed builder and its handler. Everything else is
 generated from `COMMANDS`: the text parser (`parse`), the usage lines, the help text, the
 progress line shown while a slow answer is built, and the Discord app-command group.
 
 Adding a command: a Command dataclass and a parser in `syntax.py`, a handler in
-`handlers.py`, one `CommandSpec` here, and its `help.<name>` text in `bot/i18n.py`.
+`handlers.py`, one `CommandSpec` here, and its `help.*` texts in `bot/i18n.py`.
 """
 
 from __future__ import annotations
@@ -61,7 +62,6 @@ class Argument:
 
     name: str
     kind: type[str] | type[int] | type[bool]
-    description: str
     required: bool = False
     choices: tuple[str, ...] = ()
     autocomplete: Source | None = None
@@ -77,7 +77,6 @@ class Argument:
 class CommandSpec:
     name: str
     usage: str
-    summary: str  # Discord's command picker: one English line of at most 100 characters
     parse: Callable[[list[str]], Command]
     build: Callable[[Options], Command]  # typed values (Discord options) to a Command
     handler: Handler
@@ -88,6 +87,14 @@ class CommandSpec:
     @property
     def help_key(self) -> str:
         return f"help.{self.name}"
+
+    @property
+    def summary_key(self) -> str:
+        """One line for Discord's command picker."""
+        return f"help.summary.{self.name}"
+
+    def argument_key(self, argument: Argument) -> str:
+        return f"help.arg.{self.name}.{argument.name}"
 
 
 # ---------------------------------------------------------------------------- typed builders
@@ -177,44 +184,25 @@ COMMANDS: tuple[CommandSpec, ...] = (
     CommandSpec(
         name="pr",
         usage="/vllm pr <number|url>",
-        summary="One PR card: modules, kind, flags, score, size, link",
         parse=parse_pr,
         build=_build_pr,
         handler=handlers.answer_pr,
         arguments=(
-            Argument(
-                "number",
-                int,
-                "pull-request number, e.g. 42121",
-                required=True,
-                min_value=1,
-                max_value=MAX_PR_NUMBER,
-            ),
-            Argument("repo", str, "repository (default: the first watched)", autocomplete="repos"),
+            Argument("number", int, required=True, min_value=1, max_value=MAX_PR_NUMBER),
+            Argument("repo", str, autocomplete="repos"),
         ),
         examples=("/vllm pr 42121", "/vllm pr https://github.com/vllm-project/vllm/pull/42121"),
     ),
     CommandSpec(
         name="digest",
         usage="/vllm digest [module...|org] [this|last|2026-W23] [post]",
-        summary="The weekly digest, of some modules or the organisation; post=True posts it",
         parse=parse_digest,
         build=_build_digest,
         handler=handlers.answer_digest,
         arguments=(
-            Argument(
-                "modules",
-                str,
-                "module ids or names (several: separate with spaces), or org",
-                autocomplete="scope",
-            ),
-            Argument(
-                "week",
-                str,
-                "this, last or an ISO week like 2026-W23 (default: last)",
-                autocomplete="weeks",
-            ),
-            Argument("post", bool, "post it in this channel"),
+            Argument("modules", str, autocomplete="scope"),
+            Argument("week", str, autocomplete="weeks"),
+            Argument("post", bool),
         ),
         examples=(
             "/vllm digest",
@@ -229,20 +217,13 @@ COMMANDS: tuple[CommandSpec, ...] = (
         name="subscribe",
         usage="/vllm subscribe <module...> [weekly] [label:x] [-label:x] [author:x] "
         "[path:glob] [min:7] [flag:core-path] [lang:zh]",
-        summary="Alert this channel when matching PRs merge, or send a weekly module digest",
         parse=parse_subscribe,
         build=_build_subscribe,
         handler=handlers.answer_subscribe,
         arguments=(
-            Argument(
-                "module",
-                str,
-                "module id or name (several: separate with spaces)",
-                required=True,
-                autocomplete="modules",
-            ),
-            Argument("filters", str, "optional filters, e.g. min:7 -label:ci flag:core-path"),
-            Argument("weekly", bool, "one module digest a week instead of per-PR alerts"),
+            Argument("module", str, required=True, autocomplete="modules"),
+            Argument("filters", str),
+            Argument("weekly", bool),
         ),
         examples=(
             "/vllm subscribe attention moe",
@@ -255,26 +236,16 @@ COMMANDS: tuple[CommandSpec, ...] = (
     CommandSpec(
         name="unsubscribe",
         usage="/vllm unsubscribe <module|id|all>",
-        summary="Remove subscriptions of this channel",
         parse=parse_unsubscribe,
         build=_build_unsubscribe,
         handler=handlers.answer_unsubscribe,
-        arguments=(
-            Argument(
-                "target",
-                str,
-                "a module, a subscription id or all",
-                required=True,
-                autocomplete="subscriptions",
-            ),
-        ),
+        arguments=(Argument("target", str, required=True, autocomplete="subscriptions"),),
         examples=("/vllm unsubscribe moe", "/vllm unsubscribe 3", "/vllm unsubscribe all"),
         public=_always,
     ),
     CommandSpec(
         name="subscriptions",
         usage="/vllm subscriptions",
-        summary="This channel's subscriptions with ids and filters",
         parse=_no_arguments(SubscriptionsCommand, "subscriptions"),
         build=lambda options: SubscriptionsCommand(),
         handler=handlers.answer_subscriptions,
@@ -282,7 +253,6 @@ COMMANDS: tuple[CommandSpec, ...] = (
     CommandSpec(
         name="modules",
         usage="/vllm modules",
-        summary="The module ids you can subscribe to",
         parse=_no_arguments(ModulesCommand, "modules"),
         build=lambda options: ModulesCommand(),
         handler=handlers.answer_modules,
@@ -290,7 +260,6 @@ COMMANDS: tuple[CommandSpec, ...] = (
     CommandSpec(
         name="version",
         usage="/vllm version",
-        summary="Bot version, rule-set version and store schema revision",
         parse=_no_arguments(VersionCommand, "version"),
         build=lambda options: VersionCommand(),
         handler=handlers.answer_version,
@@ -298,11 +267,10 @@ COMMANDS: tuple[CommandSpec, ...] = (
     CommandSpec(
         name="help",
         usage="/vllm help [command]",
-        summary="How to use /vllm, or one command's usage",
         parse=_help,
         build=_build_help,
         handler=_answer_help,
-        arguments=(Argument("command", str, "a command to explain", command_names=True),),
+        arguments=(Argument("command", str, command_names=True),),
     ),
 )
 BY_NAME: dict[str, CommandSpec] = {spec.name: spec for spec in COMMANDS}

@@ -30,7 +30,7 @@ import time
 import uuid
 from collections.abc import Callable, Coroutine, Mapping, Sequence
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import Any, ClassVar
 
 import discord
 from discord import app_commands
@@ -443,7 +443,8 @@ def app_command(spec: CommandSpec, handler: CommandHandler) -> app_commands.Comm
         )
     callback.__signature__ = inspect.Signature(parameters)  # type: ignore[attr-defined]
     if spec.arguments:
-        app_commands.describe(**{a.name: a.description for a in spec.arguments})(callback)
+        descriptions = {a.name: _localised(spec.argument_key(a)) for a in spec.arguments}
+        app_commands.describe(**descriptions)(callback)
     choices = {
         a.name: [app_commands.Choice(name=v, value=v) for v in a.choice_values()]
         for a in spec.arguments
@@ -456,7 +457,35 @@ def app_command(spec: CommandSpec, handler: CommandHandler) -> app_commands.Comm
     }
     if sources:
         app_commands.autocomplete(**sources)(callback)
-    return app_commands.Command(name=spec.name, description=spec.summary, callback=callback)
+    return app_commands.Command(
+        name=spec.name, description=_localised(spec.summary_key), callback=callback
+    )
+
+
+def _localised(key: str) -> app_commands.locale_str:
+    """English for Discord's default; `CatalogueTranslator` adds the other languages."""
+    return app_commands.locale_str(message("en", key), key=key)
+
+
+class CatalogueTranslator(app_commands.Translator):
+    """Command and option descriptions in the user's Discord language, from `bot.i18n`."""
+
+    LOCALES: ClassVar[dict[discord.Locale, str]] = {
+        discord.Locale.chinese: "zh",
+        discord.Locale.taiwan_chinese: "zh",
+    }
+
+    async def translate(
+        self,
+        string: app_commands.locale_str,
+        locale: discord.Locale,
+        context: app_commands.TranslationContextTypes,
+    ) -> str | None:
+        language = self.LOCALES.get(locale)
+        key = string.extras.get("key")
+        if language is None or key is None:
+            return None  # Discord shows the English default
+        return message(language, key)
 
 
 # ---------------------------------------------------------------------------- client
@@ -492,6 +521,7 @@ class VllmDiscordBot(discord.Client):
     async def setup_hook(self) -> None:
         # Runs inside login(), after the token is checked and before the gateway opens.
         await resolve_gateway(self.http, self.endpoints)
+        await self.tree.set_translator(CatalogueTranslator())
         if self.sync_commands:
             await sync_command_tree(self.tree, self.guild_ids)
 

@@ -30,8 +30,9 @@ def test_every_command_is_declared_once_with_its_help_in_both_languages() -> Non
     for spec in COMMANDS:
         assert spec.usage.startswith(f"/vllm {spec.name}")
         assert set(MESSAGES[spec.help_key]) == {"en", "zh"}
-        assert len(spec.summary) <= 100  # Discord's limit for a command's description
-        assert all(len(a.description) <= 100 for a in spec.arguments)
+        # Discord's picker: a description of at most 100 characters, in both languages.
+        for key in (spec.summary_key, *(spec.argument_key(a) for a in spec.arguments)):
+            assert all(1 <= len(text) <= 100 for text in MESSAGES[key].values()), key
     assert "/vllm " + "|".join(names) == GENERAL_USAGE
 
 

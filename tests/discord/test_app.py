@@ -17,6 +17,7 @@ from bot.config import Config, DiscordConfig, RepoConfig
 from bot.discord.app import CommandHandler, VllmDiscordBot
 from bot.discord.endpoints import DiscordEndpoints
 from bot.errors import GitHubUnavailable
+from bot.i18n import message
 from bot.store import Store
 from formatters.discord import render_discord
 from tests.commands.fakes import (
@@ -154,6 +155,12 @@ async def test_login_syncs_commands_to_guilds_and_finds_the_gateway(
             assert [c["value"] for c in option.get("choices", [])] == list(argument.choice_values())
     help_choices = [c["value"] for c in subcommands["help"]["options"][0]["choices"]]
     assert help_choices == [spec.name for spec in COMMANDS]
+    # Descriptions come from the catalogue: English by default, Chinese for zh-CN users.
+    digest = subcommands["digest"]
+    assert digest["description"] == message("en", "help.summary.digest")
+    assert digest["description_localizations"]["zh-CN"] == message("zh", "help.summary.digest")
+    week = next(o for o in digest["options"] if o["name"] == "week")
+    assert week["description_localizations"]["zh-TW"] == message("zh", "help.arg.digest.week")
     number, repo = subcommands["pr"]["options"]
     assert (number["name"], number["type"], number["min_value"], number["required"]) == (
         "number",
