@@ -29,7 +29,13 @@ class StoreBackend:
     async def pr_card(self, pr, language):
         return real_card(pr, language)
 
-    async def digest(self, repo, window, language):
+    async def digest(self, repo, window, language, *, modules=()):
+        raise NotImplementedError
+
+    async def org_digest(self, window, language):
+        raise NotImplementedError
+
+    async def version(self, repo):
         raise NotImplementedError
 
     async def modules(self, repo):

@@ -27,6 +27,10 @@ class SubscriptionFilters:
     not_paths: tuple[str, ...] = ()
     flags: tuple[str, ...] = ()
     not_flags: tuple[str, ...] = ()
+    # `repo:OWNER/NAME`: follow the modules in these repositories only (none: every
+    # watched repository, e.g. across an organisation); `-repo:` leaves one out.
+    repos: tuple[str, ...] = ()
+    not_repos: tuple[str, ...] = ()
     min_score: float | None = None
     language: str | None = None
 
@@ -38,6 +42,7 @@ class SubscriptionFilters:
             ("author", self.authors, self.not_authors),
             ("path", self.paths, self.not_paths),
             ("flag", self.flags, self.not_flags),
+            ("repo", self.repos, self.not_repos),
         ):
             parts += [f"{key}:{quote_word(v)}" for v in plus]
             parts += [f"-{key}:{quote_word(v)}" for v in minus]

@@ -916,6 +916,405 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "细微修改（拼写等）最高 {cap} 分",
     },
     "reason.score.cap.max": {"en": "capped at {cap}", "zh": "最高 {cap} 分"},
+    # ------------------------------------------------------------ commands, help, errors
+    # (helper E, issue 13): every reply of /vllm on Slack, Discord and `vllm-bot chat`.
+    "error.usage": {"en": "usage: {usage}", "zh": "用法：{usage}"},
+    "error.hint": {"en": "; did you mean '{word}'?", "zh": "；是不是想输入 '{word}'？"},
+    "error.quotes": {"en": "unbalanced quotes in the command", "zh": "命令中的引号不成对"},
+    "error.pr.url": {
+        "en": "not a GitHub pull-request URL: {token}; expected "
+        "https://github.com/OWNER/NAME/pull/NUMBER",
+        "zh": "不是 GitHub 拉取请求链接：{token}；应为 `https://github.com/OWNER/NAME/pull/NUMBER`",
+    },
+    "error.pr.number": {
+        "en": "not a PR number: '{text}'; expected a number like 42121",
+        "zh": "不是 PR 编号：'{text}'；应为数字，例如 42121",
+    },
+    "error.pr.zero": {
+        "en": "PR numbers start at 1 (got {number})",
+        "zh": "PR 编号从 1 开始（收到 {number}）",
+    },
+    "error.pr.large": {
+        "en": "PR number {text} is too large to exist",
+        "zh": "PR 编号 {text} 过大，不可能存在",
+    },
+    "error.pr.which": {
+        "en": "which PR? give its number or URL",
+        "zh": "查询哪个 PR？请给出编号或链接",
+    },
+    "error.pr.several": {
+        "en": "one PR at a time (got {count} arguments)",
+        "zh": "一次只能查询一个 PR（收到 {count} 个参数）",
+    },
+    "error.pr.unwatched": {
+        "en": "{repo} is not watched by this bot (it follows {names})",
+        "zh": "本机器人没有关注 {repo}（关注的是 {names}）",
+    },
+    "error.pr.not_found": {
+        "en": "no pull request #{number} in {repo} (GitHub has none with that number)",
+        "zh": "{repo} 中没有 #{number} 号拉取请求（GitHub 上不存在该编号）",
+    },
+    "error.digest.post_twice": {"en": "'post' given twice", "zh": "`post` 重复给出"},
+    "error.digest.one_week": {
+        "en": "one week at a time (got '{week}' and '{arg}')",
+        "zh": "一次只能指定一周（收到 '{week}' 和 '{arg}'）",
+    },
+    "error.digest.argument": {
+        "en": "unknown digest argument '{arg}'{hint} (accepted: this, last, an ISO week like "
+        "2026-W23, post)",
+        "zh": "未知的 digest 参数 '{arg}'{hint}"
+        "（可用：`this`、`last`、形如 `2026-W23` 的周、`post`）",
+    },
+    "error.digest.org_modules": {
+        "en": "'org' covers every repository; give either 'org' or module names",
+        "zh": "`org` 已涵盖所有仓库；`org` 与模块名只能二选一",
+    },
+    "error.digest.no_week": {
+        "en": "no ISO week {text}: weeks run from W01 to W53",
+        "zh": "没有 {text} 这一周：周数为 `W01` 至 `W53`",
+    },
+    "error.subscribe.negated_module": {
+        "en": "'{arg}': only filters can be negated (e.g. -label:x); to leave a module out, "
+        "do not list it",
+        "zh": "'{arg}'：只有筛选条件可以取反（如 `-label:x`）；不想订阅的模块不列出即可",
+    },
+    "error.subscribe.filter": {
+        "en": "unknown filter '{key}:'{hint} (accepted: {accepted})",
+        "zh": "未知的筛选条件 '{key}:'{hint}（可用：{accepted}）",
+    },
+    "error.subscribe.value": {
+        "en": "filter '{key}:' needs a value, e.g. {example}",
+        "zh": "筛选条件 '{key}:' 需要一个值，例如 {example}",
+    },
+    "error.subscribe.not_negatable": {
+        "en": "'{key}:' cannot be negated",
+        "zh": "'{key}:' 不能取反",
+    },
+    "error.subscribe.twice": {"en": "'{key}:' given twice", "zh": "'{key}:' 重复给出"},
+    "error.subscribe.language": {
+        "en": "unknown language '{value}' (accepted: {accepted})",
+        "zh": "未知的语言 '{value}'（可用：{accepted}）",
+    },
+    "error.subscribe.repo": {
+        "en": "bad repository '{value}' in repo: ({problem}), e.g. repo:vllm-project/vllm-ascend",
+        "zh": "repo: 中的仓库 '{value}' 无效（{problem}），例如 repo:vllm-project/vllm-ascend",
+    },
+    "error.subscribe.flag": {
+        "en": "unknown flag '{value}'{hint} (accepted: {accepted})",
+        "zh": "未知的标记 '{value}'{hint}（可用：{accepted}）",
+    },
+    "error.subscribe.which": {
+        "en": "which modules? e.g. /vllm subscribe attention moe (see /vllm modules)",
+        "zh": "订阅哪些模块？例如 `/vllm subscribe attention moe`（见 `/vllm modules`）",
+    },
+    "error.subscribe.both": {
+        "en": "'{filter}' is both required and excluded",
+        "zh": "'{filter}' 既被要求又被排除",
+    },
+    "error.subscribe.min_number": {
+        "en": "'min:{value}' is not a number; scores run from 0 to 10, e.g. min:7",
+        "zh": "`min:{value}` 不是数字；分数范围为 0 到 10，例如 `min:7`",
+    },
+    "error.subscribe.min_range": {
+        "en": "'min:{value}' is out of range; scores run from 0 to 10",
+        "zh": "`min:{value}` 超出范围；分数范围为 0 到 10",
+    },
+    "error.subscribe.regex": {
+        "en": "bad regular expression in 'path:{pattern}': {problem}",
+        "zh": "`path:{pattern}` 中的正则表达式有误：{problem}",
+    },
+    "error.subscribe.brackets": {
+        "en": "unbalanced brackets in 'path:{pattern}'",
+        "zh": "`path:{pattern}` 中的方括号不成对",
+    },
+    "error.unsubscribe.what": {
+        "en": "unsubscribe from what? a module, a subscription id or 'all'",
+        "zh": "取消哪个订阅？请给出模块、订阅编号或 `all`",
+    },
+    "error.unsubscribe.several": {
+        "en": "one target at a time (got {count}); use 'all' to remove every subscription",
+        "zh": "一次只能取消一项（收到 {count} 项）；用 `all` 取消全部订阅",
+    },
+    "error.no_args": {
+        "en": "'{command_name}' takes no arguments (got '{args}')",
+        "zh": "'{command_name}' 不接受参数（收到 '{args}'）",
+    },
+    "error.help.topic": {
+        "en": "help takes at most one command name",
+        "zh": "`help` 最多接受一个命令名",
+    },
+    "error.help.unknown": {
+        "en": "no command '{topic}'{hint}",
+        "zh": "没有 '{topic}' 这个命令{hint}",
+    },
+    "error.unknown_command": {
+        "en": "unknown command '{word}'{hint}",
+        "zh": "未知命令 '{word}'{hint}",
+    },
+    "error.unknown_command.accepted": {
+        "en": "unknown command '{word}' (accepted: {accepted})",
+        "zh": "未知命令 '{word}'（可用：{accepted}）",
+    },
+    "error.module.unknown": {
+        "en": "unknown module '{name}'{hint} (/vllm modules lists them)",
+        "zh": "未知模块 '{name}'{hint}（`/vllm modules` 列出全部模块）",
+    },
+    "error.rate_limit": {
+        "en": "GitHub's rate limit is used up, try again ({detail})",
+        "zh": "GitHub 的调用额度已用完，请稍后再试（{detail}）",
+    },
+    "error.rate_limit.at": {
+        "en": "GitHub's rate limit is used up, try again after {time} UTC ({detail})",
+        "zh": "GitHub 的调用额度已用完，请在 {time}（协调世界时）之后再试（{detail}）",
+    },
+    "error.github_auth": {
+        "en": "GitHub rejected the bot's token ({detail}); an admin needs to check GITHUB_TOKEN",
+        "zh": "GitHub 拒绝了机器人的令牌（{detail}）；需要管理员检查 `GITHUB_TOKEN`",
+    },
+    "error.github_down": {
+        "en": "GitHub is unavailable, try again in a minute ({detail})",
+        "zh": "GitHub 暂时不可用，请一分钟后再试（{detail}）",
+    },
+    "error.apology": {
+        "en": "Sorry, something went wrong on our side (error id {error_id}). It has been "
+        "logged; please try again later.",
+        "zh": "抱歉，我们这边出了问题（错误编号 {error_id}）。已记录日志，请稍后再试。",
+    },
+    "error.restarting": {
+        "en": "vllm-bot is restarting; try again in a minute",
+        "zh": "`vllm-bot` 正在重启，请一分钟后再试",
+    },
+    "error.no_alert_channel": {
+        "en": "alerts go to a Slack or Discord channel; name it with --channel slack:C0123 or "
+        "--channel discord:1234 to manage that channel's subscriptions from the command line",
+        "zh": "提醒只发往 `Slack` 或 `Discord` 频道；请用 `--channel slack:C0123` 或 "
+        "`--channel discord:1234` 指定频道，以便在命令行管理该频道的订阅",
+    },
+    "error.no_subscription.all": {
+        "en": "this channel has no subscriptions (/vllm subscriptions lists them)",
+        "zh": "本频道没有订阅（`/vllm subscriptions` 列出订阅）",
+    },
+    "error.no_subscription.id": {
+        "en": "this channel has no subscription #{target} (/vllm subscriptions lists them)",
+        "zh": "本频道没有 #{target} 号订阅（`/vllm subscriptions` 列出订阅）",
+    },
+    "error.no_subscription.module": {
+        "en": "this channel has no subscription to {target} (/vllm subscriptions lists them)",
+        "zh": "本频道没有对 {target} 的订阅（`/vllm subscriptions` 列出订阅）",
+    },
+    "error.no_org": {
+        "en": "no organisation configured: set [[digest.targets]] org = ...",
+        "zh": "未配置组织：请设置 `[[digest.targets]] org = ...`",
+    },
+    "cmd.not_available": {"en": "subscriptions are not available yet", "zh": "订阅功能暂不可用"},
+    "cmd.digest.posting": {
+        "en": "posting the {week} digest in this channel",
+        "zh": "正在把 {week} 周报发布到本频道",
+    },
+    "cmd.modules.title": {"en": "Modules of {repo}", "zh": "{repo} 的模块"},
+    "cmd.modules.context": {
+        "en": "{count} modules · subscribe with /vllm subscribe <module...>",
+        "zh": "{count} 个模块 · 用 `/vllm subscribe <module...>` 订阅",
+    },
+    "cmd.modules.context.one": {
+        "en": "{count} module · subscribe with /vllm subscribe <module...>",
+        "zh": "{count} 个模块 · 用 `/vllm subscribe <module...>` 订阅",
+    },
+    "cmd.modules.section": {"en": "Modules", "zh": "模块"},
+    "cmd.modules.fallback": {"en": "{count} modules: {ids}", "zh": "{count} 个模块：{ids}"},
+    "cmd.modules.fallback.one": {"en": "{count} module: {ids}", "zh": "{count} 个模块：{ids}"},
+    "cmd.subscribed": {"en": "subscribed this channel: {what}", "zh": "本频道已订阅：{what}"},
+    "cmd.subscribed.weekly": {
+        "en": "subscribed this channel to a weekly module digest: {what}",
+        "zh": "本频道已订阅每周模块周报：{what}",
+    },
+    "cmd.already_subscribed": {
+        "en": "this channel is already subscribed: {what}",
+        "zh": "本频道已有该订阅：{what}",
+    },
+    "cmd.removed": {
+        "en": "removed {count} subscriptions from this channel",
+        "zh": "已从本频道移除 {count} 个订阅",
+    },
+    "cmd.removed.one": {
+        "en": "removed {count} subscription from this channel",
+        "zh": "已从本频道移除 {count} 个订阅",
+    },
+    "cmd.narrowed": {
+        "en": "subscription #{id} no longer includes {target}; it still follows {rest}",
+        "zh": "订阅 #{id} 不再包含 {target}；仍关注 {rest}",
+    },
+    "cmd.subscriptions.none": {
+        "en": "this channel has no subscriptions; try /vllm subscribe attention",
+        "zh": "本频道没有订阅；试试 `/vllm subscribe attention`",
+    },
+    "cmd.subscriptions.count": {
+        "en": "{count} subscriptions in this channel:",
+        "zh": "本频道有 {count} 个订阅：",
+    },
+    "cmd.subscriptions.count.one": {
+        "en": "{count} subscription in this channel:",
+        "zh": "本频道有 {count} 个订阅：",
+    },
+    "cmd.subscriptions.weekly": {"en": "(weekly digest)", "zh": "（每周周报）"},
+    "cmd.version": {
+        "en": "vllm-bot {bot} · rule set {ruleset} · store schema {schema}",
+        "zh": "`vllm-bot` {bot} · 规则集 {ruleset} · 存储结构版本 {schema}",
+    },
+    "cmd.unknown": {"en": "unknown", "zh": "未知"},
+    "cmd.progress.pr": {"en": "looking up {ref}…", "zh": "正在查询 {ref}…"},
+    "cmd.progress.digest": {"en": "building the {week} digest…", "zh": "正在生成 {week} 周报…"},
+    "cmd.progress.digest.post": {
+        "en": "building the {week} digest to post it in this channel…",
+        "zh": "正在生成 {week} 周报并发布到本频道…",
+    },
+    "cmd.progress.subscriptions": {
+        "en": "updating this channel's subscriptions…",
+        "zh": "正在更新本频道的订阅…",
+    },
+    "cmd.progress.other": {"en": "working on it…", "zh": "处理中…"},
+    "cmd.posted": {
+        "en": "posted the {week} digest in this channel ({count} messages, details in its thread)",
+        "zh": "已在本频道发布 {week} 周报（{count} 条消息，详情见讨论串）",
+    },
+    "cmd.posted.nothing_new": {
+        "en": "the {week} digest is already posted in this channel; nothing new to post",
+        "zh": "{week} 周报已在本频道发布，没有新内容",
+    },
+    "cmd.posted.resumed": {
+        "en": "finished posting the {week} digest: {count} more messages ({skipped} were "
+        "already posted)",
+        "zh": "{week} 周报已发布完毕：补发 {count} 条消息（{skipped} 条此前已发布）",
+    },
+    "cmd.posting_unavailable": {
+        "en": "posting is not available in this deployment (no delivery store)",
+        "zh": "此部署无法发布（没有投递存储）",
+    },
+    "cmd.preview.more": {
+        "en": "…and {count} more messages of details. {again} posts the whole digest in this "
+        "channel.",
+        "zh": "……另有 {count} 条详细消息。{again} 可在本频道发布完整周报。",
+    },
+    "cmd.preview.again": {
+        "en": "the same command with `post`",
+        "zh": "加上 `post` 的同一命令",
+    },
+    "cmd.truncated": {
+        "en": "…{count} more messages not shown",
+        "zh": "……另有 {count} 条消息未显示",
+    },
+    "cmd.chat_not_posted": {
+        "en": "(not posted: `vllm-bot chat` only prints; use `vllm-bot digest --post`)",
+        "zh": "（未发布：`vllm-bot chat` 只打印输出；请用 `vllm-bot digest --post`）",
+    },
+    "help.title": {
+        "en": "*/vllm* — vLLM pull-request digests, cards and alerts",
+        "zh": "`/vllm` — 拉取请求周报、卡片与提醒",
+    },
+    "help.more": {
+        "en": "`/vllm help <command>` shows examples.",
+        "zh": "`/vllm help <command>` 显示示例。",
+    },
+    "help.examples": {"en": "examples: {examples}", "zh": "示例：{examples}"},
+    "help.pr": {
+        "en": "one PR card: modules, kind, flags with reasons, score, size, claims, link",
+        "zh": "单个 PR 卡片：模块、类型、标记及原因、评分、规模、声明、链接",
+    },
+    "help.digest": {
+        "en": "the weekly digest (only you see it), of some modules or of the organisation; "
+        "add `post` to post it in this channel",
+        "zh": "每周周报（仅您可见），可限定模块或整个组织；加上 `post` 则发布到本频道",
+    },
+    "help.subscribe": {
+        "en": "alert this channel when matching PRs merge; filters combine with AND, `-` "
+        "negates; `weekly` sends one module digest a week instead",
+        "zh": "匹配的 PR 合并时提醒本频道；筛选条件同时生效，`-` 表示排除；"
+        "`weekly` 改为每周一份模块周报",
+    },
+    "help.unsubscribe": {"en": "remove subscriptions of this channel", "zh": "移除本频道的订阅"},
+    "help.subscriptions": {
+        "en": "list this channel's subscriptions with their ids and filters",
+        "zh": "列出本频道的订阅及其编号和筛选条件",
+    },
+    "help.modules": {"en": "the module ids you can subscribe to", "zh": "可订阅的模块编号"},
+    "help.version": {
+        "en": "the bot's version, its rule-set version and the store's schema revision",
+        "zh": "机器人版本、规则集版本与存储结构版本",
+    },
+    "help.help": {"en": "this help, or the usage of one command", "zh": "本帮助，或某个命令的用法"},
+    # Discord's command picker: one line each, at most 100 characters.
+    "help.summary.pr": {
+        "en": "One PR card: modules, kind, flags, score, size, link",
+        "zh": "单个 PR 卡片：模块、类型、标记、评分、规模、链接",
+    },
+    "help.arg.pr.number": {
+        "en": "pull-request number, e.g. 42121",
+        "zh": "PR 编号，例如 42121",
+    },
+    "help.arg.pr.repo": {
+        "en": "repository (default: the first watched)",
+        "zh": "仓库（默认：第一个关注的仓库）",
+    },
+    "help.summary.digest": {
+        "en": "The weekly digest, of some modules or the organisation; post=True posts it",
+        "zh": "每周周报，可限定模块或整个组织；`post=True` 发布到本频道",
+    },
+    "help.arg.digest.modules": {
+        "en": "module ids or names (several: separate with spaces), or org",
+        "zh": "模块编号或名称（多个用空格分隔），或 `org`",
+    },
+    "help.arg.digest.week": {
+        "en": "this, last or an ISO week like 2026-W23 (default: last)",
+        "zh": "`this`、`last` 或形如 `2026-W23` 的周（默认 `last`）",
+    },
+    "help.arg.digest.post": {
+        "en": "post it in this channel",
+        "zh": "发布到本频道",
+    },
+    "help.summary.subscribe": {
+        "en": "Alert this channel when matching PRs merge, or send a weekly module digest",
+        "zh": "匹配的 PR 合并时提醒本频道，或每周发送模块周报",
+    },
+    "help.arg.subscribe.module": {
+        "en": "module id or name (several: separate with spaces)",
+        "zh": "模块编号或名称（多个用空格分隔）",
+    },
+    "help.arg.subscribe.filters": {
+        "en": "optional filters, e.g. min:7 -label:ci flag:core-path",
+        "zh": "可选筛选条件，例如 `min:7 -label:ci flag:core-path`",
+    },
+    "help.arg.subscribe.weekly": {
+        "en": "one module digest a week instead of per-PR alerts",
+        "zh": "每周一份模块周报，而不是逐个 PR 提醒",
+    },
+    "help.summary.unsubscribe": {
+        "en": "Remove subscriptions of this channel",
+        "zh": "移除本频道的订阅",
+    },
+    "help.arg.unsubscribe.target": {
+        "en": "a module, a subscription id or all",
+        "zh": "模块、订阅编号或 `all`",
+    },
+    "help.summary.subscriptions": {
+        "en": "This channel's subscriptions with ids and filters",
+        "zh": "本频道的订阅及其编号和筛选条件",
+    },
+    "help.summary.modules": {
+        "en": "The module ids you can subscribe to",
+        "zh": "可订阅的模块编号",
+    },
+    "help.summary.version": {
+        "en": "Bot version, rule-set version and store schema revision",
+        "zh": "机器人版本、规则集版本与存储结构版本",
+    },
+    "help.summary.help": {
+        "en": "How to use /vllm, or one command's usage",
+        "zh": "`/vllm` 的用法，或某个命令的用法",
+    },
+    "help.arg.help.command": {
+        "en": "a command to explain",
+        "zh": "要说明的命令",
+    },
 }
 
 

@@ -61,12 +61,12 @@ def compile_paths(patterns: tuple[str, ...]) -> PatternSet | None:
     return PatternSet.compile([p for pattern in patterns for p in _expand(pattern)])
 
 
-def repo_filters(filters: object) -> tuple[frozenset[str], frozenset[str]]:
+def repo_filters(filters: SubscriptionFilters) -> tuple[frozenset[str], frozenset[str]]:
     """The `repo:OWNER/NAME` and `-repo:OWNER/NAME` values of a subscription, lower-cased
     (GitHub names are case-insensitive). They let one channel follow `rocm` across an
-    organisation (no repo filter) or in one repository only. The command parser owns the
-    syntax and stores them as `repos` / `not_repos`; filters without those fields have none.
+    organisation (no repo filter) or in one repository only.
     """
-    repos = getattr(filters, "repos", ()) or ()
-    not_repos = getattr(filters, "not_repos", ()) or ()
-    return frozenset(r.lower() for r in repos), frozenset(r.lower() for r in not_repos)
+    return (
+        frozenset(r.lower() for r in filters.repos),
+        frozenset(r.lower() for r in filters.not_repos),
+    )

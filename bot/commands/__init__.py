@@ -1,11 +1,10 @@
 """The one command layer behind `/vllm` on Slack, Discord and `vllm-bot chat`.
 
-    # a parse error or a cached answer goes straight into the acknowledgement
-    command, reply = await quick_reply(text, ctx)
-    if reply is None:
-        ack(progress_text(command)); reply = await dispatch(command, ctx)
-
-Adapters render the neutral `Reply` (text or Document) for their platform.
+Every command is declared once in `bot.commands.registry`; the text parser, help, usage
+lines and the Discord app-command group are generated from it. Every adapter answers
+through one driver (`bot.commands.driver.drive`): a parse error or a cached answer goes
+into the acknowledgement, anything slower is acknowledged with a progress line and
+followed up. Adapters render the neutral `Reply` (text or Document) for their platform.
 """
 
 from bot.commands.context import (
@@ -14,19 +13,22 @@ from bot.commands.context import (
     ModuleInfo,
     SubscriptionInfo,
     SubscriptionService,
+    VersionInfo,
     channel_language,
 )
-from bot.commands.dispatch import (
-    NOT_AVAILABLE,
-    cached_reply,
-    dispatch,
-    handle,
-    quick_reply,
-    resolve_modules,
-)
-from bot.commands.help import help_text, progress_text
-from bot.commands.parse import (
+from bot.commands.dispatch import cached_reply, dispatch, handle, quick_reply
+from bot.commands.handlers import resolve_modules
+from bot.commands.registry import (
+    COMMANDS,
     USAGE,
+    Argument,
+    CommandSpec,
+    help_text,
+    parse,
+    progress_text,
+)
+from bot.commands.reply import Reply, ReplyStatus
+from bot.commands.syntax import (
     Command,
     CommandError,
     DigestCommand,
@@ -37,17 +39,22 @@ from bot.commands.parse import (
     SubscriptionFilters,
     SubscriptionsCommand,
     UnsubscribeCommand,
-    parse,
+    VersionCommand,
     parse_pr_ref,
 )
-from bot.commands.reply import Reply
+
+# The English text of "not available", for callers that compare against it.
+NOT_AVAILABLE = "subscriptions are not available yet"
 
 __all__ = [
+    "COMMANDS",
     "NOT_AVAILABLE",
     "USAGE",
+    "Argument",
     "Backend",
     "Command",
     "CommandError",
+    "CommandSpec",
     "Context",
     "DigestCommand",
     "HelpCommand",
@@ -55,12 +62,15 @@ __all__ = [
     "ModulesCommand",
     "PrCommand",
     "Reply",
+    "ReplyStatus",
     "SubscribeCommand",
     "SubscriptionFilters",
     "SubscriptionInfo",
     "SubscriptionService",
     "SubscriptionsCommand",
     "UnsubscribeCommand",
+    "VersionCommand",
+    "VersionInfo",
     "cached_reply",
     "channel_language",
     "dispatch",

@@ -10,11 +10,19 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
+from importlib import metadata
 from typing import TYPE_CHECKING, Any
 
-from bot.commands.context import ModuleInfo
+from bot.commands.context import (
+    Context,
+    ModuleInfo,
+    SubscriptionService,
+    VersionInfo,
+    channel_language,
+)
 from bot.document import Document
-from bot.errors import GitHubError
+from bot.errors import GitHubError, UsageError
+from bot.i18n import message
 from bot.models import PullRequest
 from bot.weeks import Window
 
@@ -76,12 +84,78 @@ class ServicesBackend:
         names = {m.id: m.name(language) for m in module_infos(analyzer.ruleset)}
         return pr_card(pr, analyzer.analyze(pr), language, names)
 
-    async def digest(self, repo: str, window: Window, language: str) -> Document:
+    async def digest(
+        self, repo: str, window: Window, language: str, *, modules: Sequence[str] = ()
+    ) -> Document:
         from bot.digest.pipeline import build_for_window
 
-        built = await build_for_window(self.services, repo, window, language)
+        built = await build_for_window(self.services, repo, window, language, modules=modules)
         return built.document
+
+    async def org_digest(self, window: Window, language: str) -> Document:
+        from bot.digest.org import build_org_for_window, org_target
+
+        target = org_target(self.services.config)
+        if target is None:
+            raise UsageError(message(language, "error.no_org"))
+        built = await build_org_for_window(self.services, target, window, language)
+        return built.document
+
+    async def version(self, repo: str) -> VersionInfo:
+        from bot.analysis.cache import analysis_key
+
+        ruleset: str | None = None
+        try:
+            analyzer = await self.services.analyzer(repo, offline=True)
+            key = analysis_key(analyzer)
+            name = analyzer.ruleset.name
+            ruleset = f"{name} {key[:10]}" if key else name
+        except Exception:
+            log.warning("version: rule set of %s unavailable", repo, exc_info=True)
+        return VersionInfo(bot=bot_version(), ruleset=ruleset, schema=await self._schema())
+
+    async def _schema(self) -> str | None:
+        # SQLAlchemy's SQL layer costs ~0.1 s to import; only `version` needs it here.
+        from sqlalchemy import text
+
+        try:
+            async with self.services.store.engine.connect() as connection:
+                result = await connection.execute(text("SELECT version_num FROM alembic_version"))
+                return result.scalar_one_or_none()
+        except Exception:
+            log.warning("version: store schema revision unavailable", exc_info=True)
+            return None
 
     async def modules(self, repo: str) -> Sequence[ModuleInfo]:
         analyzer = await self.services.analyzer(repo)
         return module_infos(analyzer.ruleset)
+
+
+def bot_version() -> str | None:
+    try:
+        return metadata.version("vllm-bot")
+    except metadata.PackageNotFoundError:
+        return None
+
+
+def services_context(
+    services: Services,
+    *,
+    platform: str,
+    channel: str | None,
+    user: str | None,
+    language: str | None = None,
+    subscriptions: SubscriptionService | None = None,
+) -> Context:
+    """A Context over the running bot's services (used by every adapter)."""
+    return Context(
+        platform=platform,
+        config=services.config,
+        backend=ServicesBackend(services),
+        channel=channel,
+        user=user,
+        language=language or channel_language(services.config, platform, channel),
+        subscriptions=subscriptions
+        if subscriptions is not None
+        else getattr(services, "subscriptions", None),
+    )

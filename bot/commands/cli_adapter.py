@@ -2,41 +2,19 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from bot.commands.backend import ServicesBackend
-from bot.commands.context import Context, SubscriptionService
-from bot.commands.dispatch import handle
+from bot.commands.backend import services_context
+from bot.commands.driver import drive
+from bot.commands.reply import Reply
+from bot.commands.syntax import Command
 from bot.errors import UsageError
+from bot.i18n import message
 from bot.validators import chat_channel_problem
 
 if TYPE_CHECKING:
     from bot.services import Services
-
-
-def services_context(
-    services: Services,
-    *,
-    platform: str,
-    channel: str | None,
-    user: str | None,
-    language: str | None = None,
-    subscriptions: SubscriptionService | None = None,
-) -> Context:
-    """A Context over the running bot's services (used by every adapter)."""
-    from bot.commands.context import channel_language
-
-    return Context(
-        platform=platform,
-        config=services.config,
-        backend=ServicesBackend(services),
-        channel=channel,
-        user=user,
-        language=language or channel_language(services.config, platform, channel),
-        subscriptions=subscriptions
-        if subscriptions is not None
-        else getattr(services, "subscriptions", None),
-    )
 
 
 def chat_address(channel: str | None) -> tuple[str, str | None]:
@@ -50,19 +28,54 @@ def chat_address(channel: str | None) -> tuple[str, str | None]:
     return "cli", channel
 
 
+class TerminalSurface:
+    """`vllm-bot chat` as a surface: nothing to acknowledge, the answer is printed.
+
+    The progress line is handed to `progress` (stderr in a terminal), so the printed
+    reply stays the command's one answer and scripts can read it."""
+
+    platform = "cli"
+
+    def __init__(self, language: str, progress: Callable[[str], None] | None = None) -> None:
+        self.language = language
+        self.progress = progress
+        self.output: list[str] = []
+
+    async def respond(self, reply: Reply, command: Command | None) -> Reply:
+        self.output.append(self.text(reply))
+        return reply
+
+    async def acknowledge(self, text: str, *, public: bool) -> None:
+        if self.progress is not None:
+            self.progress(text)
+
+    async def follow_up(self, reply: Reply, command: Command) -> Reply:
+        return await self.respond(reply, command)
+
+    def text(self, reply: Reply) -> str:
+        if reply.document is None:
+            return reply.text
+        # bot.cards pulls in the analysis; `chat "/vllm help"` should not pay for it.
+        from bot.cards import document_text
+
+        body = document_text(reply.document)
+        if reply.post_to_channel:
+            # A terminal has no channel to post in; say so instead of silently dropping 'post'.
+            body += "\n\n" + message(self.language, "cmd.chat_not_posted")
+        return body
+
+
 async def run_chat(
-    services: Services, text: str, *, channel: str | None, user: str | None
+    services: Services,
+    text: str,
+    *,
+    channel: str | None,
+    user: str | None,
+    progress: Callable[[str], None] | None = None,
 ) -> tuple[str, int]:
     """The reply as terminal text and the CONTRACT exit status (0, 2 bad input, 1 failure)."""
     platform, address = chat_address(channel)
     ctx = services_context(services, platform=platform, channel=address, user=user)
-    reply = await handle(text, ctx)
-    if reply.document is None:
-        return reply.text, reply.exit_code
-    from bot.cards import document_text
-
-    body = document_text(reply.document)
-    if reply.post_to_channel:
-        # A terminal has no channel to post in; say so instead of silently dropping 'post'.
-        body += "\n\n(not posted: `vllm-bot chat` only prints; use `vllm-bot digest --post`)"
-    return body, reply.exit_code
+    surface = TerminalSurface(ctx.lang, progress)
+    reply = await drive(text, ctx, surface, quick_timeout=None)
+    return "\n".join(surface.output), reply.exit_code

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Protocol, runtime_checkable
 
-from bot.commands.parse import SubscriptionFilters
+from bot.commands.syntax import SubscriptionFilters
 from bot.config import Config
 from bot.document import Document
 from bot.models import PullRequest
@@ -29,6 +29,15 @@ class ModuleInfo:
 
     def name(self, language: str) -> str:
         return (self.name_zh if language == "zh" else self.name_en) or self.name_en or self.id
+
+
+@dataclass(frozen=True, slots=True)
+class VersionInfo:
+    """What `/vllm version` shows; None where it cannot be known (shown as unknown)."""
+
+    bot: str | None
+    ruleset: str | None
+    schema: str | None
 
 
 @runtime_checkable
@@ -48,8 +57,17 @@ class Backend(Protocol):
     async def pr_card(self, pr: PullRequest, language: str) -> Document:
         """Analysis plus card of one PR."""
 
-    async def digest(self, repo: str, window: Window, language: str) -> Document:
-        """The weekly digest document (may sync from GitHub first)."""
+    async def digest(
+        self, repo: str, window: Window, language: str, *, modules: Sequence[str] = ()
+    ) -> Document:
+        """The weekly digest document (may sync from GitHub first); `modules` non-empty:
+        a module digest over those modules' PRs."""
+
+    async def org_digest(self, window: Window, language: str) -> Document:
+        """The configured organisation's digest; raises UsageError when there is none."""
+
+    async def version(self, repo: str) -> VersionInfo:
+        """Bot version, rule-set version of `repo` and the store's schema revision (local)."""
 
     async def modules(self, repo: str) -> Sequence[ModuleInfo]:
         """The module catalogue of `repo`'s rule set (local: rule sets are files)."""

@@ -3,28 +3,34 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import Enum
 
 from bot.document import Document
 from bot.secrets import redact
+
+
+class ReplyStatus(Enum):
+    """How a command went; decides the exit status, the metrics and who sees the reply."""
+
+    OK = "ok"
+    USER_ERROR = "user_error"  # bad input: the user can fix it (exit 2)
+    FAILED = "failed"  # our side or GitHub's (exit 1)
 
 
 @dataclass(frozen=True, slots=True)
 class Reply:
     """Either a short text or a Document (with `text` as its one-line fallback).
 
-    `ephemeral`: only the person who typed the command sees it.
+    `public`: a successful reply the whole channel sees; errors are always private.
     `post_to_channel`: the adapter posts `document` in the channel through the delivery
     ledger (`bot.delivery.deliver`) and tells the user how that went.
-    `ok`: False for errors, so `vllm-bot chat` can exit non-zero and adapters log them.
-    `runtime`: the error is a failure on our side or GitHub's (exit 1), not bad input (2).
     """
 
     text: str = ""
     document: Document | None = None
-    ephemeral: bool = True
+    status: ReplyStatus = ReplyStatus.OK
+    public: bool = False
     post_to_channel: bool = False
-    ok: bool = True
-    runtime: bool = False
 
     def __post_init__(self) -> None:
         # Error texts quote exceptions, and an exception can quote a token (an HTTP
@@ -32,10 +38,32 @@ class Reply:
         object.__setattr__(self, "text", redact(self.text))
 
     @classmethod
+    def user_error(cls, text: str) -> Reply:
+        return cls(text=text, status=ReplyStatus.USER_ERROR)
+
+    @classmethod
+    def failed(cls, text: str) -> Reply:
+        return cls(text=text, status=ReplyStatus.FAILED)
+
+    @classmethod
     def error(cls, text: str, *, runtime: bool = False) -> Reply:
-        return cls(text=text, ok=False, runtime=runtime)
+        return cls.failed(text) if runtime else cls.user_error(text)
+
+    @property
+    def ok(self) -> bool:
+        return self.status is ReplyStatus.OK
+
+    @property
+    def runtime(self) -> bool:
+        """A failure on our side or GitHub's, not bad input."""
+        return self.status is ReplyStatus.FAILED
+
+    @property
+    def ephemeral(self) -> bool:
+        """Only the person who typed the command sees it: every error, and private answers."""
+        return not self.ok or not self.public
 
     @property
     def exit_code(self) -> int:
         """CONTRACT exit status for `vllm-bot chat`: 0 ok, 2 bad input, 1 runtime failure."""
-        return 0 if self.ok else (1 if self.runtime else 2)
+        return {ReplyStatus.OK: 0, ReplyStatus.USER_ERROR: 2, ReplyStatus.FAILED: 1}[self.status]

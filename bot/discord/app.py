@@ -1,13 +1,14 @@
 """The Discord bot: a `discord.Client` whose `/vllm` command group is answered by the same
 command layer as Slack and `vllm-bot chat` (`bot.commands`).
 
-Each subcommand turns its options into the equivalent `/vllm …` text (or `PrCommand`) and
-hands it to the command layer; parsing, help texts and error messages live there.
+The `/vllm` group is generated from the command registry (`bot.commands.registry`): one
+subcommand per `CommandSpec`, one typed option per `Argument` (ranges, choices,
+autocomplete), and the typed values go to the registry's builder, not back through text.
 
-Discord drops an interaction that is not answered within 3 seconds, so:
+Discord drops an interaction that is not answered within 3 seconds; the command layer's
+answer driver decides (`bot.commands.driver`), and `DiscordSurface` carries it out:
 
-* a reply the command layer can give from local state (`cached_reply`, bounded by
-  `quick_timeout`) is sent at once as the interaction response;
+* a reply ready from local state is sent at once as the interaction response;
 * anything else is deferred first (the user sees "vllm-bot is thinking…"), then the original
   response is edited with the reply. Errors are always ephemeral; when a deferred public
   response turns into an error, it is deleted and the error is sent privately instead.
@@ -23,40 +24,33 @@ interactions whatever the intents.
 from __future__ import annotations
 
 import asyncio
-import dataclasses
+import inspect
 import logging
 import time
-from collections.abc import Callable, Sequence
+import uuid
+from collections.abc import Callable, Coroutine, Mapping, Sequence
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import Any, ClassVar
 
 import discord
 from discord import app_commands
 
-from bot.commands import (
-    USAGE,
-    Command,
-    CommandError,
-    Context,
-    DigestCommand,
-    Reply,
-    SubscribeCommand,
-    UnsubscribeCommand,
-    cached_reply,
-    dispatch,
-    parse,
-    parse_pr_ref,
-)
-from bot.commands.parse import MAX_PR_NUMBER
+from bot.commands import COMMANDS, Argument, Command, CommandError, CommandSpec, Context, Reply
+from bot.commands.backend import services_context
+from bot.commands.driver import drive
+from bot.commands.registry import Source, build
 from bot.config import Config
 from bot.delivery import Ledger
 from bot.discord.endpoints import DiscordEndpoints, apply_endpoints, resolve_gateway
 from bot.discord.poster import DiscordPoster, DiscordPostError, DiscordUnavailable
+from bot.document import Document
+from bot.i18n import message
 from bot.runtime.logging import log_post
-from bot.runtime.metrics import METRICS, CommandRun, Metrics
+from bot.runtime.metrics import METRICS, Metrics
 from bot.secrets import redact
 from bot.tasks import TaskTracker
 from formatters import limits
+from formatters.discord import discord_thread_name, render_discord
 
 log = logging.getLogger(__name__)
 
@@ -64,10 +58,11 @@ MAX_CHOICES = 25  # Discord shows at most 25 autocomplete choices
 CHOICE_TEXT_MAX = 100  # a choice's name and (string) value
 CONTENT_MAX = limits.DISCORD_CONTENT_MAX
 DESCRIPTION_MAX = limits.DISCORD_EMBED_DESCRIPTION_MAX
-RESTARTING = "vllm-bot is restarting; try again in a minute"
-
 # (channel id, user id) -> the command layer's Context for that interaction.
 ContextFactory = Callable[[str | None, str | None], Context]
+Autocomplete = Callable[
+    [discord.Interaction, str], Coroutine[Any, Any, list[app_commands.Choice[str]]]
+]
 
 
 # ---------------------------------------------------------------------------- rendering
@@ -80,8 +75,6 @@ def _embeds(body: dict[str, Any]) -> list[discord.Embed]:
 def reply_messages(reply: Reply) -> list[dict[str, Any]]:
     """The reply as keyword arguments of discord.py send/edit calls, one dict per message."""
     if reply.document is not None and not reply.post_to_channel:
-        from formatters.discord import render_discord
-
         return [
             {"content": body.get("content") or None, "embeds": _embeds(body)}
             for body in render_discord(reply.document)
@@ -93,13 +86,6 @@ def reply_messages(reply: Reply) -> list[dict[str, Any]]:
     if len(text) > DESCRIPTION_MAX:
         text = text[: DESCRIPTION_MAX - 1] + "…"
     return [{"content": None, "embeds": [discord.Embed(description=text)]}]
-
-
-def _expects_public(command: Command) -> bool:
-    """Whether a successful reply is shown to the channel (decides how we defer)."""
-    if isinstance(command, DigestCommand):
-        return command.post
-    return isinstance(command, SubscribeCommand | UnsubscribeCommand)
 
 
 # ---------------------------------------------------------------------------- choices
@@ -188,105 +174,45 @@ class CommandHandler:
         channel = str(interaction.channel_id) if interaction.channel_id else None
         return self.context_factory(channel, str(interaction.user.id))
 
-    async def run(self, interaction: discord.Interaction, source: str | Command) -> None:
+    async def run(
+        self, interaction: discord.Interaction, source: str | Command | CommandError
+    ) -> None:
         """Answer one command: at once when local state suffices, else defer then edit."""
         received = time.perf_counter()
+        ctx = self.context(interaction)
+        surface = DiscordSurface(self, interaction, ctx)
         if not self.accepting:
-            await self._respond(interaction, Reply.error(RESTARTING))
+            await surface.respond(Reply.user_error(message(ctx.lang, "error.restarting")), None)
             return
         async with self.tracker.track(f"discord /vllm in {interaction.channel_id}"):
-            await self._run(interaction, source, received)
-
-    async def _run(
-        self, interaction: discord.Interaction, source: str | Command, received: float
-    ) -> None:
-        ctx = self.context(interaction)
-        command: Command | None
-        reply: Reply | None = None
-        if isinstance(source, str):
-            try:
-                command = parse(source)
-            except CommandError as exc:
-                with self.metrics.command("discord", "invalid", started=received) as run:
-                    run.channel, run.outcome = ctx.channel, "invalid"
-                    await self._respond(interaction, Reply.error(str(exc)))
-                return
-        else:
-            command = source
-        with self.metrics.command("discord", command.name, started=received) as run:
-            run.channel = ctx.channel
-            try:
-                reply = await asyncio.wait_for(cached_reply(command, ctx), self.quick_timeout)
-            except TimeoutError:
-                log.info("discord: cached answer to %s took too long; deferring", command.name)
-            if reply is not None:
-                await self._respond(interaction, reply)
-            else:
-                public = _expects_public(command)
-                await interaction.response.defer(ephemeral=not public, thinking=True)
-                reply = await dispatch(command, ctx)
-                await self._finish(interaction, reply, deferred_public=public)
-            run.reply(reply.ok, reply.runtime)
-            await self._post_if_asked(interaction, reply, run)
-
-    async def _respond(self, interaction: discord.Interaction, reply: Reply) -> None:
-        ephemeral = reply.ephemeral or not reply.ok
-        first, *rest = reply_messages(reply)
-        await interaction.response.send_message(
-            content=first["content"],
-            embeds=first["embeds"],
-            ephemeral=ephemeral,
-            allowed_mentions=discord.AllowedMentions.none(),
-        )
-        await self._followups(interaction, rest, ephemeral)
-
-    async def _finish(
-        self, interaction: discord.Interaction, reply: Reply, *, deferred_public: bool
-    ) -> None:
-        ephemeral = reply.ephemeral or not reply.ok
-        first, *rest = reply_messages(reply)
-        if deferred_public and ephemeral:
-            # An error (or a private answer) must not appear in the channel: drop the public
-            # "thinking…" message and say it privately.
-            await interaction.delete_original_response()
-            await self._followups(interaction, [first, *rest], True)
-            return
-        # A public reply after a private deferral stays private: ephemerality is fixed at
-        # the deferral. `_expects_public` makes this rare (it is logged to spot misses).
-        if not deferred_public and not ephemeral:
-            log.info("discord: public reply to a privately deferred command; sent privately")
-        await interaction.edit_original_response(
-            content=first["content"],
-            embeds=first["embeds"],
-            allowed_mentions=discord.AllowedMentions.none(),
-        )
-        await self._followups(interaction, rest, not deferred_public)
-
-    async def _followups(
-        self, interaction: discord.Interaction, messages: list[dict[str, Any]], ephemeral: bool
-    ) -> None:
-        for message in messages:
-            await interaction.followup.send(
-                content=message["content"] or discord.utils.MISSING,
-                embeds=message["embeds"],
-                ephemeral=ephemeral,
-                allowed_mentions=discord.AllowedMentions.none(),
-                wait=True,
+            await drive(
+                source,
+                ctx,
+                surface,
+                quick_timeout=self.quick_timeout,
+                metrics=self.metrics,
+                received=received,
             )
 
-    async def _post_if_asked(
-        self, interaction: discord.Interaction, reply: Reply, run: CommandRun | None = None
+    async def run_typed(
+        self, interaction: discord.Interaction, name: str, values: Mapping[str, object]
     ) -> None:
-        if not (reply.ok and reply.post_to_channel and reply.document is not None):
-            return
+        """A subcommand with Discord's typed option values."""
+        source: Command | CommandError
+        try:
+            source = build(name, values)
+        except CommandError as exc:
+            source = exc
+        await self.run(interaction, source)
+
+    async def post_document(
+        self, interaction: discord.Interaction, document: Document, language: str
+    ) -> Reply:
+        """`digest … post`: the document in the channel through the delivery ledger."""
         if self.store is None or self.poster is None or interaction.channel_id is None:
-            await interaction.followup.send(
-                "posting is not available in this deployment (no delivery store)", ephemeral=True
-            )
-            return
-        from formatters.discord import discord_thread_name, render_discord
-
-        document = reply.document
+            text = message(language, "cmd.posting_unavailable")
+            await interaction.followup.send(text, ephemeral=True)
+            return Reply.failed(text)
         channel = str(interaction.channel_id)
         started = time.perf_counter()
         try:
@@ -299,16 +225,16 @@ class CommandHandler:
             )
         except (DiscordPostError, DiscordUnavailable) as exc:
             log_post(log, "discord", channel, document.id, "failed", started, detail=str(exc))
-            if run is not None:
-                run.outcome, run.kind = "failed", "discord"
             await interaction.followup.send(redact(str(exc)), ephemeral=True, wait=True)
-            return
+            return Reply.failed(str(exc))
         outcome = "delivered" if result.nothing_new else "posted"
         log_post(log, "discord", channel, document.id, outcome, started, parts=len(result.sent))
         if result.nothing_new:
-            await interaction.followup.send(
-                "this digest was already posted in this channel; nothing new", ephemeral=True
-            )
+            text = message(language, "cmd.posted.nothing_new", week=document.meta.get("week", ""))
+            await interaction.followup.send(text, ephemeral=True)
+            return Reply(text=text)
+        return Reply(text=message(language, "cmd.posted", week=document.meta.get("week", ""),
+                                  count=result.parts))  # fmt: skip
 
     # ------------------------------------------------------------------ autocomplete
 
@@ -362,106 +288,202 @@ class CommandHandler:
 
     def week_choices(self, current: str) -> list[app_commands.Choice[str]]:
         now = datetime.now(UTC).astimezone(self.config.tz)
-        options = [("last", [], "last week"), ("this", [], "this week (so far)")]
+        options: list[tuple[str, Sequence[str], str]] = [
+            ("last", [], "last week"),
+            ("this", [], "this week (so far)"),
+        ]
         options += [(w, [], w) for w in recent_weeks(now)]
         return rank_choices(current, options)
+
+    async def scope_choices(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        """A digest's scope: `org` (the organisation), or module names as for subscribe."""
+        modules = await self.module_choices(interaction, current)
+        org = rank_choices(current, [("org", [], "org — the whole organisation")])
+        return (org + modules)[:MAX_CHOICES] if " " not in current.strip() else modules
+
+    def autocomplete(self, source: Source) -> Autocomplete:
+        """The autocomplete callback for one of the registry's choice sources."""
+
+        async def repos(
+            interaction: discord.Interaction, current: str
+        ) -> list[app_commands.Choice[str]]:
+            return self.repo_choices(current)
+
+        async def weeks(
+            interaction: discord.Interaction, current: str
+        ) -> list[app_commands.Choice[str]]:
+            return self.week_choices(current)
+
+        callbacks: dict[Source, Autocomplete] = {
+            "modules": self.module_choices,
+            "scope": self.scope_choices,
+            "subscriptions": self.unsubscribe_choices,
+            "repos": repos,
+            "weeks": weeks,
+        }
+        return callbacks[source]
+
+
+class DiscordSurface:
+    """One interaction as the answer driver's surface."""
+
+    platform = "discord"
+
+    def __init__(
+        self, handler: CommandHandler, interaction: discord.Interaction, ctx: Context
+    ) -> None:
+        self.handler = handler
+        self.interaction = interaction
+        self.ctx = ctx
+        self.deferred_public = False
+
+    async def respond(self, reply: Reply, command: Command | None) -> Reply:
+        ephemeral = reply.ephemeral
+        first, *rest = reply_messages(reply)
+        await self.interaction.response.send_message(
+            content=first["content"],
+            embeds=first["embeds"],
+            ephemeral=ephemeral,
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+        await self._followups(rest, ephemeral)
+        return await self._posted(reply)
+
+    async def acknowledge(self, text: str, *, public: bool) -> None:
+        # Discord shows its own "vllm-bot is thinking…"; the deferral fixes who sees the
+        # answer, so it is public only when a successful answer will be.
+        self.deferred_public = public
+        await self.interaction.response.defer(ephemeral=not public, thinking=True)
+
+    async def follow_up(self, reply: Reply, command: Command) -> Reply:
+        ephemeral = reply.ephemeral
+        first, *rest = reply_messages(reply)
+        if self.deferred_public and ephemeral:
+            # An error (or a private answer) must not appear in the channel: drop the public
+            # "thinking…" message and say it privately.
+            await self.interaction.delete_original_response()
+            await self._followups([first, *rest], True)
+            return await self._posted(reply)
+        # A public reply after a private deferral stays private: ephemerality is fixed at
+        # the deferral. `CommandSpec.public` makes this rare (it is logged to spot misses).
+        if not self.deferred_public and not ephemeral:
+            log.info("discord: public reply to a privately deferred command; sent privately")
+        await self.interaction.edit_original_response(
+            content=first["content"],
+            embeds=first["embeds"],
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+        await self._followups(rest, not self.deferred_public)
+        return await self._posted(reply)
+
+    async def _followups(self, messages: list[dict[str, Any]], ephemeral: bool) -> None:
+        for item in messages:
+            await self.interaction.followup.send(
+                content=item["content"] or discord.utils.MISSING,
+                embeds=item["embeds"],
+                ephemeral=ephemeral,
+                allowed_mentions=discord.AllowedMentions.none(),
+                wait=True,
+            )
+
+    async def _posted(self, reply: Reply) -> Reply:
+        if reply.ok and reply.post_to_channel and reply.document is not None:
+            return await self.handler.post_document(self.interaction, reply.document, self.ctx.lang)
+        return reply
 
 
 # ---------------------------------------------------------------------------- command group
 
 
 def build_group(handler: CommandHandler) -> app_commands.Group:
+    """`/vllm <sub>`: one typed subcommand per registered command."""
     group = app_commands.Group(
         name="vllm", description="vLLM pull-request digests, cards and alerts"
     )
-
-    @group.command(name="pr", description="One PR card: modules, kind, flags, score, size, link")
-    @app_commands.describe(
-        number="pull-request number, e.g. 42121", repo="repository (default: the first watched)"
-    )
-    async def pr(
-        interaction: discord.Interaction,
-        number: app_commands.Range[int, 1, MAX_PR_NUMBER],
-        repo: str | None = None,
-    ) -> None:
-        try:
-            command: Command = parse_pr_ref(str(number))
-        except CommandError as exc:  # Discord enforces the range; kept for other clients
-            await handler._respond(interaction, Reply.error(str(exc)))
-            return
-        if repo:
-            command = dataclasses.replace(command, repo=repo.strip())
-        await handler.run(interaction, command)
-
-    @pr.autocomplete("repo")
-    async def pr_repo(
-        interaction: discord.Interaction, current: str
-    ) -> list[app_commands.Choice[str]]:
-        return handler.repo_choices(current)
-
-    @group.command(
-        name="digest", description="The weekly digest; post=True posts it in this channel"
-    )
-    @app_commands.describe(
-        week="this, last or an ISO week like 2026-W23 (default: last)",
-        post="post it in this channel",
-    )
-    async def digest(
-        interaction: discord.Interaction, week: str | None = None, post: bool = False
-    ) -> None:
-        words = ["digest", *(week.split() if week else []), *(["post"] if post else [])]
-        await handler.run(interaction, " ".join(words))
-
-    @digest.autocomplete("week")
-    async def digest_week(
-        interaction: discord.Interaction, current: str
-    ) -> list[app_commands.Choice[str]]:
-        return handler.week_choices(current)
-
-    @group.command(name="subscribe", description="Alert this channel when matching PRs merge")
-    @app_commands.describe(
-        module="module id or name (several: separate with spaces)",
-        filters="optional filters, e.g. min:7 -label:ci flag:core-path lang:zh",
-    )
-    async def subscribe(
-        interaction: discord.Interaction, module: str, filters: str | None = None
-    ) -> None:
-        await handler.run(interaction, f"subscribe {module.strip()} {filters or ''}".strip())
-
-    @subscribe.autocomplete("module")
-    async def subscribe_module(
-        interaction: discord.Interaction, current: str
-    ) -> list[app_commands.Choice[str]]:
-        return await handler.module_choices(interaction, current)
-
-    @group.command(name="unsubscribe", description="Remove subscriptions of this channel")
-    @app_commands.describe(target="a module, a subscription id or all")
-    async def unsubscribe(interaction: discord.Interaction, target: str) -> None:
-        await handler.run(interaction, f"unsubscribe {target.strip()}")
-
-    @unsubscribe.autocomplete("target")
-    async def unsubscribe_target(
-        interaction: discord.Interaction, current: str
-    ) -> list[app_commands.Choice[str]]:
-        return await handler.unsubscribe_choices(interaction, current)
-
-    @group.command(
-        name="subscriptions", description="This channel's subscriptions with ids and filters"
-    )
-    async def subscriptions(interaction: discord.Interaction) -> None:
-        await handler.run(interaction, "subscriptions")
-
-    @group.command(name="modules", description="The module ids you can subscribe to")
-    async def modules(interaction: discord.Interaction) -> None:
-        await handler.run(interaction, "modules")
-
-    @group.command(name="help", description="How to use /vllm, or one command's usage")
-    @app_commands.describe(command="a command to explain")
-    @app_commands.choices(command=[app_commands.Choice(name=name, value=name) for name in USAGE])
-    async def help_(interaction: discord.Interaction, command: str | None = None) -> None:
-        await handler.run(interaction, f"help {command}" if command else "help")
-
+    for spec in COMMANDS:
+        group.add_command(app_command(spec, handler))
     return group
+
+
+def _annotation(argument: Argument) -> Any:
+    kind: Any = argument.kind
+    if argument.kind is int and (argument.min_value, argument.max_value) != (None, None):
+        kind = app_commands.Range[int, argument.min_value, argument.max_value]
+    return kind if argument.required or argument.kind is bool else kind | None
+
+
+def app_command(spec: CommandSpec, handler: CommandHandler) -> app_commands.Command[Any, Any, None]:
+    """The app command of one CommandSpec. discord.py reads options from the callback's
+    signature, so the signature is built from the spec's arguments."""
+
+    async def callback(interaction: discord.Interaction, /, **values: Any) -> None:
+        await handler.run_typed(interaction, spec.name, values)
+
+    parameters = [
+        inspect.Parameter(
+            "interaction", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=discord.Interaction
+        )
+    ]
+    # Required options first: Discord wants them so, and so does a Python signature.
+    for argument in sorted(spec.arguments, key=lambda a: not a.required):
+        default: Any = inspect.Parameter.empty
+        if not argument.required:
+            default = False if argument.kind is bool else None
+        parameters.append(
+            inspect.Parameter(
+                argument.name,
+                inspect.Parameter.POSITIONAL_OR_KEYWORD,
+                annotation=_annotation(argument),
+                default=default,
+            )
+        )
+    callback.__signature__ = inspect.Signature(parameters)  # type: ignore[attr-defined]
+    if spec.arguments:
+        descriptions = {a.name: _localised(spec.argument_key(a)) for a in spec.arguments}
+        app_commands.describe(**descriptions)(callback)
+    choices = {
+        a.name: [app_commands.Choice(name=v, value=v) for v in a.choice_values()]
+        for a in spec.arguments
+        if a.choice_values()
+    }
+    if choices:
+        app_commands.choices(**choices)(callback)
+    sources = {
+        a.name: handler.autocomplete(a.autocomplete) for a in spec.arguments if a.autocomplete
+    }
+    if sources:
+        app_commands.autocomplete(**sources)(callback)
+    return app_commands.Command(
+        name=spec.name, description=_localised(spec.summary_key), callback=callback
+    )
+
+
+def _localised(key: str) -> app_commands.locale_str:
+    """English for Discord's default; `CatalogueTranslator` adds the other languages."""
+    return app_commands.locale_str(message("en", key), key=key)
+
+
+class CatalogueTranslator(app_commands.Translator):
+    """Command and option descriptions in the user's Discord language, from `bot.i18n`."""
+
+    LOCALES: ClassVar[dict[discord.Locale, str]] = {
+        discord.Locale.chinese: "zh",
+        discord.Locale.taiwan_chinese: "zh",
+    }
+
+    async def translate(
+        self,
+        string: app_commands.locale_str,
+        locale: discord.Locale,
+        context: app_commands.TranslationContextTypes,
+    ) -> str | None:
+        language = self.LOCALES.get(locale)
+        key = string.extras.get("key")
+        if language is None or key is None:
+            return None  # Discord shows the English default
+        return message(language, key)
 
 
 # ---------------------------------------------------------------------------- client
@@ -497,19 +519,22 @@ class VllmDiscordBot(discord.Client):
     async def setup_hook(self) -> None:
         # Runs inside login(), after the token is checked and before the gateway opens.
         await resolve_gateway(self.http, self.endpoints)
+        await self.tree.set_translator(CatalogueTranslator())
         if self.sync_commands:
             await sync_command_tree(self.tree, self.guild_ids)
 
     async def _on_tree_error(
         self, interaction: discord.Interaction, error: app_commands.AppCommandError
     ) -> None:
-        log.error("discord: /vllm failed", exc_info=error)
-        message = "Sorry, something went wrong on our side; it has been logged."
+        error_id = uuid.uuid4().hex[:8]
+        log.error("discord: /vllm failed (error id %s)", error_id, exc_info=error)
+        ctx = self.handler.context(interaction)
+        text = message(ctx.lang, "error.apology", error_id=error_id)
         try:
             if interaction.response.is_done():
-                await interaction.followup.send(message, ephemeral=True)
+                await interaction.followup.send(text, ephemeral=True)
             else:
-                await interaction.response.send_message(message, ephemeral=True)
+                await interaction.response.send_message(text, ephemeral=True)
         except discord.HTTPException:
             log.warning("discord: could not tell the user about the failure", exc_info=True)
 
@@ -529,8 +554,6 @@ async def sync_command_tree(tree: app_commands.CommandTree, guild_ids: Sequence[
 
 def create_client(services: Any, *, sync_commands: bool = True) -> VllmDiscordBot:
     """The bot over the running services (`bot.runtime` starts it with DISCORD_BOT_TOKEN)."""
-    from bot.commands.cli_adapter import services_context
-
     endpoints = DiscordEndpoints.from_env(services.env)
     apply_endpoints(endpoints)
 

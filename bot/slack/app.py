@@ -1,13 +1,13 @@
 """The Slack app (slack-bolt AsyncApp): `/vllm`, link unfurling, HTTP and Socket Mode.
 
-`/vllm` is acknowledged within Slack's 3 seconds every time. A parse error or an answer
-from local state (`quick_reply`) goes in the acknowledgement itself; anything that needs
-GitHub or building a digest is acknowledged at once with a progress line ("looking up
-#42121…") and answered through the command's `response_url` from a background task.
+`/vllm` goes through the command layer's one answer driver (`bot.commands.driver`):
+acknowledged within Slack's 3 seconds every time, with the answer itself when it is ready
+(a parse error, an answer from local state), else with a progress line ("looking up
+#42121…") and the answer through the command's `response_url` afterwards.
 
 HTTP mode: `slack_web_app(bot)` / `slack_routes(bot)` serve `POST /slack/events`; bolt checks
 `X-Slack-Signature` with SLACK_SIGNING_SECRET and its 5-minute replay window, answering 401
-otherwise. Socket Mode: `bot.slack.socket.start_socket_mode(bot, SLACK_APP_TOKEN)`.
+otherwise. Socket Mode: `bot.slack.socket.SlackSocketMode(bot, SLACK_APP_TOKEN)`.
 """
 
 from __future__ import annotations
@@ -21,28 +21,23 @@ from typing import TYPE_CHECKING, Any
 from aiohttp import web
 from slack_bolt.adapter.aiohttp import to_aiohttp_response, to_bolt_request
 from slack_bolt.async_app import AsyncApp
+from slack_bolt.logger.messages import warning_client_prioritized_and_token_skipped
 from slack_sdk.web.async_client import AsyncWebClient
 
-from bot.commands import (
-    Command,
-    CommandError,
-    Context,
-    DigestCommand,
-    Reply,
-    cached_reply,
-    dispatch,
-    parse,
-    parse_pr_ref,
-    progress_text,
-)
+from bot.commands import Command, CommandError, Context, DigestCommand, Reply, parse_pr_ref
+from bot.commands.backend import services_context
+from bot.commands.driver import drive
 from bot.delivery import DeliveryResult, Ledger
 from bot.document import Document
-from bot.errors import BotError
+from bot.errors import BotError, ConfigError
+from bot.i18n import message
 from bot.runtime.logging import log_post
-from bot.runtime.metrics import METRICS, Metrics, error_kind
+from bot.runtime.metrics import METRICS, Metrics
 from bot.runtime.reject import reject, slack_signature_problem
 from bot.slack.poster import SlackPoster, SlackPostError, SlackUnavailable
 from bot.tasks import TaskTracker
+from formatters.slack import render_slack
+from formatters.validate import validate_slack_message
 
 if TYPE_CHECKING:
     from bot.services import Services
@@ -54,13 +49,10 @@ ContextFactory = Callable[[str | None, str | None], Context]
 
 # response_url accepts up to five messages within 30 minutes of the command.
 RESPONSE_URL_MESSAGES = 5
-RESTARTING = "vllm-bot is restarting; try again in a minute"
 _SLACK_ESCAPES = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;"})
 
 
 def _default_render(document: Document) -> list[dict[str, Any]]:
-    from formatters.slack import render_slack
-
     return render_slack(document)
 
 
@@ -128,61 +120,34 @@ class SlackBot:
     # ------------------------------------------------------------------ /vllm
 
     async def _on_command(self, ack: Any, command: dict[str, Any], respond: Any) -> None:
-        # Latency is measured from here (receipt) to the last reply, whichever task sends it.
+        # Latency is measured from here (receipt) to the last reply.
         received = time.perf_counter()
-        text = command.get("text") or ""
         channel = command.get("channel_id")
-        user = command.get("user_id")
+        ctx = self.context_for(channel, command.get("user_id"))
         if not self.accepting:
             # Shutting down: answers started before the signal finish; new ones would be
             # cut off by the grace period, so say so instead of starting them.
-            await ack(response_type="ephemeral", text=RESTARTING)
+            await ack(response_type="ephemeral", text=message(ctx.lang, "error.restarting"))
             return
-        try:
-            parsed = parse(text)
-        except CommandError as exc:
-            with self.metrics.command("slack", "invalid", started=received) as run:
-                run.channel, run.outcome = channel, "invalid"
-                await ack(**self.bodies(Reply.error(str(exc)))[0])
-            return
-        ctx = self.context_for(channel, user)
-        try:
-            reply = await asyncio.wait_for(cached_reply(parsed, ctx), self.cached_timeout)
-        except TimeoutError:
-            log.warning("cached answer to /vllm %s took too long; answering later", parsed.name)
-            reply = None
-        if reply is not None:
-            bodies = self.bodies(reply)
-            with self.metrics.command("slack", parsed.name, started=received) as run:
-                run.channel = channel
-                run.reply(reply.ok, reply.runtime)
-                await ack(**bodies[0])
-            if len(bodies) > 1:
-                self._spawn(self._send_responses(respond, bodies[1:]), f"/vllm {parsed.name}")
-            return
-        await ack(response_type="ephemeral", text=_text(progress_text(parsed)))
-        self._spawn(
-            self._answer_later(parsed, ctx, respond, received), f"/vllm {parsed.name} in {channel}"
-        )
-
-    async def _answer_later(
-        self, command: Command, ctx: Context, respond: Any, received: float
-    ) -> None:
-        with self.metrics.command("slack", command.name, started=received) as run:
-            run.channel = ctx.channel
-            reply = await dispatch(command, ctx)
+        # bolt runs this listener in a task of its own and answers the HTTP request as soon
+        # as `ack` is called; the task goes on with the follow-up, and shutdown waits for it.
+        surface = SlackSurface(self, ack, respond, ctx)
+        async with self.tracker.track(f"/vllm in {channel}"):
             try:
-                if reply.post_to_channel and reply.document is not None and ctx.channel:
-                    reply = await self._post_in_channel(reply.document, ctx.channel, command)
-                    if not reply.ok:
-                        run.kind = "slack"  # counted once, as the platform's failure
-                run.reply(reply.ok, reply.runtime)
-                await self._send_responses(respond, self.bodies(reply))
-            except Exception as exc:
-                run.outcome, run.kind = "failed", error_kind(exc)
-                log.exception("answering /vllm %s in %s failed", command.name, ctx.channel)
+                await drive(
+                    command.get("text") or "",
+                    ctx,
+                    surface,
+                    quick_timeout=self.cached_timeout,
+                    metrics=self.metrics,
+                    received=received,
+                )
+            except Exception:
+                log.exception("answering /vllm in %s failed", channel)
 
-    async def _post_in_channel(self, document: Document, channel: str, command: Command) -> Reply:
+    async def post_in_channel(
+        self, document: Document, channel: str, command: Command | None, language: str
+    ) -> Reply:
         started = time.perf_counter()
         try:
             result = await self.poster.post_document(
@@ -193,12 +158,12 @@ class SlackBot:
             )
         except (SlackPostError, SlackUnavailable) as exc:
             log_post(log, "slack", channel, document.id, "failed", started, detail=str(exc))
-            return Reply.error(str(exc), runtime=True)
+            return Reply.failed(str(exc))
         outcome = "delivered" if result.nothing_new else "posted"
         log_post(log, "slack", channel, document.id, outcome, started, parts=len(result.sent))
-        return Reply(text=_posted_text(result, command))
+        return Reply(text=_posted_text(result, command, language))
 
-    async def _send_responses(self, respond: Any, bodies: Sequence[dict[str, Any]]) -> None:
+    async def send_responses(self, respond: Any, bodies: Sequence[dict[str, Any]]) -> None:
         for body in bodies[:RESPONSE_URL_MESSAGES]:
             response = await respond(**body)
             status = getattr(response, "status_code", 200)
@@ -208,7 +173,7 @@ class SlackBot:
                     "response_url refused a reply: %s %s", status, getattr(response, "body", "")
                 )
 
-    def bodies(self, reply: Reply) -> list[dict[str, Any]]:
+    def bodies(self, reply: Reply, language: str = "en") -> list[dict[str, Any]]:
         """Slack response bodies (ack or response_url) for a Reply; the first one acks."""
         kind = "ephemeral" if reply.ephemeral or reply.post_to_channel else "in_channel"
         if reply.document is None:
@@ -225,9 +190,10 @@ class SlackBot:
         if len(bodies) > 1 and reply.document.id.startswith("digest:"):
             # A digest preview is its summary; the details belong in a channel thread.
             week = reply.document.meta.get("week")
-            again = f"`/vllm digest {week} post`" if week else "the same command with `post`"
-            more = f"…and {len(bodies) - 1} more messages of details. "
-            more += f"{again} posts the whole digest in this channel."
+            again = (
+                f"`/vllm digest {week} post`" if week else message(language, "cmd.preview.again")
+            )
+            more = message(language, "cmd.preview.more", count=len(bodies) - 1, again=again)
             return [bodies[0], {"response_type": kind, "text": more}]
         merged = _merged(payloads)
         if merged is not None:
@@ -236,7 +202,8 @@ class SlackBot:
         if len(bodies) > RESPONSE_URL_MESSAGES:
             rest = len(bodies) - RESPONSE_URL_MESSAGES + 1
             bodies = bodies[: RESPONSE_URL_MESSAGES - 1]
-            bodies.append({"response_type": kind, "text": f"…{rest} more messages not shown"})
+            more = message(language, "cmd.truncated", count=rest)
+            bodies.append({"response_type": kind, "text": more})
         return bodies
 
     # ------------------------------------------------------------------ unfurling
@@ -302,8 +269,6 @@ class _DropMessage(logging.Filter):
 
 
 def _bolt_app(client: AsyncWebClient, signing_secret: str | None) -> AsyncApp:
-    from slack_bolt.logger.messages import warning_client_prioritized_and_token_skipped
-
     bolt_log = logging.getLogger("bot.slack.bolt")
     # AsyncApp reads SLACK_BOT_TOKEN from the environment by itself when `token` is not
     # given (there is no way to say "none"), then warns on every start that the `client`
@@ -328,8 +293,6 @@ def _merged(payloads: list[dict[str, Any]]) -> dict[str, Any] | None:
     """All payloads as one message, or None if that would break a Slack limit."""
     if len(payloads) < 2:
         return None
-    from formatters.validate import validate_slack_message
-
     blocks = [block for payload in payloads for block in payload.get("blocks", [])]
     ids = [block["block_id"] for block in blocks if "block_id" in block]
     if len(ids) != len(set(ids)):
@@ -338,18 +301,57 @@ def _merged(payloads: list[dict[str, Any]]) -> dict[str, Any] | None:
     return merged if not validate_slack_message(merged) else None
 
 
-def _posted_text(result: DeliveryResult, command: Command) -> str:
+def _posted_text(result: DeliveryResult, command: Command | None, language: str) -> str:
     week = command.week if isinstance(command, DigestCommand) else result.document_id
     if result.nothing_new:
-        return f"the {week} digest is already posted in this channel; nothing new to post"
+        return message(language, "cmd.posted.nothing_new", week=week)
     if result.skipped:
-        return (
-            f"finished posting the {week} digest: {len(result.sent)} more messages "
-            f"({len(result.skipped)} were already posted)"
+        return message(
+            language,
+            "cmd.posted.resumed",
+            week=week,
+            count=len(result.sent),
+            skipped=len(result.skipped),
         )
-    return (
-        f"posted the {week} digest in this channel ({result.parts} messages, details in its thread)"
-    )
+    return message(language, "cmd.posted", week=week, count=result.parts)
+
+
+class SlackSurface:
+    """One `/vllm` command on Slack: `ack` within 3 seconds, then `response_url`."""
+
+    platform = "slack"
+
+    def __init__(self, bot: SlackBot, ack: Any, respond: Any, ctx: Context) -> None:
+        self.bot = bot
+        self.ack = ack
+        self.respond_url = respond
+        self.ctx = ctx
+
+    async def respond(self, reply: Reply, command: Command | None) -> Reply:
+        outcome = await self._posted(reply, command)
+        first, *rest = self.bot.bodies(outcome, self.ctx.lang)
+        await self.ack(**first)
+        if rest:
+            await self.bot.send_responses(self.respond_url, rest)
+        return outcome
+
+    async def acknowledge(self, text: str, *, public: bool) -> None:
+        # Always private: a public "working on it" line would stay in the channel even if
+        # the answer turns out to be an error.
+        await self.ack(response_type="ephemeral", text=_text(text))
+
+    async def follow_up(self, reply: Reply, command: Command) -> Reply:
+        outcome = await self._posted(reply, command)
+        await self.bot.send_responses(self.respond_url, self.bot.bodies(outcome, self.ctx.lang))
+        return outcome
+
+    async def _posted(self, reply: Reply, command: Command | None) -> Reply:
+        """`digest … post`: the document goes in the channel; the user hears how it went."""
+        if reply.ok and reply.post_to_channel and reply.document is not None and self.ctx.channel:
+            return await self.bot.post_in_channel(
+                reply.document, self.ctx.channel, command, self.ctx.lang
+            )
+        return reply
 
 
 # ---------------------------------------------------------------------------- HTTP mode
@@ -396,9 +398,6 @@ def slack_web_app(bot: SlackBot, path: str = "/slack/events") -> web.Application
 
 def build_slack_bot(services: Services, **overrides: Any) -> SlackBot:
     """The Slack bot over the running services (tokens and URL from the environment)."""
-    from bot.commands.cli_adapter import services_context
-    from bot.errors import ConfigError
-
     env = services.env
     if env.slack_bot_token is None:
         raise ConfigError(

@@ -10,11 +10,11 @@ from datetime import UTC, datetime
 
 from bot.analysis import Analyzer, load_ruleset
 from bot.cards import pr_card
-from bot.commands import Context, ModuleInfo, SubscriptionFilters, SubscriptionInfo
+from bot.commands import Context, ModuleInfo, SubscriptionFilters, SubscriptionInfo, VersionInfo
 from bot.commands.backend import module_infos
 from bot.config import Config, RepoConfig
 from bot.document import BulletList, Document, Link, Paragraph, Section, Strong, Text
-from bot.errors import NotFoundError
+from bot.errors import NotFoundError, UsageError
 from bot.models import PullRequest
 from bot.weeks import Window
 
@@ -89,6 +89,12 @@ class FakeBackend:
     fetches: list[tuple[str, int]] = field(default_factory=list)
     digests: list[tuple[str, str, str]] = field(default_factory=list)
     digest_sections: int = 6
+    digest_modules: list[tuple[str, ...]] = field(default_factory=list)
+    org: str | None = None  # the configured organisation, if any
+    org_digests: list[tuple[str, str, str]] = field(default_factory=list)
+    version_info: VersionInfo = field(
+        default_factory=lambda: VersionInfo("0.1.0", "vllm 3:abc123", "0004")
+    )
 
     def add(self, pr: PullRequest, *, cached: bool) -> None:
         self.github[(pr.repo, pr.number)] = pr
@@ -117,9 +123,21 @@ class FakeBackend:
             raise self.card_error
         return real_card(pr, language)
 
-    async def digest(self, repo: str, window: Window, language: str) -> Document:
+    async def digest(
+        self, repo: str, window: Window, language: str, *, modules: Sequence[str] = ()
+    ) -> Document:
         self.digests.append((repo, window.label, language))
+        self.digest_modules.append(tuple(modules))
         return digest_document(window.label, self.digest_sections, language)
+
+    async def org_digest(self, window: Window, language: str) -> Document:
+        if self.org is None:
+            raise UsageError("no organisation configured: set [[digest.targets]] org = ...")
+        self.org_digests.append((self.org, window.label, language))
+        return digest_document(window.label, self.digest_sections, language)
+
+    async def version(self, repo: str) -> VersionInfo:
+        return self.version_info
 
     async def modules(self, repo: str) -> Sequence[ModuleInfo]:
         return MODULES
@@ -137,8 +155,11 @@ class FakeSubscriptions:
         user: str | None,
         modules: Sequence[str],
         filters: SubscriptionFilters,
+        weekly: bool = False,
     ) -> SubscriptionInfo:
-        info = SubscriptionInfo(str(len(self.items) + 1), tuple(modules), filters, user)
+        info = SubscriptionInfo(
+            str(len(self.items) + 1), tuple(modules), filters, user, weekly=weekly
+        )
         self.items.append((platform, channel, info))
         return info
 
@@ -169,6 +190,7 @@ def context(
     channel: str | None = "C1",
     subscriptions: FakeSubscriptions | None = None,
     repos: tuple[str, ...] = (),
+    language: str | None = None,
 ) -> Context:
     return Context(
         platform=platform,
@@ -177,5 +199,6 @@ def context(
         channel=channel,
         user="U1",
         subscriptions=subscriptions,
+        language=language,
         now=lambda: NOW,
     )

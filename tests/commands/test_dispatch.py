@@ -8,6 +8,7 @@ import pytest
 
 from bot.commands import (
     NOT_AVAILABLE,
+    USAGE,
     PrCommand,
     cached_reply,
     dispatch,
@@ -131,7 +132,7 @@ async def test_future_week_answered_in_the_ack() -> None:
     reply = await cached_reply(parse("digest 2027-W01"), context())
     assert reply is not None and not reply.ok
     assert "2027-W01 is in the future" in reply.text
-    assert reply.text.endswith("usage: /vllm digest [this|last|2026-W23] [post]")
+    assert reply.text.endswith("usage: " + USAGE["digest"])
 
 
 async def test_help_and_modules_are_immediate() -> None:

@@ -111,6 +111,7 @@ async def running_bot(
     poster: SlackPoster,
     backend: FakeBackend | None = None,
     subscriptions: FakeSubscriptions | None = None,
+    language: str | None = None,
 ) -> AsyncIterator[Running]:
     backend = backend or FakeBackend()
     cfg = config()
@@ -123,6 +124,7 @@ async def running_bot(
             channel=channel,
             user=user,
             subscriptions=subscriptions,
+            language=language,
             now=lambda: NOW,
         )
 

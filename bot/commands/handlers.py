@@ -1,0 +1,238 @@
+"""One handler per command: a parsed Command and a Context in, a Reply out.
+
+Handlers raise `CommandError` (bad input) or the bot's own errors; `bot.commands.dispatch`
+turns those into one clear line. `offline=True` is the acknowledgement path: a handler
+that would need the network raises `NeedsNetwork` instead, and runs again after the ack.
+All text goes through the message catalogue in the channel's language (`ctx.lang`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from bot.commands.reply import Reply
+from bot.commands.syntax import (
+    Command,
+    CommandError,
+    DigestCommand,
+    ModulesCommand,
+    PrCommand,
+    SubscribeCommand,
+    SubscriptionsCommand,
+    UnsubscribeCommand,
+    VersionCommand,
+    suggest,
+)
+from bot.document import BulletList, Code, Document, Section, Text
+from bot.errors import NotFoundError, UsageError
+from bot.i18n import message, separator
+from bot.weeks import parse_week
+
+if TYPE_CHECKING:
+    from bot.commands.context import Context, ModuleInfo
+
+
+class NeedsNetwork(Exception):
+    """Raised inside the offline path when the answer needs GitHub."""
+
+
+def not_available(ctx: Context) -> Reply:
+    return Reply(text=message(ctx.lang, "cmd.not_available"))
+
+
+async def answer_pr(command: Command, ctx: Context, offline: bool) -> Reply:
+    assert isinstance(command, PrCommand)
+    repo = ctx.default_repo
+    if command.repo is not None:
+        watched = ctx.watched_repo(command.repo)
+        if watched is None:
+            names = separator(ctx.lang).join(r.name for r in ctx.config.repos)
+            raise CommandError("error.pr.unwatched", "pr", repo=command.repo, names=names)
+        repo = watched
+    pr = await ctx.backend.cached_pr(repo, command.number)
+    if pr is None:
+        if offline:
+            raise NeedsNetwork
+        try:
+            pr = await ctx.backend.fetch_pr(repo, command.number)
+        except NotFoundError:
+            # The number as typed (a str): "#99999999", not a grouped "99,999,999".
+            raise CommandError(
+                "error.pr.not_found", "pr", number=str(command.number), repo=repo
+            ) from None
+    document = await ctx.backend.pr_card(pr, ctx.lang)
+    return Reply(text=document.fallback, document=document)
+
+
+async def answer_digest(command: Command, ctx: Context, offline: bool) -> Reply:
+    assert isinstance(command, DigestCommand)
+    try:
+        window = parse_week(command.week, ctx.config.tz, now=ctx.now())
+    except UsageError as exc:
+        raise CommandError(str(exc), "digest") from None
+    modules: list[str] = []
+    if command.modules:
+        catalog = await ctx.backend.modules(ctx.default_repo)
+        modules = resolve_modules(command.modules, catalog, "digest")
+    if offline:
+        raise NeedsNetwork
+    if command.org:
+        document = await ctx.backend.org_digest(window, ctx.lang)
+    else:
+        document = await ctx.backend.digest(
+            ctx.default_repo, window, ctx.lang, modules=tuple(modules)
+        )
+    if command.post:
+        return Reply(
+            text=message(ctx.lang, "cmd.digest.posting", week=window.label),
+            document=document,
+            public=True,
+            post_to_channel=True,
+        )
+    return Reply(text=document.fallback, document=document)
+
+
+async def answer_modules(command: Command, ctx: Context, offline: bool) -> Reply:
+    assert isinstance(command, ModulesCommand)
+    repo = ctx.default_repo
+    modules = await ctx.backend.modules(repo)
+    lang = ctx.lang
+    items = tuple((Code(m.id), Text(f" — {m.name(lang)}")) for m in modules)
+    count = len(modules)
+    document = Document(
+        id=f"modules:{repo}",
+        title=message(lang, "cmd.modules.title", repo=repo),
+        context=message(lang, "cmd.modules.context", count=count),
+        sections=(Section("modules", message(lang, "cmd.modules.section"), (BulletList(items),)),),
+        fallback=message(
+            lang, "cmd.modules.fallback", count=count, ids=", ".join(m.id for m in modules)
+        ),
+    )
+    return Reply(text=document.fallback, document=document)
+
+
+async def answer_version(command: Command, ctx: Context, offline: bool) -> Reply:
+    assert isinstance(command, VersionCommand)
+    info = await ctx.backend.version(ctx.default_repo)
+    unknown = message(ctx.lang, "cmd.unknown")
+    return Reply(
+        text=message(
+            ctx.lang,
+            "cmd.version",
+            bot=info.bot or unknown,
+            ruleset=info.ruleset or unknown,
+            schema=info.schema or unknown,
+        )
+    )
+
+
+def resolve_modules(names: Sequence[str], catalog: Sequence[ModuleInfo], command: str) -> list[str]:
+    """Module ids for ids or names as typed; unknown ones get a suggestion.
+
+    Names may span several words (`Mixture of Experts`, unquoted): the longest run of
+    words that names a module wins.
+    """
+    by_key: dict[str, str] = {}
+    for module in catalog:
+        for key in (module.id, module.name_en, module.name_zh):
+            if key:
+                by_key.setdefault(" ".join(key.lower().split()), module.id)
+    longest = max((len(key.split()) for key in by_key), default=1)
+    ids: list[str] = []
+    i = 0
+    while i < len(names):
+        for size in range(min(longest, len(names) - i), 0, -1):
+            module_id = by_key.get(" ".join(names[i : i + size]).lower())
+            if module_id is not None:
+                break
+        else:
+            name = names[i]
+            hint = suggest(name, [m.id for m in catalog]) or suggest(name, list(by_key))
+            raise CommandError(
+                "error.module.unknown",
+                command,
+                name=name,
+                hint=by_key.get(hint.lower(), hint) if hint else None,
+            )
+        if module_id not in ids:
+            ids.append(module_id)
+        i += size
+    return ids
+
+
+ALERT_PLATFORMS = ("slack", "discord")
+
+
+async def answer_subscribe(command: Command, ctx: Context, offline: bool) -> Reply:
+    assert isinstance(command, SubscribeCommand)
+    service = ctx.subscriptions
+    if service is None or ctx.channel is None:
+        return not_available(ctx)
+    if ctx.platform not in ALERT_PLATFORMS:
+        return Reply.user_error(message(ctx.lang, "error.no_alert_channel"))
+    ids = resolve_modules(command.modules, await ctx.backend.modules(ctx.default_repo), "subscribe")
+    options = {"weekly": True} if command.weekly else {}
+    info = await service.subscribe(
+        platform=ctx.platform,
+        channel=ctx.channel,
+        user=ctx.user,
+        modules=ids,
+        filters=command.filters,
+        **options,
+    )
+    if not info.created:
+        return Reply(text=message(ctx.lang, "cmd.already_subscribed", what=info.describe()))
+    key = "cmd.subscribed.weekly" if info.weekly else "cmd.subscribed"
+    return Reply(text=message(ctx.lang, key, what=info.describe()), public=True)
+
+
+async def answer_unsubscribe(command: Command, ctx: Context, offline: bool) -> Reply:
+    assert isinstance(command, UnsubscribeCommand)
+    service = ctx.subscriptions
+    if service is None or ctx.channel is None:
+        return not_available(ctx)
+    target = command.target
+    if command.kind == "module":
+        catalog = await ctx.backend.modules(ctx.default_repo)
+        target = resolve_modules([target], catalog, "unsubscribe")[0]
+    detailed = getattr(service, "unsubscribe_detailed", None)
+    narrowed: list[tuple[int, list[str]]] = []
+    if detailed is not None:
+        removed, narrowed = await detailed(
+            platform=ctx.platform, channel=ctx.channel, user=ctx.user, target=target,
+            kind=command.kind,
+        )  # fmt: skip
+    else:
+        removed = await service.unsubscribe(
+            platform=ctx.platform, channel=ctx.channel, user=ctx.user, target=target,
+            kind=command.kind,
+        )  # fmt: skip
+    lang = ctx.lang
+    if removed == 0 and not narrowed:
+        return Reply.user_error(
+            message(lang, f"error.no_subscription.{command.kind}", target=target)
+        )
+    parts = []
+    if removed:
+        parts.append(message(lang, "cmd.removed", count=removed))
+    for sub_id, rest in narrowed:
+        parts.append(
+            message(lang, "cmd.narrowed", id=str(sub_id), target=target, rest=" ".join(rest))
+        )
+    return Reply(text="; ".join(parts), public=True)
+
+
+async def answer_subscriptions(command: Command, ctx: Context, offline: bool) -> Reply:
+    assert isinstance(command, SubscriptionsCommand)
+    service = ctx.subscriptions
+    if service is None or ctx.channel is None:
+        return not_available(ctx)
+    found = await service.list(platform=ctx.platform, channel=ctx.channel)
+    lang = ctx.lang
+    if not found:
+        return Reply(text=message(lang, "cmd.subscriptions.none"))
+    weekly = message(lang, "cmd.subscriptions.weekly")
+    lines = [message(lang, "cmd.subscriptions.count", count=len(found))]
+    lines += [f"• {s.describe()}" + (f" {weekly}" if s.weekly else "") for s in found]
+    return Reply(text="\n".join(lines))

@@ -1,0 +1,31 @@
+"""`/vllm version` end to end on the terminal surface: the real CLI, the real
+`ServicesBackend`, a migrated store (Slack and Discord: tests/slack, tests/discord)."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from importlib import metadata
+from pathlib import Path
+
+from bot.store.migrations.versions import __path__ as versions_path
+
+
+def test_version_over_the_real_backend(tmp_path: Path) -> None:
+    environment = dict(os.environ, DATABASE_URL=f"sqlite+aiosqlite:///{tmp_path / 'v.sqlite3'}")
+    shown = subprocess.run(
+        [sys.executable, "-m", "bot", "chat", "/vllm version"],
+        env=environment,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert shown.returncode == 0, shown.stderr
+    head = max(p.name[:4] for p in Path(versions_path[0]).glob("0*.py"))
+    expected = (
+        rf"vllm-bot {re.escape(metadata.version('vllm-bot'))} · rule set vllm 3:[0-9a-f]{{8}} · "
+        rf"store schema {head}"
+    )
+    assert re.fullmatch(expected, shown.stdout.strip()), shown.stdout
