@@ -21,7 +21,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bot.alerts.matching import MatchIndex, PRFacts, _Compiled
 from bot.alerts.model import Subscription
-from bot.commands.parse import SubscriptionFilters
+from bot.filters import SubscriptionFilters
 from bot.models import FLAG_IDS, Analysis, FileChange, Flag, ModuleMatch, PullRequest
 
 MODULES = [

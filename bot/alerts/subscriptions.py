@@ -17,7 +17,7 @@ from bot.alerts.model import Subscription
 from bot.alerts.repository import AlertStore
 from bot.alerts.settings import AlertSettings
 from bot.commands.context import ModuleInfo, SubscriptionInfo
-from bot.commands.parse import CommandError, suggest
+from bot.commands.syntax import CommandError, suggest
 from bot.errors import UsageError
 from bot.filters import SubscriptionFilters
 from bot.store.store import Store

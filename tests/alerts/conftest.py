@@ -13,8 +13,8 @@ import pytest
 
 from bot.alerts import AlertPipeline, AlertSettings, ModuleCatalogue, SubscriptionService
 from bot.commands.context import ModuleInfo
-from bot.commands.parse import SubscriptionFilters
 from bot.document import Document
+from bot.filters import SubscriptionFilters
 from bot.models import Analysis, FileChange, Flag, ModuleMatch, PullRequest
 from bot.store import Store
 

@@ -12,7 +12,9 @@ from hypothesis import strategies as st
 
 from bot.alerts import MatchIndex, PRFacts, Subscription
 from bot.alerts.filters import filters_from_json, filters_to_json
-from bot.commands.parse import CommandError, SubscriptionFilters, parse
+from bot.commands.registry import parse
+from bot.commands.syntax import CommandError
+from bot.filters import SubscriptionFilters
 from bot.models import Analysis, Flag, ModuleMatch
 
 from .conftest import T0, make_pr

@@ -9,7 +9,7 @@ from datetime import UTC, datetime, timedelta
 
 from bot.alerts import AlertChannel, AlertPipeline
 from bot.alerts.repository import AlertStore
-from bot.commands.parse import SubscriptionFilters
+from bot.filters import SubscriptionFilters
 from bot.store import Store
 from bot.store.ledger import Owner
 from tests.fakes.processes import dead_pid

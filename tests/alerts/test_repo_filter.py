@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from bot.alerts import MatchIndex, PRFacts, Subscription
 from bot.alerts.filters import repo_filters
-from bot.commands.parse import SubscriptionFilters
+from bot.filters import SubscriptionFilters
 from bot.models import Analysis, ModuleMatch
 
 from .conftest import make_pr

@@ -7,8 +7,9 @@ import pytest
 from bot.alerts import AlertChannel, AlertSettings, ModuleCatalogue, SubscriptionService
 from bot.analysis import load_ruleset
 from bot.commands.context import SubscriptionService as SubscriptionServiceProtocol
-from bot.commands.parse import CommandError, SubscriptionFilters
+from bot.commands.syntax import CommandError
 from bot.errors import UsageError
+from bot.filters import SubscriptionFilters
 
 from .conftest import MODULES, Env
 

@@ -10,7 +10,8 @@ import pytest
 
 from bot.alerts.matching import MatchIndex, PRFacts
 from bot.alerts.repository import AlertStore
-from bot.commands.parse import CommandError, SubscriptionFilters
+from bot.commands.syntax import CommandError
+from bot.filters import SubscriptionFilters
 
 from .conftest import T0, Env, make_pr
 

@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from bot.alerts.wiring import runtime
-from bot.commands.parse import SubscriptionFilters
 from bot.config import Environment, load_config
 from bot.discord.endpoints import DiscordEndpoints, override_endpoints
+from bot.filters import SubscriptionFilters
 from bot.services import Services
 from bot.store import Store
 from tests.fakes.discord import FakeDiscord

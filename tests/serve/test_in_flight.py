@@ -251,7 +251,7 @@ async def test_metrics_count_commands_alerts_and_errors(store, slack: SlackSetup
 
 
 def _filters() -> Any:
-    from bot.commands.parse import SubscriptionFilters
+    from bot.filters import SubscriptionFilters
 
     return SubscriptionFilters()
 

@@ -17,10 +17,10 @@ from hypothesis import strategies as st
 from pydantic import SecretStr
 
 from bot.alerts.repository import AlertStore
-from bot.commands.parse import SubscriptionFilters
 from bot.config import Config, Environment
 from bot.digest.pipeline import build_for_window
 from bot.discord.endpoints import DiscordEndpoints, override_endpoints
+from bot.filters import SubscriptionFilters
 from bot.runtime.metrics import Metrics
 from bot.runtime.scheduler import Jobs, week_before
 from bot.services import Services
