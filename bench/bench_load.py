@@ -35,7 +35,8 @@ from aiohttp import web
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.latency import StoreBackend, percentile
-from bot.alerts import AlertPipeline, WebhookReceiver
+from bot.alerts.pipeline import AlertPipeline
+from bot.alerts.webhook import WebhookReceiver
 from bot.commands import Context
 from bot.slack.app import SlackBot, slack_routes
 from bot.slack.poster import slack_client

@@ -204,10 +204,16 @@ class Subscriptions:
         user: str | None,
         modules: Sequence[str],
         filters: SubscriptionFilters,
+        weekly: bool = False,
     ) -> SubscriptionInfo:
         service = self.app.subscription_service()
         return await service.subscribe(
-            platform=platform, channel=channel, user=user, modules=modules, filters=filters
+            platform=platform,
+            channel=channel,
+            user=user,
+            modules=modules,
+            filters=filters,
+            weekly=weekly,
         )
 
     async def unsubscribe(
@@ -227,4 +233,12 @@ class Subscriptions:
         )
 
     async def list(self, *, platform: str, channel: str) -> Sequence[SubscriptionInfo]:
+        if self.app._alerts is None:
+            # Every command reads its channel's subscriptions (for the channel's language):
+            # that needs the store only, so the alerts runtime waits for a change.
+            from bot.alerts.repository import AlertStore
+            from bot.alerts.subscriptions import subscription_info
+
+            rows = await AlertStore(self.app.store).subscriptions(platform, channel)
+            return [subscription_info(row) for row in rows]
         return await self.app.subscription_service().list(platform=platform, channel=channel)

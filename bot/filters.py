@@ -27,12 +27,12 @@ class SubscriptionFilters:
     not_paths: tuple[str, ...] = ()
     flags: tuple[str, ...] = ()
     not_flags: tuple[str, ...] = ()
+    min_score: float | None = None
+    language: str | None = None
     # `repo:OWNER/NAME`: follow the modules in these repositories only (none: every
     # watched repository, e.g. across an organisation); `-repo:` leaves one out.
     repos: tuple[str, ...] = ()
     not_repos: tuple[str, ...] = ()
-    min_score: float | None = None
-    language: str | None = None
 
     def describe(self) -> str:
         """The filters as the user would type them (also how `subscriptions` lists them)."""

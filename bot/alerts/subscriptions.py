@@ -95,7 +95,7 @@ class ModuleCatalogue:
         return ids
 
 
-def _info(sub: Subscription, *, created: bool = True) -> SubscriptionInfo:
+def subscription_info(sub: Subscription, *, created: bool = True) -> SubscriptionInfo:
     return SubscriptionInfo(
         id=str(sub.id),
         modules=sub.modules,
@@ -168,7 +168,7 @@ class SubscriptionService:
         for sub in existing:
             # Subscribing twice to the same thing is a no-op, not a second stream of alerts.
             if set(sub.modules) == set(ids) and sub.filters == filters and sub.weekly == weekly:
-                return _info(sub, created=False)
+                return subscription_info(sub, created=False)
         if len(existing) >= MAX_PER_CHANNEL:
             raise CommandError(
                 f"this channel already has {len(existing)} subscriptions (the limit is "
@@ -185,7 +185,7 @@ class SubscriptionService:
             weekly=weekly,
         )
         self._on_change()
-        return _info(sub)
+        return subscription_info(sub)
 
     async def unsubscribe(
         self, *, platform: str, channel: str, user: str | None, target: str, kind: str
@@ -240,4 +240,4 @@ class SubscriptionService:
         return removed, narrowed
 
     async def list(self, *, platform: str, channel: str) -> Sequence[SubscriptionInfo]:
-        return [_info(s) for s in await self.db.subscriptions(platform, channel)]
+        return [subscription_info(s) for s in await self.db.subscriptions(platform, channel)]

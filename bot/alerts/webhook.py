@@ -42,7 +42,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-PATH = "/github/webhook"  # also bot.alerts.WEBHOOK_PATH
+PATH = "/github/webhook"
 _RECENT = 10_000  # delivery ids remembered in memory for an at-once "duplicate" answer
 SecretProvider = Callable[[], "str | None"]
 PRFetcher = Callable[[str, int], Awaitable[PullRequest]]

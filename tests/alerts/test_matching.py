@@ -10,8 +10,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.alerts import MatchIndex, PRFacts, Subscription
 from bot.alerts.filters import filters_from_json, filters_to_json
+from bot.alerts.matching import MatchIndex, PRFacts
+from bot.alerts.model import Subscription
 from bot.commands.registry import parse
 from bot.commands.syntax import CommandError
 from bot.filters import SubscriptionFilters

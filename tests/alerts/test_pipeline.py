@@ -7,8 +7,9 @@ import asyncio
 import socket
 from datetime import UTC, datetime, timedelta
 
-from bot.alerts import AlertChannel, AlertPipeline
+from bot.alerts.pipeline import AlertPipeline
 from bot.alerts.repository import AlertStore
+from bot.alerts.settings import AlertChannel
 from bot.filters import SubscriptionFilters
 from bot.store import Store
 from bot.store.ledger import Owner

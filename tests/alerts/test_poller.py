@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from bot.alerts import AlertPoller
+from bot.alerts.poller import AlertPoller
 from bot.alerts.repository import AlertStore
 from bot.errors import GitHubUnavailable
 from bot.models import PullRequest

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.alerts import MatchIndex, PRFacts, Subscription
 from bot.alerts.filters import repo_filters
+from bot.alerts.matching import MatchIndex, PRFacts
+from bot.alerts.model import Subscription
 from bot.filters import SubscriptionFilters
 from bot.models import Analysis, ModuleMatch
 

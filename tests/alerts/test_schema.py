@@ -10,7 +10,7 @@ from alembic.migration import MigrationContext
 from pydantic import ValidationError
 
 import bot.alerts.tables  # noqa: F401  (registers the alert tables on Base.metadata)
-from bot.alerts import AlertSettings
+from bot.alerts.settings import AlertSettings
 from bot.config import load_config
 from bot.store.tables import Base
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from bot.alerts import AlertChannel, AlertSettings, ModuleCatalogue, SubscriptionService
+from bot.alerts.settings import AlertChannel, AlertSettings
+from bot.alerts.subscriptions import ModuleCatalogue, SubscriptionService
 from bot.analysis import load_ruleset
 from bot.commands.context import SubscriptionService as SubscriptionServiceProtocol
 from bot.commands.syntax import CommandError

@@ -17,8 +17,8 @@ import pytest
 from aiohttp import web
 from aiohttp.test_utils import TestServer
 
-from bot.alerts import WebhookReceiver
 from bot.alerts.repository import AlertStore
+from bot.alerts.webhook import WebhookReceiver
 from bot.errors import GitHubUnavailable
 from bot.models import PullRequest
 

@@ -83,8 +83,13 @@ async def test_subscriptions_build_the_alerts_runtime_once_on_first_use(tmp_path
     app = App(config=load_config(), env=Environment(), store=store)
     try:
         assert app._alerts is None
+        # Reading (every command does, for the channel's language) needs the store only.
         found = await app.subscriptions.list(platform="slack", channel="C0123")
-        assert list(found) == []
+        assert list(found) == [] and app._alerts is None
+        removed = await app.subscriptions.unsubscribe(
+            platform="slack", channel="C0123", user=None, target="all", kind="all"
+        )
+        assert removed == 0
         runtime = app._alerts
         assert runtime is not None
         await app.subscriptions.list(platform="slack", channel="C0123")
@@ -129,3 +134,24 @@ async def test_a_store_behind_head_is_still_upgraded(tmp_path: Path) -> None:
             assert "state" in await connection.run_sync(columns)
     finally:
         await store.close()
+
+
+async def test_a_weekly_subscription_goes_through_the_app_as_weekly(tmp_path: Path) -> None:
+    from bot.filters import SubscriptionFilters
+
+    store = await Store.open(f"sqlite+aiosqlite:///{tmp_path / 'bot.sqlite3'}")
+    app = App(config=load_config(), env=Environment(), store=store)
+    try:
+        info = await app.subscriptions.subscribe(
+            platform="slack",
+            channel="C0123",
+            user=None,
+            modules=["rocm"],
+            filters=SubscriptionFilters(),
+            weekly=True,
+        )
+        assert info.weekly
+        listed = await app.subscriptions.list(platform="slack", channel="C0123")
+        assert [s.weekly for s in listed] == [True]
+    finally:
+        await app.close()

@@ -16,7 +16,8 @@ from typing import Any
 import httpx
 import pytest
 
-from bot.alerts import AlertPipeline, SubscriptionService
+from bot.alerts.pipeline import AlertPipeline
+from bot.alerts.subscriptions import SubscriptionService
 from bot.commands import Context
 from bot.errors import GitHubUnavailable
 from bot.runtime.integrations import Integrations, Route

@@ -21,7 +21,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from slack_sdk.signature import SignatureVerifier
 
-from bot.alerts import WebhookReceiver
+from bot.alerts.webhook import WebhookReceiver
 from bot.runtime.metrics import Metrics
 from bot.runtime.reject import REJECTIONS, RejectionLog
 from bot.runtime.web import Readiness, build_app
