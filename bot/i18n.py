@@ -997,7 +997,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "error.subscribe.repo": {
         "en": "bad repository '{value}' in repo: ({problem}), e.g. repo:vllm-project/vllm-ascend",
-        "zh": "repo: 中的仓库 '{value}' 无效（{problem}），例如 repo:vllm-project/vllm-ascend",
+        "zh": "`repo:` 中的仓库 '{value}' 无效（{problem}），例如 `repo:vllm-project/vllm-ascend`",
     },
     "error.subscribe.flag": {
         "en": "unknown flag '{value}'{hint} (accepted: {accepted})",
