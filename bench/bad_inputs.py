@@ -141,6 +141,18 @@ def _cases() -> list[Case]:
         Case("digest --post slack:", ("digest", "--post", "slack:")),
         Case("digest --out ''", ("digest", "--out", "")),
         Case("digest --out . (a directory)", ("digest", "--out", ".")),
+        Case("digest --module nosuch", ("digest", "--module", "nosuch", "--no-sync")),
+        Case(
+            "digest --org with --module",
+            ("digest", "--org", "vllm-project", "--module", "rocm", "--no-sync"),
+        ),
+        Case("digest --exclude without --org", ("digest", "--exclude", "vllm-project/x")),
+        Case("digest --org 'bad org!'", ("digest", "--org", "bad org!", "--no-sync")),
+        Case(
+            "digest --org and --repo",
+            ("digest", "--org", "vllm-project", "--repo", "vllm-project/vllm", "--no-sync"),
+        ),
+        Case("sync --org with a bad --exclude", ("sync", "--org", "o", "--exclude", "x")),
         Case("pr 1 --format yaml", ("pr", "1", "--format", "yaml")),
         Case("serve --port 99999", ("serve", "--port", "99999")),
         Case("serve --port -1", ("serve", "--port", "-1")),
@@ -164,6 +176,10 @@ def _cases() -> list[Case]:
         "/vllm unsubscribe",
         "/vllm subscribe rocm label:",
         "/vllm subscribe rocm lang:fr",
+        "/vllm subscribe rocm repo:notarepo",
+        "/vllm subscribe rocm weekly author:someone",
+        "/vllm digest org",
+        "/vllm version extra",
     ]:
         cases.append(Case(f"chat {text[:40]!r}", ("chat", text)))
     cases.append(

@@ -122,7 +122,10 @@ def _multi_target(
 
     if org is None and len(repos or []) < 2:
         if exclude:
-            raise UsageError("--exclude only applies with --org NAME")
+            raise UsageError(
+                "--exclude only applies with --org NAME, e.g. "
+                "--org vllm-project --exclude vllm-project/aibrix"
+            )
         return None
     if org is not None and repos:
         raise UsageError("give --org NAME or --repo OWNER/NAME (repeated), not both")
@@ -627,7 +630,7 @@ async def _module_ids(
     analyzer = await services.analyzer(repo, offline=offline)
     ids, problem = ModuleCatalogue.from_rulesets([analyzer.ruleset]).check(words)
     if problem is not None:
-        raise UsageError(f"{problem}; `vllm-bot modules` lists them")
+        raise UsageError(f"{problem}; accepted: the ids or names `vllm-bot modules` lists")
     return ids
 
 

@@ -996,8 +996,8 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "未知的语言 '{value}'（可用：{accepted}）",
     },
     "error.subscribe.repo": {
-        "en": "bad repository '{value}' in repo: ({problem}), e.g. repo:vllm-project/vllm-ascend",
-        "zh": "`repo:` 中的仓库 '{value}' 无效（{problem}），例如 `repo:vllm-project/vllm-ascend`",
+        "en": "bad repository '{value}' in repo: {problem}",
+        "zh": "`repo:` 中的仓库 '{value}' 无效：{problem}",
     },
     "error.subscribe.flag": {
         "en": "unknown flag '{value}'{hint} (accepted: {accepted})",
@@ -1103,8 +1103,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "本频道没有对 {target} 的订阅（`/vllm subscriptions` 列出订阅）",
     },
     "error.no_org": {
-        "en": "no organisation configured: set [[digest.targets]] org = ...",
-        "zh": "未配置组织：请设置 `[[digest.targets]] org = ...`",
+        "en": "no organisation configured: add one to a [[digest.targets]] entry of the "
+        'config, e.g. org = "vllm-project" or repos = ["OWNER/NAME", ...]',
+        "zh": "未配置组织：请在配置的 `[[digest.targets]]` 中加入，例如 "
+        '`org = "vllm-project"` 或 `repos = ["OWNER/NAME", ...]`',
     },
     "cmd.not_available": {"en": "subscriptions are not available yet", "zh": "订阅功能暂不可用"},
     "cmd.digest.posting": {

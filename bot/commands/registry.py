@@ -216,7 +216,7 @@ COMMANDS: tuple[CommandSpec, ...] = (
     CommandSpec(
         name="subscribe",
         usage="/vllm subscribe <module...> [weekly] [label:x] [-label:x] [author:x] "
-        "[path:glob] [min:7] [flag:core-path] [lang:zh]",
+        "[path:glob] [min:7] [flag:core-path] [repo:owner/name] [lang:zh]",
         parse=parse_subscribe,
         build=_build_subscribe,
         handler=handlers.answer_subscribe,
@@ -229,6 +229,7 @@ COMMANDS: tuple[CommandSpec, ...] = (
             "/vllm subscribe attention moe",
             "/vllm subscribe rocm min:7 -label:ci",
             "/vllm subscribe rocm weekly",
+            "/vllm subscribe rocm repo:vllm-project/vllm-ascend",
             "/vllm subscribe scheduler flag:core-path lang:zh",
         ),
         public=_always,
