@@ -51,8 +51,16 @@ class DiscordPlatform:
     def render(self, document: Document, channel: str | None = None) -> list[dict[str, Any]]:
         return render_discord(document)
 
+    def _has_webhook(self, channel: str) -> bool:
+        # The config names the variable; its value is read (and checked) only to post.
+        return any(
+            t.platform == NAME and t.channel == channel and t.webhook_url_env
+            for t in self.config.digest.targets
+        )
+
     def webhook_for(self, channel: str) -> str | None:
-        """The webhook URL the config gives `channel`, if any."""
+        """The webhook URL the config gives `channel`, if any (ConfigError, with the fix,
+        when its variable is not set)."""
         for target in self.config.digest.targets:
             if target.platform == NAME and target.channel == channel and target.webhook_url:
                 return str(target.webhook_url)
@@ -60,13 +68,13 @@ class DiscordPlatform:
 
     def channel_problem(self, channel: str) -> str | None:
         # A webhook target is named freely (its URL says where it posts).
-        if self.webhook_for(channel) is not None:
+        if self._has_webhook(channel):
             return None
         return chat_channel_problem(NAME, channel)
 
     def attaches(self, channel: str) -> bool:
         # A webhook cannot start a thread from a message, so the chart has no thread.
-        return self.webhook_for(channel) is None
+        return not self._has_webhook(channel)
 
     def available(self) -> str | None:
         if self.env is None:
