@@ -203,7 +203,8 @@ class DiscordPoster:
         body = _with_policy(payload)
         if nonce is not None:
             body = {**body, "nonce": nonce, "enforce_nonce": True}
-        return await self.http.request(route, json=body)
+        message: dict[str, Any] = await self.http.request(route, json=body)  # JSON boundary
+        return message
 
     async def find_message(self, channel_id: str, payload: dict[str, Any]) -> Sent | None:
         """A message the bot already posted in `channel_id` (a channel or thread) with the
@@ -407,7 +408,10 @@ class DiscordWebhookPoster:
             kwargs["thread"] = discord.Object(thread)
         if thread_name is not None:
             kwargs["thread_name"] = thread_name
-        return await self.webhook.send(**kwargs)
+        # `wait=True` makes discord.py return the message; its overloads cannot see that
+        # through **kwargs.
+        message: discord.WebhookMessage = await self.webhook.send(**kwargs)
+        return message
 
     async def post(
         self,
