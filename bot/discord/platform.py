@@ -108,7 +108,7 @@ class DiscordPlatform:
                 # Webhook requests go to DISCORD_API_URL like every Discord call.
                 apply_endpoints(DiscordEndpoints.from_env(self.env))
             async with aiohttp.ClientSession() as session:
-                return await DiscordWebhookPoster(webhook, session).post(
+                return await DiscordWebhookPoster(webhook, session).post_document(
                     store,
                     document_id=key,
                     channel=channel,
@@ -116,7 +116,7 @@ class DiscordPlatform:
                     thread_name=name,
                     force=force,
                 )
-        return await DiscordPoster(await self._http()).post(
+        return await DiscordPoster(await self._http()).post_document(
             store,
             document_id=key,
             channel=channel,

@@ -274,7 +274,7 @@ class DiscordPoster:
         self._threads_started.add(thread_id)
         return thread_id
 
-    async def post(
+    async def post_document(
         self,
         store: Ledger,
         *,
@@ -413,7 +413,7 @@ class DiscordWebhookPoster:
         message: discord.WebhookMessage = await self.webhook.send(**kwargs)
         return message
 
-    async def post(
+    async def post_document(
         self,
         store: Ledger,
         *,
@@ -539,8 +539,8 @@ class DiscordRestPoster:
         thread_name: str | None = None,
         force: bool = False,
     ) -> DeliveryResult:
-        """`DiscordPoster.post` over the shared client (the alerts sender's interface)."""
-        return await DiscordPoster(await self.http()).post(
+        """`DiscordPoster.post_document` over the shared client (the alerts sender's interface)."""
+        return await DiscordPoster(await self.http()).post_document(
             store,
             document_id=document_id,
             channel=channel,
@@ -582,7 +582,7 @@ async def post_document(
     name = discord_thread_name(document)
     if webhook_url:
         if session is not None:
-            return await DiscordWebhookPoster(webhook_url, session).post(
+            return await DiscordWebhookPoster(webhook_url, session).post_document(
                 store,
                 document_id=document.id,
                 channel=channel,
@@ -591,7 +591,7 @@ async def post_document(
                 force=force,
             )
         async with aiohttp.ClientSession() as own:
-            return await DiscordWebhookPoster(webhook_url, own).post(
+            return await DiscordWebhookPoster(webhook_url, own).post_document(
                 store,
                 document_id=document.id,
                 channel=channel,
@@ -601,7 +601,7 @@ async def post_document(
             )
     if http is None:
         raise ValueError("post_document needs `http` (a logged-in client) or a webhook_url")
-    return await DiscordPoster(http).post(
+    return await DiscordPoster(http).post_document(
         store,
         document_id=document.id,
         channel=channel,

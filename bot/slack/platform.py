@@ -69,7 +69,7 @@ class SlackPlatform:
         )
 
     async def post_message(self, channel: str, text: str) -> Sent:
-        return await self._poster().post(channel, {"text": text})
+        return await self._poster().post_message(channel, {"text": text})
 
     async def close(self) -> None:
         # The poster's client belongs to the App (or the SlackBot), which closes it.
