@@ -124,11 +124,11 @@ class Platforms(Mapping[str, Platform]):
         """The chat platforms, in registration order (asking builds none of them)."""
         return [name for name in self._factories if name not in self._local]
 
-    def get_platform(self, name: str, *, what: str = "platform") -> Platform:
+    def get_platform(self, name: str) -> Platform:
         """The platform `name`, or UsageError naming the accepted ones."""
         if name not in self._factories:
             accepted = ", ".join(self.chat_names())
-            raise UsageError(f"unknown {what} {echo(name)}: accepted {accepted}")
+            raise UsageError(f"unknown platform {echo(name)}: accepted {accepted}")
         return self[name]
 
     def parse_target(self, value: str) -> tuple[Platform, str]:
