@@ -11,7 +11,7 @@ store never imports the alerts, a platform client or the scheduler).
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Awaitable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -21,6 +21,8 @@ from bot.errors import ConfigError, GitHubError
 from bot.store import Store
 
 if TYPE_CHECKING:
+    from discord.http import HTTPClient
+
     from bot.alerts.subscriptions import SubscriptionService
     from bot.alerts.wiring import AlertsRuntime
     from bot.analysis import Analyzer
@@ -29,6 +31,7 @@ if TYPE_CHECKING:
     from bot.discord.poster import DiscordRestPoster
     from bot.filters import SubscriptionFilters
     from bot.github.client import GitHubClient
+    from bot.platform import Platform, Platforms
     from bot.slack.poster import SlackPoster
 
 log = logging.getLogger(__name__)
@@ -45,6 +48,7 @@ class App:
     _discord_poster: DiscordRestPoster | None = None
     _alerts: AlertsRuntime | None = None
     _subscriptions: SubscriptionService | None = None
+    _platforms: Platforms | None = None
 
     @classmethod
     async def start(cls, config_path: str | Path | None = None) -> App:
@@ -101,6 +105,47 @@ class App:
             # Checks DISCORD_BOT_TOKEN when it logs in, with the fix in its error.
             self._discord_poster = DiscordRestPoster(self.env)
         return self._discord_poster
+
+    # ------------------------------------------------------------------ platforms
+
+    @property
+    def platforms(self) -> Platforms:
+        """Every place a document can be posted, by name (`bot.platform`). Each platform
+        is built the first time it is asked for, and its client on its first post."""
+        if self._platforms is None:
+            # Lazy: the registry and its platforms are only for commands that post.
+            from bot.platform import Platforms
+
+            registry = Platforms()
+            registry.register("slack", self._slack_platform)
+            registry.register("discord", self._discord_platform)
+            registry.register_local("terminal", self._terminal_platform)
+            self._platforms = registry
+        return self._platforms
+
+    def _slack_platform(self) -> Platform:
+        # Lazy: slack-sdk is loaded only by commands and serve instances that post.
+        from bot.slack.platform import SlackPlatform
+
+        missing = None
+        if self.env.slack_bot_token is None:
+            missing = "SLACK_BOT_TOKEN is not set (see docs/slack.md)"
+        return SlackPlatform(self.slack_poster, missing=missing)
+
+    def _discord_platform(self) -> Platform:
+        # Lazy: discord.py is loaded only by commands and serve instances that post.
+        from bot.discord.platform import DiscordPlatform
+
+        def http() -> Awaitable[HTTPClient]:
+            # The process's one REST connection, shared with alerts (rate-limit buckets).
+            return self.discord_poster().http()
+
+        return DiscordPlatform(self.config, http, env=self.env)
+
+    def _terminal_platform(self) -> Platform:
+        from bot.terminal import TerminalPlatform
+
+        return TerminalPlatform()
 
     # ------------------------------------------------------------------ alerts
 
@@ -180,6 +225,8 @@ class App:
         )
 
     async def close(self) -> None:
+        if self._platforms is not None:
+            await self._platforms.close()
         if self._alerts is not None:
             await self._alerts.stop()
         if self._github is not None:

@@ -22,7 +22,9 @@ from bot.validators import check_out_file, echo
 if TYPE_CHECKING:
     from bot.analysis import Analyzer
     from bot.app import App
+    from bot.digest.pipeline import BuiltDigest
     from bot.models import Analysis, PullRequest
+    from bot.platform import Platform
 
 app = typer.Typer(
     name="vllm-bot",
@@ -563,7 +565,7 @@ def digest(
     exclude: ExcludeOption = None,
 ) -> None:
     """Build the weekly digest (syncing first when needed); print, write or post it."""
-    targets = [_parse_target(t) for t in post or []]
+    targets = list(post or [])
     multi = _usage_value(lambda: _multi_target(repo, org, exclude))
     if multi is not None and module:
         _usage(_module_digest_of_one_repo)
@@ -575,6 +577,9 @@ def digest(
         from bot.weeks import parse_window
 
         async with await _services() as services:
+            # Before any work: an unknown platform or a bad channel is one line, exit 2
+            # (the registry names the platforms it knows).
+            posts = [services.platforms.parse_target(t) for t in targets]
             window = parse_window(week, since, until, services.config.tz)
             language = lang.value if lang else services.config.language
             if multi is not None:
@@ -595,8 +600,8 @@ def digest(
                     progress_console=err,
                     modules=modules,
                 )
-            if targets:
-                await _post_everywhere(services, built, targets, force)
+            if posts:
+                await _post_everywhere(services, built, posts, force)
                 if out_file is None and format is DigestFormat.markdown:
                     return
             rendered = render_digest(built, format.value)
@@ -634,8 +639,12 @@ async def _module_ids(
     return ids
 
 
-async def _post_everywhere(services, built, targets: list[tuple[str, str]], force: bool) -> None:
+async def _post_everywhere(
+    services: App, built: BuiltDigest, targets: list[tuple[Platform, str]], force: bool
+) -> None:
     """Post to every target even when one fails; then fail with each failure named."""
+    # Lazy: posting (and the chart behind it) only for a digest that is posted.
+    from bot.platform import target_name
     from bot.posting import post_digest
 
     digest = built.digest
@@ -652,7 +661,7 @@ async def _post_everywhere(services, built, targets: list[tuple[str, str]], forc
             if len(targets) == 1:
                 raise
             failures.append(exc)
-            err.print(f"{platform}:{channel}: not posted: {exc}", markup=False)
+            err.print(f"{target_name(platform.name, channel)}: not posted: {exc}", markup=False)
             continue
         err.print(result.summary_line(), markup=False)
     if failures:
@@ -675,14 +684,6 @@ def _usage(check: Callable[[], object]) -> None:
     except UsageError as exc:
         err.print(f"error: {exc}", markup=False)
         raise typer.Exit(2) from None
-
-
-def _parse_target(value: str) -> tuple[str, str]:
-    platform, sep, channel = value.partition(":")
-    if not sep or platform not in ("slack", "discord") or not channel:
-        err.print(f"error: bad --post {value!r}: expected slack:CHANNEL or discord:CHANNEL")
-        raise typer.Exit(2)
-    return platform, channel
 
 
 @app.command()

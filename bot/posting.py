@@ -1,9 +1,10 @@
 """Post a built digest to a chat channel (CLI `--post`, `/vllm digest post`, the scheduler).
 
-Each platform's poster renders nothing itself: the Document goes through the platform's
-formatter, then `bot.delivery.deliver` posts the parts in order and records each in the
-delivery ledger, so a restart resumes and a re-run posts nothing new. The trends chart
-(PNG, with alt text) is the thread's last part, through the same ledger.
+Everything goes through the `bot.platform.Platform` of the target: the platform renders the
+Document with its formatter and posts the parts in order through `bot.delivery.deliver`,
+which records each in the delivery ledger, so a restart resumes and a re-run posts nothing
+new. The trends chart (PNG, with alt text) is the thread's last part, through the same
+ledger.
 
 A delivery that could not post every part raises `DeliveryIncomplete`, naming the missing
 parts: the CLI exits 1, a scheduled job is retried, a chat command says so.
@@ -14,22 +15,22 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING
 
-from bot.delivery import Attachment, DeliveryIncomplete, DeliveryResult
-from bot.errors import UsageError
+from bot.delivery import Attachment, DeliveryIncomplete, DeliveryResult, Ledger
+from bot.i18n import message
 
 if TYPE_CHECKING:
     from bot.digest.pipeline import BuiltDigest
+    from bot.document import Document
+    from bot.platform import Platform
     from bot.services import Services
 
 log = logging.getLogger(__name__)
-
-PLATFORMS = ("slack", "discord")
 
 
 async def post_digest(
     services: Services,
     built: BuiltDigest,
-    platform: str,
+    platform: str | Platform,
     channel: str,
     *,
     force: bool = False,
@@ -37,14 +38,37 @@ async def post_digest(
 ) -> DeliveryResult:
     """Post `built` to `platform:channel` (with the trends chart unless `chart` is False
     or the target says `chart = false`); raises DeliveryIncomplete unless every part is
-    posted."""
-    if platform not in PLATFORMS:
-        raise UsageError(f"unknown platform {platform!r}: accepted {', '.join(PLATFORMS)}")
-    chart = chart and _target_wants_chart(services, platform, channel)
-    if platform == "slack":
-        result = await _post_slack(services, built, channel, force, chart)
-    else:
-        result = await _post_discord(services, built, channel, force, chart)
+    posted, UsageError for a platform the registry does not know."""
+    target = services.platforms.get_platform(platform) if isinstance(platform, str) else platform
+    chart = chart and _target_wants_chart(services, target.name, channel)
+    if chart and not target.attaches(channel):
+        log.info("%s:%s takes no files: the chart is not attached", target.name, channel)
+        chart = False
+    return await post_document(
+        services.store,
+        target,
+        built.document,
+        channel,
+        force=force,
+        attachment=_chart(built) if chart else None,
+    )
+
+
+async def post_document(
+    store: Ledger,
+    platform: Platform,
+    document: Document,
+    channel: str,
+    *,
+    force: bool = False,
+    attachment: Attachment | None = None,
+) -> DeliveryResult:
+    """Post `document` as a thread on `platform` through the ledger; raises
+    DeliveryIncomplete unless every part is posted (another run holding a part included).
+    The one path of the CLI, the scheduler and the chat `/vllm digest post`."""
+    result = await platform.post_document(
+        store, document, channel, force=force, attachment=attachment
+    )
     if not result.complete:
         raise DeliveryIncomplete(result)
     return result
@@ -64,6 +88,7 @@ def _chart(built: BuiltDigest) -> Attachment | None:
     if digest.history is None or not digest.history.weeks:
         return None
     try:
+        # Lazy: matplotlib only for a digest that has a chart to post.
         from bot.digest.charts import png_chart
 
         png = png_chart(digest)
@@ -75,63 +100,17 @@ def _chart(built: BuiltDigest) -> Attachment | None:
     return Attachment(png.data, f"{name}.png", built.document.title, png.alt_text)
 
 
-async def _post_slack(
-    services: Services,
-    built: BuiltDigest,
-    channel: str,
-    force: bool,
-    chart: bool,
-) -> DeliveryResult:
-    from formatters.slack import render_slack
-
-    poster = services.slack_poster()
-    return await poster.post_document(
-        services.store,
-        document_id=built.document.id,
-        channel=channel,
-        payloads=render_slack(built.document),
-        force=force,
-        attachment=_chart(built) if chart else None,
-    )
-
-
-def _discord_webhook_for(services: Services, channel: str) -> str | None:
-    for target in services.config.digest.targets:
-        if target.platform == "discord" and target.channel == channel and target.webhook_url:
-            return target.webhook_url
-    return None
-
-
-async def _post_discord(
-    services: Services,
-    built: BuiltDigest,
-    channel: str,
-    force: bool,
-    chart: bool,
-) -> DeliveryResult:
-    from bot.discord.endpoints import DiscordEndpoints
-    from bot.discord.poster import post_document
-
-    webhook = _discord_webhook_for(services, channel)
-    if webhook is not None:
-        if chart:
-            log.info("discord:%s posts through a webhook: the chart is not attached", channel)
-        # Webhook requests go to DISCORD_API_URL like every Discord call (docs/discord.md §3).
-        return await post_document(
-            services.store,
-            built.document,
-            channel=channel,
-            webhook_url=webhook,
-            force=force,
-            endpoints=DiscordEndpoints.from_env(services.env),
-        )
-    # The process's one bot connection, shared with alerts (rate-limit buckets included).
-    poster = services.discord_poster()
-    return await post_document(
-        services.store,
-        built.document,
-        channel=channel,
-        http=await poster.http(),
-        force=force,
-        attachment=_chart(built) if chart else None,
+def incomplete_message(result: DeliveryResult, week: str, language: str) -> str:
+    """What a chat user reads when a post stopped short, in the channel's language."""
+    why = ""
+    if result.busy_part is not None:
+        why = message(language, "posting.incomplete.busy", part=str(result.busy_part + 1))
+    return message(
+        language,
+        "posting.incomplete",
+        week=week,
+        done=str(len(result.done)),
+        parts=str(result.parts),
+        missing=", ".join(str(i + 1) for i in result.missing),
+        why=why,
     )

@@ -1,5 +1,5 @@
 """The alerts inside the running bot: one pipeline per `App` (`App.alerts()`), shared by
-the webhook route and the poller, plus the default sender over the platform posters.
+the webhook route and the poller, plus the default sender over the platform registry.
 
 `serve` mounts `bot.alerts.webhook:webhook_handler` and runs `poll_alerts` every
 `alerts.poll_minutes` (see bot/runtime/integrations.py).
@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Protocol
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from bot.alerts.pipeline import AlertPipeline, Sender
 from bot.alerts.poller import AlertPoller, GitHubMergedSource
@@ -19,11 +19,11 @@ from bot.alerts.settings import AlertSettings
 from bot.alerts.subscriptions import ModuleCatalogue, SubscriptionService
 from bot.analysis import load_ruleset
 from bot.cards import alert_card, batched_alert
+from bot.delivery import DeliveryResult, Ledger
 from bot.document import Document
 from bot.errors import BotError
 from bot.models import AnalyzedPR
-from formatters.discord import discord_thread_name, render_discord
-from formatters.slack import render_slack
+from bot.platform import Platform
 
 if TYPE_CHECKING:
     from bot.app import App
@@ -31,81 +31,30 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 
-class DocumentPoster(Protocol):
-    """What SlackPoster / DiscordPoster offer: rendered payloads posted through the ledger."""
-
-    async def post_document(
-        self, store: Any, *, document_id: str, channel: str, payloads: list[dict[str, Any]]
-    ) -> Any: ...
-
-
-def _render(platform: str, document: Document, channel: str) -> list[dict[str, Any]]:
-    if platform == "slack":
-        return render_slack(document, channel)
-    return render_discord(document)
-
-
 @dataclass
-class PosterSender:
-    """Sender over platform posters; a platform without one fails (and the alert retries)."""
+class PlatformSender:
+    """The pipeline's sender over the platform registry (`App.platforms`): a platform it
+    does not know, or one that cannot post (no token), fails, and the alert retries."""
 
-    store: Any
-    posters: dict[str, DocumentPoster] = field(default_factory=dict)
-    factories: Mapping[str, Callable[[], DocumentPoster | None]] = field(default_factory=dict)
+    store: Ledger
+    platforms: Mapping[str, Platform]
 
-    def register(self, platform: str, poster: DocumentPoster) -> None:
-        self.posters[platform] = poster
-
-    async def __call__(self, platform: str, channel: str, document: Document) -> Any:
-        poster = self.posters.get(platform)
-        if poster is None and platform in self.factories:
-            poster = self.factories[platform]()
-            if poster is not None:
-                self.posters[platform] = poster
-        if poster is None:
-            raise BotError(f"no {platform} connection to post alerts with (is its token set?)")
-        extra: dict[str, Any] = {}
-        if platform == "discord":
-            # A card too long for one message continues in a thread named after it.
-            extra["thread_name"] = discord_thread_name(document)
+    async def __call__(self, platform: str, channel: str, document: Document) -> DeliveryResult:
+        target = self.platforms.get(platform)
+        why = "unknown platform" if target is None else target.available()
+        if target is None or why is not None:
+            raise BotError(f"no {platform} connection to post alerts with ({why})")
         # The delivery result: the pipeline retries an alert whose parts are not all posted.
-        return await poster.post_document(
-            self.store,
-            document_id=f"{document.id}:{platform}:{channel}",
-            channel=channel,
-            payloads=_render(platform, document, channel),
-            **extra,
+        return await target.post_document(
+            self.store, document, channel, document_id=f"{document.id}:{platform}:{channel}"
         )
-
-
-def _slack_poster(services: App) -> Callable[[], DocumentPoster | None]:
-    def make() -> DocumentPoster | None:
-        if services.env.slack_bot_token is None:
-            return None
-        # The process's one SlackPoster: its 1 message/second/channel pacing must hold
-        # across alerts, digests and command replies alike.
-        return services.slack_poster()
-
-    return make
-
-
-def _discord_poster(services: App) -> Callable[[], DocumentPoster | None]:
-    def make() -> DocumentPoster | None:
-        token = services.env.discord_bot_token
-        if token is None or not token.get_secret_value().strip():
-            return None
-        # REST only, logged in on first use: alerts need no gateway, so they go out from
-        # one-off runs and from serve instances that do not hold the gateway alike.
-        return services.discord_poster()
-
-    return make
 
 
 @dataclass
 class AlertsRuntime:
     settings: AlertSettings
     pipeline: AlertPipeline
-    sender: PosterSender
+    sender: PlatformSender
     poller: AlertPoller
     subscriptions: SubscriptionService
     _stop: asyncio.Event | None = None
@@ -128,10 +77,7 @@ def build_runtime(app: App, *, sender: Sender | None = None) -> AlertsRuntime:
     """A new alerts runtime over `app`'s store, config and clients (`App.alerts()` keeps
     the process's one)."""
     settings = AlertSettings.from_config(app.config)
-    poster_sender = PosterSender(
-        app.store,
-        factories={"slack": _slack_poster(app), "discord": _discord_poster(app)},
-    )
+    poster_sender = PlatformSender(app.store, app.platforms)
     pipeline = AlertPipeline(
         app.store,
         settings,

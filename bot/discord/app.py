@@ -13,8 +13,8 @@ answer driver decides (`bot.commands.driver`), and `DiscordSurface` carries it o
   response is edited with the reply. Errors are always ephemeral; when a deferred public
   response turns into an error, it is deleted and the error is sent privately instead.
 
-A `/vllm digest … post` reply is posted in the channel through `DiscordPoster` and the
-delivery ledger, exactly like a scheduled digest.
+A `/vllm digest … post` reply is posted in the channel through the Discord `Platform` and
+the delivery ledger, exactly like a scheduled digest (an unfinished post says so).
 
 Commands are synced to `[discord] guild_ids` at start (guild commands update instantly) or
 globally when that list is empty. No privileged intent is needed: slash commands arrive as
@@ -34,23 +34,27 @@ from typing import Any, ClassVar
 
 import discord
 from discord import app_commands
+from discord.http import HTTPClient
 
 from bot.commands import COMMANDS, Argument, Command, CommandError, CommandSpec, Context, Reply
 from bot.commands.backend import services_context
 from bot.commands.driver import drive
 from bot.commands.registry import Source, build
-from bot.config import Config
-from bot.delivery import Ledger
+from bot.config import Config, Environment
+from bot.delivery import DeliveryIncomplete, Ledger
 from bot.discord.endpoints import DiscordEndpoints, apply_endpoints, resolve_gateway
-from bot.discord.poster import DiscordPoster, DiscordPostError, DiscordUnavailable
+from bot.discord.platform import NAME, DiscordPlatform
 from bot.document import Document
+from bot.errors import BotError
 from bot.i18n import message
+from bot.platform import Platform
+from bot.posting import incomplete_message, post_document
 from bot.runtime.logging import log_post
 from bot.runtime.metrics import METRICS, Metrics
 from bot.secrets import redact
 from bot.tasks import TaskTracker
 from formatters import limits
-from formatters.discord import discord_thread_name, render_discord
+from formatters.discord import render_discord
 
 log = logging.getLogger(__name__)
 
@@ -142,14 +146,16 @@ class CommandHandler:
         config: Config,
         context_factory: ContextFactory,
         store: Ledger | None = None,
-        poster: Callable[[], DiscordPoster] | None = None,
+        platform: Platform | None = None,
         quick_timeout: float = 1.5,
         metrics: Metrics | None = None,
     ) -> None:
         self.config = config
         self.context_factory = context_factory
         self.store = store
-        self.poster = poster
+        # `digest … post` goes through the same Platform and ledger path as
+        # `bot.posting.post_digest`; the gateway client sets one over its own REST client.
+        self.platform = platform
         # cached_reply reads only the store, but a busy database must not cost us the
         # 3-second window: past this we defer and take the slow path.
         self.quick_timeout = quick_timeout
@@ -209,32 +215,31 @@ class CommandHandler:
         self, interaction: discord.Interaction, document: Document, language: str
     ) -> Reply:
         """`digest … post`: the document in the channel through the delivery ledger."""
-        if self.store is None or self.poster is None or interaction.channel_id is None:
+        if self.store is None or self.platform is None or interaction.channel_id is None:
             text = message(language, "cmd.posting_unavailable")
             await interaction.followup.send(text, ephemeral=True)
             return Reply.failed(text)
         channel = str(interaction.channel_id)
+        week = str(document.meta.get("week", ""))
         started = time.perf_counter()
         try:
-            result = await self.poster().post(
-                self.store,
-                document_id=document.id,
-                channel=channel,
-                payloads=render_discord(document),
-                thread_name=discord_thread_name(document),
-            )
-        except (DiscordPostError, DiscordUnavailable) as exc:
-            log_post(log, "discord", channel, document.id, "failed", started, detail=str(exc))
+            result = await post_document(self.store, self.platform, document, channel)
+        except DeliveryIncomplete as exc:
+            log_post(log, NAME, channel, document.id, "incomplete", started, detail=str(exc))
+            text = incomplete_message(exc.result, week, language)
+            await interaction.followup.send(text, ephemeral=True, wait=True)
+            return Reply.failed(text)
+        except BotError as exc:
+            log_post(log, NAME, channel, document.id, "failed", started, detail=str(exc))
             await interaction.followup.send(redact(str(exc)), ephemeral=True, wait=True)
             return Reply.failed(str(exc))
         outcome = "delivered" if result.nothing_new else "posted"
-        log_post(log, "discord", channel, document.id, outcome, started, parts=len(result.sent))
+        log_post(log, NAME, channel, document.id, outcome, started, parts=len(result.sent))
         if result.nothing_new:
-            text = message(language, "cmd.posted.nothing_new", week=document.meta.get("week", ""))
+            text = message(language, "cmd.posted.nothing_new", week=week)
             await interaction.followup.send(text, ephemeral=True)
             return Reply(text=text)
-        return Reply(text=message(language, "cmd.posted", week=document.meta.get("week", ""),
-                                  count=result.parts))  # fmt: skip
+        return Reply(text=message(language, "cmd.posted", week=week, count=result.parts))
 
     # ------------------------------------------------------------------ autocomplete
 
@@ -499,6 +504,7 @@ class VllmDiscordBot(discord.Client):
         endpoints: DiscordEndpoints,
         guild_ids: Sequence[int] = (),
         sync_commands: bool = True,
+        env: Environment | None = None,
     ) -> None:
         # Slash commands need no intent; `guilds` (not privileged) keeps the channel cache
         # discord.py uses to resolve where an interaction came from.
@@ -513,8 +519,12 @@ class VllmDiscordBot(discord.Client):
         self.tree = app_commands.CommandTree(self)
         self.tree.add_command(build_group(handler))
         self.tree.on_error = self._on_tree_error  # type: ignore[method-assign]
-        if handler.poster is None:
-            handler.poster = lambda: DiscordPoster(self.http)
+        if handler.platform is None:
+            handler.platform = DiscordPlatform(handler.config, self._rest, env=env)
+
+    async def _rest(self) -> HTTPClient:
+        # The gateway client's own REST client: logged in with it, rate limits shared.
+        return self.http
 
     async def setup_hook(self) -> None:
         # Runs inside login(), after the token is checked and before the gateway opens.
@@ -566,4 +576,5 @@ def create_client(services: Any, *, sync_commands: bool = True) -> VllmDiscordBo
         endpoints=endpoints,
         guild_ids=services.config.discord.guild_ids,
         sync_commands=sync_commands,
+        env=services.env,
     )

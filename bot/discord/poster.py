@@ -203,7 +203,8 @@ class DiscordPoster:
         body = _with_policy(payload)
         if nonce is not None:
             body = {**body, "nonce": nonce, "enforce_nonce": True}
-        return await self.http.request(route, json=body)
+        message: dict[str, Any] = await self.http.request(route, json=body)  # JSON boundary
+        return message
 
     async def find_message(self, channel_id: str, payload: dict[str, Any]) -> Sent | None:
         """A message the bot already posted in `channel_id` (a channel or thread) with the
@@ -273,7 +274,7 @@ class DiscordPoster:
         self._threads_started.add(thread_id)
         return thread_id
 
-    async def post(
+    async def post_document(
         self,
         store: Ledger,
         *,
@@ -407,9 +408,12 @@ class DiscordWebhookPoster:
             kwargs["thread"] = discord.Object(thread)
         if thread_name is not None:
             kwargs["thread_name"] = thread_name
-        return await self.webhook.send(**kwargs)
+        # `wait=True` makes discord.py return the message; its overloads cannot see that
+        # through **kwargs.
+        message: discord.WebhookMessage = await self.webhook.send(**kwargs)
+        return message
 
-    async def post(
+    async def post_document(
         self,
         store: Ledger,
         *,
@@ -535,8 +539,8 @@ class DiscordRestPoster:
         thread_name: str | None = None,
         force: bool = False,
     ) -> DeliveryResult:
-        """`DiscordPoster.post` over the shared client (the alerts sender's interface)."""
-        return await DiscordPoster(await self.http()).post(
+        """`DiscordPoster.post_document` over the shared client (the alerts sender's interface)."""
+        return await DiscordPoster(await self.http()).post_document(
             store,
             document_id=document_id,
             channel=channel,
@@ -578,7 +582,7 @@ async def post_document(
     name = discord_thread_name(document)
     if webhook_url:
         if session is not None:
-            return await DiscordWebhookPoster(webhook_url, session).post(
+            return await DiscordWebhookPoster(webhook_url, session).post_document(
                 store,
                 document_id=document.id,
                 channel=channel,
@@ -587,7 +591,7 @@ async def post_document(
                 force=force,
             )
         async with aiohttp.ClientSession() as own:
-            return await DiscordWebhookPoster(webhook_url, own).post(
+            return await DiscordWebhookPoster(webhook_url, own).post_document(
                 store,
                 document_id=document.id,
                 channel=channel,
@@ -597,7 +601,7 @@ async def post_document(
             )
     if http is None:
         raise ValueError("post_document needs `http` (a logged-in client) or a webhook_url")
-    return await DiscordPoster(http).post(
+    return await DiscordPoster(http).post_document(
         store,
         document_id=document.id,
         channel=channel,

@@ -27,14 +27,16 @@ from slack_sdk.web.async_client import AsyncWebClient
 from bot.commands import Command, CommandError, Context, DigestCommand, Reply, parse_pr_ref
 from bot.commands.backend import services_context
 from bot.commands.driver import drive
-from bot.delivery import DeliveryResult, Ledger
+from bot.delivery import DeliveryIncomplete, DeliveryResult, Ledger
 from bot.document import Document
 from bot.errors import BotError, ConfigError
 from bot.i18n import message
+from bot.posting import incomplete_message, post_document
 from bot.runtime.logging import log_post
 from bot.runtime.metrics import METRICS, Metrics
 from bot.runtime.reject import reject, slack_signature_problem
-from bot.slack.poster import SlackPoster, SlackPostError, SlackUnavailable
+from bot.slack.platform import NAME, SlackPlatform
+from bot.slack.poster import SlackPoster
 from bot.tasks import TaskTracker
 from formatters.slack import render_slack
 from formatters.validate import validate_slack_message
@@ -86,6 +88,9 @@ class SlackBot:
         self.store = store
         self.poster = poster or SlackPoster(client)
         self.render = render or _default_render
+        # `/vllm digest post` goes through the same Platform and ledger path as
+        # `bot.posting.post_digest`, over this bot's poster (its pacing shared).
+        self.platform = SlackPlatform(lambda: self.poster, render=self.render)
         self.cached_timeout = cached_timeout
         self.metrics = metrics or METRICS
         # Background answers, named for the shutdown log; `serve` drains them before
@@ -150,17 +155,15 @@ class SlackBot:
     ) -> Reply:
         started = time.perf_counter()
         try:
-            result = await self.poster.post_document(
-                self.store,
-                document_id=document.id,
-                channel=channel,
-                payloads=self.render(document),
-            )
-        except (SlackPostError, SlackUnavailable) as exc:
-            log_post(log, "slack", channel, document.id, "failed", started, detail=str(exc))
+            result = await post_document(self.store, self.platform, document, channel)
+        except DeliveryIncomplete as exc:
+            log_post(log, NAME, channel, document.id, "incomplete", started, detail=str(exc))
+            return Reply.failed(incomplete_text(exc.result, command, language))
+        except BotError as exc:
+            log_post(log, NAME, channel, document.id, "failed", started, detail=str(exc))
             return Reply.failed(str(exc))
         outcome = "delivered" if result.nothing_new else "posted"
-        log_post(log, "slack", channel, document.id, outcome, started, parts=len(result.sent))
+        log_post(log, NAME, channel, document.id, outcome, started, parts=len(result.sent))
         return Reply(text=_posted_text(result, command, language))
 
     async def send_responses(self, respond: Any, bodies: Sequence[dict[str, Any]]) -> None:
@@ -301,8 +304,17 @@ def _merged(payloads: list[dict[str, Any]]) -> dict[str, Any] | None:
     return merged if not validate_slack_message(merged) else None
 
 
+def _week(result: DeliveryResult, command: Command | None) -> str:
+    return command.week if isinstance(command, DigestCommand) else result.document_id
+
+
+def incomplete_text(result: DeliveryResult, command: Command | None, language: str) -> str:
+    """A post another run (or a failure) left unfinished, in the channel's language."""
+    return incomplete_message(result, _week(result, command), language)
+
+
 def _posted_text(result: DeliveryResult, command: Command | None, language: str) -> str:
-    week = command.week if isinstance(command, DigestCommand) else result.document_id
+    week = _week(result, command)
     if result.nothing_new:
         return message(language, "cmd.posted.nothing_new", week=week)
     if result.skipped:

@@ -167,7 +167,7 @@ class SlackPoster:
         self._next_post: dict[str, float] = {}
         self._channel_locks: dict[str, asyncio.Lock] = {}
 
-    async def post(
+    async def post_message(
         self, channel: str, payload: dict[str, Any], thread_ts: str | None = None
     ) -> Sent:
         """Post one chat.postMessage payload (paced, retried); returns its ts."""
@@ -261,7 +261,7 @@ class SlackPoster:
                     thread_ts=thread,
                 )
             tagged = {**payload, "metadata": part_metadata(document_id, index)}
-            sent = await self.post(channel, tagged, thread_ts=thread)
+            sent = await self.post_message(channel, tagged, thread_ts=thread)
             log.info(
                 "posted %s part %d/%d to slack:%s",
                 document_id,

@@ -11,6 +11,8 @@ import pytest
 from bot.alerts.wiring import runtime
 from bot.config import Environment, load_config
 from bot.discord.endpoints import DiscordEndpoints, override_endpoints
+from bot.document import Document, Section
+from bot.errors import BotError
 from bot.filters import SubscriptionFilters
 from bot.services import Services
 from bot.store import Store
@@ -25,6 +27,16 @@ async def discord_fake() -> AsyncIterator[FakeDiscord]:
     async with FakeDiscord() as server:
         yield server
     assert server.violations == [], f"rate limits broken: {server.violations}"
+
+
+def alert_card_document() -> Document:
+    return Document(
+        id="alert:test",
+        title="t",
+        context="",
+        sections=(Section(id="s", title="s", blocks=()),),
+        fallback="t",
+    )
 
 
 async def services_for(tmp_path: Path, **env: str) -> Services:
@@ -66,7 +78,11 @@ async def test_without_a_discord_token_there_is_no_discord_poster(tmp_path: Path
     services = await services_for(tmp_path)
     try:
         alerts = await runtime(services)
-        assert alerts.sender.factories["discord"]() is None
+        assert "DISCORD_BOT_TOKEN" in (alerts.sender.platforms["discord"].available() or "")
+        # The alert fails (and is retried later) without logging in anywhere.
+        with pytest.raises(BotError, match="no discord connection"):
+            await alerts.sender("discord", "1234567890123456789", alert_card_document())
+        assert services._discord_poster is None
     finally:
         await services.close()
 
@@ -82,7 +98,10 @@ async def test_alerts_digests_and_commands_share_one_slack_poster(tmp_path: Path
             shared = services.slack_poster()
             alerts = await runtime(services)
             # One pacing table for the channel, whoever posts: 1 message/second/channel.
-            assert alerts.sender.factories["slack"]() is shared
+            slack.channels["C1"] = True
+            await alerts.sender.platforms["slack"].post_message("C1", "hello")
+            assert [m.text for m in slack.channel_messages("C1")] == ["hello"]
+            assert services.slack_poster() is shared
             assert build_slack_bot(services).poster is shared
         finally:
             await services.close()

@@ -19,6 +19,7 @@ from bot.discord.endpoints import DiscordEndpoints
 from bot.errors import GitHubUnavailable
 from bot.i18n import message
 from bot.store import Store
+from bot.store.ledger import Outcome, Owner
 from formatters.discord import render_discord
 from tests.commands.fakes import (
     NOW,
@@ -262,6 +263,30 @@ async def test_digest_post_is_posted_in_the_channel_through_the_ledger(
     assert len(bot.fake.channel_messages(thread.id)) == len(payloads) - 1
     ledger = await store.deliveries(digest_document("2026-W23").id, "discord", str(bot.channel))
     assert sorted(ledger) == list(range(len(payloads)))
+
+
+async def test_digest_post_held_by_another_run_is_reported_incomplete(
+    bot: Harness, store: Store
+) -> None:
+    document = digest_document("2026-W23")
+    parts = len(render_discord(document))
+    channel = str(bot.channel)
+    # Another live run (on another host, lease not run out) is posting part 2.
+    elsewhere = Owner("elsewhere", "another-host", 12345)
+    await store.record_delivery(document.id, "discord", channel, 0, parts, "1", None)
+    claim = await store.claim_delivery(document.id, "discord", channel, 1, parts, owner=elsewhere)
+    assert claim.outcome is Outcome.NEW
+
+    interaction = bot.invoke("digest", week="2026-W23", post=True)
+    await bot.fake.wait_for(lambda: bool(interaction.followups))
+
+    text = interaction.followups[-1].body["content"]
+    assert text.startswith(
+        f"the 2026-W23 digest is not fully posted: 1 of {parts} messages are in this channel"
+    )
+    assert "another run is posting message 2 right now" in text
+    assert interaction.followups[-1].flags & EPHEMERAL
+    assert [m for m in bot.fake.channel_messages(bot.channel) if m.source == "bot"] == []
 
 
 async def test_failed_public_deferral_turns_into_a_private_error(bot: Harness) -> None:

@@ -45,7 +45,7 @@ async def test_a_takeover_records_the_part_the_crashed_run_posted(
     claim = await store.claim_delivery(doc.id, "discord", str(channel), 0, 3, owner=crashed)
     assert claim.outcome is Outcome.NEW
 
-    result = await poster.post(
+    result = await poster.post_document(
         store,
         document_id=doc.id,
         channel=str(channel),

@@ -55,7 +55,7 @@ def hostile_digest() -> Document:
 async def post(
     http: HTTPClient, store: Store, doc: Document, channel: int | str, **kw: object
 ) -> object:
-    return await DiscordPoster(http).post(
+    return await DiscordPoster(http).post_document(
         store,
         document_id=doc.id,
         channel=str(channel),
@@ -184,7 +184,7 @@ async def test_restart_resumes_at_the_first_part_not_sent(
     assert sorted(await store.deliveries(doc.id, "discord", str(channel))) == [0, 1, 2]
 
     fresh = DiscordPoster(http)  # a new process: nothing in memory, only the ledger
-    result = await fresh.post(
+    result = await fresh.post_document(
         store,
         document_id=doc.id,
         channel=str(channel),
@@ -270,7 +270,7 @@ async def webhook_post(
     url: str, store: Store, doc: Document, channel: str = "digest-hook"
 ) -> object:
     async with aiohttp.ClientSession() as session:
-        return await DiscordWebhookPoster(url, session).post(
+        return await DiscordWebhookPoster(url, session).post_document(
             store,
             document_id=doc.id,
             channel=channel,

@@ -47,10 +47,10 @@ class GatedPoster(SlackPoster):
         self.two_posted = asyncio.Event()
         self.shutting_down = asyncio.Event()
 
-    async def post(self, channel: str, payload: dict[str, Any], **kw: Any) -> Any:
+    async def post_message(self, channel: str, payload: dict[str, Any], **kw: Any) -> Any:
         if self.posted == 2:
             await self.shutting_down.wait()
-        sent = await super().post(channel, payload, **kw)
+        sent = await super().post_message(channel, payload, **kw)
         self.posted += 1
         if self.posted == 2:
             self.two_posted.set()

@@ -11,7 +11,8 @@ import pytest
 from bot.errors import GitHubUnavailable
 from bot.slack.poster import SlackPoster
 from bot.store import Store
-from tests.commands.fakes import REPO, FakeSubscriptions, make_pr
+from bot.store.ledger import Outcome, Owner
+from tests.commands.fakes import REPO, FakeSubscriptions, digest_document, make_pr
 from tests.fakes.slack import FakeSlack
 from tests.slack.helpers import Running, running_bot
 
@@ -243,3 +244,28 @@ async def test_replies_in_the_channel_language(
     assert bad["text"].splitlines()[0] == "未知命令 'subscibe'；是不是想输入 'subscribe'？"
     hint = responses(slack.fake)[-1]["text"]
     assert hint.startswith("……另有 7 条详细消息。`/vllm digest 2026-W23 post`")
+
+
+async def test_digest_post_held_by_another_run_is_reported_incomplete(
+    slack: Running, store: Store
+) -> None:
+    # Another live run (on another host, lease not run out) is posting part 2 of 8.
+    document = digest_document("2026-W23")
+    elsewhere = Owner("elsewhere", "another-host", 12345)
+    await store.record_delivery(document.id, "slack", "C1", 0, 8, "1.0", None)
+    claim = await store.claim_delivery(document.id, "slack", "C1", 1, 8, owner=elsewhere)
+    assert claim.outcome is Outcome.NEW
+
+    await slack.command("digest 2026-W23 post")
+    await slack.bot.drain()
+
+    # Nothing posted over the other run's claim, and the user is told it is not finished.
+    assert slack.fake.channel_messages("C1") == []
+    last = responses(slack.fake)[-1]
+    assert last["response_type"] == "ephemeral"
+    assert last["text"] == (
+        "the 2026-W23 digest is not fully posted: 1 of 8 messages are in this channel, "
+        "missing 2, 3, 4, 5, 6, 7, 8 (another run is posting message 2 right now); "
+        "run the command again to finish"
+    )
+    assert "finished posting" not in last["text"]

@@ -60,11 +60,11 @@ async def test_full_digest_posts_completely_in_order_threaded_and_paced(
 
 
 async def test_pacing_is_per_channel(fake_slack: FakeSlack, clock: VirtualClock, poster) -> None:
-    await poster.post("C1", simple_payloads(1)[0])
+    await poster.post_message("C1", simple_payloads(1)[0])
     before = clock.now
-    await poster.post("C2", simple_payloads(1)[0])  # another channel: no wait
+    await poster.post_message("C2", simple_payloads(1)[0])  # another channel: no wait
     assert clock.now == before
-    await poster.post("C1", simple_payloads(1)[0])  # same channel: waits its second
+    await poster.post_message("C1", simple_payloads(1)[0])  # same channel: waits its second
     assert clock.now - before >= 1.0
     assert_paced(fake_slack, "C1")
 
@@ -89,7 +89,7 @@ async def test_transient_errors_are_retried_with_backoff(
     fake_slack: FakeSlack, clock: VirtualClock, poster
 ) -> None:
     fake_slack.fail("chat.postMessage", ("5xx", 503), ("drop", 0), ("error", "internal_error"))
-    await poster.post("C1", simple_payloads(1)[0])
+    await poster.post_message("C1", simple_payloads(1)[0])
     assert len(fake_slack.messages) == 1
     assert clock.sleeps == [1.0, 2.0, 4.0]
 
@@ -100,7 +100,7 @@ async def test_transient_errors_are_bounded(fake_slack: FakeSlack, clock: Virtua
     with pytest.raises(
         SlackUnavailable, match=r"Slack is unavailable \(HTTP 500\) after 3 attempts"
     ):
-        await poster.post("C1", simple_payloads(1)[0])
+        await poster.post_message("C1", simple_payloads(1)[0])
     assert fake_slack.calls.count("chat.postMessage") == 3
     assert fake_slack.messages == []
 
@@ -211,12 +211,12 @@ async def test_fake_enforces_block_kit_limits(fake_slack: FakeSlack, poster) -> 
         (huge, "msg_blocks_too_long"),
     ):
         with pytest.raises(SlackPostError) as info:
-            await poster.post("C1", payload)
+            await poster.post_message("C1", payload)
         assert info.value.error == error
         assert "bot bug" in str(info.value)
     # slack_sdk itself warns about a missing fallback; the fake refuses it.
     with pytest.warns(UserWarning, match="text"), pytest.raises(SlackPostError, match="no_text"):
-        await poster.post("C1", {"blocks": [{"type": "divider"}]})
+        await poster.post_message("C1", {"blocks": [{"type": "divider"}]})
     assert fake_slack.messages == []
 
 

@@ -13,7 +13,7 @@ PNG = b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 40
 async def test_the_chart_reaches_the_digest_thread_in_two_steps(
     fake_slack: FakeSlack, poster
 ) -> None:
-    root = await poster.post("C1", {"text": "digest", "blocks": []})
+    root = await poster.post_message("C1", {"text": "digest", "blocks": []})
     sent = await poster.upload_file(
         "C1",
         PNG,
@@ -35,7 +35,7 @@ async def test_the_chart_reaches_the_digest_thread_in_two_steps(
 async def test_a_transient_failure_of_the_completion_is_retried_and_shares_once(
     fake_slack: FakeSlack, poster
 ) -> None:
-    root = await poster.post("C1", {"text": "digest", "blocks": []})
+    root = await poster.post_message("C1", {"text": "digest", "blocks": []})
     fake_slack.fail("files.completeUploadExternal", ("5xx", 503), ("429", 2))
     await poster.upload_file(
         "C1", PNG, filename="t.png", title="t", alt_text="a", thread_ts=root.message_id

@@ -1,0 +1,135 @@
+"""Discord behind the `bot.platform.Platform` interface: embeds from formatters/discord.py,
+the summary in the channel and the details in a thread started from it, through the bot's
+REST client; a channel configured with a webhook (`[[digest.targets]] webhook_url_env`)
+posts through that webhook instead (no thread from a message there, and no chart)."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import aiohttp
+from discord.http import HTTPClient
+
+from bot.config import Config, Environment
+from bot.delivery import Attachment, DeliveryResult, Ledger, Sent
+from bot.discord.endpoints import DiscordEndpoints, apply_endpoints
+from bot.discord.poster import DiscordPoster, DiscordWebhookPoster
+from bot.document import Document
+from bot.validators import chat_channel_problem
+from formatters.discord import discord_thread_name, render_discord
+
+log = logging.getLogger(__name__)
+
+NAME = "discord"
+
+MISSING_TOKEN = (
+    "DISCORD_BOT_TOKEN is not set: copy the bot token from the Developer Portal "
+    "(your application → Bot → Reset Token), or give the target a webhook_url_env"
+)
+
+
+class DiscordPlatform:
+    """`http` gives the logged-in REST client (the App's shared one, or the gateway
+    client's), awaited on first bot post only; `env`, when given, supplies
+    DISCORD_API_URL for webhook posts and tells whether a bot token is set."""
+
+    name = NAME
+
+    def __init__(
+        self,
+        config: Config,
+        http: Callable[[], Awaitable[HTTPClient]],
+        *,
+        env: Environment | None = None,
+    ) -> None:
+        self.config = config
+        self._http = http
+        self.env = env
+
+    def render(self, document: Document, channel: str | None = None) -> list[dict[str, Any]]:
+        return render_discord(document)
+
+    def _has_webhook(self, channel: str) -> bool:
+        # The config names the variable; its value is read (and checked) only to post.
+        return any(
+            t.platform == NAME and t.channel == channel and t.webhook_url_env
+            for t in self.config.digest.targets
+        )
+
+    def webhook_for(self, channel: str) -> str | None:
+        """The webhook URL the config gives `channel`, if any (ConfigError, with the fix,
+        when its variable is not set)."""
+        for target in self.config.digest.targets:
+            if target.platform == NAME and target.channel == channel and target.webhook_url:
+                return str(target.webhook_url)
+        return None
+
+    def channel_problem(self, channel: str) -> str | None:
+        # A webhook target is named freely (its URL says where it posts).
+        if self._has_webhook(channel):
+            return None
+        return chat_channel_problem(NAME, channel)
+
+    def attaches(self, channel: str) -> bool:
+        # A webhook cannot start a thread from a message, so the chart has no thread.
+        return not self._has_webhook(channel)
+
+    def available(self) -> str | None:
+        if self.env is None:
+            return None
+        token = self.env.discord_bot_token
+        has_webhook = any(
+            t.platform == NAME and t.webhook_url_env for t in self.config.digest.targets
+        )
+        if (token is None or not token.get_secret_value().strip()) and not has_webhook:
+            return MISSING_TOKEN
+        return None
+
+    async def post_document(
+        self,
+        store: Ledger,
+        document: Document,
+        channel: str,
+        *,
+        document_id: str | None = None,
+        force: bool = False,
+        attachment: Attachment | None = None,
+    ) -> DeliveryResult:
+        key = document_id or document.id
+        payloads = self.render(document, channel)
+        name = discord_thread_name(document)
+        webhook = self.webhook_for(channel)
+        if webhook is not None:
+            if attachment is not None:
+                log.info("discord:%s posts through a webhook: the chart is not attached", channel)
+            if self.env is not None:
+                # Webhook requests go to DISCORD_API_URL like every Discord call.
+                apply_endpoints(DiscordEndpoints.from_env(self.env))
+            async with aiohttp.ClientSession() as session:
+                return await DiscordWebhookPoster(webhook, session).post_document(
+                    store,
+                    document_id=key,
+                    channel=channel,
+                    payloads=payloads,
+                    thread_name=name,
+                    force=force,
+                )
+        return await DiscordPoster(await self._http()).post_document(
+            store,
+            document_id=key,
+            channel=channel,
+            payloads=payloads,
+            thread_name=name,
+            force=force,
+            attachment=attachment,
+        )
+
+    async def post_message(self, channel: str, text: str) -> Sent:
+        message = await DiscordPoster(await self._http()).send_message(channel, {"content": text})
+        return Sent(str(message["id"]))
+
+    async def close(self) -> None:
+        # The REST client belongs to the App (or the gateway client), which closes it.
+        return None

@@ -1,0 +1,148 @@
+"""One interface for every place a document can be posted: Slack, Discord, the terminal.
+
+A `Platform` renders a neutral `Document` with its pure formatter (formatters/), posts it as
+a thread through the delivery ledger (`bot.delivery.deliver`: claimed part by part, resumed
+after a crash, nothing posted twice), posts one message, and names and checks a channel.
+Posting (`bot.posting`), the alerts sender, the scheduler, the CLI's `--post` and the chat
+`/vllm digest post` all go through it, so nothing outside `bot/<platform>/` branches on a
+platform's name.
+
+`Platforms` is the registry the App builds from config and environment: a read-only
+mapping from name to Platform whose entries are built on first use (a PR lookup never
+builds a platform client). This module imports no platform: the App registers them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Mapping
+from typing import Any, Protocol, runtime_checkable
+
+from bot.delivery import Attachment, DeliveryResult, Ledger, Sent
+from bot.document import Document
+from bot.errors import UsageError
+from bot.validators import echo
+
+
+@runtime_checkable
+class Platform(Protocol):
+    """What posting needs of one platform; implementations live in bot/<platform>/."""
+
+    # The ledger's and the metrics' name ("slack", "discord", "terminal").
+    name: str
+
+    def render(self, document: Document, channel: str | None = None) -> list[dict[str, Any]]:
+        """The platform's message payloads for `document` (pure: its formatter)."""
+        ...
+
+    def channel_problem(self, channel: str) -> str | None:
+        """Why `channel` cannot be one of this platform's channels (one line), or None."""
+        ...
+
+    def attaches(self, channel: str) -> bool:
+        """Whether a post to `channel` can carry a file (the chart): when it cannot, the
+        chart is not even drawn."""
+        ...
+
+    def available(self) -> str | None:
+        """Why nothing can be posted now (a missing token, with the fix), or None."""
+        ...
+
+    async def post_document(
+        self,
+        store: Ledger,
+        document: Document,
+        channel: str,
+        *,
+        document_id: str | None = None,
+        force: bool = False,
+        attachment: Attachment | None = None,
+    ) -> DeliveryResult:
+        """Post `document` as a thread (summary, details, then `attachment`) through the
+        ledger under `document_id` (default: the document's id)."""
+        ...
+
+    async def post_message(self, channel: str, text: str) -> Sent:
+        """Post one plain message in `channel` (no ledger: the caller decides on repeats)."""
+        ...
+
+    async def close(self) -> None: ...
+
+
+def target_name(platform: str, channel: str) -> str:
+    """How a channel is written everywhere: `slack:C0123`, `discord:1234…`."""
+    return f"{platform}:{channel}"
+
+
+def check_channel(platform: Platform, channel: str) -> str:
+    """`channel` when `platform` accepts it, else UsageError with one clear line."""
+    problem = platform.channel_problem(channel)
+    if problem is not None:
+        raise UsageError(problem)
+    return channel
+
+
+class Platforms(Mapping[str, Platform]):
+    """The registry: platform name -> Platform, each built the first time it is asked for.
+
+    Factories are registered by the composition root (`bot.app.App`), so this module and
+    its callers never import a platform library."""
+
+    def __init__(self, factories: Mapping[str, Callable[[], Platform]] | None = None) -> None:
+        self._factories: dict[str, Callable[[], Platform]] = dict(factories or {})
+        self._built: dict[str, Platform] = {}
+        # Platforms that are not chat services (the terminal): never a `--post` target.
+        self._local: set[str] = set()
+
+    def register(self, name: str, factory: Callable[[], Platform]) -> None:
+        """Add (or replace, before first use) the platform `name`."""
+        self._factories[name] = factory
+        self._built.pop(name, None)
+
+    def __getitem__(self, name: str) -> Platform:
+        built = self._built.get(name)
+        if built is None:
+            built = self._built[name] = self._factories[name]()
+        return built
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._factories)
+
+    def __len__(self) -> int:
+        return len(self._factories)
+
+    @property
+    def built(self) -> Mapping[str, Platform]:
+        """The platforms built so far (metrics and shutdown must not build one)."""
+        return dict(self._built)
+
+    def register_local(self, name: str, factory: Callable[[], Platform]) -> None:
+        """Add a platform that is not a chat service (the terminal): not a `--post` target."""
+        self.register(name, factory)
+        self._local.add(name)
+
+    def chat_names(self) -> list[str]:
+        """The chat platforms, in registration order (asking builds none of them)."""
+        return [name for name in self._factories if name not in self._local]
+
+    def get_platform(self, name: str) -> Platform:
+        """The platform `name`, or UsageError naming the accepted ones."""
+        if name not in self._factories:
+            accepted = ", ".join(self.chat_names())
+            raise UsageError(f"unknown platform {echo(name)}: accepted {accepted}")
+        return self[name]
+
+    def parse_target(self, value: str) -> tuple[Platform, str]:
+        """`slack:C0123` -> (the Slack platform, "C0123"); UsageError with one line when the
+        platform is unknown or the channel is not one of its channels."""
+        name, sep, channel = value.partition(":")
+        if not sep or name not in self.chat_names() or not channel:
+            examples = " or ".join(f"{n}:CHANNEL" for n in self.chat_names())
+            raise UsageError(f"bad --post {value!r}: expected {examples}")
+        platform = self[name]
+        return platform, check_channel(platform, channel)
+
+    async def close(self) -> None:
+        """Close every platform built so far (their clients and sessions)."""
+        built, self._built = self._built, {}
+        for platform in built.values():
+            await platform.close()

@@ -1,0 +1,76 @@
+"""Slack behind the `bot.platform.Platform` interface: Block Kit from formatters/slack.py,
+posted by the process's one `SlackPoster` (its pacing shared by digests, alerts and
+command replies), a thread per document, the chart as its last part."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from bot.delivery import Attachment, DeliveryResult, Ledger, Sent
+from bot.document import Document
+from bot.slack.poster import SlackPoster
+from bot.validators import chat_channel_problem
+from formatters.slack import render_slack
+
+NAME = "slack"
+
+Render = Callable[[Document], list[dict[str, Any]]]
+
+
+class SlackPlatform:
+    """`poster` is called on first post only, so naming or checking a channel needs no
+    token; `missing` says why posting is impossible (no SLACK_BOT_TOKEN), if it is."""
+
+    name = NAME
+
+    def __init__(
+        self,
+        poster: Callable[[], SlackPoster],
+        *,
+        missing: str | None = None,
+        render: Render | None = None,
+    ) -> None:
+        self._poster = poster
+        self._missing = missing
+        self._render = render
+
+    def render(self, document: Document, channel: str | None = None) -> list[dict[str, Any]]:
+        if self._render is not None:
+            return self._render(document)
+        return render_slack(document, channel)
+
+    def channel_problem(self, channel: str) -> str | None:
+        return chat_channel_problem(NAME, channel)
+
+    def attaches(self, channel: str) -> bool:
+        return True
+
+    def available(self) -> str | None:
+        return self._missing
+
+    async def post_document(
+        self,
+        store: Ledger,
+        document: Document,
+        channel: str,
+        *,
+        document_id: str | None = None,
+        force: bool = False,
+        attachment: Attachment | None = None,
+    ) -> DeliveryResult:
+        return await self._poster().post_document(
+            store,
+            document_id=document_id or document.id,
+            channel=channel,
+            payloads=self.render(document, channel),
+            force=force,
+            attachment=attachment,
+        )
+
+    async def post_message(self, channel: str, text: str) -> Sent:
+        return await self._poster().post_message(channel, {"text": text})
+
+    async def close(self) -> None:
+        # The poster's client belongs to the App (or the SlackBot), which closes it.
+        return None

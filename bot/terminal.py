@@ -1,0 +1,79 @@
+"""The terminal behind the `bot.platform.Platform` interface: a document is printed as
+markdown, one message is printed as a line. The terminal keeps no history, so nothing is
+recorded in the delivery ledger: every post prints (a re-run is expected to print again).
+It has one channel, standard output ("-")."""
+
+from __future__ import annotations
+
+import sys
+from typing import Any, TextIO
+
+from bot.delivery import Attachment, DeliveryResult, Ledger, Sent
+from bot.document import Document
+from bot.validators import echo
+
+NAME = "terminal"
+STDOUT = "-"
+
+
+class TerminalPlatform:
+    name = NAME
+
+    def __init__(self, out: TextIO | None = None) -> None:
+        # None: the stream at the time of printing (pytest and the CLI swap sys.stdout).
+        self._out = out
+
+    @property
+    def out(self) -> TextIO:
+        return self._out if self._out is not None else sys.stdout
+
+    def render(self, document: Document, channel: str | None = None) -> list[dict[str, Any]]:
+        # Lazy: jinja2 and the templates only when something is printed.
+        from bot.digest.render import render_markdown
+
+        return [{"text": render_markdown(document)}]
+
+    def channel_problem(self, channel: str) -> str | None:
+        if channel in (STDOUT, "stdout"):
+            return None
+        return (
+            f"bad terminal channel {echo(channel)}: the terminal has one channel, "
+            f"{STDOUT!r} (standard output)"
+        )
+
+    def attaches(self, channel: str) -> bool:
+        return True
+
+    def available(self) -> str | None:
+        return None
+
+    async def post_document(
+        self,
+        store: Ledger,
+        document: Document,
+        channel: str,
+        *,
+        document_id: str | None = None,
+        force: bool = False,
+        attachment: Attachment | None = None,
+    ) -> DeliveryResult:
+        payloads = self.render(document, channel)
+        for payload in payloads:
+            self.out.write(str(payload["text"]))
+        parts = len(payloads)
+        if attachment is not None:
+            # A terminal shows no image: the chart's alt text says what it shows.
+            self.out.write(f"[{attachment.filename}] {attachment.alt_text}\n")
+            parts += 1
+        self.out.flush()
+        return DeliveryResult(
+            document_id or document.id, NAME, channel, parts=parts, sent=list(range(parts))
+        )
+
+    async def post_message(self, channel: str, text: str) -> Sent:
+        self.out.write(text.rstrip("\n") + "\n")
+        self.out.flush()
+        return Sent(message_id=STDOUT)
+
+    async def close(self) -> None:
+        return None
