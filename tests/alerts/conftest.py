@@ -118,7 +118,7 @@ def pr_numbers(doc: Document) -> list[int]:
 
 
 def card_kind(doc: Document) -> str:
-    """"alert" for one PR's card, "alert-batch" for a batch (only a single card names its PR)."""
+    """ "alert" for one PR's card, "alert-batch" for a batch (only a single card names its PR)."""
     return "alert" if "number" in doc.meta else "alert-batch"
 
 
