@@ -3,9 +3,10 @@ App, backend and platform wiring, talking to the local fakes of GitHub and Slack
 
 Nothing in the bot is replaced: the Slack request is signed with the signing secret as
 Slack signs it, the GitHub webhook with HMAC-SHA256 as GitHub does, and what the bot posts
-is read back from the fake Slack. The scenario is one deployment's life: a PR lookup, two
-subscriptions, a merged PR's alert, the weekly module digest, health, metrics, the archive,
-then SIGTERM with a clean exit.
+is read back from the fake Slack. Discord's gateway is the fake's too (HELLO, IDENTIFY,
+READY), so an INTERACTION_CREATE reaches the bot as it would in production. The scenario
+is one deployment's life: a PR lookup, two subscriptions, a merged PR's alert, the weekly
+module digest, health, metrics, the archive, then SIGTERM with a clean exit.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ import httpx
 import pytest
 
 from bot.runtime.scheduler import week_before
+from tests.fakes.discord import FakeDiscord
 from tests.fakes.github import FakeGitHub
 from tests.fakes.prdata import FakeFile, FakePR, make_prs
 from tests.fakes.slack import FakeSlack, Message
@@ -128,13 +130,13 @@ class Serve:
 
     def commands(self) -> list[str]:
         """The log lines of answered commands (one per command, after its answer)."""
-        return [line for line in self.lines if re.search(r"command \S+ on slack: ", line)]
+        return [line for line in self.lines if re.search(r"command \S+ on \w+: ", line)]
 
     @property
     def log(self) -> str:
         return "".join(self.lines)
 
-    async def wait_log(self, pattern: str, timeout: float = 60) -> re.Match[str]:
+    async def wait_log(self, pattern: str, within: float = 60) -> re.Match[str]:
         compiled = re.compile(pattern)
 
         async def search() -> re.Match[str]:
@@ -148,12 +150,12 @@ class Serve:
                 await self.changed.wait()
 
         try:
-            return await asyncio.wait_for(search(), timeout)
+            return await asyncio.wait_for(search(), within)
         except TimeoutError:
             raise AssertionError(f"no {pattern!r} in serve's log:\n{self.log}") from None
 
 
-async def until(what: str, check: Callable[[], Any], serve: Serve, timeout: float = 90) -> Any:
+async def until(what: str, check: Callable[[], Any], serve: Serve, within: float = 90) -> Any:
     """Poll a fake's record until `check()` is truthy (waiting for an event, not timing it)."""
 
     async def poll() -> Any:
@@ -164,23 +166,30 @@ async def until(what: str, check: Callable[[], Any], serve: Serve, timeout: floa
         return result
 
     try:
-        return await asyncio.wait_for(poll(), timeout)
+        return await asyncio.wait_for(poll(), within)
     except TimeoutError:
         raise AssertionError(f"timed out waiting for {what}; serve's log:\n{serve.log}") from None
 
 
+Fakes = tuple[FakeGitHub, FakeSlack, FakeDiscord]
+
+
 @pytest.fixture
-async def fakes() -> AsyncIterator[tuple[FakeGitHub, FakeSlack]]:
+async def fakes() -> AsyncIterator[Fakes]:
     now = datetime.now(UTC).replace(microsecond=0)
-    async with FakeGitHub({REPO: pull_requests(now)}) as github, FakeSlack() as slack:
-        yield github, slack
+    async with (
+        FakeGitHub({REPO: pull_requests(now)}) as github,
+        FakeSlack() as slack,
+        FakeDiscord() as discord,
+    ):
+        yield github, slack, discord
 
 
 @pytest.fixture
-async def serve(fakes: tuple[FakeGitHub, FakeSlack], tmp_path: Path) -> AsyncIterator[Serve]:
-    github, slack = fakes
+async def serve(fakes: Fakes, tmp_path: Path) -> AsyncIterator[Serve]:
+    github, slack, discord = fakes
     config = tmp_path / "bot.toml"
-    config.write_text(CONFIG)
+    config.write_text(CONFIG + f"\n[discord]\nguild_ids = [{discord.guild_id}]\n")
     env = {
         key: value
         for key, value in os.environ.items()
@@ -194,6 +203,8 @@ async def serve(fakes: tuple[FakeGitHub, FakeSlack], tmp_path: Path) -> AsyncIte
         SLACK_BOT_TOKEN=slack.token,
         SLACK_SIGNING_SECRET=SIGNING_SECRET,
         SLACK_API_URL=slack.api_url,
+        DISCORD_BOT_TOKEN=discord.token,
+        DISCORD_API_URL=discord.api_url,  # the gateway comes from its /gateway/bot
         DATABASE_URL=f"sqlite+aiosqlite:///{tmp_path / 'serve.sqlite3'}",
     )
     process = await asyncio.create_subprocess_exec(
@@ -277,9 +288,9 @@ def message_text(message: Message) -> str:
 
 
 async def test_serve_answers_slack_alerts_on_a_webhook_posts_the_weekly_digest_and_drains(
-    serve: Serve, fakes: tuple[FakeGitHub, FakeSlack]
+    serve: Serve, fakes: Fakes
 ) -> None:
-    github, slack = fakes
+    github, slack, _discord = fakes
     async with httpx.AsyncClient(timeout=30) as client:
         health = await client.get(f"{serve.base}/healthz")
         assert health.status_code == 200
@@ -331,9 +342,9 @@ async def test_serve_answers_slack_alerts_on_a_webhook_posts_the_weekly_digest_a
             "the weekly ROCm digest in C1",
             lambda: top_level(slack.channel_messages("C1")),
             serve,
-            timeout=150,
+            within=150,
         )
-        await serve.wait_log(r"digest \S+ \[rocm\] .* posted in", timeout=60)
+        await serve.wait_log(r"digest \S+ \[rocm\] .* posted in", within=60)
         head = message_text(digests[0])
         assert "ROCm" in head
         rocm_numbers = [p.number for p in github.repos[REPO] if p.title.startswith("[ROCm]")]
@@ -359,7 +370,11 @@ async def test_serve_answers_slack_alerts_on_a_webhook_posts_the_weekly_digest_a
         assert "text/html" in archive.headers["content-type"]
         assert REPO in archive.text
 
-    # SIGTERM: stop taking work, drain, close, exit 0.
+    await stops_cleanly(serve)
+
+
+async def stops_cleanly(serve: Serve) -> None:
+    """SIGTERM: stop taking work, drain, close, exit 0."""
     serve.process.send_signal(signal.SIGTERM)
     assert await asyncio.wait_for(serve.process.wait(), 60) == 0, serve.log
     assert serve.reader is not None
@@ -368,3 +383,27 @@ async def test_serve_answers_slack_alerts_on_a_webhook_posts_the_weekly_digest_a
     assert "shutting down" in serve.log and "stopped" in serve.log
     assert "Traceback" not in serve.log, serve.log
     assert "cancelled after" not in serve.log
+
+
+async def test_serve_answers_a_discord_slash_command_from_the_gateway(
+    serve: Serve, fakes: Fakes
+) -> None:
+    github, _slack, discord = fakes
+    await asyncio.wait_for(discord.gateway_identified.wait(), 60)
+    await serve.wait_log(r"discord: synced \d+ commands to guild")
+    assert discord.commands, "the /vllm command group is registered"
+    channel = discord.add_channel().id
+    done = len(serve.commands())
+    options = [{"name": "number", "type": 4, "value": LOOKUP}]
+    payload = discord.slash_interaction("pr", options, channel_id=channel)
+    await discord.gateway_dispatch("INTERACTION_CREATE", payload)
+    await until("/vllm pr on Discord to finish", lambda: len(serve.commands()) > done, serve)
+    assert re.search(r"command pr on discord: ok", serve.log), serve.log
+    token = payload["token"]
+    answered = [r for r in discord.requests if token in r.path]
+    assert answered and all(r.status < 300 for r in answered), answered
+    title = next(p.title for p in github.repos[REPO] if p.number == LOOKUP)
+    sent = json.dumps([r.json for r in answered], ensure_ascii=False)
+    # Discord markdown escapes the title's [tag]; the words and the number are as typed.
+    assert str(LOOKUP) in sent and title.split("] ", 1)[-1] in sent, sent
+    await stops_cleanly(serve)
