@@ -21,10 +21,12 @@ import signal
 import sys
 import uuid
 from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
+from urllib.parse import parse_qsl
 
 import httpx
 import pytest
@@ -185,11 +187,15 @@ async def fakes() -> AsyncIterator[Fakes]:
         yield github, slack, discord
 
 
-@pytest.fixture
-async def serve(fakes: Fakes, tmp_path: Path) -> AsyncIterator[Serve]:
+@asynccontextmanager
+async def running_serve(fakes: Fakes, tmp_path: Path, slack_mode: str) -> AsyncIterator[Serve]:
+    """`python -m bot serve` with every platform configured, until the test ends."""
     github, slack, discord = fakes
     config = tmp_path / "bot.toml"
-    config.write_text(CONFIG + f"\n[discord]\nguild_ids = [{discord.guild_id}]\n")
+    config.write_text(
+        CONFIG.replace('mode = "http"', f'mode = "{slack_mode}"')
+        + f"\n[discord]\nguild_ids = [{discord.guild_id}]\n"
+    )
     env = {
         key: value
         for key, value in os.environ.items()
@@ -201,12 +207,15 @@ async def serve(fakes: Fakes, tmp_path: Path) -> AsyncIterator[Serve]:
         GITHUB_GRAPHQL_URL=github.graphql_url,
         GITHUB_WEBHOOK_SECRET=WEBHOOK_SECRET,
         SLACK_BOT_TOKEN=slack.token,
-        SLACK_SIGNING_SECRET=SIGNING_SECRET,
         SLACK_API_URL=slack.api_url,
         DISCORD_BOT_TOKEN=discord.token,
         DISCORD_API_URL=discord.api_url,  # the gateway comes from its /gateway/bot
         DATABASE_URL=f"sqlite+aiosqlite:///{tmp_path / 'serve.sqlite3'}",
     )
+    if slack_mode == "http":
+        env["SLACK_SIGNING_SECRET"] = SIGNING_SECRET
+    else:
+        env["SLACK_APP_TOKEN"] = slack.app_token
     process = await asyncio.create_subprocess_exec(
         sys.executable, "-m", "bot", "--config", str(config), "serve", "--port", "0",
         cwd=ROOT, env=env, stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE,
@@ -224,6 +233,12 @@ async def serve(fakes: Fakes, tmp_path: Path) -> AsyncIterator[Serve]:
             await process.wait()
         if running.reader is not None:
             await running.reader
+
+
+@pytest.fixture
+async def serve(fakes: Fakes, tmp_path: Path) -> AsyncIterator[Serve]:
+    async with running_serve(fakes, tmp_path, "http") as running:
+        yield running
 
 
 async def slash(
@@ -407,3 +422,24 @@ async def test_serve_answers_a_discord_slash_command_from_the_gateway(
     # Discord markdown escapes the title's [tag]; the words and the number are as typed.
     assert str(LOOKUP) in sent and title.split("] ", 1)[-1] in sent, sent
     await stops_cleanly(serve)
+
+
+async def test_serve_in_socket_mode_answers_a_slash_command_over_the_socket(
+    fakes: Fakes, tmp_path: Path
+) -> None:
+    github, slack, _discord = fakes
+    async with running_serve(fakes, tmp_path, "socket") as serve:
+        await asyncio.wait_for(slack.socket_connected.wait(), 60)
+        await serve.wait_log(r"Slack: Socket Mode connected")
+        done = len(serve.commands())
+        command = dict(parse_qsl(command_body(f"pr {LOOKUP}", slack.response_url("sock"))))
+        ack = await slack.socket_request("slash_commands", command)
+        await until(
+            "/vllm pr over the socket to finish", lambda: len(serve.commands()) > done, serve
+        )
+        seen = json.dumps(
+            [ack, *(b for k, b in slack.responses if k == "sock")], ensure_ascii=False
+        )
+        title = next(p.title for p in github.repos[REPO] if p.number == LOOKUP)
+        assert str(LOOKUP) in seen and title in seen, seen
+        await stops_cleanly(serve)
