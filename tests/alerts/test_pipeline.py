@@ -10,6 +10,7 @@ from datetime import UTC, datetime, timedelta
 from bot.alerts.pipeline import AlertPipeline
 from bot.alerts.repository import AlertStore
 from bot.alerts.settings import AlertChannel
+from bot.alerts.wiring import BotCards
 from bot.filters import SubscriptionFilters
 from bot.store import Store
 from bot.store.ledger import Owner
@@ -314,8 +315,6 @@ async def test_pipeline_reads_subscriptions_changed_by_another_process(env: Env)
 
 
 async def test_the_bot_cards_render_alerts_and_batches(env: Env) -> None:
-    from bot.alerts.wiring import BotCards
-
     pipeline = AlertPipeline(
         env.store, env.settings.model_copy(update={"batch_after": 1}),
         analyzer_for=lambda repo: env.analyzer, sender=env.outbox, clock=env.clock,
