@@ -443,3 +443,29 @@ async def test_serve_in_socket_mode_answers_a_slash_command_over_the_socket(
         title = next(p.title for p in github.repos[REPO] if p.number == LOOKUP)
         assert str(LOOKUP) in seen and title in seen, seen
         await stops_cleanly(serve)
+
+
+async def test_sigterm_while_a_command_is_answered_drains_it_then_exits_0(
+    serve: Serve, fakes: Fakes
+) -> None:
+    github, slack, _discord = fakes
+    number = 41_005
+    github.inject(delay=5.0)  # GitHub takes its time with the lookup's first request
+    body = command_body(f"pr {number}", slack.response_url("draining"), channel="C1")
+    async with httpx.AsyncClient(timeout=30) as client:
+        acked = await client.post(
+            f"{serve.base}/slack/events",
+            content=body,
+            headers=signed_headers(body, secret=SIGNING_SECRET, content_type=FORM),
+        )
+    assert acked.status_code == 200, acked.text
+    serve.process.send_signal(signal.SIGTERM)
+    assert await asyncio.wait_for(serve.process.wait(), 60) == 0, serve.log
+    assert serve.reader is not None
+    await serve.reader
+    # It was still being answered when the signal came, and its answer still went out.
+    assert re.search(r"shutting down: finishing in-flight work .*/vllm in C1", serve.log), serve.log
+    title = next(p.title for p in github.repos[REPO] if p.number == number)
+    answers = json.dumps([b for k, b in slack.responses if k == "draining"], ensure_ascii=False)
+    assert title in answers, serve.log
+    assert "cancelled after" not in serve.log and "Traceback" not in serve.log
