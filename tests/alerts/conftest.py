@@ -14,6 +14,7 @@ import pytest
 from bot.alerts.pipeline import AlertPipeline
 from bot.alerts.settings import AlertSettings
 from bot.alerts.subscriptions import ModuleCatalogue, SubscriptionService
+from bot.alerts.wiring import BotCards
 from bot.commands.context import ModuleInfo
 from bot.document import Document
 from bot.filters import SubscriptionFilters
@@ -106,11 +107,19 @@ class Outbox:
         self.sent.append((platform, channel, document))
 
     def numbers(self) -> list[list[int]]:
-        """Per message, the PR numbers it carries (from the card's metadata)."""
-        return [
-            [int(key.rsplit("#", 1)[1]) for key in doc.meta["prs"].split(",")]
-            for _platform, _channel, doc in self.sent
-        ]
+        """Per message, the PR numbers it carries."""
+        return [pr_numbers(doc) for _platform, _channel, doc in self.sent]
+
+
+def pr_numbers(doc: Document) -> list[int]:
+    """The PR numbers a production alert card carries: `bot.cards` ids end in them
+    (`alert:REPO:N`, a batch `alert:REPOS:N1,N2,...`)."""
+    return [int(n) for n in doc.id.rsplit(":", 1)[1].split(",")]
+
+
+def card_kind(doc: Document) -> str:
+    """ "alert" for one PR's card, "alert-batch" for a batch (only a single card names its PR)."""
+    return "alert" if "number" in doc.meta else "alert-batch"
 
 
 @dataclass
@@ -131,6 +140,7 @@ class Env:
             merged,
             analyzer_for=lambda repo: self.analyzer,
             sender=self.outbox,
+            cards=BotCards(),
             clock=self.clock,
         )
 
@@ -164,8 +174,14 @@ async def env(tmp_path: Path) -> AsyncIterator[Env]:
     analyzer = FakeAnalyzer()
     outbox = Outbox()
     alert_settings = settings()
+    # The cards production builds (bot.alerts.wiring.build_runtime), not the pipeline's fallback.
     pipeline = AlertPipeline(
-        store, alert_settings, analyzer_for=lambda repo: analyzer, sender=outbox, clock=clock
+        store,
+        alert_settings,
+        analyzer_for=lambda repo: analyzer,
+        sender=outbox,
+        cards=BotCards(),
+        clock=clock,
     )
     # Subscriptions exist from an hour before T0, so PRs merged "now" are after them.
     service_clock = Clock(T0 - timedelta(hours=1))

@@ -10,12 +10,13 @@ from datetime import UTC, datetime, timedelta
 from bot.alerts.pipeline import AlertPipeline
 from bot.alerts.repository import AlertStore
 from bot.alerts.settings import AlertChannel
+from bot.alerts.wiring import BotCards
 from bot.filters import SubscriptionFilters
 from bot.store import Store
 from bot.store.ledger import Owner
 from tests.fakes.processes import dead_pid
 
-from .conftest import T0, Env, make_pr
+from .conftest import T0, Env, card_kind, make_pr
 
 
 async def test_matching_pr_is_alerted_once_with_a_compact_card(env: Env) -> None:
@@ -61,11 +62,11 @@ async def test_more_than_batch_after_in_one_poll_is_one_batched_message(env: Env
     await env.pipeline.submit(prs, source="poll")
     by_channel = {c: env.outbox.numbers()[i] for i, (_p, c, _d) in enumerate(env.outbox.sent)}
     c1 = [doc for _p, c, doc in env.outbox.sent if c == "C1"]
-    assert len(c1) == 1 and c1[0].meta["kind"] == "alert-batch"
+    assert len(c1) == 1 and card_kind(c1[0]) == "alert-batch"
     assert by_channel["C1"] == [1, 2, 3, 4, 5, 6]
     # Exactly batch_after (5) is not "more than": five single cards.
     c2 = [doc for _p, c, doc in env.outbox.sent if c == "C2"]
-    assert [d.meta["kind"] for d in c2] == ["alert"] * 5
+    assert [card_kind(d) for d in c2] == ["alert"] * 5
 
 
 async def test_webhook_burst_within_a_minute_is_batched(env: Env) -> None:
@@ -83,7 +84,7 @@ async def test_webhook_burst_within_a_minute_is_batched(env: Env) -> None:
     env.clock.advance(seconds=61)
     await env.pipeline.flush()
     assert env.outbox.numbers()[-1] == [7]
-    assert env.outbox.sent[-1][2].meta["kind"] == "alert"
+    assert card_kind(env.outbox.sent[-1][2]) == "alert"
 
 
 async def test_quiet_hours_hold_then_release(env: Env) -> None:
@@ -314,8 +315,6 @@ async def test_pipeline_reads_subscriptions_changed_by_another_process(env: Env)
 
 
 async def test_the_bot_cards_render_alerts_and_batches(env: Env) -> None:
-    from bot.alerts.wiring import BotCards
-
     pipeline = AlertPipeline(
         env.store, env.settings.model_copy(update={"batch_after": 1}),
         analyzer_for=lambda repo: env.analyzer, sender=env.outbox, clock=env.clock,

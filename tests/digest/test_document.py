@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import time
 from dataclasses import replace
 from html.parser import HTMLParser
 
@@ -138,19 +137,17 @@ def test_links_with_unsafe_schemes_become_text() -> None:
     assert "javascript" not in render_html(doc)
 
 
-def test_a_week_of_1500_prs_builds_and_renders_quickly() -> None:
+def test_a_week_of_1500_prs_builds_and_renders() -> None:
+    # How fast: bench/bench_digest.py measures 250- and 10,000-PR weeks (no timing here).
     base = this_week()
     prs = []
     for i in range(1500):
         source = base[i % len(base)]
         pr = replace(source.pr, number=100_000 + i, author=f"user{i % 300}")
         prs.append(replace(source, pr=pr))
-    started = time.perf_counter()
     digest = fixture_digest("zh", prs=prs)
     markdown = render_markdown(digest_document(digest))
-    elapsed = time.perf_counter() - started
     assert digest.totals.merged == 1500 and digest.totals.contributors == 300
     assert len(digest.key_prs) == 24 and len(digest.highlights) <= 8
     assert "1,500" in markdown
-    assert elapsed < 3, f"1,500-PR digest took {elapsed:.2f}s"
     assert WINDOW.label == digest.week

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import time
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -105,15 +104,15 @@ async def test_bucket_headers_are_obeyed_without_a_single_429(store: Store) -> N
             try:
                 channel = fake.add_channel().id
                 doc = digest_document("2026-W23")
-                started = time.monotonic()
                 await post(http, store, doc, channel)
-                elapsed = time.monotonic() - started
             finally:
                 await http.close()
+        # The fake answers a request past the bucket with 429 and records a violation, so
+        # none of either means the client waited whenever the bucket was empty (how long
+        # it takes is for bench/, not a test).
         assert fake.violations == []
         assert not [r for r in fake.requests if r.status == 429]
-        # 10 thread messages at 2 per 0.3 s need at least four waits.
-        assert elapsed >= 4 * 0.3
+        assert len(fake.requests_to(MESSAGES)) > 2 * 2  # enough parts to empty the bucket
         assert_threaded(fake, channel, render_discord(doc))
 
 

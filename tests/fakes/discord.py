@@ -44,7 +44,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from aiohttp import web
+from aiohttp import WSMsgType, web
 
 from tests.fakes.gates import Gate
 
@@ -326,6 +326,10 @@ class FakeDiscord:
         self._changed = asyncio.Condition()
         self._runner: web.AppRunner | None = None
         self.port = 0
+        # The gateway (a bot process connecting with discord.py's real client).
+        self.gateway_sockets: list[web.WebSocketResponse] = []
+        self.gateway_identified = asyncio.Event()
+        self._gateway_seq = 0
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -365,6 +369,7 @@ class FakeDiscord:
         r.add_get(
             p + "/applications/{application_id}/guilds/{guild_id}/commands", self._get_commands
         )
+        r.add_get("/gateway", self._gateway_socket)
         self._runner = web.AppRunner(app, access_log=None)
         await self._runner.setup()
         site = web.TCPSite(self._runner, "127.0.0.1", 0)
@@ -372,6 +377,8 @@ class FakeDiscord:
         self.port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
 
     async def close(self) -> None:
+        for socket in list(self.gateway_sockets):
+            await socket.close()
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
@@ -533,6 +540,9 @@ class FakeDiscord:
 
     @web.middleware
     async def _middleware(self, request: web.Request, handler: Callable) -> web.StreamResponse:
+        if request.path == "/gateway":
+            # A websocket, authenticated by IDENTIFY; REST headers and buckets do not apply.
+            return await handler(request)
         now = time.monotonic()
         resource = request.match_info.route.resource
         template = resource.canonical.removeprefix(API_PREFIX) if resource else request.path
@@ -682,6 +692,55 @@ class FakeDiscord:
                 "team": None,
             }
         )
+
+    # ------------------------------------------------------------------ gateway
+
+    async def _gateway_socket(self, request: web.Request) -> web.WebSocketResponse:
+        """The gateway, as far as a slash-command bot needs it (topics/gateway): HELLO,
+        IDENTIFY with the bot token (4004 "Authentication failed" otherwise), READY, and
+        heartbeats answered with HEARTBEAT_ACK. Frames are uncompressed JSON text, which
+        discord.py reads as well as zlib-stream. Events are sent with `gateway_dispatch`."""
+        socket = web.WebSocketResponse()
+        await socket.prepare(request)
+        await socket.send_json(
+            {"op": 10, "d": {"heartbeat_interval": 41_250}, "s": None, "t": None}
+        )
+        async for frame in socket:
+            if frame.type != WSMsgType.TEXT:
+                continue
+            payload = json.loads(frame.data)
+            op = payload.get("op")
+            if op == 1:  # HEARTBEAT
+                await socket.send_json({"op": 11, "d": None, "s": None, "t": None})
+            elif op == 2:  # IDENTIFY
+                if (payload.get("d") or {}).get("token") != self.token:
+                    await socket.close(code=4004, message=b"Authentication failed.")
+                    break
+                self.gateway_sockets.append(socket)
+                await self._send_event(socket, "READY", self._ready())
+                self.gateway_identified.set()
+        if socket in self.gateway_sockets:
+            self.gateway_sockets.remove(socket)
+        return socket
+
+    def _ready(self) -> dict[str, Any]:
+        return {
+            "v": 10,
+            "user": self._user(),
+            "guilds": [],  # none unavailable: discord.py need not wait for GUILD_CREATEs
+            "session_id": secrets.token_hex(16),
+            "resume_gateway_url": self.gateway_url,
+            "application": {"id": str(self.application_id), "flags": 0},
+        }
+
+    async def _send_event(self, socket: web.WebSocketResponse, name: str, data: Any) -> None:
+        self._gateway_seq += 1
+        await socket.send_json({"op": 0, "t": name, "s": self._gateway_seq, "d": data})
+
+    async def gateway_dispatch(self, name: str, data: dict[str, Any]) -> None:
+        """Send a DISPATCH event (e.g. INTERACTION_CREATE) to every identified session."""
+        for socket in list(self.gateway_sockets):
+            await self._send_event(socket, name, data)
 
     async def _gateway(self, request: web.Request) -> web.Response:
         return _json_response({"url": self.gateway_url})

@@ -18,6 +18,7 @@ import pytest
 
 from bot.alerts.pipeline import AlertPipeline
 from bot.alerts.subscriptions import SubscriptionService
+from bot.alerts.wiring import BotCards
 from bot.commands import Context
 from bot.errors import GitHubUnavailable
 from bot.runtime.integrations import Integrations, Route
@@ -222,6 +223,7 @@ async def test_metrics_count_commands_alerts_and_errors(store, slack: SlackSetup
             settings(),
             analyzer_for=lambda repo: analyzer,
             sender=outbox,
+            cards=BotCards(),  # the cards production wires
             clock=clock,
             metrics=metrics,
         )
