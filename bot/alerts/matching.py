@@ -230,9 +230,15 @@ class MatchIndex:
         if merged is not None and self._newest is not None and merged < self._newest:
             # Rare: the PR merged before some subscription existed. Those never hear about
             # it (poll overlaps and redeliveries would otherwise alert history).
-            simple = {i: c for i, c in simple.items() if merged >= c.sub.created_at}
-            checked = {i: c for i, c in checked.items() if merged >= c.sub.created_at}
+            simple = {i: c for i, c in simple.items() if merged >= _second(c.sub.created_at)}
+            checked = {i: c for i, c in checked.items() if merged >= _second(c.sub.created_at)}
         for sub_id, compiled in checked.items():
             if compiled.accepts(pr):
                 simple[sub_id] = compiled
         return [simple[i].sub for i in sorted(simple)]
+
+
+def _second(at: datetime) -> datetime:
+    """GitHub's merge times are whole seconds: a PR merged in the second a subscription was
+    made, after it, must not count as history for it."""
+    return at.replace(microsecond=0)
