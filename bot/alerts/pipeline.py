@@ -40,7 +40,7 @@ from typing import Literal
 
 from bot.alerts.matching import MatchIndex, PRFacts
 from bot.alerts.model import AlertItem, Subscription
-from bot.alerts.render import AlertCards, DefaultAlertCards
+from bot.alerts.render import AlertCards, BotCards
 from bot.alerts.repository import AlertStore, Held
 from bot.alerts.settings import AlertSettings
 from bot.analysis import Analyzer
@@ -99,7 +99,7 @@ class AlertPipeline:
         self.settings = settings
         self.analyzer_for = analyzer_for
         self.sender = sender
-        self.cards = cards or DefaultAlertCards()
+        self.cards = cards or BotCards()
         self.clock = clock
         self.lease = lease
         self.retry_base = retry_base

@@ -11,18 +11,17 @@ import asyncio
 import logging
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from bot.alerts.pipeline import AlertPipeline, Sender
 from bot.alerts.poller import AlertPoller, GitHubMergedSource
+from bot.alerts.render import BotCards
 from bot.alerts.settings import AlertSettings
 from bot.alerts.subscriptions import ModuleCatalogue, SubscriptionService
 from bot.analysis import load_ruleset
-from bot.cards import alert_card, batched_alert
 from bot.delivery import DeliveryResult, Ledger
 from bot.document import Document
 from bot.errors import BotError
-from bot.models import AnalyzedPR
 from bot.platform import Platform
 
 if TYPE_CHECKING:
@@ -111,13 +110,3 @@ async def poll_alerts(app: App) -> str:
     flushed = await alerts.pipeline.flush()  # also releases quiet-hour and batch holds
     queued = sum(r.queued for r in results)
     return f"alerts: {len(results)} repos polled, {queued} queued, {flushed.alerts} sent"
-
-
-class BotCards:
-    """AlertCards over bot.cards (the digest engineer's alert_card / batched_alert)."""
-
-    def alert(self, item: Any, language: str) -> Document:
-        return alert_card(item.pr, item.analysis, language)
-
-    def batch(self, items: Any, language: str) -> Document:
-        return batched_alert([AnalyzedPR(i.pr, i.analysis) for i in items], language)

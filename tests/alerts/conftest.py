@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 from bot.alerts.pipeline import AlertPipeline
+from bot.alerts.render import BotCards
 from bot.alerts.settings import AlertSettings
 from bot.alerts.subscriptions import ModuleCatalogue, SubscriptionService
-from bot.alerts.wiring import BotCards
 from bot.commands.context import ModuleInfo
 from bot.document import Document
 from bot.filters import SubscriptionFilters

@@ -8,9 +8,9 @@ import socket
 from datetime import UTC, datetime, timedelta
 
 from bot.alerts.pipeline import AlertPipeline
+from bot.alerts.render import BotCards
 from bot.alerts.repository import AlertStore
 from bot.alerts.settings import AlertChannel
-from bot.alerts.wiring import BotCards
 from bot.filters import SubscriptionFilters
 from bot.store import Store
 from bot.store.ledger import Owner

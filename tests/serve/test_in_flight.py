@@ -17,8 +17,8 @@ import httpx
 import pytest
 
 from bot.alerts.pipeline import AlertPipeline
+from bot.alerts.render import BotCards
 from bot.alerts.subscriptions import SubscriptionService
-from bot.alerts.wiring import BotCards
 from bot.commands import Context
 from bot.errors import GitHubUnavailable
 from bot.runtime.integrations import Integrations, Route
