@@ -103,7 +103,7 @@ class Flag:
     # Message key and parameters for other languages (bot/analysis/reasons.py renders them);
     # an empty key means the reason exists in English only.
     key: str = ""
-    params: dict = field(default_factory=dict)
+    params: dict[str, object] = field(default_factory=dict)
 
 
 @dataclass(slots=True)
@@ -112,7 +112,7 @@ class ScoreContribution:
     points: float
     reason: str  # "touches the scheduler", "1,450 lines changed" (English)
     key: str = ""  # message key in bot/analysis/reasons.py; "" = English only
-    params: dict = field(default_factory=dict)
+    params: dict[str, object] = field(default_factory=dict)
 
 
 @dataclass(slots=True)
