@@ -14,10 +14,11 @@ from typing import Any
 
 from rich.console import Console
 
+from bot.cron import parse_cron
 from bot.errors import ConfigError
 from bot.runtime import probes
 from bot.runtime.probes import Probe, secret
-from bot.runtime.scheduler import fire_times, parse_cron
+from bot.runtime.scheduler import fire_times
 from bot.serve import missing_tokens
 
 OK, FAIL, WARN = "✓", "✗", "!"

@@ -73,7 +73,9 @@ class GraphQLSource:
     def __init__(self, client: GitHubClient) -> None:
         self.client = client
 
-    async def _query(self, repo: str, document: str, variables: dict[str, Any]) -> dict:
+    async def _query(
+        self, repo: str, document: str, variables: dict[str, Any]
+    ) -> dict[str, Any]:  # JSON
         owner, name = split_repo(repo)
         try:
             return await self.client.graphql(document, {"owner": owner, "name": name, **variables})
