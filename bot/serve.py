@@ -40,12 +40,13 @@ from bot.runtime.settings import ServeConfig, logging_settings, serve_settings
 from bot.runtime.web import Readiness, archive_routes, build_app, start_site
 
 if TYPE_CHECKING:
+    from bot.config import Config, Environment
     from bot.github.client import GitHubClient
 
 log = logging.getLogger("bot.serve")
 
 
-def missing_tokens(config: Any, env: Any) -> list[str]:
+def missing_tokens(config: Config, env: Environment) -> list[str]:
     """What the configured platforms need and the environment lacks, as fix-it phrases."""
     problems: list[str] = []
     slack_targets = [t.channel for t in config.digest.targets if t.platform == "slack"]
@@ -80,7 +81,7 @@ def missing_tokens(config: Any, env: Any) -> list[str]:
     return problems
 
 
-def preflight(config: Any, env: Any) -> None:
+def preflight(config: Config, env: Environment) -> None:
     """Bad cron expressions and missing tokens: ConfigError (exit 2) before anything runs."""
     digest_jobs(config)
     problems = missing_tokens(config, env)
@@ -299,14 +300,14 @@ class Server:
             self._runner = None
 
 
-def _configure_logging(services: Any) -> None:
+def _configure_logging(services: App) -> None:
     settings = logging_settings(services.config)
     # `vllm-bot --debug serve` asked for debug logs; honour it over the config.
     level = "DEBUG" if logging.getLogger().level == logging.DEBUG else settings.level
     configure_logging(settings.format, level, secret_values(services))
 
 
-async def serve_forever(services: Any, port: int | None = None, **options: Any) -> None:
+async def serve_forever(services: App, port: int | None = None, **options: Any) -> None:
     """Run until SIGTERM/SIGINT; return normally after a clean shutdown (exit 0)."""
     preflight(services.config, services.env)  # before logging changes: one line on stderr
     _configure_logging(services)

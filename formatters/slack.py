@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.document import (
+    Block,
     BulletList,
     Code,
     Document,
@@ -145,7 +146,7 @@ def _join_cells(row: tuple[Inline, ...]) -> Inline:
     return tuple(out)
 
 
-def _block_runs(block: Any) -> list[Run]:
+def _block_runs(block: Block) -> list[Run]:
     if isinstance(block, Paragraph):
         atoms = [
             Atom(len(text), text)

@@ -55,7 +55,7 @@ class HistoryStore(Protocol):
     ) -> dict[str, datetime | None]: ...
 
 
-class _Analyzer(Protocol):
+class HistoryAnalyzer(Protocol):
     def analyze(self, pr: PullRequest) -> Analysis: ...
 
 
@@ -132,7 +132,7 @@ def covered(rows: Sequence[SyncedSpan], start: datetime, end: datetime) -> bool:
 
 async def load_timeline(
     store: HistoryStore,
-    analyzer: _Analyzer,
+    analyzer: HistoryAnalyzer,
     repo: str,
     windows: Sequence[Window],
     *,
