@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 from bot.app import App
 from bot.digest.archive import ArchiveCache
 from bot.errors import BotError, ConfigError
-from bot.runtime.integrations import Integrations, discover, periodic_sync
+from bot.runtime.integrations import Component, Integrations, discover, periodic_sync
 from bot.runtime.leader import LeaderLoop, Leadership, leadership_for
 from bot.runtime.logging import configure_logging, secret_values
 from bot.runtime.metrics import METRICS, Metrics
@@ -144,7 +144,7 @@ class Server:
         self._runner: Any = None
         self._leader_task: asyncio.Task[None] | None = None
         self._catch_up_task: asyncio.Task[Any] | None = None
-        self._started: list[Any] = []
+        self._started: list[Component] = []
         self._bind_metrics()
 
     def _bind_metrics(self) -> None:
@@ -195,7 +195,7 @@ class Server:
             await self._start_component(component)
         self._leader_task = asyncio.create_task(self.leader.run(), name="leader election")
 
-    async def _start_component(self, component: Any) -> None:
+    async def _start_component(self, component: Component) -> None:
         try:
             await component.start()
         except Exception as exc:
