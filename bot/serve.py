@@ -99,7 +99,7 @@ class Server:
         port: int | None = None,
         post: PostDigest = post_with_pipeline,
         integrations: Integrations | None = None,
-        sync: Callable[[Any], Awaitable[Any]] | None = periodic_sync,
+        sync: Callable[[App], Awaitable[str]] | None = periodic_sync,
         leadership: Leadership | None = None,
         metrics: Metrics = METRICS,
         catch_up: bool = True,

@@ -59,7 +59,7 @@ def verify(secret: str, body: bytes, header: str | None) -> bool:
     return hmac.compare_digest(signature(secret, body).encode(), header.strip().encode())
 
 
-def _time(value: Any) -> datetime | None:
+def _time(value: object) -> datetime | None:
     if not value:
         return None
     return datetime.fromisoformat(str(value).replace("Z", "+00:00")).astimezone(UTC)

@@ -163,11 +163,11 @@ def _numbers_in(text: str) -> Iterable[str]:
                     yield from (_norm(p) for p in part.split("."))
 
 
-def allowed_numbers(data: Any) -> set[str]:
+def allowed_numbers(data: object) -> set[str]:
     """Every number in the data, including numbers inside its strings (titles, claims)."""
     out: set[str] = set()
 
-    def walk(value: Any) -> None:
+    def walk(value: object) -> None:
         if isinstance(value, bool) or value is None:
             return
         if isinstance(value, int | float):

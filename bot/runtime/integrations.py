@@ -69,7 +69,7 @@ class Route:
 class Integrations:
     routes: list[Route] = field(default_factory=list)
     components: list[Component] = field(default_factory=list)
-    poll_alerts: Callable[[Any], Awaitable[Any]] | None = None
+    poll_alerts: Callable[[App], Awaitable[str]] | None = None
     # Extra `Work` to drain at shutdown (tests; platform pieces not found through routes
     # or components).
     work: list[Work] = field(default_factory=list)
