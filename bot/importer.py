@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.errors import UsageError
-from bot.models import FileChange, PRState, PullRequest
+from bot.models import PR_STATES, FileChange, PRState, PullRequest
 
 EXPECTED = "expected a JSON export (see README, 'Export format for import')"
 
@@ -36,16 +36,13 @@ def _time(value: str | None, where: str) -> datetime | None:
     return parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)
 
 
-_STATES: dict[str, PRState] = {"open": "open", "closed": "closed", "merged": "merged"}
-
-
 def _state(raw: dict[str, Any], merged_at: datetime | None, where: str) -> PRState:
     if merged_at:
         return "merged"
     value = str(raw.get("state", "open")).lower()
-    if value not in _STATES:
+    if value not in PR_STATES:
         raise UsageError(f"{where}: bad state {value!r}: expected open, closed or merged")
-    return _STATES[value]
+    return PR_STATES[value]
 
 
 def _pr(repo: str, raw: dict[str, Any], where: str) -> PullRequest:

@@ -7,6 +7,14 @@ from datetime import datetime
 from typing import Literal
 
 PRState = Literal["open", "closed", "merged"]
+PR_STATES: dict[str, PRState] = {"open": "open", "closed": "closed", "merged": "merged"}
+
+
+def pr_state(value: object, default: PRState) -> PRState:
+    """A state as GitHub writes it ("MERGED" in GraphQL, "closed" in REST); `default` when
+    it is missing (GitHub documents no other value)."""
+    return PR_STATES.get(str(value).lower(), default) if value else default
+
 
 FLAG_IDS = ("core-path", "missing-tests", "breaking", "dependency", "large", "revert")
 KIND_IDS = (
