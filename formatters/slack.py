@@ -191,7 +191,7 @@ def _plan(index: int, section: Section) -> Plan:
 class _Container:
     kind: str
     header: Atom | None
-    meta: Any
+    meta: object  # the run's meta (table column settings), passed on as is
     items: list[Any] = field(default_factory=list)
     fill: int = 0  # code points in this block's text so far
 

@@ -289,7 +289,7 @@ class Run:
     kind: str
     atoms: tuple[Atom, ...]
     header: Atom | None = None
-    meta: Any = None
+    meta: object = None
 
 
 @dataclass(frozen=True, slots=True)
