@@ -9,7 +9,7 @@ import sys
 from collections.abc import Callable, Coroutine
 from enum import StrEnum
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, TypeVar
+from typing import IO, TYPE_CHECKING, Annotated, Any, TypeVar, cast
 
 import typer
 import typer.core
@@ -22,9 +22,12 @@ from bot.validators import check_out_file, echo
 if TYPE_CHECKING:
     from bot.analysis import Analyzer
     from bot.app import App
+    from bot.config import DigestTarget
     from bot.digest.pipeline import BuiltDigest
     from bot.models import Analysis, PullRequest
     from bot.platform import Platform
+    from bot.sync import SyncResult
+    from bot.weeks import Window
 
 app = typer.Typer(
     name="vllm-bot",
@@ -36,7 +39,8 @@ app = typer.Typer(
 _display_type = typer.core.TyperOption.display_type_rich
 
 
-def _help_type(self: Any, ctx: Any) -> str | None:
+# ctx: typer's vendored click Context, whose module (typer._click) is private.
+def _help_type(self: typer.core.TyperOption, ctx: Any) -> str | None:
     """Help without Python types: a flag shows none (typer 0.29 prints `<bool>`) and a
     repeatable option its element (`<str>...`, not `<list[str]>`)."""
     if self.is_flag or self.count:
@@ -49,8 +53,10 @@ def _help_type(self: Any, ctx: Any) -> str | None:
 
 typer.core.TyperOption.display_type_rich = _help_type  # type: ignore[method-assign]
 
-err = Console(file=RedactingStream("stderr"), highlight=False, soft_wrap=True)
-out = Console(file=RedactingStream("stdout"), highlight=False, soft_wrap=True)
+# Rich wants an IO[str]; it calls only write/flush/isatty (and reads what RedactingStream
+# hands on to the real stream), so the cast is the whole adaptation.
+err = Console(file=cast("IO[str]", RedactingStream("stderr")), highlight=False, soft_wrap=True)
+out = Console(file=cast("IO[str]", RedactingStream("stdout")), highlight=False, soft_wrap=True)
 
 T = TypeVar("T")
 OFFLINE_HINT = (
@@ -220,7 +226,7 @@ def _emit(text: str, out_file: Path | None) -> None:
     err.print(f"wrote {out_file}")
 
 
-def _dump(data: Any) -> str:
+def _dump(data: object) -> str:
     return json.dumps(data, ensure_ascii=False, indent=2)
 
 
@@ -338,7 +344,9 @@ def import_(
     run(go)
 
 
-async def _sync_multi(services, target, window, force: bool, weeks: int) -> None:
+async def _sync_multi(
+    services: App, target: DigestTarget, window: Window, force: bool, weeks: int
+) -> None:
     """One search per week for every repository of the target (bot.sync.sync_scope)."""
     from bot.digest.history import chain
     from bot.progress import SyncProgress
@@ -365,7 +373,7 @@ async def _sync_multi(services, target, window, force: bool, weeks: int) -> None
         )
 
 
-def sync_summary(repo: str, label: str, result) -> str:
+def sync_summary(repo: str, label: str, result: SyncResult) -> str:
     if result.skipped_fresh:
         how = "fresh in the store, no request sent"
     elif result.confirmed_unchanged:
@@ -624,7 +632,7 @@ def _module_digest_of_one_repo() -> None:
 
 
 async def _module_ids(
-    services: Any, repo: str | None, words: list[str], *, offline: bool
+    services: App, repo: str | None, words: list[str], *, offline: bool
 ) -> list[str]:
     """`--module` values as module ids of the repo's rule set, resolved as `/vllm subscribe`
     resolves them (ids or names in either language)."""

@@ -27,10 +27,13 @@ import logging
 import weakref
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from bot.errors import BotError
 from bot.store.ledger import LEASE, Claim, Outcome, Owner
+
+if TYPE_CHECKING:
+    from bot.store.store import Delivery
 
 log = logging.getLogger(__name__)
 
@@ -87,7 +90,9 @@ Find = Callable[[int, dict[str, Any], str | None], Awaitable[Sent | None]]
 class Ledger(Protocol):
     """The part of `bot.store.Store` this module uses."""
 
-    async def deliveries(self, document: str, platform: str, channel: str) -> dict[int, Any]: ...
+    async def deliveries(
+        self, document: str, platform: str, channel: str
+    ) -> dict[int, Delivery]: ...
 
     async def claim_delivery(
         self,
@@ -339,7 +344,7 @@ async def _reconcile(
     return found
 
 
-def _set_root(result: DeliveryResult, root: Any) -> None:
+def _set_root(result: DeliveryResult, root: Delivery | None) -> None:
     """Take the root message and thread from part 0's ledger row, when there is one."""
     if root is not None:
         result.root_id = root.message_id

@@ -10,20 +10,25 @@ from __future__ import annotations
 import re
 import zoneinfo
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import TYPE_CHECKING
 
 from rich.console import Console
 
+from bot.cron import parse_cron
 from bot.errors import ConfigError
 from bot.runtime import probes
 from bot.runtime.probes import Probe, secret
-from bot.runtime.scheduler import fire_times, parse_cron
+from bot.runtime.scheduler import fire_times
 from bot.serve import missing_tokens
+
+if TYPE_CHECKING:
+    from bot.app import App
+    from bot.config import Config, DigestTarget
 
 OK, FAIL, WARN = "✓", "✗", "!"
 
 
-def _config_checks(services: Any) -> list[Probe]:
+def _config_checks(services: App) -> list[Probe]:
     config = services.config
     results = [
         Probe(
@@ -77,11 +82,11 @@ def _config_checks(services: Any) -> list[Probe]:
     return results
 
 
-def _without_unset_webhooks(config: Any) -> Any:
+def _without_unset_webhooks(config: Config) -> Config:
     """`config` minus webhook targets whose variable is unset: `missing_tokens` would raise
     for them, and they need no token anyway (their own webhook check reports them)."""
 
-    def resolvable(target: Any) -> bool:
+    def resolvable(target: DigestTarget) -> bool:
         try:
             _ = target.webhook_url  # raises ConfigError when its variable is unset
         except ConfigError:
@@ -95,7 +100,7 @@ def _without_unset_webhooks(config: Any) -> Any:
     return config.model_copy(update={"digest": digest})
 
 
-async def _platform_checks(services: Any) -> list[Probe]:
+async def _platform_checks(services: App) -> list[Probe]:
     env, config = services.env, services.config
     results: list[Probe] = []
     slack_targets = [t for t in config.digest.targets if t.platform == "slack"]
@@ -134,6 +139,8 @@ async def _platform_checks(services: Any) -> list[Probe]:
         except ConfigError as exc:
             results.append(Probe(f"discord webhook {target.channel}", False, str(exc)))
             continue
+        if url is None:  # never: webhook_url_env is set (above)
+            continue
         results.append(await probes.discord_webhook(url, target.channel, env))
     if not results:
         results.append(
@@ -142,7 +149,7 @@ async def _platform_checks(services: Any) -> list[Probe]:
     return results
 
 
-async def collect(services: Any) -> list[Probe]:
+async def collect(services: App) -> list[Probe]:
     results = _config_checks(services)
     results.append(await probes.store_writable(services.store))
     results.append(await probes.github_viewer(services.env))
@@ -181,6 +188,6 @@ def print_report(results: list[Probe], console: Console) -> int:
     return 0
 
 
-async def run_doctor(services: Any, console: Console) -> int:
+async def run_doctor(services: App, console: Console) -> int:
     """Print each check with ✓/✗ (and ! for warnings) and how to fix it; 1 if any failed."""
     return print_report(await collect(services), console)

@@ -10,9 +10,10 @@ language follows its own convention.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import date, datetime, timedelta
 from functools import lru_cache
+from typing import cast
 
 from babel.dates import format_date, format_datetime
 from babel.lists import format_list
@@ -1398,6 +1399,11 @@ def message(language: str, msg_id: str, /, *, span: str = "week", **values: obje
     with "{n:one|other}"); an integer `count` of 1 selects the "<id>.one" variant when the
     catalogue has one; `span="period"` selects "<id>.period" for non-week windows.
     """
+    return _message(language, msg_id, span, values)
+
+
+def _message(language: str, msg_id: str, span: str, values: Mapping[str, object]) -> str:
+    # Values as a mapping: a reason's parameters are arbitrary JSON, none of them a span.
     entry = MESSAGES[variant(msg_id, span, values.get("count"))]
     template = entry.get(language) or entry["en"]
     if not values:
@@ -1446,16 +1452,17 @@ def _reason_value(value: object, language: str) -> object:
     kind = type(value)
     if kind is str or kind is int or kind is float:
         return value
+    # `kind is` (not isinstance) keeps the hot path cheap; the casts say what it proved.
     if kind is dict:
-        if "key" in value:  # type: ignore[operator]
-            nested = value  # type: ignore[assignment]
-            return reason(language, str(nested["key"]), nested.get("params") or {})
-        names = value  # type: ignore[assignment]
-        return str(names.get(language) or names.get("en", ""))
+        mapping = cast("dict[str, object]", value)
+        if "key" in mapping:
+            params = cast("Mapping[str, object] | None", mapping.get("params"))
+            return reason(language, str(mapping["key"]), params or {})
+        return str(mapping.get(language) or mapping.get("en", ""))
     if kind is list or kind is tuple:
         return separator(language).join(
             str(_formatted(_reason_value(v, language), language))
-            for v in value  # type: ignore[attr-defined]
+            for v in cast("Sequence[object]", value)
         )
     return value
 
@@ -1467,7 +1474,7 @@ def reason(language: str, key: str, params: Mapping[str, object] | None = None) 
         return message(language, msg_id)
     values = {k: _reason_value(v, language) for k, v in params.items()}
     if language != "en":
-        return message(language, msg_id, **values)
+        return _message(language, msg_id, "week", values)
     # The English rendering runs for every analysed PR: message() without its generality.
     count = values.get("count")
     if count == 1 and f"{msg_id}.one" in MESSAGES:

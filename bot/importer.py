@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.errors import UsageError
-from bot.models import FileChange, PullRequest
+from bot.models import PR_STATES, FileChange, PRState, PullRequest
 
 EXPECTED = "expected a JSON export (see README, 'Export format for import')"
 
@@ -34,6 +34,15 @@ def _time(value: str | None, where: str) -> datetime | None:
     except (TypeError, ValueError):
         raise UsageError(f"{where}: bad timestamp {value!r}: expected ISO 8601") from None
     return parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)
+
+
+def _state(raw: dict[str, Any], merged_at: datetime | None, where: str) -> PRState:
+    if merged_at:
+        return "merged"
+    value = str(raw.get("state", "open")).lower()
+    if value not in PR_STATES:
+        raise UsageError(f"{where}: bad state {value!r}: expected open, closed or merged")
+    return PR_STATES[value]
 
 
 def _pr(repo: str, raw: dict[str, Any], where: str) -> PullRequest:
@@ -66,7 +75,7 @@ def _pr(repo: str, raw: dict[str, Any], where: str) -> PullRequest:
         title=title,
         body=raw.get("body") or "",
         url=raw.get("url") or f"https://github.com/{repo}/pull/{number}",
-        state="merged" if merged_at else str(raw.get("state", "open")).lower(),
+        state=_state(raw, merged_at, where),
         author=author,
         created_at=created_at,
         merged_at=merged_at,

@@ -7,6 +7,14 @@ from datetime import datetime
 from typing import Literal
 
 PRState = Literal["open", "closed", "merged"]
+PR_STATES: dict[str, PRState] = {"open": "open", "closed": "closed", "merged": "merged"}
+
+
+def pr_state(value: object, default: PRState) -> PRState:
+    """A state as GitHub writes it ("MERGED" in GraphQL, "closed" in REST); `default` when
+    it is missing (GitHub documents no other value)."""
+    return PR_STATES.get(str(value).lower(), default) if value else default
+
 
 FLAG_IDS = ("core-path", "missing-tests", "breaking", "dependency", "large", "revert")
 KIND_IDS = (
@@ -103,7 +111,7 @@ class Flag:
     # Message key and parameters for other languages (bot/analysis/reasons.py renders them);
     # an empty key means the reason exists in English only.
     key: str = ""
-    params: dict = field(default_factory=dict)
+    params: dict[str, object] = field(default_factory=dict)
 
 
 @dataclass(slots=True)
@@ -112,7 +120,7 @@ class ScoreContribution:
     points: float
     reason: str  # "touches the scheduler", "1,450 lines changed" (English)
     key: str = ""  # message key in bot/analysis/reasons.py; "" = English only
-    params: dict = field(default_factory=dict)
+    params: dict[str, object] = field(default_factory=dict)
 
 
 @dataclass(slots=True)

@@ -40,10 +40,14 @@ class SyncProgress:
     def __exit__(self, *exc: object) -> None:
         self._progress.stop()
 
-    def _update(self, **kwargs: object) -> None:
+    def _update(self, *, total: float | None = None, advance: float | None = None) -> None:
         if self._task is not None:
             self._progress.update(
-                self._task, pages=self._pages, file_pages=self._file_pages, **kwargs
+                self._task,
+                total=total,
+                advance=advance,
+                pages=self._pages,
+                file_pages=self._file_pages,
             )
 
     def on_total(self, prs: int) -> None:

@@ -17,7 +17,7 @@ import sys
 import threading
 import unicodedata
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, TextIO
 from urllib.parse import quote
 
 REDACTED = "[redacted]"
@@ -93,8 +93,9 @@ class RedactingStream:
         self._name = name
 
     @property
-    def _stream(self) -> Any:
-        return getattr(sys, self._name)
+    def _stream(self) -> TextIO:
+        stream: TextIO = getattr(sys, self._name)
+        return stream
 
     def write(self, text: str) -> int:
         self._stream.write(redact(text))

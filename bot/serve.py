@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 from bot.app import App
 from bot.digest.archive import ArchiveCache
 from bot.errors import BotError, ConfigError
-from bot.runtime.integrations import Integrations, discover, periodic_sync
+from bot.runtime.integrations import Component, Integrations, discover, periodic_sync
 from bot.runtime.leader import LeaderLoop, Leadership, leadership_for
 from bot.runtime.logging import configure_logging, secret_values
 from bot.runtime.metrics import METRICS, Metrics
@@ -40,12 +40,13 @@ from bot.runtime.settings import ServeConfig, logging_settings, serve_settings
 from bot.runtime.web import Readiness, archive_routes, build_app, start_site
 
 if TYPE_CHECKING:
+    from bot.config import Config, Environment
     from bot.github.client import GitHubClient
 
 log = logging.getLogger("bot.serve")
 
 
-def missing_tokens(config: Any, env: Any) -> list[str]:
+def missing_tokens(config: Config, env: Environment) -> list[str]:
     """What the configured platforms need and the environment lacks, as fix-it phrases."""
     problems: list[str] = []
     slack_targets = [t.channel for t in config.digest.targets if t.platform == "slack"]
@@ -80,7 +81,7 @@ def missing_tokens(config: Any, env: Any) -> list[str]:
     return problems
 
 
-def preflight(config: Any, env: Any) -> None:
+def preflight(config: Config, env: Environment) -> None:
     """Bad cron expressions and missing tokens: ConfigError (exit 2) before anything runs."""
     digest_jobs(config)
     problems = missing_tokens(config, env)
@@ -98,7 +99,7 @@ class Server:
         port: int | None = None,
         post: PostDigest = post_with_pipeline,
         integrations: Integrations | None = None,
-        sync: Callable[[Any], Awaitable[Any]] | None = periodic_sync,
+        sync: Callable[[App], Awaitable[str]] | None = periodic_sync,
         leadership: Leadership | None = None,
         metrics: Metrics = METRICS,
         catch_up: bool = True,
@@ -143,7 +144,7 @@ class Server:
         self._runner: Any = None
         self._leader_task: asyncio.Task[None] | None = None
         self._catch_up_task: asyncio.Task[Any] | None = None
-        self._started: list[Any] = []
+        self._started: list[Component] = []
         self._bind_metrics()
 
     def _bind_metrics(self) -> None:
@@ -194,7 +195,7 @@ class Server:
             await self._start_component(component)
         self._leader_task = asyncio.create_task(self.leader.run(), name="leader election")
 
-    async def _start_component(self, component: Any) -> None:
+    async def _start_component(self, component: Component) -> None:
         try:
             await component.start()
         except Exception as exc:
@@ -299,14 +300,14 @@ class Server:
             self._runner = None
 
 
-def _configure_logging(services: Any) -> None:
+def _configure_logging(services: App) -> None:
     settings = logging_settings(services.config)
     # `vllm-bot --debug serve` asked for debug logs; honour it over the config.
     level = "DEBUG" if logging.getLogger().level == logging.DEBUG else settings.level
     configure_logging(settings.format, level, secret_values(services))
 
 
-async def serve_forever(services: Any, port: int | None = None, **options: Any) -> None:
+async def serve_forever(services: App, port: int | None = None, **options: Any) -> None:
     """Run until SIGTERM/SIGINT; return normally after a clean shutdown (exit 0)."""
     preflight(services.config, services.env)  # before logging changes: one line on stderr
     _configure_logging(services)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
@@ -59,7 +59,15 @@ def source_for(github: GitHubClient, store: Store | None) -> Source:
     return RestSource(github, store)
 
 
-def _result(github: GitHubClient, before: int, started: float, prs: int, **flags) -> SyncResult:
+def _result(
+    github: GitHubClient,
+    before: int,
+    started: float,
+    prs: int,
+    *,
+    skipped_fresh: bool = False,
+    confirmed_unchanged: bool = False,
+) -> SyncResult:
     reset = github.rate.reset_at
     return SyncResult(
         prs_stored=prs,
@@ -67,7 +75,8 @@ def _result(github: GitHubClient, before: int, started: float, prs: int, **flags
         rate_remaining=github.rate.remaining,
         rate_reset=datetime.fromtimestamp(reset, UTC) if reset is not None else None,
         seconds=time.monotonic() - started,
-        **flags,
+        skipped_fresh=skipped_fresh,
+        confirmed_unchanged=confirmed_unchanged,
     )
 
 
@@ -384,7 +393,7 @@ async def first_time_contributors(
 async def first_time_contributors_in(
     store: Store,
     github: GitHubClient,
-    logins: dict[str, Iterable[str]],
+    logins: Mapping[str, Iterable[str]],
     before: datetime,
 ) -> dict[str, set[str]]:
     """`first_time_contributors` of several repositories; with GraphQL the questions of
@@ -411,8 +420,8 @@ async def first_time_contributors_in(
     out: dict[str, set[str]] = {}
     for repo in logins:
         known, found = known_of[repo], answers[repo]
-        updates = {
-            login: min(at, known[login]) if known.get(login) else at
+        updates: dict[str, datetime | None] = {
+            login: min(at, earlier) if (earlier := known.get(login)) else at
             for login, at in found.items()
             if at is not None
         }

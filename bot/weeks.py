@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from datetime import UTC, date, datetime, time, timedelta
+from datetime import UTC, date, datetime, time, timedelta, tzinfo
 from zoneinfo import ZoneInfo
 
 from bot.errors import UsageError
@@ -38,11 +38,11 @@ class Window:
         return Window(start, self.start, f"{start.date()}..{self.start.date()}")
 
 
-def _midnight(day: date, tz) -> datetime:
+def _midnight(day: date, tz: tzinfo | None) -> datetime:
     return datetime.combine(day, time(0), tzinfo=tz)
 
 
-def iso_week(year: int, week: int, tz) -> Window:
+def iso_week(year: int, week: int, tz: tzinfo | None) -> Window:
     try:
         monday = date.fromisocalendar(year, week, 1)
     except ValueError:

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.document import (
+    Block,
     BulletList,
     Document,
     Facts,
@@ -170,7 +171,7 @@ def _table_runs(table: Table) -> list[Run]:
     return [Run("text", _list_atoms([_join_cells(r) for r in rows], False), header=head_atom)]
 
 
-def _block_runs(block: Any) -> list[Run]:
+def _block_runs(block: Block) -> list[Run]:
     if isinstance(block, Paragraph):
         atoms = [
             Atom(len(text), text)

@@ -17,6 +17,10 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from matplotlib.typing import RcKeyType
 
 # Preferred families with Simplified Chinese glyphs, best first.
 CJK_FAMILIES = (
@@ -79,7 +83,9 @@ def render_trends_png(
     texts = [title, title_merged, title_modules, unknown_label, empty_label]
     texts += [name for name, _, _ in modules] + [word for _, _, word in modules]
     family = cjk_font() if _needs_cjk(texts) else None
-    rc = {"font.family": [family, "DejaVu Sans"] if family else ["DejaVu Sans"]}
+    rc: dict[RcKeyType, list[str]] = {
+        "font.family": [family, "DejaVu Sans"] if family else ["DejaVu Sans"]
+    }
     width, height, dpi = 1000, 640, 100
     with matplotlib.rc_context(rc):
         figure = Figure(figsize=(width / dpi, height / dpi), dpi=dpi, layout="constrained")

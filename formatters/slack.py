@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.document import (
+    Block,
     BulletList,
     Code,
     Document,
@@ -145,7 +146,7 @@ def _join_cells(row: tuple[Inline, ...]) -> Inline:
     return tuple(out)
 
 
-def _block_runs(block: Any) -> list[Run]:
+def _block_runs(block: Block) -> list[Run]:
     if isinstance(block, Paragraph):
         atoms = [
             Atom(len(text), text)
@@ -171,8 +172,8 @@ def _block_runs(block: Any) -> list[Run]:
             head = f"*{name}*\n" if name else ""
             room = L.SLACK_SECTION_FIELD_TEXT_MAX - len(head)
             fitted = fit_inline(one_line(value), room, render_span)
-            body = _mrkdwn(fitted) if has_content(value) else ""
-            text = (head + body).strip() or _EMPTY_CELL
+            shown = _mrkdwn(fitted) if has_content(value) else ""
+            text = (head + shown).strip() or _EMPTY_CELL
             atoms.append(Atom(len(text), text))
         return [Run("fields", tuple(atoms))]
     raise TypeError(f"unknown block {type(block).__name__}")
@@ -190,7 +191,7 @@ def _plan(index: int, section: Section) -> Plan:
 class _Container:
     kind: str
     header: Atom | None
-    meta: Any
+    meta: object  # the run's meta (table column settings), passed on as is
     items: list[Any] = field(default_factory=list)
     fill: int = 0  # code points in this block's text so far
 
@@ -315,7 +316,9 @@ def _slug(text: str) -> str:
     return re.sub(r"[^A-Za-z0-9_.-]+", "-", text).strip("-")[:64] or "s"
 
 
-def _blocks(msg: _Message, doc: Document, parts: dict[int, tuple[int, int]]) -> list[dict]:
+def _blocks(
+    msg: _Message, doc: Document, parts: dict[int, tuple[int, int]]
+) -> list[dict[str, Any]]:
     blocks: list[dict[str, Any]] = []
     section_id = "doc"
     for entry in msg.entries:
@@ -325,7 +328,7 @@ def _blocks(msg: _Message, doc: Document, parts: dict[int, tuple[int, int]]) -> 
             block_id = f"{section_id}.{len(blocks)}"
             title = entry.title + part_marker(*parts[entry.section])
             if msg.index == 0:
-                text = {"type": "mrkdwn", "text": f"*{title}*"}
+                text: dict[str, str | bool] = {"type": "mrkdwn", "text": f"*{title}*"}
                 blocks.append({"type": "section", "block_id": block_id, "text": text})
             else:
                 text = {"type": "plain_text", "text": title, "emoji": True}

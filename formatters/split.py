@@ -78,7 +78,7 @@ def span_renderer(
     return render
 
 
-def thread_plan(payloads: list) -> list[bool]:
+def thread_plan(payloads: Sequence[object]) -> list[bool]:
     """For each payload, whether it goes in the thread of payload 0 (all but the first)."""
     return [i > 0 for i in range(len(payloads))]
 
@@ -196,9 +196,11 @@ def _shorten_around_links(
             used += cost
             continue
         room = budget - used
-        k = _longest_prefix(
-            span.text, room, lambda p, s=span: len(render(replace(s, text=p.rstrip() + ELLIPSIS)))
-        )
+
+        def measure(prefix: str, s: Span = span) -> int:
+            return len(render(replace(s, text=prefix.rstrip() + ELLIPSIS)))
+
+        k = _longest_prefix(span.text, room, measure)
         head = span.text[:k].rstrip()
         out.append(replace(span, text=head + ELLIPSIS) if head else Text(ELLIPSIS))
         cut = True
@@ -287,7 +289,7 @@ class Run:
     kind: str
     atoms: tuple[Atom, ...]
     header: Atom | None = None
-    meta: Any = None
+    meta: object = None
 
 
 @dataclass(frozen=True, slots=True)

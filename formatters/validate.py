@@ -24,11 +24,11 @@ _DISCORD_MENTION = re.compile(r"<(?:@[!&]?|#)\d*")
 _SLACK_BLOCK_TYPES = frozenset({"header", "section", "context", "divider", "table"})
 
 
-def _len(value: Any) -> int:
+def _len(value: object) -> int:
     return len(value) if isinstance(value, str) else 0
 
 
-def _slack_text_object(obj: Any, where: str, limit: int, problems: list[str]) -> int:
+def _slack_text_object(obj: object, where: str, limit: int, problems: list[str]) -> int:
     if not isinstance(obj, dict) or obj.get("type") not in ("mrkdwn", "plain_text"):
         problems.append(f"{where}: not a text object")
         return 0
@@ -52,7 +52,7 @@ def slack_unsafe(text: str) -> list[str]:
     return problems
 
 
-def _slack_cell_chars(cell: Any) -> int:
+def _slack_cell_chars(cell: object) -> int:
     if not isinstance(cell, dict):
         return 0
     if cell.get("type") == "raw_text":
@@ -170,7 +170,7 @@ def discord_embed_chars(embed: dict[str, Any]) -> int:
     )
 
 
-def _check(problems: list[str], where: str, value: Any, limit: int, required: bool) -> None:
+def _check(problems: list[str], where: str, value: object, limit: int, required: bool) -> None:
     if value is None and not required:
         return
     if not isinstance(value, str) or (required and not value.strip()):

@@ -18,13 +18,17 @@ import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from bot.alerts.pipeline import AlertPipeline
 from bot.alerts.repository import AlertStore
 from bot.github.source import NullProgress, fetch_window
 from bot.models import PullRequest
 from bot.sync import source_for
+
+if TYPE_CHECKING:
+    from bot.github.client import GitHubClient
+    from bot.store.store import Store
 
 log = logging.getLogger(__name__)
 
@@ -38,7 +42,7 @@ class MergedSource(Protocol):
 class GitHubMergedSource:
     """MergedSource over the ingestion layer's window fetch (GraphQL, REST without token)."""
 
-    def __init__(self, github: object, store: object) -> None:
+    def __init__(self, github: GitHubClient, store: Store | None) -> None:
         self.github = github
         self.store = store
 
@@ -50,7 +54,7 @@ class GitHubMergedSource:
 
         # Not sync_window: a poll window is not a digest window and must not be recorded as
         # one (nor skipped as "fresh").
-        source = source_for(self.github, self.store)  # type: ignore[arg-type]
+        source = source_for(self.github, self.store)
         await fetch_window(source, repo, start, end, on_prs=keep, progress=NullProgress())
         return found
 

@@ -7,9 +7,12 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import Any, cast
 
-from sqlalchemy import and_, delete, func, select, update
+from sqlalchemy import Table, and_, delete, func, select, update
 from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.engine import CursorResult
+from sqlalchemy.sql import FromClause
 
 from bot.alerts.filters import SubscriptionFilters, filters_from_json, filters_to_json
 from bot.alerts.model import Subscription
@@ -69,7 +72,9 @@ class AlertStore:
         self.store = store
         self.session = store.session
 
-    def _insert(self, table):
+    def _insert(self, table: FromClause) -> postgresql.Insert | sqlite.Insert:
+        # A declarative class's __table__ is a Table; its stubs say FromClause.
+        assert isinstance(table, Table)
         dialect = self.store.engine.dialect.name
         if dialect == "postgresql":
             return postgresql.insert(table)
@@ -320,7 +325,10 @@ class AlertStore:
             .on_conflict_do_nothing(index_elements=["platform", "channel", "repo", "pr_number"])
         )
         async with self.session.begin() as session:
-            return (await session.execute(stmt)).rowcount == 1
+            # An INSERT's result is a CursorResult (rowcount); the stubs type every
+            # statement's as Result.
+            result = cast("CursorResult[Any]", await session.execute(stmt))
+            return result.rowcount == 1
 
     async def open_batch(self, platform: str, channel: str, now: datetime) -> datetime | None:
         """The release time of the channel's batch window still open at `now`, if any."""

@@ -12,6 +12,7 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from typing import TYPE_CHECKING
 
 from bot.alerts.model import Subscription
 from bot.alerts.repository import AlertStore
@@ -21,6 +22,9 @@ from bot.commands.syntax import CommandError, suggest
 from bot.errors import UsageError
 from bot.filters import SubscriptionFilters
 from bot.store.store import Store
+
+if TYPE_CHECKING:
+    from bot.analysis import RuleSet
 
 # A channel with more subscriptions than this is almost certainly a script gone wrong;
 # matching would cope, people reading `/vllm subscriptions` would not.
@@ -43,12 +47,10 @@ class ModuleCatalogue:
         return cls(tuple(unique.values()))
 
     @classmethod
-    def from_rulesets(cls, rulesets: Iterable[object]) -> ModuleCatalogue:
+    def from_rulesets(cls, rulesets: Iterable[RuleSet]) -> ModuleCatalogue:
         """From `bot.analysis.RuleSet`s (one per watched repository)."""
         return cls.of(
-            ModuleInfo(m.id, m.name_en, m.name_zh)
-            for ruleset in rulesets
-            for m in ruleset.modules  # type: ignore[attr-defined]
+            ModuleInfo(m.id, m.name_en, m.name_zh) for ruleset in rulesets for m in ruleset.modules
         )
 
     @property

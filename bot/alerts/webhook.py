@@ -30,7 +30,7 @@ from aiohttp import web
 from bot.alerts.pipeline import AlertPipeline
 from bot.alerts.repository import AlertStore
 from bot.errors import BotError
-from bot.models import PullRequest
+from bot.models import PullRequest, pr_state
 from bot.runtime.metrics import METRICS, error_kind
 from bot.runtime.reject import reject
 from bot.sync import fetch_pr
@@ -59,7 +59,7 @@ def verify(secret: str, body: bytes, header: str | None) -> bool:
     return hmac.compare_digest(signature(secret, body).encode(), header.strip().encode())
 
 
-def _time(value: Any) -> datetime | None:
+def _time(value: object) -> datetime | None:
     if not value:
         return None
     return datetime.fromisoformat(str(value).replace("Z", "+00:00")).astimezone(UTC)
@@ -74,7 +74,7 @@ def pr_from_payload(payload: dict[str, Any]) -> PullRequest:
         number=int(pr["number"]),
         title=pr.get("title") or "",
         url=pr.get("html_url") or "",
-        state="merged" if merged else str(pr.get("state") or "closed"),  # type: ignore[arg-type]
+        state="merged" if merged else pr_state(pr.get("state"), "closed"),
         created_at=_time(pr.get("created_at")) or datetime.now(UTC),
         body=pr.get("body") or "",
         author=(pr.get("user") or {}).get("login"),

@@ -36,12 +36,12 @@ from bot.commands.syntax import (
     ModulesCommand,
     PrCommand,
     SubscribeCommand,
-    SubscriptionFilters,
     SubscriptionsCommand,
     UnsubscribeCommand,
     VersionCommand,
     parse_pr_ref,
 )
+from bot.filters import SubscriptionFilters
 
 # The English text of "not available", for callers that compare against it.
 NOT_AVAILABLE = "subscriptions are not available yet"

@@ -11,7 +11,7 @@ import logging
 from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 from importlib import metadata
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from bot.commands.context import (
     Context,
@@ -27,12 +27,13 @@ from bot.models import PullRequest
 from bot.weeks import Window
 
 if TYPE_CHECKING:
+    from bot.analysis import RuleSet
     from bot.services import Services
 
 log = logging.getLogger(__name__)
 
 
-def module_infos(ruleset: Any) -> list[ModuleInfo]:
+def module_infos(ruleset: RuleSet) -> list[ModuleInfo]:
     """ModuleInfo for each module of a `bot.analysis.RuleSet`."""
     infos = []
     for m in ruleset.modules:

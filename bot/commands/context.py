@@ -13,9 +13,9 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Protocol, runtime_checkable
 
-from bot.commands.syntax import SubscriptionFilters
 from bot.config import Config
 from bot.document import Document
+from bot.filters import SubscriptionFilters
 from bot.models import PullRequest
 from bot.weeks import Window
 

@@ -24,17 +24,49 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Protocol
 
 from bot import i18n
 from bot.digest.charts import responsive, svg_charts
 from bot.digest.document import digest_document, shorten
-from bot.digest.history import History, Timeline, chain, history_of, in_modules, load_timeline
+from bot.digest.history import (
+    History,
+    HistoryAnalyzer,
+    HistoryStore,
+    SyncedSpan,
+    Timeline,
+    chain,
+    history_of,
+    in_modules,
+    load_timeline,
+)
 from bot.digest.model import Digest
 from bot.digest.render import render_html
 from bot.digest.service import digest_at, ruleset_settings
 from bot.document import BulletList, Document, Inline, Link, Paragraph, Section, Span, Strong, Text
 from bot.weeks import Window, iso_week
+
+if TYPE_CHECKING:
+    from datetime import tzinfo
+
+    from bot.app import App
+
+
+class SyncRecord(SyncedSpan, Protocol):
+    """A sync window with what the archive's fingerprint reads of it (bot.store's)."""
+
+    @property
+    def pr_count(self) -> int: ...
+
+    @property
+    def synced_at(self) -> datetime | None: ...
+
+
+class ArchiveStore(HistoryStore, Protocol):
+    async def last_merged(self, repo: str) -> datetime | None: ...
+
+    async def windows(self, repo: str, start: datetime, end: datetime) -> Sequence[SyncRecord]: ...
+
 
 ATOM = "http://www.w3.org/2005/Atom"
 # Language switch labels are each language's own name (not translated).
@@ -89,7 +121,7 @@ class RepoArchive:
 
     repo: str
     timeline: Timeline
-    analyzer: Any
+    analyzer: HistoryAnalyzer
     weeks: int
     history_weeks: int
     timezone: str
@@ -122,13 +154,13 @@ class RepoArchive:
 
 
 async def load_repo_archive(
-    store: Any,
-    analyzer: Any,
+    store: ArchiveStore,
+    analyzer: HistoryAnalyzer,
     repo: str,
     *,
     weeks: int,
     history_weeks: int,
-    tz: Any,
+    tz: tzinfo,
     now: datetime | None = None,
     key_count: int | None = None,
 ) -> RepoArchive | None:
@@ -481,7 +513,7 @@ def write_site(pages: Mapping[str, str], out: Path) -> int:
 
 
 async def archive_pages(
-    services: Any,
+    services: App,
     repos: Sequence[str] | None,
     *,
     weeks: int,
@@ -513,7 +545,7 @@ async def archive_pages(
     return site(archives, languages, base_url)
 
 
-async def store_fingerprint(store: Any, repos: Sequence[str]) -> tuple[object, ...]:
+async def store_fingerprint(store: ArchiveStore, repos: Sequence[str]) -> tuple[object, ...]:
     """Changes whenever a sync or import changes what the archive would show: per repo the
     newest stored merge and every sync window's state (one query each)."""
     far_past, far_future = datetime(1970, 1, 1, tzinfo=UTC), datetime(9999, 1, 1, tzinfo=UTC)
@@ -534,7 +566,7 @@ class ArchiveCache:
     """The archive `serve` offers under /digests/: built from the store on the first request
     and kept until a sync changes the store (store_fingerprint), then rebuilt once."""
 
-    def __init__(self, services: Any, languages: Sequence[str] = ("en", "zh")) -> None:
+    def __init__(self, services: App, languages: Sequence[str] = ("en", "zh")) -> None:
         self.services = services
         self.languages = list(languages)
         self._pages: dict[str, str] = {}

@@ -26,6 +26,7 @@ from bot.digest.model import (
     ModuleCount,
     PRRow,
     Recommendation,
+    ThemeFact,
     Totals,
 )
 from bot.digest.summary import summarize
@@ -254,7 +255,7 @@ def build_digest(
     prev_modules, prev_kinds = _counts(previous_items) if previous_complete else _counts(())
     compared = previous_complete
 
-    modules = [
+    module_rows = [
         ModuleCount(
             id=mid,
             name=_module_name(mid, module_names, language),
@@ -302,8 +303,9 @@ def build_digest(
     from_titles = {c.number for c, relative in chosen if relative}
     key_prs = [_key_pr(i, i.number in from_titles) for i in key_items]
 
-    authors = {i.author for i in items if not is_bot(i.author)}
-    contributors = sorted(authors, key=lambda a: (a.lower(), a))  # type: ignore[union-attr]
+    # is_bot(None) is True: the `is not None` test only tells mypy so.
+    authors = {a for i in items if (a := i.author) is not None and not is_bot(a)}
+    contributors = sorted(authors, key=lambda a: (a.lower(), a))
     # None: unknown (GitHub unreachable); reported as null, never as "no newcomers".
     newcomers = sorted(set(new_contributors or ()) & authors, key=lambda a: (a.lower(), a))
     totals = Totals(
@@ -323,7 +325,7 @@ def build_digest(
     )
 
     span = span_of(window.label)
-    by_id = {m.id: m for m in modules}
+    by_id = {m.id: m for m in module_rows}
     not_themes = auxiliary | fallback
     rules = theme_rules or ThemeRules(
         modules={mid: name for mid, (name, _) in module_names.items() if mid not in not_themes}
@@ -344,7 +346,7 @@ def build_digest(
     highlights = theme_highlights(theme_result, by_number, module_names, language, span)
     themes = [h.theme_id for h in highlights[:DOMINANT_THEMES]]
     recommendations = _recommendations(by_rank, by_id, language, span)
-    quiet = [m.id for m in modules if m.count == 0 and (m.previous or 0) > 0]
+    quiet = [m.id for m in module_rows if m.count == 0 and (m.previous or 0) > 0]
     core_untested = [
         i.number for i in by_rank if {"core-path", "missing-tests"} <= set(i.risk_flags)
     ]
@@ -357,7 +359,7 @@ def build_digest(
         timezone=timezone,
         language=language,
         totals=totals,
-        modules=modules,
+        modules=module_rows,
         kinds=kinds,
         flags=flags,
         key_prs=key_prs,
@@ -549,7 +551,7 @@ def theme_highlights(
                 )
             if len(said) == THEME_SENTENCES:
                 break
-        facts = [
+        facts: list[ThemeFact] = [
             {
                 "number": i.number,
                 "summary": summarize(i.source.pr.body or "", i.source.pr.title),

@@ -276,7 +276,7 @@ def _trends(digest: Digest) -> Section:
             i18n.t(lang, "trends.col.change"),
         )
         align: tuple[str, ...] = ("l", "r", "r", "r")
-        module_rows = tuple(
+        module_rows: tuple[tuple[Inline, ...], ...] = tuple(
             (
                 (Text(m.name),),
                 (Text(i18n.number(m.count, lang)),),
@@ -285,7 +285,7 @@ def _trends(digest: Digest) -> Section:
             )
             for m in active
         )
-        kind_rows = tuple(
+        kind_rows: tuple[tuple[Inline, ...], ...] = tuple(
             (
                 (Text(i18n.kind_name(k.id, lang)),),
                 (Text(i18n.number(k.count, lang)),),
@@ -369,7 +369,7 @@ def _history(digest: Digest) -> Section:
     ]
     # One line per figure (not a table): on Slack every table is a message of its own.
     colon = ": " if lang == "en" else "："
-    lines = []
+    lines: list[Inline] = []
     for key, values in overall:
         if all(v is None for v in values):
             lines.append((Strong(i18n.t(lang, key)), Text(colon + unknown)))

@@ -30,19 +30,32 @@ SPARK = "▁▂▃▄▅▆▇█"
 SPARK_UNKNOWN = "·"  # an incomplete week: unknown, never drawn as a dip
 
 
+class SyncedSpan(Protocol):
+    """A sync window as the store returns it (bot.store's SyncWindow): read-only here."""
+
+    @property
+    def start(self) -> datetime: ...
+
+    @property
+    def end(self) -> datetime: ...
+
+    @property
+    def complete(self) -> bool: ...
+
+
 class HistoryStore(Protocol):
     async def prs_merged_between(
         self, repo: str, start: datetime, end: datetime
     ) -> list[PullRequest]: ...
 
-    async def windows(self, repo: str, start: datetime, end: datetime) -> list[object]: ...
+    async def windows(self, repo: str, start: datetime, end: datetime) -> Sequence[SyncedSpan]: ...
 
     async def first_merged(
         self, repo: str, logins: Collection[str]
     ) -> dict[str, datetime | None]: ...
 
 
-class _Analyzer(Protocol):
+class HistoryAnalyzer(Protocol):
     def analyze(self, pr: PullRequest) -> Analysis: ...
 
 
@@ -104,14 +117,14 @@ def chain(window: Window, count: int) -> list[Window]:
     return out[::-1]
 
 
-def covered(rows: Sequence[object], start: datetime, end: datetime) -> bool:
+def covered(rows: Sequence[SyncedSpan], start: datetime, end: datetime) -> bool:
     """Store.is_covered over already-loaded sync-window rows (no query per week)."""
     cursor = start
-    for row in sorted(rows, key=lambda r: r.start):  # type: ignore[attr-defined]
-        if not row.complete or row.end <= start or row.start >= end:  # type: ignore[attr-defined]
+    for row in sorted(rows, key=lambda r: r.start):
+        if not row.complete or row.end <= start or row.start >= end:
             continue
-        if row.start <= cursor < row.end:  # type: ignore[attr-defined]
-            cursor = row.end  # type: ignore[attr-defined]
+        if row.start <= cursor < row.end:
+            cursor = row.end
         if cursor >= end:
             return True
     return cursor >= end
@@ -119,7 +132,7 @@ def covered(rows: Sequence[object], start: datetime, end: datetime) -> bool:
 
 async def load_timeline(
     store: HistoryStore,
-    analyzer: _Analyzer,
+    analyzer: HistoryAnalyzer,
     repo: str,
     windows: Sequence[Window],
     *,

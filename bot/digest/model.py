@@ -9,13 +9,21 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import asdict, dataclass, field
 from datetime import datetime
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from bot.digest.history import History
 from bot.weeks import WEEK_PATTERN
 
 if TYPE_CHECKING:
     from bot.analysis.themes import ThemeResult
+
+
+class ThemeFact(TypedDict):
+    """A theme member's facts for the narrative model (never in the digest JSON)."""
+
+    number: int
+    summary: str
+    claims: list[str]
 
 
 @dataclass(slots=True)
@@ -90,7 +98,7 @@ class Highlight:
     terms: list[str] = field(default_factory=list)  # the written forms that formed it
     module: str | None = None  # the module id when the theme is a module's
     # Summary and claims of the top members, for the narrative model (not in the JSON).
-    facts: list[dict] = field(default_factory=list, repr=False)
+    facts: list[ThemeFact] = field(default_factory=list, repr=False)
 
 
 @dataclass(slots=True)
@@ -168,7 +176,7 @@ class Digest:
             names |= {m.id: m.name for m in self.history.modules}
         return [names.get(m, m) for m in self.scope]
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:  # JSON
         data = asdict(dataclasses.replace(self, theme_result=None))
         if self.scope:
             data["scope_names"] = self.scope_names()  # says what the digest is of

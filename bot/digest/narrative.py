@@ -115,15 +115,15 @@ def theme_input(digest: Digest, highlight: Highlight) -> dict[str, Any]:
     prs = []
     for number in highlight.prs[:MODEL_PRS]:
         row, pr = rows.get(number), key.get(number)
-        fact = facts.get(number, {})
+        fact = facts.get(number)
         prs.append(
             {
                 "number": number,
                 "title": row.title if row else "",
                 "author": row.author if row else None,
                 "score": row.score if row else None,
-                "summary": pr.summary if pr else fact.get("summary", ""),
-                "claims": pr.claims if pr else fact.get("claims", []),
+                "summary": pr.summary if pr else fact["summary"] if fact else "",
+                "claims": pr.claims if pr else fact["claims"] if fact else [],
                 "flags": row.flags if row else [],
             }
         )
@@ -163,11 +163,11 @@ def _numbers_in(text: str) -> Iterable[str]:
                     yield from (_norm(p) for p in part.split("."))
 
 
-def allowed_numbers(data: Any) -> set[str]:
+def allowed_numbers(data: object) -> set[str]:
     """Every number in the data, including numbers inside its strings (titles, claims)."""
     out: set[str] = set()
 
-    def walk(value: Any) -> None:
+    def walk(value: object) -> None:
         if isinstance(value, bool) or value is None:
             return
         if isinstance(value, int | float):

@@ -28,7 +28,7 @@ from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from bot import i18n
 from bot.analysis.themes import normalize_term
@@ -127,7 +127,7 @@ class OrgDigest(Digest):
     highlight_repos: list[list[str]] = field(default_factory=list)  # per `highlights` entry
     recommendation_repos: list[str] = field(default_factory=list)  # per `recommendations`
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:  # JSON
         base = Digest(**{f.name: getattr(self, f.name) for f in dataclasses.fields(Digest)})
         data = base.to_json()
         # PR numbers repeat across repositories: every PR entry names its repository.
@@ -423,6 +423,12 @@ def _sum_known(values: Sequence[int | None]) -> int | None:
     return sum(known) if known else None
 
 
+def _sum_all(values: Sequence[int | None]) -> int | None:
+    # One repository's unknown makes the organisation's figure unknown (unlike sizes).
+    known = [v for v in values if v is not None]
+    return None if len(known) < len(values) else sum(known)
+
+
 def _totals(parts: Sequence[RepoPart], key: int) -> Totals:
     totals = [part.digest.totals for part in parts]
     newcomers = [t.new_contributors for t in totals]
@@ -430,7 +436,7 @@ def _totals(parts: Sequence[RepoPart], key: int) -> Totals:
         merged=sum(t.merged for t in totals),
         key=key,
         contributors=len({login for p in parts for login in p.digest.contributors}),
-        new_contributors=None if any(n is None for n in newcomers) else sum(newcomers),  # type: ignore[misc]
+        new_contributors=_sum_all(newcomers),
         additions=_sum_known([t.additions for t in totals]),
         deletions=_sum_known([t.deletions for t in totals]),
         files_unknown=sum(t.files_unknown for t in totals),

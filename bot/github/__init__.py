@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+
 from bot.config import Config, Environment
 from bot.github.client import GitHubClient, Notice, RateLimit, Sleep
 
@@ -21,7 +23,6 @@ def github_client(
     log); `sleep` is injectable so callers and tests control waiting.
     """
     token = env.github_token.get_secret_value() if env.github_token else None
-    kwargs = {"sleep": sleep} if sleep is not None else {}
     return GitHubClient(
         token=token,
         api_url=env.github_api_url,
@@ -31,5 +32,5 @@ def github_client(
         page_size=config.github.page_size,
         freshness_minutes=config.github.freshness_minutes,
         notice=notice,
-        **kwargs,
+        sleep=asyncio.sleep if sleep is None else sleep,
     )

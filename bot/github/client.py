@@ -386,7 +386,9 @@ class GitHubClient:
         url = path_or_url if "://" in path_or_url else f"{self.api_url}/{path_or_url.lstrip('/')}"
         return await self.request("GET", url, params=params, headers=headers)
 
-    async def graphql(self, query: str, variables: Mapping[str, Any] | None = None) -> dict:
+    async def graphql(
+        self, query: str, variables: Mapping[str, Any] | None = None
+    ) -> dict[str, Any]:  # JSON
         """The `data` of a GraphQL response; any `errors` entry raises."""
         if not self._token:
             raise GitHubAuthError("GitHub's GraphQL API needs a token; set GITHUB_TOKEN")

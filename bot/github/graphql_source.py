@@ -11,7 +11,7 @@ from bot.errors import GitHubError, NotFoundError
 from bot.github import queries as q
 from bot.github.client import GitHubClient
 from bot.github.source import NullProgress, SearchPage, SyncProgress, fingerprint, parse_time
-from bot.models import FileChange, PullRequest
+from bot.models import FileChange, PullRequest, pr_state
 
 _LOGIN_OK = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-")
 
@@ -49,7 +49,7 @@ def parse_pr(repo: str, node: dict[str, Any]) -> tuple[PullRequest, str | None]:
         number=int(node["number"]),
         title=node.get("title") or "",
         url=node.get("url") or f"https://github.com/{repo}/pull/{node['number']}",
-        state=str(node.get("state") or "open").lower(),  # type: ignore[arg-type]
+        state=pr_state(node.get("state"), "open"),
         created_at=parse_time(node.get("createdAt")) or datetime.now(UTC),
         body=node.get("body") or "",
         author=(node.get("author") or {}).get("login"),
@@ -73,7 +73,9 @@ class GraphQLSource:
     def __init__(self, client: GitHubClient) -> None:
         self.client = client
 
-    async def _query(self, repo: str, document: str, variables: dict[str, Any]) -> dict:
+    async def _query(
+        self, repo: str, document: str, variables: dict[str, Any]
+    ) -> dict[str, Any]:  # JSON
         owner, name = split_repo(repo)
         try:
             return await self.client.graphql(document, {"owner": owner, "name": name, **variables})

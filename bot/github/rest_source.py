@@ -81,7 +81,9 @@ class RestSource:
             total=int(data.get("total_count", 0)), items=data["items"], next_cursor=next_link(link)
         )
 
-    async def _search(self, repo: str, url: str, params: dict[str, Any] | None):
+    async def _search(
+        self, repo: str, url: str, params: dict[str, Any] | None
+    ) -> tuple[Any, str | None]:  # JSON
         try:
             return await self.get(url, params)
         except GitHubError as exc:

@@ -26,7 +26,7 @@ import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 import discord
 
@@ -38,8 +38,11 @@ from bot.runtime.probes import Probe, secret
 from bot.slack.http import events_handler
 from bot.slack.socket import socket_mode
 from bot.sync import sync_window
-from bot.tasks import is_work
+from bot.tasks import Work, is_work
 from bot.weeks import parse_week
+
+if TYPE_CHECKING:
+    from bot.app import App
 
 log = logging.getLogger("bot.serve")
 
@@ -65,13 +68,13 @@ class Route:
 @dataclass
 class Integrations:
     routes: list[Route] = field(default_factory=list)
-    components: list[Any] = field(default_factory=list)
-    poll_alerts: Callable[[Any], Awaitable[Any]] | None = None
+    components: list[Component] = field(default_factory=list)
+    poll_alerts: Callable[[App], Awaitable[str]] | None = None
     # Extra `Work` to drain at shutdown (tests; platform pieces not found through routes
     # or components).
-    work: list[Any] = field(default_factory=list)
+    work: list[Work] = field(default_factory=list)
 
-    def all_work(self) -> list[Any]:
+    def all_work(self) -> list[Work]:
         """Everything shutdown drains: `work`, plus routes' handlers and components that
         are `Work` themselves."""
         found = [*self.work]
@@ -83,7 +86,7 @@ class Integrations:
         return found
 
 
-def _work_of(handler: Any) -> Any:
+def _work_of(handler: object) -> Work | None:
     """The `Work` behind a Slack handler: bot.slack.http hangs its SlackBot on it."""
     bot = getattr(handler, "bot", None)
     return bot if is_work(bot) else None
@@ -96,7 +99,7 @@ class SlackSocket:
     name = "slack"
     leader_only = False
 
-    def __init__(self, services: Any, factory: Callable[[Any], Any]) -> None:
+    def __init__(self, services: App, factory: Callable[[App], Any]) -> None:
         self.services = services
         self.factory = factory
         self.handler: Any = None
@@ -144,8 +147,8 @@ class DiscordGateway:
 
     def __init__(
         self,
-        services: Any,
-        factory: Callable[[Any], Any],
+        services: App,
+        factory: Callable[[App], Any],
         *,
         backoff: float = 5.0,
         max_backoff: float = 300.0,
@@ -241,7 +244,7 @@ def _is_login_failure(exc: BaseException) -> bool:
     return isinstance(exc, discord.LoginFailure)
 
 
-def discover(services: Any) -> Integrations:
+def discover(services: App) -> Integrations:
     """What this deployment runs, from the config and the environment."""
     found = Integrations()
     env, config = services.env, services.config
@@ -257,7 +260,7 @@ def discover(services: Any) -> Integrations:
     return found
 
 
-async def periodic_sync(services: Any) -> str:
+async def periodic_sync(services: App) -> str:
     """Keep this ISO week of every configured repo fresh, so commands answer from the store."""
     lines = []
     for repo in services.config.repos:

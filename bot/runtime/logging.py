@@ -13,10 +13,13 @@ import sys
 import time
 from collections.abc import Iterable
 from datetime import UTC, datetime
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from bot.secrets import MIN_SECRET_LENGTH as _MIN_SECRET_LENGTH
 from bot.secrets import REDACTED, redact, register, registered
+
+if TYPE_CHECKING:
+    from bot.app import App
 
 __all__ = ["REDACTED", "JsonFormatter", "RedactSecrets", "TextFormatter", "configure_logging"]
 
@@ -137,7 +140,7 @@ def log_post(
     logger.log(level, "%s in %.1f s%s", what, seconds, f": {detail}" if detail else "", extra=extra)
 
 
-def secret_values(services: Any) -> list[str]:
+def secret_values(services: App) -> list[str]:
     """Every configured secret: tokens in the environment, the database password and
     Discord webhook URLs (their path is a token)."""
     values: list[str] = list(services.env.secret_values())

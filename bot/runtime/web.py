@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Awaitable, Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
 
@@ -20,6 +20,10 @@ from bot.runtime.probes import (
     store_reachable,
 )
 
+if TYPE_CHECKING:
+    from bot.app import App
+    from bot.digest.archive import ArchiveCache
+
 
 class Readiness:
     """Store reachable, GitHub reachable, configured platforms logged in.
@@ -30,7 +34,7 @@ class Readiness:
 
     def __init__(
         self,
-        services: Any,
+        services: App,
         components: Sequence[Component] = (),
         cache_seconds: float = 15,
         clock: Callable[[], float] = time.monotonic,
@@ -84,7 +88,7 @@ class Readiness:
         return ready, {"ready": ready, "checks": checks}
 
 
-def archive_routes(cache: Any) -> list[Route]:
+def archive_routes(cache: ArchiveCache) -> list[Route]:
     """GET /digests/...: the archive (bot.digest.archive.ArchiveCache) as static pages."""
 
     async def view(request: web.Request) -> web.StreamResponse:
