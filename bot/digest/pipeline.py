@@ -10,7 +10,8 @@ import json
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
 
 from bot.digest.document import digest_document
 from bot.digest.model import Digest
@@ -205,7 +206,9 @@ def render_digest(built: BuiltDigest, fmt: str) -> str:
     raise ValueError(f"unknown digest format {fmt!r}")
 
 
-async def theme_of_pr(services: Services, repo: str, number: int, merged_at) -> dict | None:
+async def theme_of_pr(
+    services: Services, repo: str, number: int, merged_at: datetime | None
+) -> dict[str, Any] | None:
     """The theme PR `number` belongs to in the week it was merged, from the store (no sync):
     {"id", "name", "why", "week"}; None when it was not merged or is in no theme."""
     from bot.digest.themes_report import theme_of
