@@ -20,12 +20,12 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from bench.bench_digest import WINDOW, synthetic_prs
+from bot.app import App
 from bot.config import Config, Environment
 from bot.digest.history import chain
 from bot.digest.org import build_org_for_window
 from bot.digest.pipeline import render_digest
 from bot.github.client import GitHubClient
-from bot.services import Services
 from bot.store import Store
 from bot.sync import sync_scope, sync_window
 from bot.weeks import Window
@@ -114,7 +114,7 @@ async def build(repos: int, per_repo: int, history: int) -> None:
         env = Environment(
             github_api_url="http://127.0.0.1:9", github_graphql_url="http://127.0.0.1:9"
         )
-        services = Services(config=config, env=env, store=store)
+        services = App(config=config, env=env, store=store)
         for label in ("cold", "warm"):
             started = time.perf_counter()
             built = await build_org_for_window(services, None, WINDOW, "en", sync=False)

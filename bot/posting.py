@@ -19,16 +19,16 @@ from bot.delivery import Attachment, DeliveryIncomplete, DeliveryResult, Ledger
 from bot.i18n import message
 
 if TYPE_CHECKING:
+    from bot.app import App
     from bot.digest.pipeline import BuiltDigest
     from bot.document import Document
     from bot.platform import Platform
-    from bot.services import Services
 
 log = logging.getLogger(__name__)
 
 
 async def post_digest(
-    services: Services,
+    services: App,
     built: BuiltDigest,
     platform: str | Platform,
     channel: str,
@@ -74,7 +74,7 @@ async def post_document(
     return result
 
 
-def _target_wants_chart(services: Services, platform: str, channel: str) -> bool:
+def _target_wants_chart(services: App, platform: str, channel: str) -> bool:
     for target in services.config.digest.targets:
         if target.platform == platform and target.channel == channel:
             return bool(getattr(target, "chart", True))

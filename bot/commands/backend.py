@@ -1,4 +1,4 @@
-"""The real `Backend`: the command layer over `bot.services.Services`.
+"""The real `Backend`: the command layer over `bot.app.App`.
 
 Imports of the analysis, GitHub sync, cards and digest modules are local to each method so
 that the command layer (and its tests) import without them, and so that `vllm-bot chat help`
@@ -28,7 +28,7 @@ from bot.weeks import Window
 
 if TYPE_CHECKING:
     from bot.analysis import RuleSet
-    from bot.services import Services
+    from bot.app import App
 
 log = logging.getLogger(__name__)
 
@@ -44,7 +44,7 @@ def module_infos(ruleset: RuleSet) -> list[ModuleInfo]:
 
 
 class ServicesBackend:
-    def __init__(self, services: Services) -> None:
+    def __init__(self, services: App) -> None:
         self.services = services
 
     async def cached_pr(self, repo: str, number: int) -> PullRequest | None:
@@ -140,7 +140,7 @@ def bot_version() -> str | None:
 
 
 def services_context(
-    services: Services,
+    services: App,
     *,
     platform: str,
     channel: str | None,

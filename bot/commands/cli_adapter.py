@@ -14,7 +14,7 @@ from bot.i18n import message
 from bot.validators import chat_channel_problem
 
 if TYPE_CHECKING:
-    from bot.services import Services
+    from bot.app import App
 
 
 def chat_address(channel: str | None) -> tuple[str, str | None]:
@@ -66,7 +66,7 @@ class TerminalSurface:
 
 
 async def run_chat(
-    services: Services,
+    services: App,
     text: str,
     *,
     channel: str | None,

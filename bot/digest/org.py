@@ -64,7 +64,7 @@ from bot.weeks import WEEK_PATTERN, Window
 if TYPE_CHECKING:
     from rich.console import Console
 
-    from bot.services import Services
+    from bot.app import App
 
 log = logging.getLogger(__name__)
 
@@ -201,7 +201,7 @@ def ad_hoc_target(
 
 
 async def _sync_all(
-    services: Services, target: DigestTarget, spans: Sequence[Window], console: Console | None
+    services: App, target: DigestTarget, spans: Sequence[Window], console: Console | None
 ) -> tuple[dict[str, int] | None, GitHubError | None]:
     """Sync every week of `spans` (the digest's window last) with one search per week, the
     digest's window first. Returns the repositories found in the digest's window (None:
@@ -242,7 +242,7 @@ async def _sync_all(
 
 
 async def _repos_of(
-    services: Services, target: DigestTarget, window: Window, found: dict[str, int] | None
+    services: App, target: DigestTarget, window: Window, found: dict[str, int] | None
 ) -> list[str]:
     from bot.sync import org_repos
 
@@ -259,7 +259,7 @@ def _display_names(repos: Sequence[str]) -> dict[str, str]:
 
 
 async def build_org_for_window(
-    services: Services,
+    services: App,
     target: DigestTarget | None,
     window: Window,
     language: str,
@@ -342,7 +342,7 @@ async def build_org_for_window(
 
 
 async def _newcomers(
-    services: Services, repos: Sequence[str], window: Window
+    services: App, repos: Sequence[str], window: Window
 ) -> dict[str, set[str]] | None:
     """First-time contributors of every repository, asked in shared requests; None when
     GitHub cannot tell (shown as unknown)."""

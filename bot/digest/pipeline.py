@@ -22,7 +22,7 @@ from bot.weeks import Window
 if TYPE_CHECKING:
     from rich.console import Console
 
-    from bot.services import Services
+    from bot.app import App
 
 log = logging.getLogger(__name__)
 
@@ -34,7 +34,7 @@ class BuiltDigest:
 
 
 async def ensure_synced(
-    services: Services, repo: str, window: Window, console: Console | None = None
+    services: App, repo: str, window: Window, console: Console | None = None
 ) -> GitHubError | None:
     """Sync the window unless the store already covers it. When GitHub fails and the store
     covers the window, the stored copy is used and the error returned (the caller warns
@@ -62,7 +62,7 @@ async def ensure_synced(
 
 
 async def build_for_window(
-    services: Services,
+    services: App,
     repo: str | None,
     window: Window,
     language: str,
@@ -128,7 +128,7 @@ async def build_for_window(
 
 
 async def _sync_one(
-    services: Services, repo: str, window: Window, console: Console | None, label: str
+    services: App, repo: str, window: Window, console: Console | None, label: str
 ) -> None:
     from bot.sync import sync_window
 
@@ -142,7 +142,7 @@ async def _sync_one(
 
 
 async def sync_history(
-    services: Services, repo: str, window: Window, weeks: int, console: Console | None = None
+    services: App, repo: str, window: Window, weeks: int, console: Console | None = None
 ) -> int:
     """Bring the `weeks` windows before `window` into the store. A week already complete in
     the store costs no request (history does not change once a week is over, so it is not
@@ -167,7 +167,7 @@ async def sync_history(
     return synced
 
 
-async def _new_contributors(services: Services, repo: str, window: Window) -> set[str] | None:
+async def _new_contributors(services: App, repo: str, window: Window) -> set[str] | None:
     """Authors whose first merged PR is in the window; None when GitHub cannot tell us."""
     from bot.sync import first_time_contributors
 
@@ -207,7 +207,7 @@ def render_digest(built: BuiltDigest, fmt: str) -> str:
 
 
 async def theme_of_pr(
-    services: Services, repo: str, number: int, merged_at: datetime | None
+    services: App, repo: str, number: int, merged_at: datetime | None
 ) -> dict[str, Any] | None:
     """The theme PR `number` belongs to in the week it was merged, from the store (no sync):
     {"id", "name", "why", "week"}; None when it was not merged or is in no theme."""

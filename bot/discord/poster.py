@@ -513,7 +513,7 @@ async def discord_http(env: Environment) -> AsyncIterator[HTTPClient]:
 class DiscordRestPoster:
     """The process's bot REST connection for posting: logged in on first use, kept open.
 
-    One per process (`Services.discord_poster()`), shared by digests and alerts, so
+    One per process (`App.discord_poster()`), shared by digests and alerts, so
     discord.py's per-route rate-limit buckets are shared as well. It needs no gateway, so
     alerts reach Discord from a one-off run and from a serve instance that does not lead.
     """

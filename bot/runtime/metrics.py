@@ -1,7 +1,7 @@
 """A small Prometheus text-format exposition (version 0.0.4) for /metrics.
 
 Hand-rolled rather than prometheus_client: the bot needs four metric shapes, and a
-process-global registry would leak state between tests and between `Services` instances.
+process-global registry would leak state between tests and between `App` instances.
 
 Other modules record through the process-wide `METRICS`:
 

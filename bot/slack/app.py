@@ -42,7 +42,7 @@ from formatters.slack import render_slack
 from formatters.validate import validate_slack_message
 
 if TYPE_CHECKING:
-    from bot.services import Services
+    from bot.app import App
 
 log = logging.getLogger(__name__)
 
@@ -408,7 +408,7 @@ def slack_web_app(bot: SlackBot, path: str = "/slack/events") -> web.Application
 # ---------------------------------------------------------------------------- wiring
 
 
-def build_slack_bot(services: Services, **overrides: Any) -> SlackBot:
+def build_slack_bot(services: App, **overrides: Any) -> SlackBot:
     """The Slack bot over the running services (tokens and URL from the environment)."""
     env = services.env
     if env.slack_bot_token is None:

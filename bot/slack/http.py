@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 from bot.slack.app import SlackBot, build_slack_bot, events_view
 
 if TYPE_CHECKING:
-    from bot.services import Services
+    from bot.app import App
 
 
 def bot_handler(bot: SlackBot) -> Any:
@@ -19,6 +19,6 @@ def bot_handler(bot: SlackBot) -> Any:
     return events
 
 
-def events_handler(services: Services) -> Any:
+def events_handler(services: App) -> Any:
     """`(services) -> aiohttp handler` for POST /slack/events (see bot.runtime.integrations)."""
     return bot_handler(build_slack_bot(services))

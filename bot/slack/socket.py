@@ -10,7 +10,7 @@ from bot.errors import ConfigError
 from bot.slack.app import SlackBot, build_slack_bot
 
 if TYPE_CHECKING:
-    from bot.services import Services
+    from bot.app import App
 
 log = logging.getLogger(__name__)
 
@@ -45,7 +45,7 @@ class SlackSocketMode:
             await self.handler.close_async()
 
 
-def socket_mode(services: Services) -> SlackSocketMode:
+def socket_mode(services: App) -> SlackSocketMode:
     """`(services) -> obj` with start/close/is_connected (see bot.runtime.integrations)."""
     token = services.env.slack_app_token
     if token is None or not token.get_secret_value():

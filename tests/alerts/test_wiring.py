@@ -1,4 +1,4 @@
-"""The alerts runtime's default sender, wired to the real posters of `Services`."""
+"""The alerts runtime's default sender, wired to the real posters of `App`."""
 
 from __future__ import annotations
 
@@ -9,12 +9,12 @@ from pathlib import Path
 import pytest
 
 from bot.alerts.wiring import runtime
+from bot.app import App
 from bot.config import Environment, load_config
 from bot.discord.endpoints import DiscordEndpoints, override_endpoints
 from bot.document import Document, Section
 from bot.errors import BotError
 from bot.filters import SubscriptionFilters
-from bot.services import Services
 from bot.store import Store
 from tests.fakes.discord import FakeDiscord
 from tests.fakes.slack import FakeSlack
@@ -39,9 +39,9 @@ def alert_card_document() -> Document:
     )
 
 
-async def services_for(tmp_path: Path, **env: str) -> Services:
+async def services_for(tmp_path: Path, **env: str) -> App:
     store = await Store.open(f"sqlite+aiosqlite:///{tmp_path / 'bot.sqlite3'}")
-    return Services(config=load_config(), env=Environment(**env), store=store)
+    return App(config=load_config(), env=Environment(**env), store=store)
 
 
 async def test_a_discord_subscription_gets_its_alert(

@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 
+from bot.app import App
 from bot.config import Config, DigestTarget, Environment
 from bot.digest.org import build_org_for_window, org_target
 from bot.digest.pipeline import render_digest
 from bot.errors import UsageError
-from bot.services import Services
 from bot.store.store import Store
 from bot.weeks import Window, iso_week
 from tests.fakes.github import FakeGitHub
@@ -57,11 +57,11 @@ async def store(tmp_path) -> AsyncIterator[Store]:
     await db.close()
 
 
-def _services(fake: FakeGitHub, store: Store, config: Config) -> Services:
+def _services(fake: FakeGitHub, store: Store, config: Config) -> App:
     env = Environment(
         github_token=fake.token, github_api_url=fake.api_url, github_graphql_url=fake.graphql_url
     )
-    return Services(config=config, env=env, store=store)
+    return App(config=config, env=env, store=store)
 
 
 def _ops(fake: FakeGitHub, name: str) -> int:

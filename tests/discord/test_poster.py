@@ -430,8 +430,8 @@ async def test_discord_http_explains_a_missing_or_wrong_token(
 async def test_webhook_target_posts_through_discord_api_url(
     fake: FakeDiscord, store: Store, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    from bot.app import App
     from bot.posting import post_digest
-    from bot.services import Services
 
     channel = fake.add_channel().id
     hook = fake.add_webhook(channel)
@@ -443,7 +443,7 @@ async def test_webhook_target_posts_through_discord_api_url(
     )
     monkeypatch.setenv("VLLM_BOT_TEST_HOOK", hook.url)
     env = Environment(discord_api_url=fake.api_url)
-    services = Services(config=load_config(config_file, env), env=env, store=store)
+    services = App(config=load_config(config_file, env), env=env, store=store)
     doc = digest_document("2026-W23")
 
     # discord.py's defaults, as in a fresh `vllm-bot digest --post discord:hook1` process.

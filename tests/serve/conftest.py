@@ -1,4 +1,4 @@
-"""Helpers for the serve tests: a config, a real SQLite store and a Services stand-in."""
+"""Helpers for the serve tests: a config, a real SQLite store and a App stand-in."""
 
 from __future__ import annotations
 
@@ -27,7 +27,7 @@ def make_config(**overrides: Any) -> Config:
 
 @dataclass
 class FakeServices:
-    """What serve and doctor use of `bot.services.Services`."""
+    """What serve and doctor use of `bot.app.App`."""
 
     config: Config
     store: Store

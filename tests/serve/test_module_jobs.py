@@ -17,13 +17,13 @@ from hypothesis import strategies as st
 from pydantic import SecretStr
 
 from bot.alerts.repository import AlertStore
+from bot.app import App
 from bot.config import Config, Environment
 from bot.digest.pipeline import build_for_window
 from bot.discord.endpoints import DiscordEndpoints, override_endpoints
 from bot.filters import SubscriptionFilters
 from bot.runtime.metrics import Metrics
 from bot.runtime.scheduler import Jobs, week_before
-from bot.services import Services
 from bot.slack.poster import SlackPoster, slack_client
 from bot.store import Store
 from tests.fakes.discord import FakeDiscord
@@ -43,7 +43,7 @@ _PR = re.compile(r"/pull/(\d+)")
 
 @dataclass
 class World:
-    services: Services
+    services: App
     slack: FakeSlack
     discord: FakeDiscord
     discord_channel: str
@@ -94,7 +94,7 @@ async def world(tmp_path: Path) -> AsyncIterator[World]:
         discord_api_url=discord.api_url,
     )
     store = await Store.open(f"sqlite+aiosqlite:///{tmp_path / 'bot.sqlite3'}")
-    services = Services(config=_config(channel), env=env, store=store)
+    services = App(config=_config(channel), env=env, store=store)
     # The fake's clock paces Slack's one message per second per channel.
     services._slack_poster = SlackPoster(
         slack_client(slack.token, slack.api_url), clock=clock, sleep=clock.sleep
