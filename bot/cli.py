@@ -20,7 +20,7 @@ from bot.secrets import RedactingStream, redact
 from bot.validators import check_out_file, echo
 
 if TYPE_CHECKING:
-    from bot.analysis import Analyzer
+    from bot.analysis.analyzer import Analyzer
     from bot.app import App
     from bot.models import Analysis, PullRequest
 
@@ -415,7 +415,12 @@ async def _analysed_pr(
             f"PR #{number} of {repo_name} is not in the store, and {exc}"
         ) from None
     analyzer = await services.analyzer(repo_name)
-    return pr, analyzer.analyze(pr), analyzer
+    # Lazy like the store: SQLAlchemy stays off `--help`. The analysis comes from the
+    # store's cache when valid, as the digest reads it.
+    from bot.analysis.cache import analyze_stored
+
+    (analysis,) = await analyze_stored(services.store, analyzer, repo_name, [pr])
+    return pr, analysis, analyzer
 
 
 # `pr -5` must reach the number check, not click's "No such option".

@@ -17,7 +17,7 @@ from bot.alerts.pipeline import AlertPipeline, Sender
 from bot.alerts.poller import AlertPoller, GitHubMergedSource
 from bot.alerts.settings import AlertSettings
 from bot.alerts.subscriptions import ModuleCatalogue, SubscriptionService
-from bot.analysis import load_ruleset
+from bot.analysis.rules import load_ruleset
 from bot.cards import alert_card, batched_alert
 from bot.document import Document
 from bot.errors import BotError

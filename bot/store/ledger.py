@@ -32,7 +32,7 @@ from functools import cache
 from typing import Any
 
 from sqlalchemy import and_, delete, select, update
-from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.dialects import sqlite
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker
 from sqlalchemy.orm import DeclarativeBase
 
@@ -155,6 +155,9 @@ class ClaimLedger:
     def _insert(self) -> Any:
         name = self.engine.dialect.name
         if name == "postgresql":
+            # Lazy: SQLite installs (the default) never load the PostgreSQL dialect (~20 ms).
+            from sqlalchemy.dialects import postgresql
+
             return postgresql.insert(self.table.__table__)
         if name == "sqlite":
             return sqlite.insert(self.table.__table__)

@@ -5,8 +5,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.analysis import RuleSetError, load_ruleset, parse_ruleset
 from bot.analysis.paths import PatternSet, glob_to_regex
+from bot.analysis.rules import RuleSetError, load_ruleset, parse_ruleset
 
 CONTRACT_MODULES = [
     "rocm",
