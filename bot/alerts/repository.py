@@ -9,7 +9,6 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from sqlalchemy import and_, delete, func, select, update
-from sqlalchemy.dialects import postgresql, sqlite
 
 from bot.alerts.filters import SubscriptionFilters, filters_from_json, filters_to_json
 from bot.alerts.model import Subscription
@@ -20,6 +19,7 @@ from bot.alerts.tables import (
     SubscriptionRow,
     WebhookDeliveryRow,
 )
+from bot.store.dialect import upsert
 from bot.store.ledger import LEASE, ClaimLedger, Outcome, Owner
 from bot.store.store import Store
 
@@ -70,12 +70,7 @@ class AlertStore:
         self.session = store.session
 
     def _insert(self, table):
-        dialect = self.store.engine.dialect.name
-        if dialect == "postgresql":
-            return postgresql.insert(table)
-        if dialect == "sqlite":
-            return sqlite.insert(table)
-        raise NotImplementedError(f"unsupported database {dialect!r}: use SQLite or PostgreSQL")
+        return upsert(self.store.engine, table)
 
     # ------------------------------------------------------------------ subscriptions
 

@@ -32,11 +32,11 @@ from functools import cache
 from typing import Any
 
 from sqlalchemy import and_, delete, select, update
-from sqlalchemy.dialects import sqlite
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker
 from sqlalchemy.orm import DeclarativeBase
 
 from bot.secrets import redact
+from bot.store.dialect import upsert
 
 CLAIMED = "claimed"
 SENT = "sent"
@@ -153,15 +153,7 @@ class ClaimLedger:
         self.key = key
 
     def _insert(self) -> Any:
-        name = self.engine.dialect.name
-        if name == "postgresql":
-            # Lazy: SQLite installs (the default) never load the PostgreSQL dialect (~20 ms).
-            from sqlalchemy.dialects import postgresql
-
-            return postgresql.insert(self.table.__table__)
-        if name == "sqlite":
-            return sqlite.insert(self.table.__table__)
-        raise NotImplementedError(f"unsupported database {name!r}: use SQLite or PostgreSQL")
+        return upsert(self.engine, self.table.__table__)
 
     def _where(self, key: Mapping[str, Any]) -> Any:
         return and_(*(getattr(self.table, c) == key[c] for c in self.key))

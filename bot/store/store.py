@@ -10,12 +10,12 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import delete, event, func, select
-from sqlalchemy.dialects import sqlite
+from sqlalchemy import Table, delete, event, func, select
 from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
 
 from bot.models import FileChange, PullRequest
+from bot.store.dialect import upsert
 from bot.store.ledger import CLAIMED, FAILED, LEASE, SENT, Claim, ClaimLedger, Owner
 from bot.store.migrate import upgrade
 from bot.store.tables import (
@@ -135,16 +135,8 @@ class Store:
     async def __aexit__(self, *exc: object) -> None:
         await self.close()
 
-    def _insert(self, table):
-        dialect = self.engine.dialect.name
-        if dialect == "postgresql":
-            # Lazy: SQLite installs (the default) never load the PostgreSQL dialect.
-            from sqlalchemy.dialects import postgresql
-
-            return postgresql.insert(table)
-        if dialect == "sqlite":
-            return sqlite.insert(table)
-        raise NotImplementedError(f"unsupported database {dialect!r}: use SQLite or PostgreSQL")
+    def _insert(self, table: Table) -> Any:
+        return upsert(self.engine, table)
 
     # ------------------------------------------------------------------ pull requests
 
