@@ -7,7 +7,8 @@ from dataclasses import dataclass, field
 
 from bot.models import ModuleMatch, PullRequest
 
-from .paths import PatternSet, compiled, scope_flags
+from .paths import PatternSet, scope_flags
+from .regex import compiled
 from .rules import KEYWORD_FLAGS, ModuleRule, RuleSet, keyword_union, normalize_tag
 from .titles import Tag, TitleInfo
 

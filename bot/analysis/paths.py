@@ -9,10 +9,11 @@ imported without translation loss.
 
 from __future__ import annotations
 
-import functools
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
+
+from .regex import compiled
 
 REGEX_PREFIX = "re:"
 
@@ -77,14 +78,6 @@ def pattern_error(pattern: str) -> str | None:
     except re.error as exc:
         return f"invalid pattern {pattern!r}: {exc}"
     return None
-
-
-@functools.lru_cache(maxsize=8192)
-def compiled(pattern: str, flags: int = 0) -> re.Pattern[str]:
-    """`re.compile` memoised without re's 512-entry limit: a rule set has ~1,000 patterns,
-    so re's own cache evicts them and validation, then the classifiers, compiled each
-    again (a sixth of a cold `vllm-bot pr`)."""
-    return re.compile(pattern, flags)
 
 
 def _unions(patterns: tuple[str, ...]) -> tuple[str | None, str | None]:

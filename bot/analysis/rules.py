@@ -18,7 +18,8 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from bot.models import KIND_IDS
 
-from .paths import compiled, patterns_error, scope_flags
+from .paths import patterns_error, scope_flags
+from .regex import compiled
 
 BUILTIN_RULESETS = ("vllm", "generic")
 _ID_RE = re.compile(r"^[a-z0-9][a-z0-9._-]*$")
