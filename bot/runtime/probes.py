@@ -8,12 +8,13 @@ into Authorization headers; details quote what the service answered, never the r
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import httpx
 from pydantic import SecretStr
-from sqlalchemy import text
+
+if TYPE_CHECKING:
+    from bot.store import Store
 
 DEFAULT_DISCORD_API = "https://discord.com/api/v10"
 TIMEOUT = httpx.Timeout(10.0)
@@ -55,10 +56,9 @@ def _unreachable(name: str, url: str, exc: Exception, fix: str) -> Probe:
 # ---------------------------------------------------------------------------- store
 
 
-async def store_reachable(store: Any) -> Probe:
+async def store_reachable(store: Store) -> Probe:
     try:
-        async with store.engine.connect() as connection:
-            await connection.execute(text("SELECT 1"))
+        await store.ping()
     except Exception as exc:
         return Probe("database", False, f"{type(exc).__name__}: {exc}", _DB_FIX)
     return Probe("database", True, "reachable")
@@ -70,26 +70,10 @@ _DB_FIX = (
 )
 
 
-async def store_writable(store: Any) -> Probe:
-    """Insert a row and roll it back: proves write access without leaving anything behind."""
-    from bot.store.tables import HTTPCacheRow
-
+async def store_writable(store: Store) -> Probe:
     name = "database writable"
     try:
-        async with store.engine.connect() as connection:
-            transaction = await connection.begin()
-            try:
-                await connection.execute(
-                    HTTPCacheRow.__table__.insert().values(
-                        url="doctor://write-probe",
-                        etag="-",
-                        body="",
-                        link=None,
-                        fetched_at=datetime.now(UTC),
-                    )
-                )
-            finally:
-                await transaction.rollback()
+        await store.probe_write()
     except Exception as exc:
         return Probe(name, False, f"{type(exc).__name__}: {exc}", _DB_FIX)
     return Probe(name, True, f"{store.engine.dialect.name} accepts writes")

@@ -10,7 +10,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Table, delete, event, func, select
+from sqlalchemy import Table, delete, event, func, select, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
 
@@ -137,6 +137,31 @@ class Store:
 
     def _insert(self, table: Table) -> Any:
         return upsert(self.engine, table)
+
+    # ------------------------------------------------------------------ health
+
+    async def ping(self) -> None:
+        """One round trip to the database; raises what the driver raises."""
+        async with self.engine.connect() as connection:
+            await connection.execute(text("SELECT 1"))
+
+    async def probe_write(self) -> None:
+        """Insert a row and roll it back: proves write access without leaving anything
+        behind (`vllm-bot doctor`); raises what the driver raises."""
+        async with self.engine.connect() as connection:
+            transaction = await connection.begin()
+            try:
+                await connection.execute(
+                    HTTPCacheRow.__table__.insert().values(
+                        url="doctor://write-probe",
+                        etag="-",
+                        body="",
+                        link=None,
+                        fetched_at=datetime.now(UTC),
+                    )
+                )
+            finally:
+                await transaction.rollback()
 
     # ------------------------------------------------------------------ pull requests
 
