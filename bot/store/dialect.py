@@ -1,4 +1,4 @@
-"""The one dialect switch of the store: an INSERT that knows ON CONFLICT."""
+"""SQL helpers of the store: its one dialect switch (an INSERT that knows ON CONFLICT)."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ from typing import Any
 from sqlalchemy import Table
 from sqlalchemy.dialects import sqlite
 from sqlalchemy.ext.asyncio import AsyncEngine
+from sqlalchemy.orm import DeclarativeBase
 
 
 def upsert(engine: AsyncEngine, table: Table) -> Any:
@@ -24,3 +25,10 @@ def upsert(engine: AsyncEngine, table: Table) -> Any:
     if dialect == "sqlite":
         return sqlite.insert(table)
     raise NotImplementedError(f"unsupported database {dialect!r}: use SQLite or PostgreSQL")
+
+
+def table_of(row: type[DeclarativeBase]) -> Table:
+    """A mapped class's Table (SQLAlchemy types `__table__` as the wider FromClause)."""
+    table = row.__table__
+    assert isinstance(table, Table)
+    return table

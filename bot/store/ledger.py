@@ -36,7 +36,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker
 from sqlalchemy.orm import DeclarativeBase
 
 from bot.secrets import redact
-from bot.store.dialect import upsert
+from bot.store.dialect import table_of, upsert
 
 CLAIMED = "claimed"
 SENT = "sent"
@@ -153,7 +153,7 @@ class ClaimLedger:
         self.key = key
 
     def _insert(self) -> Any:
-        return upsert(self.engine, self.table.__table__)
+        return upsert(self.engine, table_of(self.table))
 
     def _where(self, key: Mapping[str, Any]) -> Any:
         return and_(*(getattr(self.table, c) == key[c] for c in self.key))
@@ -231,7 +231,7 @@ class ClaimLedger:
                     .values(**values, **owned)
                 )
                 if hasattr(t, "attempt"):
-                    swap = swap.values(attempt=t.attempt + 1)  # type: ignore[attr-defined]
+                    swap = swap.values(attempt=t.attempt + 1)
                 if (await session.execute(swap)).rowcount == 1:
                     return Claim(Outcome.DOUBT, holder, error)
         return Claim(Outcome.BUSY)

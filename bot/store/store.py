@@ -8,14 +8,19 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlalchemy import Table, delete, event, func, select, text
 from sqlalchemy.engine import make_url
-from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
+from sqlalchemy.ext.asyncio import (
+    AsyncEngine,
+    AsyncSession,
+    async_sessionmaker,
+    create_async_engine,
+)
 
 from bot.models import FileChange, PullRequest
-from bot.store.dialect import upsert
+from bot.store.dialect import table_of, upsert
 from bot.store.ledger import CLAIMED, FAILED, LEASE, SENT, Claim, ClaimLedger, Owner
 from bot.store.migrate import upgrade
 from bot.store.tables import (
@@ -37,6 +42,7 @@ _DELIVERY_KEY = ("document", "platform", "channel", "part")
 
 # SQLite allows 32,766 bound parameters; keep well under it for multi-row statements.
 _CHUNK = 500
+_T = TypeVar("_T")
 
 _PR_COLUMNS = (
     "title",
@@ -79,7 +85,7 @@ class Delivery:
     thread_id: str | None
 
 
-def _chunks(items: Sequence, size: int = _CHUNK) -> Iterable[Sequence]:
+def _chunks(items: Sequence[_T], size: int = _CHUNK) -> Iterable[Sequence[_T]]:
     for i in range(0, len(items), size):
         yield items[i : i + size]
 
@@ -114,7 +120,7 @@ class Store:
             and not (database.startswith("file:"))
         ):
             # Once per process, before any connection exists: blocking here is harmless.
-            Path(parsed.database).expanduser().parent.mkdir(parents=True, exist_ok=True)  # noqa: ASYNC240
+            Path(database).expanduser().parent.mkdir(parents=True, exist_ok=True)  # noqa: ASYNC240
         kwargs = {}
         if parsed.get_backend_name() == "sqlite":
             # Writers wait for each other instead of failing with "database is locked".
@@ -152,7 +158,9 @@ class Store:
             transaction = await connection.begin()
             try:
                 await connection.execute(
-                    HTTPCacheRow.__table__.insert().values(
+                    table_of(HTTPCacheRow)
+                    .insert()
+                    .values(
                         url="doctor://write-probe",
                         etag="-",
                         body="",
@@ -178,7 +186,7 @@ class Store:
                     | {c: store_text(getattr(pr, c)) for c in _PR_COLUMNS}
                     for pr in chunk
                 ]
-                stmt = self._insert(PullRequestRow.__table__).values(rows)
+                stmt = self._insert(table_of(PullRequestRow)).values(rows)
                 stmt = stmt.on_conflict_do_update(
                     index_elements=["repo", "number"],
                     set_={c: stmt.excluded[c] for c in _PR_COLUMNS},
@@ -186,11 +194,13 @@ class Store:
                 for row_id, repo, number in await session.execute(stmt):
                     ids[(repo, number)] = row_id
             pr_ids = list(ids.values())
-            for chunk in _chunks(pr_ids):
-                await session.execute(delete(PRFileRow).where(PRFileRow.pr_id.in_(chunk)))
-                await session.execute(delete(PRLabelRow).where(PRLabelRow.pr_id.in_(chunk)))
+            for id_chunk in _chunks(pr_ids):
+                await session.execute(delete(PRFileRow).where(PRFileRow.pr_id.in_(id_chunk)))
+                await session.execute(delete(PRLabelRow).where(PRLabelRow.pr_id.in_(id_chunk)))
                 # The PR may have changed: its cached analyses no longer apply.
-                await session.execute(delete(PRAnalysisRow).where(PRAnalysisRow.pr_id.in_(chunk)))
+                await session.execute(
+                    delete(PRAnalysisRow).where(PRAnalysisRow.pr_id.in_(id_chunk))
+                )
             files = [
                 {
                     "pr_id": ids[key],
@@ -207,12 +217,12 @@ class Store:
                 for key, pr in unique.items()
                 for name in pr.labels
             ]
-            for chunk in _chunks(files, 5000):
-                await session.execute(PRFileRow.__table__.insert(), list(chunk))
-            for chunk in _chunks(labels, 5000):
-                await session.execute(PRLabelRow.__table__.insert(), list(chunk))
+            for rows_chunk in _chunks(files, 5000):
+                await session.execute(table_of(PRFileRow).insert(), list(rows_chunk))
+            for rows_chunk in _chunks(labels, 5000):
+                await session.execute(table_of(PRLabelRow).insert(), list(rows_chunk))
 
-    async def _load(self, session, where) -> list[PullRequest]:
+    async def _load(self, session: AsyncSession, where: Any) -> list[PullRequest]:
         # Plain rows, not ORM objects: a 10,000-PR week loads twice as fast this way.
         columns = [PullRequestRow.id, PullRequestRow.repo, PullRequestRow.number] + [
             getattr(PullRequestRow, c) for c in _PR_COLUMNS
@@ -280,7 +290,7 @@ class Store:
 
     async def count_merged_between(self, repo: str, start: datetime, end: datetime) -> int:
         async with self.session() as session:
-            return await session.scalar(
+            count: int | None = await session.scalar(
                 select(func.count())
                 .select_from(PullRequestRow)
                 .where(
@@ -289,6 +299,7 @@ class Store:
                     PullRequestRow.merged_at < end,
                 )
             )
+        return count or 0  # COUNT(*) always returns a row
 
     async def last_merged(self, repo: str) -> datetime | None:
         """The newest merge time stored for `repo` (the archive's latest week)."""
@@ -346,8 +357,10 @@ class Store:
 
     # ------------------------------------------------------------------ analysis cache
 
-    async def cached_analyses(self, repo: str, numbers: Sequence[int], key: str) -> dict[int, dict]:
-        found: dict[int, dict] = {}
+    async def cached_analyses(
+        self, repo: str, numbers: Sequence[int], key: str
+    ) -> dict[int, dict[str, Any]]:
+        found: dict[int, dict[str, Any]] = {}
         async with self.session() as session:
             for chunk in _chunks(list(numbers)):
                 rows = await session.execute(
@@ -362,7 +375,7 @@ class Store:
                 found.update((number, json.loads(data)) for number, data in rows)
         return found
 
-    async def save_analyses(self, repo: str, analyses: dict[int, dict], key: str) -> None:
+    async def save_analyses(self, repo: str, analyses: dict[int, dict[str, Any]], key: str) -> None:
         if not analyses:
             return
         async with self.session.begin() as session:
@@ -379,8 +392,8 @@ class Store:
                 for n, data in analyses.items()
                 if n in ids
             ]
-            for chunk in _chunks(values):
-                stmt = self._insert(PRAnalysisRow.__table__).values(list(chunk))
+            for values_chunk in _chunks(values):
+                stmt = self._insert(table_of(PRAnalysisRow)).values(list(values_chunk))
                 stmt = stmt.on_conflict_do_update(
                     index_elements=["pr_id", "ruleset_key"], set_={"data": stmt.excluded.data}
                 )
@@ -451,7 +464,7 @@ class Store:
         }
         if synced:
             values["synced_at"] = now
-        stmt = self._insert(SyncWindowRow.__table__).values(values)
+        stmt = self._insert(table_of(SyncWindowRow)).values(values)
         stmt = stmt.on_conflict_do_update(
             index_elements=["repo", "start", "end"],
             set_={k: stmt.excluded[k] for k in values if k not in ("repo", "start", "end")},
@@ -473,7 +486,7 @@ class Store:
             "link": link,
             "fetched_at": datetime.now(UTC),
         }
-        stmt = self._insert(HTTPCacheRow.__table__).values(values)
+        stmt = self._insert(table_of(HTTPCacheRow)).values(values)
         stmt = stmt.on_conflict_do_update(
             index_elements=["url"], set_={k: stmt.excluded[k] for k in values if k != "url"}
         )
@@ -502,7 +515,7 @@ class Store:
         rows = [{"repo": repo, "login": k, "first_merged_at": v} for k, v in values.items()]
         async with self.session.begin() as session:
             for chunk in _chunks(rows):
-                stmt = self._insert(ContributorRow.__table__).values(list(chunk))
+                stmt = self._insert(table_of(ContributorRow)).values(list(chunk))
                 stmt = stmt.on_conflict_do_update(
                     index_elements=["repo", "login"],
                     set_={"first_merged_at": stmt.excluded.first_merged_at},
