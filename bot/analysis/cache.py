@@ -10,7 +10,7 @@ from __future__ import annotations
 import hashlib
 import logging
 from collections.abc import Sequence
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
 from sqlalchemy.exc import SQLAlchemyError
 
@@ -26,6 +26,7 @@ log = logging.getLogger(__name__)
 ANALYSIS_VERSION = "3"
 
 
+@runtime_checkable
 class AnalysisStore(Protocol):
     async def cached_analyses(
         self, repo: str, numbers: Sequence[int], key: str
@@ -78,7 +79,7 @@ async def analyze_stored(
 ) -> list[Analysis]:
     """Analyses of `prs` (all from `repo`), from the store's cache where valid."""
     key = analysis_key(analyzer)
-    if key is None or not hasattr(store, "cached_analyses"):
+    if key is None or not isinstance(store, AnalysisStore):
         return [analyzer.analyze(pr) for pr in prs]
     cached = await store.cached_analyses(repo, [pr.number for pr in prs], key)
     results: list[Analysis] = []

@@ -209,7 +209,6 @@ def extract_claims(text: str) -> list[Claim]:
             metric = before.group(1)
         pct = _num(hi or lo)
         around = (pre[-24:] + post[:24]).lower()
-        factor: float | None
         if _REDUCTION_WORDS.search(around) or (metric and "latency" in metric.lower()):
             # Less time is a speed-up (30% lower latency = 1.43x); less of anything else
             # (memory, cycles, conflicts) is not, and no factor is made up for it.

@@ -285,9 +285,9 @@ class KindClassifier:
                 return self._maybe_model(kind, new_model, f"title word '{m.group(0).strip()}'")
 
         for label in pr.labels:
-            kind = self._labels.get(label.strip().lower())
-            if kind:
-                return kind, f"label {label}"
+            label_kind = self._labels.get(label.strip().lower())
+            if label_kind:
+                return label_kind, f"label {label}"
         if new_model:
             return "model", "adds model support"
         if weak_tag:
