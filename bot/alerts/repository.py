@@ -19,8 +19,8 @@ from bot.alerts.tables import (
     SubscriptionRow,
     WebhookDeliveryRow,
 )
-from bot.store.dialect import upsert
 from bot.store.ledger import LEASE, ClaimLedger, Outcome, Owner
+from bot.store.sql import upsert
 from bot.store.store import Store
 
 

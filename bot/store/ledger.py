@@ -36,7 +36,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker
 from sqlalchemy.orm import DeclarativeBase
 
 from bot.secrets import redact
-from bot.store.dialect import table_of, upsert
+from bot.store.sql import table_of, upsert
 
 CLAIMED = "claimed"
 SENT = "sent"

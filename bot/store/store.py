@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import json
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 from sqlalchemy import Table, delete, event, func, select, text
 from sqlalchemy.engine import make_url
@@ -20,9 +19,11 @@ from sqlalchemy.ext.asyncio import (
 )
 
 from bot.models import FileChange, PullRequest
-from bot.store.dialect import table_of, upsert
+from bot.store.analyses import AnalysisCache
+from bot.store.http_cache import HTTPCache
 from bot.store.ledger import CLAIMED, FAILED, LEASE, SENT, Claim, ClaimLedger, Owner
 from bot.store.migrate import upgrade
+from bot.store.sql import chunks, table_of, upsert
 from bot.store.tables import (
     ContributorRow,
     DeliveryRow,
@@ -40,9 +41,6 @@ DELIVERY_CLAIMED = CLAIMED
 DELIVERY_SENT = SENT
 _DELIVERY_KEY = ("document", "platform", "channel", "part")
 
-# SQLite allows 32,766 bound parameters; keep well under it for multi-row statements.
-_CHUNK = 500
-_T = TypeVar("_T")
 
 _PR_COLUMNS = (
     "title",
@@ -85,11 +83,6 @@ class Delivery:
     thread_id: str | None
 
 
-def _chunks(items: Sequence[_T], size: int = _CHUNK) -> Iterable[Sequence[_T]]:
-    for i in range(0, len(items), size):
-        yield items[i : i + size]
-
-
 def _sqlite_wal(dbapi_connection: Any, _record: Any) -> None:
     """WAL: readers (a `/vllm pr` answered from the store) never wait for a writer (a
     webhook's alert, a sync), so acknowledgements stay fast under load. A read-only
@@ -108,6 +101,9 @@ class Store:
     def __init__(self, engine: AsyncEngine) -> None:
         self.engine = engine
         self.session = async_sessionmaker(engine, expire_on_commit=False)
+        # One repository per aggregate that has moved out of this class.
+        self.analyses = AnalysisCache(self.session, engine)
+        self.http_cache = HTTPCache(self.session, engine)
 
     @classmethod
     async def open(cls, url: str, *, migrate: bool = True) -> Store:
@@ -180,7 +176,7 @@ class Store:
         unique = {(pr.repo, pr.number): pr for pr in prs}
         async with self.session.begin() as session:
             ids: dict[tuple[str, int], int] = {}
-            for chunk in _chunks(list(unique.values())):
+            for chunk in chunks(list(unique.values())):
                 rows = [
                     {"repo": pr.repo, "number": pr.number}
                     | {c: store_text(getattr(pr, c)) for c in _PR_COLUMNS}
@@ -194,7 +190,7 @@ class Store:
                 for row_id, repo, number in await session.execute(stmt):
                     ids[(repo, number)] = row_id
             pr_ids = list(ids.values())
-            for id_chunk in _chunks(pr_ids):
+            for id_chunk in chunks(pr_ids):
                 await session.execute(delete(PRFileRow).where(PRFileRow.pr_id.in_(id_chunk)))
                 await session.execute(delete(PRLabelRow).where(PRLabelRow.pr_id.in_(id_chunk)))
                 # The PR may have changed: its cached analyses no longer apply.
@@ -217,9 +213,9 @@ class Store:
                 for key, pr in unique.items()
                 for name in pr.labels
             ]
-            for rows_chunk in _chunks(files, 5000):
+            for rows_chunk in chunks(files, 5000):
                 await session.execute(table_of(PRFileRow).insert(), list(rows_chunk))
-            for rows_chunk in _chunks(labels, 5000):
+            for rows_chunk in chunks(labels, 5000):
                 await session.execute(table_of(PRLabelRow).insert(), list(rows_chunk))
 
     async def _load(self, session: AsyncSession, where: Any) -> list[PullRequest]:
@@ -233,7 +229,7 @@ class Store:
         by_id = {row[0]: row for row in rows}
         files: dict[int, list[FileChange]] = defaultdict(list)
         labels: dict[int, list[str]] = defaultdict(list)
-        for chunk in _chunks(list(by_id)):
+        for chunk in chunks(list(by_id)):
             file_rows = await session.execute(
                 select(
                     PRFileRow.pr_id,
@@ -355,50 +351,6 @@ class Store:
                     tree.setdefault(parts[0], set()).add(parts[1])
             return {top: sorted(subs) for top, subs in sorted(tree.items())}
 
-    # ------------------------------------------------------------------ analysis cache
-
-    async def cached_analyses(
-        self, repo: str, numbers: Sequence[int], key: str
-    ) -> dict[int, dict[str, Any]]:
-        found: dict[int, dict[str, Any]] = {}
-        async with self.session() as session:
-            for chunk in _chunks(list(numbers)):
-                rows = await session.execute(
-                    select(PullRequestRow.number, PRAnalysisRow.data)
-                    .join(PRAnalysisRow, PRAnalysisRow.pr_id == PullRequestRow.id)
-                    .where(
-                        PullRequestRow.repo == repo,
-                        PullRequestRow.number.in_(chunk),
-                        PRAnalysisRow.ruleset_key == key,
-                    )
-                )
-                found.update((number, json.loads(data)) for number, data in rows)
-        return found
-
-    async def save_analyses(self, repo: str, analyses: dict[int, dict[str, Any]], key: str) -> None:
-        if not analyses:
-            return
-        async with self.session.begin() as session:
-            ids: dict[int, int] = {}
-            for chunk in _chunks(list(analyses)):
-                rows = await session.execute(
-                    select(PullRequestRow.number, PullRequestRow.id).where(
-                        PullRequestRow.repo == repo, PullRequestRow.number.in_(chunk)
-                    )
-                )
-                ids.update(dict(rows.all()))
-            values = [
-                {"pr_id": ids[n], "ruleset_key": key, "data": json.dumps(data)}
-                for n, data in analyses.items()
-                if n in ids
-            ]
-            for values_chunk in _chunks(values):
-                stmt = self._insert(table_of(PRAnalysisRow)).values(list(values_chunk))
-                stmt = stmt.on_conflict_do_update(
-                    index_elements=["pr_id", "ruleset_key"], set_={"data": stmt.excluded.data}
-                )
-                await session.execute(stmt)
-
     # ------------------------------------------------------------------ sync windows
 
     async def get_window(self, repo: str, start: datetime, end: datetime) -> SyncWindow | None:
@@ -472,27 +424,6 @@ class Store:
         async with self.session.begin() as session:
             await session.execute(stmt)
 
-    # ------------------------------------------------------------------ REST ETag cache
-
-    async def get_http_cache(self, url: str) -> HTTPCacheRow | None:
-        async with self.session() as session:
-            return await session.get(HTTPCacheRow, url)
-
-    async def put_http_cache(self, url: str, etag: str, body: str, link: str | None) -> None:
-        values = {
-            "url": url,
-            "etag": etag,
-            "body": body,
-            "link": link,
-            "fetched_at": datetime.now(UTC),
-        }
-        stmt = self._insert(table_of(HTTPCacheRow)).values(values)
-        stmt = stmt.on_conflict_do_update(
-            index_elements=["url"], set_={k: stmt.excluded[k] for k in values if k != "url"}
-        )
-        async with self.session.begin() as session:
-            await session.execute(stmt)
-
     # ------------------------------------------------------------------ contributors
 
     async def first_merged(self, repo: str, logins: Iterable[str]) -> dict[str, datetime | None]:
@@ -500,7 +431,7 @@ class Store:
         logins = list(logins)
         found: dict[str, datetime | None] = {}
         async with self.session() as session:
-            for chunk in _chunks(logins):
+            for chunk in chunks(logins):
                 rows = await session.execute(
                     select(ContributorRow.login, ContributorRow.first_merged_at).where(
                         ContributorRow.repo == repo, ContributorRow.login.in_(chunk)
@@ -514,7 +445,7 @@ class Store:
             return
         rows = [{"repo": repo, "login": k, "first_merged_at": v} for k, v in values.items()]
         async with self.session.begin() as session:
-            for chunk in _chunks(rows):
+            for chunk in chunks(rows):
                 stmt = self._insert(table_of(ContributorRow)).values(list(chunk))
                 stmt = stmt.on_conflict_do_update(
                     index_elements=["repo", "login"],

@@ -1,13 +1,19 @@
-"""SQL helpers of the store: its one dialect switch (an INSERT that knows ON CONFLICT)."""
+"""SQL helpers shared by the store's repositories: the one dialect switch (an INSERT that
+knows ON CONFLICT), typed table access and statement chunking."""
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Iterable, Sequence
+from typing import Any, TypeVar
 
 from sqlalchemy import Table
 from sqlalchemy.dialects import sqlite
 from sqlalchemy.ext.asyncio import AsyncEngine
 from sqlalchemy.orm import DeclarativeBase
+
+# SQLite allows 32,766 bound parameters; keep well under it for multi-row statements.
+CHUNK = 500
+_T = TypeVar("_T")
 
 
 def upsert(engine: AsyncEngine, table: Table) -> Any:
@@ -32,3 +38,8 @@ def table_of(row: type[DeclarativeBase]) -> Table:
     table = row.__table__
     assert isinstance(table, Table)
     return table
+
+
+def chunks(items: Sequence[_T], size: int = CHUNK) -> Iterable[Sequence[_T]]:
+    for i in range(0, len(items), size):
+        yield items[i : i + size]
