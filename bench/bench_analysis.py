@@ -10,7 +10,8 @@ import random
 import time
 from datetime import UTC, datetime, timedelta
 
-from bot.analysis import Analyzer, load_ruleset
+from bot.analysis.analyzer import Analyzer
+from bot.analysis.rules import load_ruleset
 from bot.models import FileChange, PullRequest
 
 TAGS = [

@@ -6,9 +6,11 @@ Imports the sample export into a throwaway SQLite store once, then runs each com
     .venv/bin/python bench/bench_cold_start.py [--runs 10]
     .venv/bin/python bench/bench_cold_start.py --importtime "pr 43001"   # top 10 imports
     .venv/bin/python bench/bench_cold_start.py --root /tmp/old-checkout   # another tree
+    .venv/bin/python bench/bench_cold_start.py --compare /tmp/old-checkout  # both, interleaved
 
 Wall time on a shared machine moves with the load; the CPU time (user + system) of the
 child process is printed beside it and is the steadier figure to compare trees by.
+`--compare` alternates the runs of the two trees, so both see the same load.
 """
 
 from __future__ import annotations
@@ -41,10 +43,11 @@ COMMANDS: list[tuple[str, list[str], float]] = [
 ]
 
 
-def _env(data_dir: Path) -> dict[str, str]:
+def _env(data_dir: Path, root: Path | None = None) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("SLACK_", "DISCORD_"))}
     env["DATABASE_URL"] = f"sqlite:///{data_dir / 'bench.db'}"
-    env["PYTHONPATH"] = str(ROOT)  # the tree under test, also when it is not the installed one
+    # The tree under test, also when it is not the installed one.
+    env["PYTHONPATH"] = str(root or ROOT)
     env.pop("VLLM_BOT_CONFIG", None)
     return env
 
@@ -57,7 +60,8 @@ def _cpu() -> float:
 def _run(argv: list[str], env: dict[str, str]) -> tuple[float, float]:
     """(wall seconds, CPU seconds) of one fresh process."""
     cpu, start = _cpu(), time.perf_counter()
-    done = subprocess.run([*CLI, *argv], env=env, cwd=ROOT, capture_output=True, text=True)
+    cwd = env["PYTHONPATH"]
+    done = subprocess.run([*CLI, *argv], env=env, cwd=cwd, capture_output=True, text=True)
     elapsed = time.perf_counter() - start
     if done.returncode != 0:
         raise SystemExit(f"{shlex.join(argv)} exited {done.returncode}: {done.stderr.strip()}")
@@ -94,7 +98,11 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=10)
     parser.add_argument("--importtime", metavar="ARGS", help="print the top 10 imports of one run")
     parser.add_argument("--root", type=Path, help="the checkout to measure (default: this one)")
+    parser.add_argument("--compare", type=Path, help="another checkout, run alternately")
     args = parser.parse_args()
+    if args.compare is not None:
+        compare(args.compare.resolve(), args.runs)
+        return
     if args.root is not None:
         global ROOT
         ROOT = args.root.resolve()
@@ -114,6 +122,28 @@ def main() -> None:
             print(
                 f"{label:45} median {median:.3f} s (CPU {cpu:.3f} s)  min {min(times):.3f}  "
                 f"max {max(times):.3f}  goal {goal:.1f} s  {verdict}"
+            )
+
+
+def _summary(runs: list[tuple[float, float]]) -> tuple[float, float]:
+    return statistics.median(w for w, _ in runs), statistics.median(c for _, c in runs)
+
+
+def compare(other: Path, runs: int) -> None:
+    """This tree and `other`, one run each in turn, each from its own warm store."""
+    with tempfile.TemporaryDirectory() as mine, tempfile.TemporaryDirectory() as theirs:
+        envs = {"this": _env(Path(mine)), "other": _env(Path(theirs), other)}
+        for env in envs.values():
+            warm_store(env)
+        for label, command, goal in COMMANDS:
+            results: dict[str, list[tuple[float, float]]] = {name: [] for name in envs}
+            for _ in range(runs):
+                for name, env in envs.items():
+                    results[name].append(_run(command, env))
+            (wall, cpu), (other_wall, other_cpu) = (_summary(r) for r in results.values())
+            print(
+                f"{label:45} this {wall:.3f} s (CPU {cpu:.3f})  other {other_wall:.3f} s "
+                f"(CPU {other_cpu:.3f})  saved {other_wall - wall:+.3f} s  goal {goal:.1f} s"
             )
 
 

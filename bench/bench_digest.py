@@ -99,7 +99,8 @@ def synthetic_analysis(pr: PullRequest, rng: random.Random) -> Analysis:
 def analyse(prs: list[PullRequest], seed: int) -> tuple[list[AnalyzedPR], float, str]:
     started = time.perf_counter()
     try:
-        from bot.analysis import Analyzer, load_ruleset
+        from bot.analysis.analyzer import Analyzer
+        from bot.analysis.rules import load_ruleset
 
         analyzer = Analyzer(load_ruleset("vllm"))
         result = [AnalyzedPR(pr, analyzer.analyze(pr)) for pr in prs]

@@ -16,7 +16,8 @@ import tracemalloc
 from pathlib import Path
 
 from bench.bench_digest import WINDOW, synthetic_prs
-from bot.analysis import Analyzer, load_ruleset
+from bot.analysis.analyzer import Analyzer
+from bot.analysis.rules import load_ruleset
 from bot.digest.document import digest_document
 from bot.digest.render import render_markdown
 from bot.digest.service import make_digest

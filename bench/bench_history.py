@@ -22,7 +22,8 @@ from pathlib import Path
 from typing import Any
 
 from bench.bench_digest import synthetic_prs
-from bot.analysis import Analyzer, load_ruleset
+from bot.analysis.analyzer import Analyzer
+from bot.analysis.rules import load_ruleset
 from bot.digest.archive import load_repo_archive, site, write_site
 from bot.digest.charts import png_chart, svg_charts
 from bot.digest.history import chain, history_of, load_timeline

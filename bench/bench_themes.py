@@ -12,7 +12,8 @@ import random
 import time
 from pathlib import Path
 
-from bot.analysis import Analyzer, load_ruleset
+from bot.analysis.analyzer import Analyzer
+from bot.analysis.rules import load_ruleset
 from bot.analysis.themes import HistoryWeek, ThemeDoc, _phrase_table, detect_themes, rules_from
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared" / "datasets" / "vllm-titles"

@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 
     from bot.alerts.subscriptions import SubscriptionService
     from bot.alerts.wiring import AlertsRuntime
-    from bot.analysis import Analyzer
+    from bot.analysis.analyzer import Analyzer
     from bot.analysis.rules import RuleSet
     from bot.commands.context import SubscriptionInfo
     from bot.discord.poster import DiscordRestPoster
@@ -182,7 +182,8 @@ class App:
         if cached is not None:
             return cached
         # Lazy: the rule engine is only for commands that analyse (not help, import, sync).
-        from bot.analysis import Analyzer, RuleSetError, load_ruleset
+        from bot.analysis.analyzer import Analyzer
+        from bot.analysis.rules import RuleSetError, load_ruleset
 
         if repo_config.modules == "auto":
             ruleset = await self._auto_ruleset(repo_config.name, offline)

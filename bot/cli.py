@@ -13,14 +13,15 @@ from typing import IO, TYPE_CHECKING, Annotated, Any, TypeVar, cast
 
 import typer
 import typer.core
-from rich.console import Console
 
 from bot.errors import BotError, GitHubUnreachable, UsageError, one_line
 from bot.secrets import RedactingStream, redact
 from bot.validators import check_out_file, echo
 
 if TYPE_CHECKING:
-    from bot.analysis import Analyzer
+    from rich.console import Console
+
+    from bot.analysis.analyzer import Analyzer
     from bot.app import App
     from bot.config import DigestTarget
     from bot.digest.pipeline import BuiltDigest
@@ -53,10 +54,30 @@ def _help_type(self: typer.core.TyperOption, ctx: Any) -> str | None:
 
 typer.core.TyperOption.display_type_rich = _help_type  # type: ignore[method-assign]
 
-# Rich wants an IO[str]; it calls only write/flush/isatty (and reads what RedactingStream
-# hands on to the real stream), so the cast is the whole adaptation.
-err = Console(file=cast("IO[str]", RedactingStream("stderr")), highlight=False, soft_wrap=True)
-out = Console(file=cast("IO[str]", RedactingStream("stdout")), highlight=False, soft_wrap=True)
+
+class _LazyConsole:
+    """A rich Console built on first use. A PR card or a chat answer is written to
+    sys.stdout and prints nothing through rich, and importing rich is ~20 ms of every
+    start-up."""
+
+    def __init__(self, stream: str) -> None:
+        self._stream = stream
+        self._console: Console | None = None
+
+    def __getattr__(self, name: str) -> Any:
+        if self._console is None:
+            # Lazy: see the class docstring.
+            from rich.console import Console
+
+            # Rich wants an IO[str]; it calls only write/flush/isatty (and reads what
+            # RedactingStream hands on to the real stream), so the cast is the adaptation.
+            file = cast("IO[str]", RedactingStream(self._stream))
+            self._console = Console(file=file, highlight=False, soft_wrap=True)
+        return getattr(self._console, name)
+
+
+err = cast("Console", _LazyConsole("stderr"))
+out = cast("Console", _LazyConsole("stdout"))
 
 T = TypeVar("T")
 OFFLINE_HINT = (
@@ -428,7 +449,12 @@ async def _analysed_pr(
             f"PR #{number} of {repo_name} is not in the store, and {exc}"
         ) from None
     analyzer = await services.analyzer(repo_name)
-    return pr, analyzer.analyze(pr), analyzer
+    # Lazy like the store: SQLAlchemy stays off `--help`. The analysis comes from the
+    # store's cache when valid, as the digest reads it.
+    from bot.analysis.cache import analyze_stored
+
+    (analysis,) = await analyze_stored(services.store, analyzer, repo_name, [pr])
+    return pr, analysis, analyzer
 
 
 # `pr -5` must reach the number check, not click's "No such option".

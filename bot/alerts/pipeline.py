@@ -43,7 +43,7 @@ from bot.alerts.model import AlertItem, Subscription
 from bot.alerts.render import AlertCards, BotCards
 from bot.alerts.repository import AlertStore, Held
 from bot.alerts.settings import AlertSettings
-from bot.analysis import Analyzer
+from bot.analysis.analyzer import Analyzer
 from bot.delivery import DeliveryIncomplete, DeliveryResult
 from bot.document import Document
 from bot.models import Analysis, PullRequest

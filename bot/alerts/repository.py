@@ -10,7 +10,6 @@ from datetime import datetime, timedelta
 from typing import Any, cast
 
 from sqlalchemy import Table, and_, delete, func, select, update
-from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import CursorResult
 from sqlalchemy.sql import FromClause
 
@@ -24,6 +23,7 @@ from bot.alerts.tables import (
     WebhookDeliveryRow,
 )
 from bot.store.ledger import LEASE, ClaimLedger, Outcome, Owner
+from bot.store.sql import upsert
 from bot.store.store import Store
 
 
@@ -72,15 +72,10 @@ class AlertStore:
         self.store = store
         self.session = store.session
 
-    def _insert(self, table: FromClause) -> postgresql.Insert | sqlite.Insert:
+    def _insert(self, table: FromClause) -> Any:
         # A declarative class's __table__ is a Table; its stubs say FromClause.
         assert isinstance(table, Table)
-        dialect = self.store.engine.dialect.name
-        if dialect == "postgresql":
-            return postgresql.insert(table)
-        if dialect == "sqlite":
-            return sqlite.insert(table)
-        raise NotImplementedError(f"unsupported database {dialect!r}: use SQLite or PostgreSQL")
+        return upsert(self.store.engine, table)
 
     # ------------------------------------------------------------------ subscriptions
 

@@ -24,7 +24,7 @@ from bot.filters import SubscriptionFilters
 from bot.store.store import Store
 
 if TYPE_CHECKING:
-    from bot.analysis import RuleSet
+    from bot.analysis.rules import RuleSet
 
 # A channel with more subscriptions than this is almost certainly a script gone wrong;
 # matching would cope, people reading `/vllm subscriptions` would not.

@@ -18,7 +18,7 @@ from bot.alerts.poller import AlertPoller, GitHubMergedSource
 from bot.alerts.render import BotCards
 from bot.alerts.settings import AlertSettings
 from bot.alerts.subscriptions import ModuleCatalogue, SubscriptionService
-from bot.analysis import load_ruleset
+from bot.analysis.rules import load_ruleset
 from bot.delivery import DeliveryResult, Ledger
 from bot.document import Document
 from bot.errors import BotError

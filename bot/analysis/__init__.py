@@ -1,32 +1,18 @@
 """PR analysis: modules, kind, risk flags, importance score and performance claims.
 
-Public API::
+Public API, imported from its module (this package imports nothing, so a command that
+needs one piece, such as the path patterns of an alert filter, does not pay for the rule
+engine)::
 
-    ruleset = load_ruleset("vllm")          # or "generic", "auto", or a path to a TOML file
+    from bot.analysis.analyzer import Analyzer
+    from bot.analysis.rules import load_ruleset  # "vllm", "generic", "auto" or a TOML path
+    from bot.analysis.report import analysis_to_json  # `pr --format json`, `explain ...`
+
+    ruleset = load_ruleset("vllm")
     analysis = Analyzer(ruleset).analyze(pr)
-    data = analysis_to_json(pr, analysis)   # `pr --format json` / `explain --format json`
+    data = analysis_to_json(pr, analysis)
+
+Also: `rules` (RuleSet, RuleSetError, parse_ruleset, BUILTIN_RULESETS), `auto_rules`
+(build_auto_ruleset), `claims` (extract_claims), `report` (describe_ruleset, explain_text),
+`score` (select_key_prs), `cache` (analyses kept in the store).
 """
-
-from __future__ import annotations
-
-from .analyzer import Analyzer
-from .auto_rules import build_auto_ruleset
-from .claims import extract_claims
-from .report import analysis_to_json, describe_ruleset, explain_text
-from .rules import BUILTIN_RULESETS, RuleSet, RuleSetError, load_ruleset, parse_ruleset
-from .score import select_key_prs
-
-__all__ = [
-    "BUILTIN_RULESETS",
-    "Analyzer",
-    "RuleSet",
-    "RuleSetError",
-    "analysis_to_json",
-    "build_auto_ruleset",
-    "describe_ruleset",
-    "explain_text",
-    "extract_claims",
-    "load_ruleset",
-    "parse_ruleset",
-    "select_key_prs",
-]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from bot.models import Analysis, PullRequest
 
 from .claims import extract_claims
@@ -14,29 +16,50 @@ from .score import Scorer
 from .titles import parse_title
 
 
+@dataclass(frozen=True, slots=True)
+class _Parts:
+    modules: ModuleClassifier
+    files: FileCategorizer
+    kinds: KindClassifier
+    flags: FlagDetector
+    scorer: Scorer
+
+
 class Analyzer:
     """``Analyzer(ruleset).analyze(pr)``: no network and no I/O; safe to share."""
 
     def __init__(self, ruleset: RuleSet) -> None:
         self.ruleset = ruleset
-        self._modules = ModuleClassifier(ruleset)
-        self._files = FileCategorizer(ruleset)
-        self._kinds = KindClassifier(ruleset)
-        self._flags = FlagDetector(ruleset)
-        self._scorer = Scorer(ruleset)
+        self._built: _Parts | None = None
+
+    @property
+    def _parts(self) -> _Parts:
+        # Built on the first analysis: compiling the rules is most of the cost, and a card
+        # or digest answered from the store's analysis cache needs only the rule set.
+        if self._built is None:
+            ruleset = self.ruleset
+            self._built = _Parts(
+                ModuleClassifier(ruleset),
+                FileCategorizer(ruleset),
+                KindClassifier(ruleset),
+                FlagDetector(ruleset),
+                Scorer(ruleset),
+            )
+        return self._built
 
     def analyze(self, pr: PullRequest) -> Analysis:
+        parts = self._parts
         title = parse_title(pr.title)
-        facts = self._files.facts(pr)
-        modules = self._modules.classify(pr, title)
+        facts = parts.files.facts(pr)
+        modules = parts.modules.classify(pr, title)
         claims = extract_claims(f"{pr.title}\n{pr.body}" if pr.body else pr.title)
-        kind, kind_reason = self._kinds.classify(pr, title, facts, claims)
+        kind, kind_reason = parts.kinds.classify(pr, title, facts, claims)
         core: list[str] = []
         if pr.files_known:
-            tests = {f.path for f in pr.files if self._files.category(f.path) & TEST}
-            core = self._flags.core_paths(pr, tests)
-        flags = self._flags.detect(pr, title, facts, kind, core)
-        score, contributions = self._scorer.score(pr, modules, kind, flags, claims)
+            tests = {f.path for f in pr.files if parts.files.category(f.path) & TEST}
+            core = parts.flags.core_paths(pr, tests)
+        flags = parts.flags.detect(pr, title, facts, kind, core)
+        score, contributions = parts.scorer.score(pr, modules, kind, flags, claims)
         return Analysis(
             modules=modules,
             kind=kind,

@@ -10,7 +10,7 @@ from __future__ import annotations
 import hashlib
 import logging
 from collections.abc import Sequence
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
 from sqlalchemy.exc import SQLAlchemyError
 
@@ -26,14 +26,15 @@ log = logging.getLogger(__name__)
 ANALYSIS_VERSION = "3"
 
 
-class AnalysisStore(Protocol):
-    async def cached_analyses(
+@runtime_checkable
+class AnalysisCache(Protocol):
+    """`bot.store.analyses.AnalysisCache`, the store's `analyses`."""
+
+    async def cached(
         self, repo: str, numbers: Sequence[int], key: str
     ) -> dict[int, dict[str, Any]]: ...
 
-    async def save_analyses(
-        self, repo: str, analyses: dict[int, dict[str, Any]], key: str
-    ) -> None: ...
+    async def save(self, repo: str, analyses: dict[int, dict[str, Any]], key: str) -> None: ...
 
 
 class _Analyzer(Protocol):
@@ -78,9 +79,11 @@ async def analyze_stored(
 ) -> list[Analysis]:
     """Analyses of `prs` (all from `repo`), from the store's cache where valid."""
     key = analysis_key(analyzer)
-    if key is None or not hasattr(store, "cached_analyses"):
+    # Stores without an analysis cache (test stubs) analyse every PR.
+    cache = getattr(store, "analyses", None)
+    if key is None or not isinstance(cache, AnalysisCache):
         return [analyzer.analyze(pr) for pr in prs]
-    cached = await store.cached_analyses(repo, [pr.number for pr in prs], key)
+    cached = await cache.cached(repo, [pr.number for pr in prs], key)
     results: list[Analysis] = []
     fresh: dict[int, dict[str, Any]] = {}
     for pr in prs:
@@ -93,7 +96,7 @@ async def analyze_stored(
         results.append(analysis)
     if fresh:
         try:
-            await store.save_analyses(repo, fresh, key)
+            await cache.save(repo, fresh, key)
         except SQLAlchemyError as exc:
             # A cache: a read-only store (or a locked one) still answers, just slower next time.
             log.info("analysis cache not saved (%s)", one_line(str(exc), 120))

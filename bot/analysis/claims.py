@@ -13,6 +13,8 @@ import re
 from bot import i18n
 from bot.models import Claim
 
+from .regex import lazy
+
 _NUM = r"\d+(?:[.,]\d+)?"
 _RANGE = rf"({_NUM})(?:\s*(?:-|–|~|to)\s*({_NUM}))?"
 
@@ -27,38 +29,38 @@ _GAIN_WORDS = (
     r"reduc(?:e|ed|es|tion)|lower|less|fewer|saving|accelerat(?:e|ion|ed)|up to|"
     r"提升|加速|降低|减少"
 )
-_REDUCTION_WORDS = re.compile(r"reduc|lower|less|fewer|saving|降低|减少", re.IGNORECASE)
+_REDUCTION_WORDS = lazy(r"reduc|lower|less|fewer|saving|降低|减少", re.IGNORECASE)
 _TIME_UNITS = r"μs|us|µs|ms|ns|s|sec|seconds?|min"
 _UNITS = rf"{_TIME_UNITS}|GB/s|TB/s|tok/s|tokens/s|req/s|x|%"
 
-_HARDWARE = re.compile(
+_HARDWARE = lazy(
     r"^\s*(?:[A-Z]?\d{2,4}[A-Z]?\b|H\d{2,3}|A\d{2,3}|B\d{2,3}|L\d{1,2}|MI\d{3}|GPUs?|"
     r"GB\d{2,3}|nodes?|cards?|devices?|NPUs?|TPUs?|chips?|hosts?|workers?|sockets?|cores?)",
     re.IGNORECASE,
 )
-_NOT_PERF = re.compile(
+_NOT_PERF = lazy(
     r"accuracy|acc\b|gsm8k|mmlu|coverage|utiliz|util\b|score|pass rate|recall|precision|"
     r"probabilit|percentile|p\d\d\b|quantile|sparsity|ratio of|of the (?:cases|time)",
     re.IGNORECASE,
 )
 
-_ARROW_RE = re.compile(
+_ARROW_RE = lazy(
     rf"(?<![\w.])({_NUM})\s*({_UNITS}|{_METRICS})?\s*(?:->|→|=>|⇒|-->)\s*({_NUM})\s*"
     rf"({_UNITS}|{_METRICS})?(?:\s*\(\s*({_NUM})\s*[x×]\s*(?:faster|speed-?up)?\s*\))?",
     re.IGNORECASE,
 )
-_MULT_RE = re.compile(rf"(?<![\w.#/])(?:{_RANGE})\s?(?:[x×](?![\w])|倍)", re.IGNORECASE)
-_PCT_RE = re.compile(rf"(?<![\w.#/])(\+)?\s?(?:{_RANGE})\s?%", re.IGNORECASE)
-_METRIC_AFTER = re.compile(
+_MULT_RE = lazy(rf"(?<![\w.#/])(?:{_RANGE})\s?(?:[x×](?![\w])|倍)", re.IGNORECASE)
+_PCT_RE = lazy(rf"(?<![\w.#/])(\+)?\s?(?:{_RANGE})\s?%", re.IGNORECASE)
+_METRIC_AFTER = lazy(
     rf"^\s*(?:(?:{_GAIN_WORDS})\s+(?:in\s+|of\s+|on\s+)?)?((?:{_METRICS}))\b", re.IGNORECASE
 )
-_METRIC_BEFORE = re.compile(
+_METRIC_BEFORE = lazy(
     rf"\b({_METRICS})\s*(?:(?:{_GAIN_WORDS}|improves?|is|was|went)\s*)?(?:of|by|:|up|\+)?\s*$",
     re.IGNORECASE,
 )
-_GAIN_AFTER = re.compile(r"^\s*(faster|speed-?ups?|improvement|quicker|提升|加速)", re.IGNORECASE)
+_GAIN_AFTER = lazy(r"^\s*(faster|speed-?ups?|improvement|quicker|提升|加速)", re.IGNORECASE)
 # "88% reduction in bank group conflicts": what was reduced, when it is not a known metric.
-_REDUCED_AFTER = re.compile(
+_REDUCED_AFTER = lazy(
     r"^\s*(?:reduction|decrease|drop|fewer|less|lower|savings?)\s+(?:in\s+|of\s+)?"
     # Up to five words; PR bodies wrap lines mid-phrase, so a single newline is a space.
     r"(?P<what>[a-z][\w/-]*(?:\s+[a-z][\w/-]*){0,4}?)"
@@ -68,17 +70,17 @@ _REDUCED_AFTER = re.compile(
 )
 # Only speed (throughput, latency, time) becomes a speed-up factor; "3x less memory" or
 # "88% fewer bank conflicts" are claims without one.
-_SPEED_METRIC = re.compile(
+_SPEED_METRIC = lazy(
     r"throughput|latency|speed|TPS|TPOT|TTFT|ITL|QPS|RPS|tok|req|bandwidth|perf|decode|"
     r"prefill|faster",
     re.IGNORECASE,
 )
-_TIME_WORDS = re.compile(
+_TIME_WORDS = lazy(
     r"\b(?:latency|time|duration|runtime|TTFT|TPOT|ITL|wall[- ]clock)\b", re.IGNORECASE
 )
-_PERF_CONTEXT = re.compile(rf"\b(?:{_METRICS}|{_GAIN_WORDS})", re.IGNORECASE)
+_PERF_CONTEXT = lazy(rf"\b(?:{_METRICS}|{_GAIN_WORDS})", re.IGNORECASE)
 # Cheap gate: every claim shape needs one of these, and most PR bodies have none.
-_MAYBE_CLAIM = re.compile(r"\d\s?(?:[x×%倍]|μs|us|µs|ms)|->|→|=>|⇒")
+_MAYBE_CLAIM = lazy(r"\d\s?(?:[x×%倍]|μs|us|µs|ms)|->|→|=>|⇒")
 _WINDOW = 48
 _MAX_CLAIMS = 6
 
@@ -207,7 +209,6 @@ def extract_claims(text: str) -> list[Claim]:
             metric = before.group(1)
         pct = _num(hi or lo)
         around = (pre[-24:] + post[:24]).lower()
-        factor: float | None
         if _REDUCTION_WORDS.search(around) or (metric and "latency" in metric.lower()):
             # Less time is a speed-up (30% lower latency = 1.43x); less of anything else
             # (memory, cycles, conflicts) is not, and no factor is made up for it.
@@ -250,21 +251,21 @@ def best_claim(claims: list[Claim]) -> Claim | None:
 # ------------------------------------------------------------------ claims in a sentence
 
 # The figure of a claim: "2.15x", "+24%", "16-24%", "1289μs -> 1.8μs".
-_FIGURE_RE = re.compile(
+_FIGURE_RE = lazy(
     rf"[+]?\s?{_NUM}(?:\s*(?:-|–|~|to)\s*{_NUM})?\s?(?:[x×倍%]|{_TIME_UNITS}|GB/s|TB/s|tok/s|"
     rf"tokens/s|req/s)?(?:\s*(?:->|→|=>|⇒|-->)\s*{_NUM}\s?(?:{_TIME_UNITS}|GB/s|TB/s|tok/s|"
     rf"tokens/s|req/s|x|%)?)?",
     re.IGNORECASE,
 )
-_SPEED_WORDS_RE = re.compile(r"\b(?:faster|speed-?ups?|quicker)\b|加速", re.IGNORECASE)
-_GAIN_RE = re.compile(
+_SPEED_WORDS_RE = lazy(r"\b(?:faster|speed-?ups?|quicker)\b|加速", re.IGNORECASE)
+_GAIN_RE = lazy(
     r"\b(?:higher|improve[sd]?|improvements?|increase[sd]?|boost|gains?|better|up to)\b|提升",
     re.IGNORECASE,
 )
-_STATED_METRIC_RE = re.compile(rf"\b(?:{_METRICS})\b", re.IGNORECASE)
+_STATED_METRIC_RE = lazy(rf"\b(?:{_METRICS})\b", re.IGNORECASE)
 # "319% speedup on H100": the hardware or setting the figure was measured on.
-_WHERE_RE = re.compile(r"\b(?:on|with)\s+([A-Z][\w.\-]*\d[\w.\-]*)")
-_ACRONYM_RE = re.compile(r"^(?:[A-Z0-9/]+|tok(?:en)?s?/s|req(?:uest)?s?/s)$")
+_WHERE_RE = lazy(r"\b(?:on|with)\s+([A-Z][\w.\-]*\d[\w.\-]*)")
+_ACRONYM_RE = lazy(r"^(?:[A-Z0-9/]+|tok(?:en)?s?/s|req(?:uest)?s?/s)$")
 
 
 def _metric_words(metric: str, language: str) -> str | None:

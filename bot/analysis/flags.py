@@ -10,6 +10,7 @@ from bot.models import Flag, PullRequest
 from .files import FileFacts, pr_file_count, pr_lines
 from .paths import PatternSet
 from .reasons import localized, make_flag
+from .regex import lazy
 from .rules import RuleSet
 from .titles import TitleInfo
 
@@ -17,24 +18,24 @@ from .titles import TitleInfo
 # so only phrases that announce a compatibility break count: "breaking change",
 # "BC-breaking", "backward-incompatible", "breaks the API", an upper-case BREAKING, or
 # "breaking:" used as a heading/prefix.
-_BREAKING_WORD = re.compile(
+_BREAKING_WORD = lazy(
     r"(?i:\b(?:BC[- ]?)?breaking[- ](?:changes?|API|interface|behaviou?r)\b"
     r"|\bBC[- ]breaking\b|\bbackwards?[- ]incompatib(?:le|ility)\b"
     r"|\bbreaks? (?:backwards? compatibility|(?:the )?(?:public )?API|compat(?:ibility)?)\b"
     r"|(?:^|\n)[ \t#*>-]*breaking\s*[:!])"
     r"|\bBREAKING\b"
 )
-_NEGATED = re.compile(
+_NEGATED = lazy(
     r"(?:\bnon|\bno|\bnot(?: a)?|\bwithout|\bisn't|\bis not|\bany|\[ \])[\s-]*$",
     re.IGNORECASE,
 )
-_REMOVAL = re.compile(
+_REMOVAL = lazy(
     r"\b(?:remove[sd]?|removing|removal of|drop(?:s|ped|ping)?|delete[sd]?|deleting|"
     r"deprecate[sd]?|deprecating|rename[sd]?|renaming|no longer support)\b"
     r"(?P<rest>.{0,80})",
     re.IGNORECASE,
 )
-_PUBLIC_THING = re.compile(
+_PUBLIC_THING = lazy(
     r"(?P<thing>\b(?:APIs?|endpoints?|CLI|(?:command[- ]line )?flags?|--[a-z][\w-]+|"
     r"env(?:ironment)?[ _]?var(?:iable)?s?|envs?\b|VLLM_[A-Z0-9_]+|config(?:uration)?s?|"
     r"options?|arguments?|args?|parameters?|params?|backends?|legacy|compat(?:ibility)?|"
@@ -43,22 +44,22 @@ _PUBLIC_THING = re.compile(
 )
 # Things users set by name: removing one breaks their scripts even when the title calls it
 # dead or unused (a "dead" env var is still exported in someone's deployment).
-_USER_SETTING = re.compile(
+_USER_SETTING = lazy(
     r"--[a-z][\w-]+|\bVLLM_[A-Z0-9_]+|\benv(?:ironment)?[ _]?var|\bCLI\b|\bcommand[- ]line\b",
     re.IGNORECASE,
 )
-_INTERNAL = re.compile(
+_INTERNAL = lazy(
     r"\b(?:dead|unused|redundant|stray|duplicate|unnecessary|unncessary)\b", re.IGNORECASE
 )
-_REVERT_QUOTED = re.compile(
+_REVERT_QUOTED = lazy(
     r"\brevert(?:s|ed|ing)?\s+[\"“'](?P<title>.+?)(?:[\"”']\s*$|[\"”']\s|…|$)", re.IGNORECASE
 )
-_REVERT_NUMBER = re.compile(
+_REVERT_NUMBER = lazy(
     r"(?:\brevert(?:s|ed|ing)?\b[^#\n]{0,60}?|\breverts\s+[\w.-]+/[\w.-]+)#(\d+)", re.IGNORECASE
 )
-_PR_REF = re.compile(r"\(#(\d+)\)")
-_REVERT_COMMIT = re.compile(r"This reverts commit ([0-9a-f]{7,40})", re.IGNORECASE)
-_VERSION_PIN = re.compile(
+_PR_REF = lazy(r"\(#(\d+)\)")
+_REVERT_COMMIT = lazy(r"This reverts commit ([0-9a-f]{7,40})", re.IGNORECASE)
+_VERSION_PIN = lazy(
     r"\b(?P<verb>bump|bumps|upgrade|upgrades|update|updates|pin|pins|unpin|downgrade)\s+"
     r"(?:the\s+)?(?P<what>[\w.\-/\[\]]+)(?:\s+(?:version|dependency|requirement))?\s+"
     r"(?:from\s+v?[\w.\-+]+\s+)?(?:to\s+)(?P<to>v?\d[\w.\-+]*)",

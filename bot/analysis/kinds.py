@@ -9,16 +9,17 @@ from dataclasses import dataclass
 from bot.models import Claim, PullRequest
 
 from .files import FileFacts
+from .regex import LazyPattern, lazy
 from .rules import RuleSet, normalize_tag
 from .titles import TitleInfo
 
-REVERT_RE = re.compile(r"^\s*(?:\[[^\]]*\]\s*)*revert(?:s|ed|ing)?\b", re.IGNORECASE)
-SECURITY_RE = re.compile(
+REVERT_RE = lazy(r"^\s*(?:\[[^\]]*\]\s*)*revert(?:s|ed|ing)?\b", re.IGNORECASE)
+SECURITY_RE = lazy(
     r"\bCVE-\d{4}-\d+\b|\bGHSA-[\w-]+\b|\bsecurity (?:fix|issue|vulnerabilit)|\bvulnerabilit",
     re.IGNORECASE,
 )
-TRIVIAL_RE = re.compile(r"\btypos?\b|\bnits?\b|\bspelling\b|\bgrammar fix\b", re.IGNORECASE)
-_NEW_MODEL_RE = re.compile(
+TRIVIAL_RE = lazy(r"\btypos?\b|\bnits?\b|\bspelling\b|\bgrammar fix\b", re.IGNORECASE)
+_NEW_MODEL_RE = lazy(
     r"\b(?:add|adds|adding|support|supports|initial support for|new)\b.{0,60}?"
     r"\bmodels?\b(?! runner)"
     r"(?!\s+(?:loader|loading|executor|runner|config|weights|tests?|states?|registry|inputs?))"
@@ -27,7 +28,7 @@ _NEW_MODEL_RE = re.compile(
 )
 # "Add support for hybrid models", "support MLA model on Intel GPU": a class of models
 # (or one class on a platform) gains a capability; no new model is added.
-_MODEL_CLASS_RE = re.compile(
+_MODEL_CLASS_RE = lazy(
     r"\b(?:add|adds|adding|support|supports|enable|enables)\s+(?:support\s+)?(?:for\s+)?"
     r"(?:the\s+)?(?:hybrid|all|more|other|these|such|different|pooling|quantized|MLA|MoE|"
     r"multimodal|encoder|decoder|embedding|generative|heterogeneous)\b"
@@ -37,32 +38,30 @@ _MODEL_CLASS_RE = re.compile(
 # Titles about tests under a CI tag ("[CI] Fix flaky X test", "[ROCm][CI] Mark gemma3 as
 # large GPU test"): the change is to tests. Words of CI plumbing keep the CI kind
 # ("[CI] Add uv pip compile workflow for rocm-test.txt", "[CI] Add eval job").
-_TEST_WORDS_RE = re.compile(
+_TEST_WORDS_RE = lazy(
     r"\b(?:tests?|testing|test[ -]suites?|unit tests?|UTs?|flak(?:y|iness)|mocks?)\b"
     r"|\btest_\w+",
     re.IGNORECASE,
 )
-_CI_PLUMBING_RE = re.compile(
+_CI_PLUMBING_RE = lazy(
     r"\b(?:jobs?|workflows?|pipelines?|queues?|mirrors?|runners?|lockfiles?|dependenc(?:y|ies)|"
     r"deps?|docker(?:file)?|images?|wheels?|builds?|buildkite|actions?|cron|locations?|triggers?)\b",
     re.IGNORECASE,
 )
 # A refactor/misc tag whose object is tests: "[Refactor] Relocate endpoint tests ...".
-_TESTS_OBJECT_RE = re.compile(
-    r"^\w+\s+(?:[\w`.\-/]+\s+){0,5}?(?:tests|test suites?)\b", re.IGNORECASE
-)
+_TESTS_OBJECT_RE = lazy(r"^\w+\s+(?:[\w`.\-/]+\s+){0,5}?(?:tests|test suites?)\b", re.IGNORECASE)
 # Tags that name an area rather than a kind ([Model]): a leading verb of another kind
 # decides ("[Model] Refactor Step3-VL processor", "[Model] Deprecate the score task").
 _AREA_TAG_KINDS = frozenset({"model"})
 
 
-def _p(pattern: str) -> re.Pattern[str]:
-    return re.compile(pattern, re.IGNORECASE)
+def _p(pattern: str) -> LazyPattern:
+    return lazy(pattern, re.IGNORECASE)
 
 
 # What a PR does when no tag says so: the leading verb decides first, then words anywhere.
 # Patterns are split over several strings only to keep lines short.
-_LEAD_WORDS: tuple[tuple[str, re.Pattern[str]], ...] = (
+_LEAD_WORDS: tuple[tuple[str, LazyPattern], ...] = (
     (
         "ci",
         _p(
@@ -140,7 +139,7 @@ _LEAD_WORDS: tuple[tuple[str, re.Pattern[str]], ...] = (
         ),
     ),
 )
-_ANY_WORDS: tuple[tuple[str, re.Pattern[str]], ...] = (
+_ANY_WORDS: tuple[tuple[str, LazyPattern], ...] = (
     (
         "bugfix",
         _p(
@@ -286,9 +285,9 @@ class KindClassifier:
                 return self._maybe_model(kind, new_model, f"title word '{m.group(0).strip()}'")
 
         for label in pr.labels:
-            kind = self._labels.get(label.strip().lower())
-            if kind:
-                return kind, f"label {label}"
+            label_kind = self._labels.get(label.strip().lower())
+            if label_kind:
+                return label_kind, f"label {label}"
         if new_model:
             return "model", "adds model support"
         if weak_tag:

@@ -8,7 +8,8 @@ from dataclasses import dataclass, field
 from bot.models import ModuleMatch, PullRequest
 
 from .paths import PatternSet, scope_flags
-from .rules import ModuleRule, RuleSet, normalize_tag
+from .regex import compiled
+from .rules import KEYWORD_FLAGS, ModuleRule, RuleSet, keyword_union, normalize_tag
 from .titles import Tag, TitleInfo
 
 _PATH_CACHE_LIMIT = 200_000
@@ -21,24 +22,21 @@ class _CompiledModule:
     paths: PatternSet
     exclude: PatternSet
     keywords: re.Pattern[str] | None
-    keyword_list: tuple[re.Pattern[str], ...]
+    keyword_list: tuple[str, ...]
     hints: re.Pattern[str] | None
-    hint_list: tuple[re.Pattern[str], ...]
+    hint_list: tuple[str, ...]
 
 
-def _union(patterns: list[str]) -> tuple[re.Pattern[str] | None, tuple[re.Pattern[str], ...]]:
+def _union(patterns: list[str]) -> tuple[re.Pattern[str] | None, tuple[str, ...]]:
     if not patterns:
         return None, ()
-    # ASCII semantics: titles are English and re's Unicode case folding costs ~25% here.
-    flags = re.IGNORECASE | re.ASCII
-    scoped = [scope_flags(p) for p in patterns]
-    singles = tuple(re.compile(p, flags) for p in scoped)
-    return re.compile("|".join(f"(?:{p})" for p in scoped), flags), singles
+    # The singles are compiled only to name the word that matched, after the union hit.
+    return compiled(keyword_union(patterns), KEYWORD_FLAGS), tuple(map(scope_flags, patterns))
 
 
-def _first_hit(singles: tuple[re.Pattern[str], ...], text: str) -> str:
+def _first_hit(singles: tuple[str, ...], text: str) -> str:
     for p in singles:
-        m = p.search(text)
+        m = compiled(p, KEYWORD_FLAGS).search(text)
         if m:
             return m.group(0).strip()
     return ""

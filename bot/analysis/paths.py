@@ -9,10 +9,11 @@ imported without translation loss.
 
 from __future__ import annotations
 
-import functools
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
+
+from .regex import compiled
 
 REGEX_PREFIX = "re:"
 
@@ -79,6 +80,38 @@ def pattern_error(pattern: str) -> str | None:
     return None
 
 
+def _unions(patterns: tuple[str, ...]) -> tuple[str | None, str | None]:
+    """The glob and the regex alternation that `PatternSet` matches with."""
+    globs = [glob_to_regex(p) for p in patterns if not p.startswith(REGEX_PREFIX)]
+    regexes = [scope_flags(p[len(REGEX_PREFIX) :]) for p in patterns if p.startswith(REGEX_PREFIX)]
+    return (
+        "|".join(f"(?:{g})" for g in globs) if globs else None,
+        "|".join(f"(?:{r})" for r in regexes) if regexes else None,
+    )
+
+
+def patterns_error(patterns: Iterable[str]) -> str | None:
+    """Why a list of path patterns is invalid, or None. Compiles the list as `PatternSet`
+    will (the classifiers then reuse the compiled unions); one pattern at a time only to
+    name the bad one."""
+    pats = tuple(patterns)
+    together: re.error | None = None
+    if all(p and p.strip() for p in pats):
+        try:
+            for union in _unions(pats):
+                if union is not None:
+                    compiled(union)
+            return None
+        except re.error as exc:
+            together = exc
+    for p in pats:
+        err = pattern_error(p)
+        if err:
+            return err
+    # Each pattern is valid alone but not together (say, one group name twice).
+    return f"invalid patterns {list(pats)!r} together: {together}" if together else None
+
+
 @dataclass(frozen=True, slots=True)
 class PatternSet:
     """A group of patterns compiled into (at most) two regexes for one-call matching."""
@@ -90,12 +123,11 @@ class PatternSet:
     @classmethod
     def compile(cls, patterns: Iterable[str]) -> PatternSet:
         pats = tuple(patterns)
-        globs = [glob_to_regex(p) for p in pats if not p.startswith(REGEX_PREFIX)]
-        regexes = [scope_flags(p[len(REGEX_PREFIX) :]) for p in pats if p.startswith(REGEX_PREFIX)]
+        globs, regexes = _unions(pats)
         return cls(
             pats,
-            re.compile("|".join(f"(?:{g})" for g in globs)) if globs else None,
-            re.compile("|".join(f"(?:{r})" for r in regexes)) if regexes else None,
+            compiled(globs) if globs is not None else None,
+            compiled(regexes) if regexes is not None else None,
         )
 
     def __bool__(self) -> bool:
@@ -117,7 +149,6 @@ class PatternSet:
         return None
 
 
-@functools.lru_cache(maxsize=4096)
 def _glob_re(pattern: str) -> re.Pattern[str]:
     # `which` runs for every new path; translating and compiling each glob once matters.
-    return re.compile(glob_to_regex(pattern))
+    return compiled(glob_to_regex(pattern))

@@ -103,13 +103,13 @@ def explain_text(pr: PullRequest, analysis: Analysis, language: str = "en") -> s
     lines.append(
         f"{head('claims')}{colon.rstrip()}" if analysis.claims else f"{head('claims')}{colon}{none}"
     )
-    for c in analysis.claims:
+    for claim in analysis.claims:
         extra = []
-        if c.factor:
-            extra.append(f"factor {c.factor:g}")
-        if c.metric:
-            extra.append(c.metric)
-        lines.append(f"  - {c.text}" + (f"  ({', '.join(extra)})" if extra else ""))
+        if claim.factor:
+            extra.append(f"factor {claim.factor:g}")
+        if claim.metric:
+            extra.append(claim.metric)
+        lines.append(f"  - {claim.text}" + (f"  ({', '.join(extra)})" if extra else ""))
     return "\n".join(lines)
 
 

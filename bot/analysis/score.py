@@ -118,9 +118,9 @@ def _score(
 
     label_pts = sc.label_pts
     for label in sorted(set(pr.labels)):
-        pts = label_pts.get(label.lower())
-        if pts:
-            out.append(make_contribution("label", pts, "score.label", label=label))
+        label_points = label_pts.get(label.lower())
+        if label_points:
+            out.append(make_contribution("label", label_points, "score.label", label=label))
 
     total = sum(c.points for c in out)
     cap = s.kind_caps.get(kind)

@@ -387,9 +387,9 @@ def _weak_evidence(
             if key not in found:
                 found[key] = _Evidence(STRENGTH["label"], f"label {label}", name)
     for module_id in doc.modules:
-        key = vocab.module_key.get(module_id)
-        if key and key not in found:
-            found[key] = _Evidence(STRENGTH["module"], f"module {module_id}")
+        module_key = vocab.module_key.get(module_id)
+        if module_key and module_key not in found:
+            found[module_key] = _Evidence(STRENGTH["module"], f"module {module_id}")
     for path in doc.paths:
         for folder in path.split("/")[:-1]:
             key = vocab.resolve(normalize_term(folder))
@@ -617,7 +617,8 @@ def detect_themes(
         free = open_to(key)
         if len(free) < MIN_SUPPORT and not any(by_number[x].key for x in free):
             return 0.0
-        return round(mass(key, free) * bits(qualifying[key]) ** POWER, 9)
+        value: float = mass(key, free) * bits(qualifying[key]) ** POWER
+        return round(value, 9)
 
     heap = [(-gain(k), k) for k in qualifying]
     heapq.heapify(heap)
@@ -716,7 +717,7 @@ def detect_themes(
             name = _name_of(key, written, vocab)
         hist = {offset: counts[key] for offset, counts in hist_counts.items()}
         trend, baseline = _trend(len(numbers), hist, len(hist_weeks))
-        authors = Counter(by_number[x].author for x in numbers if by_number[x].author)
+        authors = Counter(a for x in numbers if (a := by_number[x].author))
         terms = [f"{s} ({c})" for s, c in written.most_common(6)]
         for sub in merged.get(key, []):
             terms.append(f"{_name_of(sub, surfaces.get(sub, Counter()), vocab)} (nested term)")

@@ -27,7 +27,7 @@ from bot.models import PullRequest
 from bot.weeks import Window
 
 if TYPE_CHECKING:
-    from bot.analysis import RuleSet
+    from bot.analysis.rules import RuleSet
     from bot.app import App
 
 log = logging.getLogger(__name__)

@@ -100,7 +100,7 @@ async def cached_repo_snapshot(
     """`repo_snapshot` through the store: a fresh copy costs no request; a stale one is
     used when GitHub fails; None when offline (or failing) with no copy at all."""
     key = f"snapshot:{repo}"
-    row = await store.get_http_cache(key)
+    row = await store.http_cache.get(key)
     if row is not None and (offline or datetime.now(UTC) - row.fetched_at < max_age):
         return _decode(row.body)
     if offline:
@@ -112,7 +112,7 @@ async def cached_repo_snapshot(
             raise
         return _decode(row.body)
     body = json.dumps({"files": snapshot.files, "dirs": snapshot.top_level_dirs})
-    await store.put_http_cache(key, "", body, None)
+    await store.http_cache.put(key, "", body, None)
     return snapshot
 
 

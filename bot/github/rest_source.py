@@ -55,7 +55,7 @@ class RestSource:
         """JSON body and Link header of a GET, sent conditionally when a cached copy exists."""
         url = path_or_url if "://" in path_or_url else f"{self.client.api_url}/{path_or_url}"
         key = str(httpx.URL(url, params=params) if params else httpx.URL(url))
-        cached = await self.store.get_http_cache(key) if self.store else None
+        cached = await self.store.http_cache.get(key) if self.store else None
         headers = {"If-None-Match": cached.etag} if cached else None
         response = await self.client.rest(key, headers=headers)
         if response.status_code == 304:
@@ -66,7 +66,7 @@ class RestSource:
         link = response.headers.get("link")
         etag = response.headers.get("etag")
         if etag and self.store:
-            await self.store.put_http_cache(key, etag, response.text, link)
+            await self.store.http_cache.put(key, etag, response.text, link)
         return response.json(), link
 
     async def search_page(

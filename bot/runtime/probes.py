@@ -8,12 +8,13 @@ into Authorization headers; details quote what the service answered, never the r
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import httpx
 from pydantic import SecretStr
-from sqlalchemy import text
+
+if TYPE_CHECKING:
+    from bot.store import Store
 
 DEFAULT_DISCORD_API = "https://discord.com/api/v10"
 TIMEOUT = httpx.Timeout(10.0)
@@ -55,10 +56,9 @@ def _unreachable(name: str, url: str, exc: Exception, fix: str) -> Probe:
 # ---------------------------------------------------------------------------- store
 
 
-async def store_reachable(store: Any) -> Probe:
+async def store_reachable(store: Store) -> Probe:
     try:
-        async with store.engine.connect() as connection:
-            await connection.execute(text("SELECT 1"))
+        await store.ping()
     except Exception as exc:
         return Probe("database", False, f"{type(exc).__name__}: {exc}", _DB_FIX)
     return Probe("database", True, "reachable")
@@ -70,26 +70,10 @@ _DB_FIX = (
 )
 
 
-async def store_writable(store: Any) -> Probe:
-    """Insert a row and roll it back: proves write access without leaving anything behind."""
-    from bot.store.tables import HTTPCacheRow
-
+async def store_writable(store: Store) -> Probe:
     name = "database writable"
     try:
-        async with store.engine.connect() as connection:
-            transaction = await connection.begin()
-            try:
-                await connection.execute(
-                    HTTPCacheRow.__table__.insert().values(
-                        url="doctor://write-probe",
-                        etag="-",
-                        body="",
-                        link=None,
-                        fetched_at=datetime.now(UTC),
-                    )
-                )
-            finally:
-                await transaction.rollback()
+        await store.probe_write()
     except Exception as exc:
         return Probe(name, False, f"{type(exc).__name__}: {exc}", _DB_FIX)
     return Probe(name, True, f"{store.engine.dialect.name} accepts writes")
@@ -171,12 +155,13 @@ async def github_viewer(env: Any) -> Probe:
         detail = f"GitHub GraphQL at {url} answered {response.status_code}"
         return Probe(name, False, detail, _GITHUB_GRAPHQL_URL_FIX)
     body = _json(response)
-    data = body.get("data") if isinstance(body.get("data"), dict) else {}
-    viewer = data.get("viewer") if isinstance(data.get("viewer"), dict) else {}
+    data = _object(body.get("data"))
+    viewer = _object(data.get("viewer"))
     login = viewer.get("login")
     if not login:
         # GitHub (or whatever answers at that URL) says why in `errors`: show it.
-        errors = body.get("errors") if isinstance(body.get("errors"), list) else []
+        found = body.get("errors")
+        errors: list[Any] = found if isinstance(found, list) else []
         said = "; ".join(str(e.get("message", e)) for e in errors if isinstance(e, dict))
         detail = f"GitHub GraphQL at {url} answered without viewer.login"
         return Probe(name, False, detail + (f": {said}" if said else ""), _GITHUB_GRAPHQL_URL_FIX)
@@ -206,16 +191,19 @@ _SLACK_ERRORS = {
 }
 
 
-async def _slack_call(env: Any, method: str, token: str, data: dict[str, str] | None = None):
+async def _slack_call(
+    env: Any, method: str, token: str, data: dict[str, str] | None = None
+) -> dict[str, Any]:
     url = env.slack_api_url.rstrip("/") + "/" + method
     async with _client() as client:
         response = await client.post(
             url, data=data or {}, headers={"Authorization": f"Bearer {token}"}
         )
     try:
-        return response.json()
+        answer = response.json()
     except ValueError:
         return {"ok": False, "error": f"HTTP {response.status_code}, not JSON"}
+    return _object(answer)
 
 
 async def slack_auth(env: Any) -> Probe:
@@ -380,6 +368,11 @@ _WEBHOOK_FIX = (
     "the webhook was deleted or the URL is wrong; create one in Channel settings → "
     "Integrations → Webhooks and update the URL in the variable webhook_url_env names"
 )
+
+
+def _object(value: Any) -> dict[str, Any]:
+    """A JSON object from an answer, or {} when the answer has something else there."""
+    return value if isinstance(value, dict) else {}
 
 
 def _json(response: httpx.Response) -> dict[str, Any]:

@@ -167,7 +167,7 @@ def _target_modules(config: Any, index: int, target: Any) -> tuple[str, ...]:
         # The rule set is built from the repository's own labelling files at run time.
         return tuple(dict.fromkeys(target.modules))
     from bot.alerts.subscriptions import ModuleCatalogue
-    from bot.analysis import RuleSetError, load_ruleset
+    from bot.analysis.rules import RuleSetError, load_ruleset
 
     try:
         catalogue = ModuleCatalogue.from_rulesets([load_ruleset(repo.modules)])

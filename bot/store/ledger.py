@@ -32,11 +32,11 @@ from functools import cache
 from typing import Any
 
 from sqlalchemy import and_, delete, select, update
-from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker
 from sqlalchemy.orm import DeclarativeBase
 
 from bot.secrets import redact
+from bot.store.sql import table_of, upsert
 
 CLAIMED = "claimed"
 SENT = "sent"
@@ -153,12 +153,7 @@ class ClaimLedger:
         self.key = key
 
     def _insert(self) -> Any:
-        name = self.engine.dialect.name
-        if name == "postgresql":
-            return postgresql.insert(self.table.__table__)
-        if name == "sqlite":
-            return sqlite.insert(self.table.__table__)
-        raise NotImplementedError(f"unsupported database {name!r}: use SQLite or PostgreSQL")
+        return upsert(self.engine, table_of(self.table))
 
     def _where(self, key: Mapping[str, Any]) -> Any:
         return and_(*(getattr(self.table, c) == key[c] for c in self.key))
@@ -236,7 +231,7 @@ class ClaimLedger:
                     .values(**values, **owned)
                 )
                 if hasattr(t, "attempt"):
-                    swap = swap.values(attempt=t.attempt + 1)  # type: ignore[attr-defined]
+                    swap = swap.values(attempt=t.attempt + 1)
                 if (await session.execute(swap)).rowcount == 1:
                     return Claim(Outcome.DOUBT, holder, error)
         return Claim(Outcome.BUSY)

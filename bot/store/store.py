@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -10,14 +9,21 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import delete, event, func, select
-from sqlalchemy.dialects import sqlite
+from sqlalchemy import Table, delete, event, func, select, text
 from sqlalchemy.engine import make_url
-from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
+from sqlalchemy.ext.asyncio import (
+    AsyncEngine,
+    AsyncSession,
+    async_sessionmaker,
+    create_async_engine,
+)
 
 from bot.models import FileChange, PullRequest
+from bot.store.analyses import AnalysisCache
+from bot.store.http_cache import HTTPCache
 from bot.store.ledger import CLAIMED, FAILED, LEASE, SENT, Claim, ClaimLedger, Owner
 from bot.store.migrate import upgrade
+from bot.store.sql import chunks, table_of, upsert
 from bot.store.tables import (
     ContributorRow,
     DeliveryRow,
@@ -35,8 +41,6 @@ DELIVERY_CLAIMED = CLAIMED
 DELIVERY_SENT = SENT
 _DELIVERY_KEY = ("document", "platform", "channel", "part")
 
-# SQLite allows 32,766 bound parameters; keep well under it for multi-row statements.
-_CHUNK = 500
 
 _PR_COLUMNS = (
     "title",
@@ -79,11 +83,6 @@ class Delivery:
     thread_id: str | None
 
 
-def _chunks(items: Sequence, size: int = _CHUNK) -> Iterable[Sequence]:
-    for i in range(0, len(items), size):
-        yield items[i : i + size]
-
-
 def _sqlite_wal(dbapi_connection: Any, _record: Any) -> None:
     """WAL: readers (a `/vllm pr` answered from the store) never wait for a writer (a
     webhook's alert, a sync), so acknowledgements stay fast under load. A read-only
@@ -102,6 +101,9 @@ class Store:
     def __init__(self, engine: AsyncEngine) -> None:
         self.engine = engine
         self.session = async_sessionmaker(engine, expire_on_commit=False)
+        # One repository per aggregate that has moved out of this class.
+        self.analyses = AnalysisCache(self.session, engine)
+        self.http_cache = HTTPCache(self.session, engine)
 
     @classmethod
     async def open(cls, url: str, *, migrate: bool = True) -> Store:
@@ -114,7 +116,7 @@ class Store:
             and not (database.startswith("file:"))
         ):
             # Once per process, before any connection exists: blocking here is harmless.
-            Path(parsed.database).expanduser().parent.mkdir(parents=True, exist_ok=True)  # noqa: ASYNC240
+            Path(database).expanduser().parent.mkdir(parents=True, exist_ok=True)  # noqa: ASYNC240
         kwargs = {}
         if parsed.get_backend_name() == "sqlite":
             # Writers wait for each other instead of failing with "database is locked".
@@ -135,16 +137,35 @@ class Store:
     async def __aexit__(self, *exc: object) -> None:
         await self.close()
 
-    def _insert(self, table):
-        dialect = self.engine.dialect.name
-        if dialect == "postgresql":
-            # Lazy: SQLite installs (the default) never load the PostgreSQL dialect.
-            from sqlalchemy.dialects import postgresql
+    def _insert(self, table: Table) -> Any:
+        return upsert(self.engine, table)
 
-            return postgresql.insert(table)
-        if dialect == "sqlite":
-            return sqlite.insert(table)
-        raise NotImplementedError(f"unsupported database {dialect!r}: use SQLite or PostgreSQL")
+    # ------------------------------------------------------------------ health
+
+    async def ping(self) -> None:
+        """One round trip to the database; raises what the driver raises."""
+        async with self.engine.connect() as connection:
+            await connection.execute(text("SELECT 1"))
+
+    async def probe_write(self) -> None:
+        """Insert a row and roll it back: proves write access without leaving anything
+        behind (`vllm-bot doctor`); raises what the driver raises."""
+        async with self.engine.connect() as connection:
+            transaction = await connection.begin()
+            try:
+                await connection.execute(
+                    table_of(HTTPCacheRow)
+                    .insert()
+                    .values(
+                        url="doctor://write-probe",
+                        etag="-",
+                        body="",
+                        link=None,
+                        fetched_at=datetime.now(UTC),
+                    )
+                )
+            finally:
+                await transaction.rollback()
 
     # ------------------------------------------------------------------ pull requests
 
@@ -155,13 +176,13 @@ class Store:
         unique = {(pr.repo, pr.number): pr for pr in prs}
         async with self.session.begin() as session:
             ids: dict[tuple[str, int], int] = {}
-            for chunk in _chunks(list(unique.values())):
+            for chunk in chunks(list(unique.values())):
                 rows = [
                     {"repo": pr.repo, "number": pr.number}
                     | {c: store_text(getattr(pr, c)) for c in _PR_COLUMNS}
                     for pr in chunk
                 ]
-                stmt = self._insert(PullRequestRow.__table__).values(rows)
+                stmt = self._insert(table_of(PullRequestRow)).values(rows)
                 stmt = stmt.on_conflict_do_update(
                     index_elements=["repo", "number"],
                     set_={c: stmt.excluded[c] for c in _PR_COLUMNS},
@@ -169,11 +190,13 @@ class Store:
                 for row_id, repo, number in await session.execute(stmt):
                     ids[(repo, number)] = row_id
             pr_ids = list(ids.values())
-            for chunk in _chunks(pr_ids):
-                await session.execute(delete(PRFileRow).where(PRFileRow.pr_id.in_(chunk)))
-                await session.execute(delete(PRLabelRow).where(PRLabelRow.pr_id.in_(chunk)))
+            for id_chunk in chunks(pr_ids):
+                await session.execute(delete(PRFileRow).where(PRFileRow.pr_id.in_(id_chunk)))
+                await session.execute(delete(PRLabelRow).where(PRLabelRow.pr_id.in_(id_chunk)))
                 # The PR may have changed: its cached analyses no longer apply.
-                await session.execute(delete(PRAnalysisRow).where(PRAnalysisRow.pr_id.in_(chunk)))
+                await session.execute(
+                    delete(PRAnalysisRow).where(PRAnalysisRow.pr_id.in_(id_chunk))
+                )
             files = [
                 {
                     "pr_id": ids[key],
@@ -190,12 +213,12 @@ class Store:
                 for key, pr in unique.items()
                 for name in pr.labels
             ]
-            for chunk in _chunks(files, 5000):
-                await session.execute(PRFileRow.__table__.insert(), list(chunk))
-            for chunk in _chunks(labels, 5000):
-                await session.execute(PRLabelRow.__table__.insert(), list(chunk))
+            for rows_chunk in chunks(files, 5000):
+                await session.execute(table_of(PRFileRow).insert(), list(rows_chunk))
+            for rows_chunk in chunks(labels, 5000):
+                await session.execute(table_of(PRLabelRow).insert(), list(rows_chunk))
 
-    async def _load(self, session, where) -> list[PullRequest]:
+    async def _load(self, session: AsyncSession, where: Any) -> list[PullRequest]:
         # Plain rows, not ORM objects: a 10,000-PR week loads twice as fast this way.
         columns = [PullRequestRow.id, PullRequestRow.repo, PullRequestRow.number] + [
             getattr(PullRequestRow, c) for c in _PR_COLUMNS
@@ -206,7 +229,7 @@ class Store:
         by_id = {row[0]: row for row in rows}
         files: dict[int, list[FileChange]] = defaultdict(list)
         labels: dict[int, list[str]] = defaultdict(list)
-        for chunk in _chunks(list(by_id)):
+        for chunk in chunks(list(by_id)):
             file_rows = await session.execute(
                 select(
                     PRFileRow.pr_id,
@@ -263,7 +286,7 @@ class Store:
 
     async def count_merged_between(self, repo: str, start: datetime, end: datetime) -> int:
         async with self.session() as session:
-            return await session.scalar(
+            count: int | None = await session.scalar(
                 select(func.count())
                 .select_from(PullRequestRow)
                 .where(
@@ -272,6 +295,7 @@ class Store:
                     PullRequestRow.merged_at < end,
                 )
             )
+        return count or 0  # COUNT(*) always returns a row
 
     async def last_merged(self, repo: str) -> datetime | None:
         """The newest merge time stored for `repo` (the archive's latest week)."""
@@ -326,48 +350,6 @@ class Store:
                 if len(parts) > 2:
                     tree.setdefault(parts[0], set()).add(parts[1])
             return {top: sorted(subs) for top, subs in sorted(tree.items())}
-
-    # ------------------------------------------------------------------ analysis cache
-
-    async def cached_analyses(self, repo: str, numbers: Sequence[int], key: str) -> dict[int, dict]:
-        found: dict[int, dict] = {}
-        async with self.session() as session:
-            for chunk in _chunks(list(numbers)):
-                rows = await session.execute(
-                    select(PullRequestRow.number, PRAnalysisRow.data)
-                    .join(PRAnalysisRow, PRAnalysisRow.pr_id == PullRequestRow.id)
-                    .where(
-                        PullRequestRow.repo == repo,
-                        PullRequestRow.number.in_(chunk),
-                        PRAnalysisRow.ruleset_key == key,
-                    )
-                )
-                found.update((number, json.loads(data)) for number, data in rows)
-        return found
-
-    async def save_analyses(self, repo: str, analyses: dict[int, dict], key: str) -> None:
-        if not analyses:
-            return
-        async with self.session.begin() as session:
-            ids: dict[int, int] = {}
-            for chunk in _chunks(list(analyses)):
-                rows = await session.execute(
-                    select(PullRequestRow.number, PullRequestRow.id).where(
-                        PullRequestRow.repo == repo, PullRequestRow.number.in_(chunk)
-                    )
-                )
-                ids.update(dict(rows.all()))
-            values = [
-                {"pr_id": ids[n], "ruleset_key": key, "data": json.dumps(data)}
-                for n, data in analyses.items()
-                if n in ids
-            ]
-            for chunk in _chunks(values):
-                stmt = self._insert(PRAnalysisRow.__table__).values(list(chunk))
-                stmt = stmt.on_conflict_do_update(
-                    index_elements=["pr_id", "ruleset_key"], set_={"data": stmt.excluded.data}
-                )
-                await session.execute(stmt)
 
     # ------------------------------------------------------------------ sync windows
 
@@ -434,31 +416,10 @@ class Store:
         }
         if synced:
             values["synced_at"] = now
-        stmt = self._insert(SyncWindowRow.__table__).values(values)
+        stmt = self._insert(table_of(SyncWindowRow)).values(values)
         stmt = stmt.on_conflict_do_update(
             index_elements=["repo", "start", "end"],
             set_={k: stmt.excluded[k] for k in values if k not in ("repo", "start", "end")},
-        )
-        async with self.session.begin() as session:
-            await session.execute(stmt)
-
-    # ------------------------------------------------------------------ REST ETag cache
-
-    async def get_http_cache(self, url: str) -> HTTPCacheRow | None:
-        async with self.session() as session:
-            return await session.get(HTTPCacheRow, url)
-
-    async def put_http_cache(self, url: str, etag: str, body: str, link: str | None) -> None:
-        values = {
-            "url": url,
-            "etag": etag,
-            "body": body,
-            "link": link,
-            "fetched_at": datetime.now(UTC),
-        }
-        stmt = self._insert(HTTPCacheRow.__table__).values(values)
-        stmt = stmt.on_conflict_do_update(
-            index_elements=["url"], set_={k: stmt.excluded[k] for k in values if k != "url"}
         )
         async with self.session.begin() as session:
             await session.execute(stmt)
@@ -470,7 +431,7 @@ class Store:
         logins = list(logins)
         found: dict[str, datetime | None] = {}
         async with self.session() as session:
-            for chunk in _chunks(logins):
+            for chunk in chunks(logins):
                 rows = await session.execute(
                     select(ContributorRow.login, ContributorRow.first_merged_at).where(
                         ContributorRow.repo == repo, ContributorRow.login.in_(chunk)
@@ -484,8 +445,8 @@ class Store:
             return
         rows = [{"repo": repo, "login": k, "first_merged_at": v} for k, v in values.items()]
         async with self.session.begin() as session:
-            for chunk in _chunks(rows):
-                stmt = self._insert(ContributorRow.__table__).values(list(chunk))
+            for chunk in chunks(rows):
+                stmt = self._insert(table_of(ContributorRow)).values(list(chunk))
                 stmt = stmt.on_conflict_do_update(
                     index_elements=["repo", "login"],
                     set_={"first_merged_at": stmt.excluded.first_merged_at},

@@ -6,7 +6,7 @@ import pytest
 
 from bot.alerts.settings import AlertChannel, AlertSettings
 from bot.alerts.subscriptions import ModuleCatalogue, SubscriptionService
-from bot.analysis import load_ruleset
+from bot.analysis.rules import load_ruleset
 from bot.commands.context import SubscriptionService as SubscriptionServiceProtocol
 from bot.commands.syntax import CommandError
 from bot.errors import UsageError

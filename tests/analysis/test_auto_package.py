@@ -9,8 +9,8 @@ from datetime import UTC, datetime
 
 import pytest
 
-from bot.analysis import Analyzer, build_auto_ruleset
-from bot.analysis.auto_rules import readable_name
+from bot.analysis.analyzer import Analyzer
+from bot.analysis.auto_rules import build_auto_ruleset, readable_name
 from bot.models import FileChange, PullRequest
 from tests.conftest import SHARED
 

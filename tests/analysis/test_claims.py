@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.analysis import extract_claims
+from bot.analysis.claims import extract_claims
 
 
 @pytest.mark.parametrize(

@@ -9,7 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from bot.analysis import Analyzer, build_auto_ruleset, load_ruleset, select_key_prs
+from bot.analysis.analyzer import Analyzer
+from bot.analysis.auto_rules import build_auto_ruleset
+from bot.analysis.rules import load_ruleset
+from bot.analysis.score import select_key_prs
 from bot.models import AnalyzedPR, FileChange, PullRequest
 
 DATASETS = Path(__file__).resolve().parents[2] / ".." / "shared" / "datasets"

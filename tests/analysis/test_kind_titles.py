@@ -13,7 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.analysis import Analyzer, load_ruleset
+from bot.analysis.analyzer import Analyzer
+from bot.analysis.rules import load_ruleset
 from bot.models import KIND_IDS, PullRequest
 
 HERE = Path(__file__).parent

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from bot.analysis import Analyzer, build_auto_ruleset, extract_claims, load_ruleset
-from bot.analysis.auto_rules import module_labels
+from bot.analysis.analyzer import Analyzer
+from bot.analysis.auto_rules import build_auto_ruleset, module_labels
+from bot.analysis.claims import extract_claims
+from bot.analysis.rules import load_ruleset
 from bot.analysis.score import select_key_prs
 from bot.models import AnalyzedPR
 from tests.analysis.analysis_factory import ANALYZER, make_pr

@@ -2,14 +2,9 @@ from __future__ import annotations
 
 import json
 
-from bot.analysis import (
-    Analyzer,
-    analysis_to_json,
-    build_auto_ruleset,
-    describe_ruleset,
-    explain_text,
-)
-from bot.analysis.auto_rules import labeler_rules, mergify_rules
+from bot.analysis.analyzer import Analyzer
+from bot.analysis.auto_rules import build_auto_ruleset, labeler_rules, mergify_rules
+from bot.analysis.report import analysis_to_json, describe_ruleset, explain_text
 from bot.models import FileChange, PullRequest
 from tests.analysis.analysis_factory import ANALYZER, VLLM, make_pr
 

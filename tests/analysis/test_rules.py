@@ -5,8 +5,16 @@ from pathlib import Path
 
 import pytest
 
-from bot.analysis import RuleSetError, load_ruleset, parse_ruleset
+from bot.analysis.analyzer import Analyzer
 from bot.analysis.paths import PatternSet, glob_to_regex
+from bot.analysis.rules import (
+    BUILTIN_RULESETS,
+    RuleSetError,
+    builtin_ruleset_text,
+    load_ruleset,
+    parse_ruleset,
+)
+from tests.analysis.analysis_factory import make_pr
 
 CONTRACT_MODULES = [
     "rocm",
@@ -97,6 +105,22 @@ def test_user_toml_path_loads(tmp_path: Path) -> None:
             r"modules\[0\]\(id=a\)\.name_en: required key is missing",
         ),
         ("name = [", r"bad\.toml: not valid TOML"),
+        (
+            'fallback_module = "a"\n[[modules]]\nid = "a"\nname_en = "A"\nname_zh = "A"\n'
+            "paths = ['src/**', 're:(unclosed']\n",
+            r"modules\[0\]\(id=a\)\.paths: invalid pattern 're:\(unclosed'",
+        ),
+        (
+            # Valid one by one, not as the one alternation the classifier matches with.
+            'fallback_module = "a"\n[[modules]]\nid = "a"\nname_en = "A"\nname_zh = "A"\n'
+            "paths = ['re:(?P<x>a)', 're:(?P<x>b)']\n",
+            r"modules\[0\]\(id=a\)\.paths: invalid patterns .* together: redefinition",
+        ),
+        (
+            'fallback_module = "a"\n[[modules]]\nid = "a"\nname_en = "A"\nname_zh = "A"\n'
+            "keywords = ['(?P<w>x)', '(?P<w>y)']\n",
+            r"modules\[0\]\(id=a\)\.keywords: invalid regular expressions .*redefinition",
+        ),
     ],
 )
 def test_validation_errors_name_file_key_and_accepted_values(toml: str, expected: str) -> None:
@@ -130,3 +154,17 @@ def test_path_patterns(pattern: str, path: str, matches: bool) -> None:
     assert PatternSet.compile([pattern]).matches(path) is matches
     if not pattern.startswith("re:"):
         assert bool(re.fullmatch(glob_to_regex(pattern), path)) is matches
+
+
+@pytest.mark.parametrize("name", BUILTIN_RULESETS)
+def test_shipped_rulesets_pass_the_checks_their_loading_skips(name: str) -> None:
+    # load_ruleset leaves compiling a shipped rule set's patterns to first use; this is
+    # the check that makes that safe.
+    checked = parse_ruleset(builtin_ruleset_text(name), f"{name}.toml")
+    assert checked == load_ruleset(name)
+
+
+def test_analyzer_compiles_its_rules_on_first_use() -> None:
+    # A shipped rule set loads unchecked; the first analysis builds every classifier.
+    pr = make_pr("[ROCm] Fix MLA prefill scale", [("vllm/platforms/rocm.py", 10, 0)])
+    assert "rocm" in [m.id for m in Analyzer(load_ruleset("vllm")).analyze(pr).modules]

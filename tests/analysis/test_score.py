@@ -3,7 +3,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.analysis import select_key_prs
+from bot.analysis.score import select_key_prs
 from bot.models import AnalyzedPR
 from tests.analysis.analysis_factory import ANALYZER, VLLM, make_pr
 

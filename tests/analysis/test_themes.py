@@ -10,7 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.analysis import Analyzer, load_ruleset
+from bot.analysis.analyzer import Analyzer
+from bot.analysis.rules import load_ruleset
 from bot.analysis.themes import (
     GENERIC_WORDS,
     HistoryWeek,

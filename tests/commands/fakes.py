@@ -8,7 +8,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
-from bot.analysis import Analyzer, load_ruleset
+from bot.analysis.analyzer import Analyzer
+from bot.analysis.rules import load_ruleset
 from bot.cards import pr_card
 from bot.commands import Context, ModuleInfo, SubscriptionFilters, SubscriptionInfo, VersionInfo
 from bot.commands.backend import module_infos

@@ -5,8 +5,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.analysis import Analyzer, load_ruleset
+from bot.analysis.analyzer import Analyzer
 from bot.analysis.cache import analysis_key, analyze_stored, from_dict, to_dict
+from bot.analysis.rules import load_ruleset
 from bot.models import FileChange, PullRequest
 from bot.store import Store
 

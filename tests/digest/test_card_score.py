@@ -8,7 +8,9 @@ from datetime import UTC, datetime
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.analysis import Analyzer, explain_text, load_ruleset
+from bot.analysis.analyzer import Analyzer
+from bot.analysis.report import explain_text
+from bot.analysis.rules import load_ruleset
 from bot.analysis.score import shown_points
 from bot.cards import pr_card, pr_text
 from bot.models import FileChange, PullRequest, ScoreContribution

@@ -50,10 +50,11 @@ def _load() -> tuple[str, list[PullRequest]]:
 @pytest.mark.parametrize("language", ["en", "zh"])
 def test_real_week_counts(language: str) -> None:
     repo, prs = _load()
-    analysis = pytest.importorskip("bot.analysis")
+    from bot.analysis.analyzer import Analyzer
+    from bot.analysis.rules import load_ruleset
     from bot.digest.service import ruleset_settings
 
-    analyzer = analysis.Analyzer(analysis.load_ruleset("generic"))
+    analyzer = Analyzer(load_ruleset("generic"))
     analysed = [AnalyzedPR(pr, analyzer.analyze(pr)) for pr in prs]
     names, auxiliary, key_count, floor = ruleset_settings(analyzer)
     digest = build_digest(

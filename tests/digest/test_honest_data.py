@@ -12,7 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from bot.analysis import Analyzer, analysis_to_json, build_auto_ruleset, load_ruleset
+from bot.analysis.analyzer import Analyzer
+from bot.analysis.auto_rules import build_auto_ruleset
+from bot.analysis.report import analysis_to_json
+from bot.analysis.rules import load_ruleset
 from bot.cards import pr_text
 from bot.digest.build import build_digest
 from bot.digest.document import digest_document

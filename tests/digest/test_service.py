@@ -88,8 +88,10 @@ async def test_a_running_unsynced_week_says_both(store: Store) -> None:
 
 
 async def test_with_the_real_analyzer(store: Store) -> None:
-    analysis = pytest.importorskip("bot.analysis")
-    analyzer = analysis.Analyzer(analysis.load_ruleset("vllm"))
+    from bot.analysis.analyzer import Analyzer
+    from bot.analysis.rules import load_ruleset
+
+    analyzer = Analyzer(load_ruleset("vllm"))
     digest = await make_digest(store, analyzer, REPO, WINDOW, "zh", now=AFTER, narrative=False)
     assert digest.totals.merged == len(this_week())
     assert digest.themes == [h.theme_id for h in digest.highlights[:5]]

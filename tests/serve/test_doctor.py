@@ -58,7 +58,7 @@ async def test_everything_fine(store, fake_apis: FakeAPIs) -> None:
         if c.startswith("slack")
     )
     # And the written probe row was rolled back.
-    assert await store.get_http_cache("doctor://write-probe") is None
+    assert await store.http_cache.get("doctor://write-probe") is None
 
 
 async def test_each_problem_is_reported_with_a_fix(store, fake_apis: FakeAPIs) -> None:

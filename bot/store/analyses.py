@@ -1,0 +1,64 @@
+"""The analysis cache aggregate: analyses kept per PR and rule-set content
+(`bot.analysis.cache` decides what is valid; `Store.upsert_prs` drops a rewritten PR's)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
+
+from bot.store.sql import chunks, table_of, upsert
+from bot.store.tables import PRAnalysisRow, PullRequestRow
+
+
+class AnalysisCache:
+    def __init__(self, session: async_sessionmaker[AsyncSession], engine: AsyncEngine) -> None:
+        self.session = session
+        self.engine = engine
+
+    async def cached(
+        self, repo: str, numbers: Sequence[int], key: str
+    ) -> dict[int, dict[str, Any]]:
+        """The stored analyses of `numbers` under rule-set `key` (missing ones left out)."""
+        found: dict[int, dict[str, Any]] = {}
+        async with self.session() as session:
+            for chunk in chunks(list(numbers)):
+                rows = await session.execute(
+                    select(PullRequestRow.number, PRAnalysisRow.data)
+                    .join(PRAnalysisRow, PRAnalysisRow.pr_id == PullRequestRow.id)
+                    .where(
+                        PullRequestRow.repo == repo,
+                        PullRequestRow.number.in_(chunk),
+                        PRAnalysisRow.ruleset_key == key,
+                    )
+                )
+                found.update((number, json.loads(data)) for number, data in rows)
+        return found
+
+    async def save(self, repo: str, analyses: dict[int, dict[str, Any]], key: str) -> None:
+        """Keep `analyses` (by PR number) under `key`; PRs not in the store are skipped."""
+        if not analyses:
+            return
+        async with self.session.begin() as session:
+            ids: dict[int, int] = {}
+            for chunk in chunks(list(analyses)):
+                rows = await session.execute(
+                    select(PullRequestRow.number, PullRequestRow.id).where(
+                        PullRequestRow.repo == repo, PullRequestRow.number.in_(chunk)
+                    )
+                )
+                ids.update((number, pr_id) for number, pr_id in rows)
+            values = [
+                {"pr_id": ids[n], "ruleset_key": key, "data": json.dumps(data)}
+                for n, data in analyses.items()
+                if n in ids
+            ]
+            for values_chunk in chunks(values):
+                stmt = upsert(self.engine, table_of(PRAnalysisRow)).values(list(values_chunk))
+                stmt = stmt.on_conflict_do_update(
+                    index_elements=["pr_id", "ruleset_key"], set_={"data": stmt.excluded.data}
+                )
+                await session.execute(stmt)

@@ -1,0 +1,36 @@
+"""The HTTP cache aggregate: GitHub REST bodies by URL with their ETag (conditional GETs
+cost no rate limit) and repository snapshots (`bot.github.repo_files`)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
+
+from bot.store.sql import table_of, upsert
+from bot.store.tables import HTTPCacheRow
+
+
+class HTTPCache:
+    def __init__(self, session: async_sessionmaker[AsyncSession], engine: AsyncEngine) -> None:
+        self.session = session
+        self.engine = engine
+
+    async def get(self, url: str) -> HTTPCacheRow | None:
+        async with self.session() as session:
+            return await session.get(HTTPCacheRow, url)
+
+    async def put(self, url: str, etag: str, body: str, link: str | None) -> None:
+        values = {
+            "url": url,
+            "etag": etag,
+            "body": body,
+            "link": link,
+            "fetched_at": datetime.now(UTC),
+        }
+        stmt = upsert(self.engine, table_of(HTTPCacheRow)).values(values)
+        stmt = stmt.on_conflict_do_update(
+            index_elements=["url"], set_={k: stmt.excluded[k] for k in values if k != "url"}
+        )
+        async with self.session.begin() as session:
+            await session.execute(stmt)
