@@ -105,6 +105,41 @@ def graph(
     return edges, every, local
 
 
+def function_level_imports(known: dict[str, Path]) -> list[tuple[Path, int, bool]]:
+    """Every function-level import (own code, third party, stdlib) as (file, line, commented).
+
+    Commented: a comment starting with "Lazy:" ends on the line above, sits on the same line,
+    or covers the run of consecutive imports this one belongs to. The rule is that an import
+    is deferred only to keep a heavy path off start-up, and the comment says which.
+    """
+    found: list[tuple[Path, int, bool]] = []
+    for path in known.values():
+        lines = path.read_text().splitlines()
+        tree = ast.parse("\n".join(lines), str(path))
+        local = sorted(
+            (node for node, in_function in _imports(tree) if in_function),
+            key=lambda node: node.lineno,
+        )
+        ok: dict[int, bool] = {}
+        for node in local:
+            end = node.end_lineno or node.lineno
+            if any("# Lazy:" in lines[n - 1] for n in range(node.lineno, end + 1)):
+                ok[end] = True
+            else:
+                above = node.lineno - 1
+                # Walk up a comment block: it counts when one of its lines opens "# Lazy:".
+                block = above
+                while block >= 1 and lines[block - 1].strip().startswith("#"):
+                    if lines[block - 1].strip().startswith("# Lazy:"):
+                        ok[end] = True
+                        break
+                    block -= 1
+                else:
+                    ok[end] = ok.get(above, False)
+            found.append((path, node.lineno, ok[end]))
+    return found
+
+
 def cycles(edges: dict[str, set[str]]) -> list[list[str]]:
     """Tarjan's strongly connected components of size two or more."""
     sys.setrecursionlimit(10_000)
@@ -171,6 +206,12 @@ def main() -> None:
     if args.list:
         for name, line in local:
             print(f"  {known[name].relative_to(ROOT)}:{line}")
+    every_local = function_level_imports(known)
+    bare = [(path, line) for path, line, commented in every_local if not commented]
+    state = "all commented" if not bare else f"{len(bare)} without a Lazy: comment"
+    print(f"function-level imports: {len(every_local)} ({state})")
+    for path, line in bare:
+        print(f"  {path.relative_to(ROOT)}:{line}")
 
 
 if __name__ == "__main__":

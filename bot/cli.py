@@ -15,8 +15,10 @@ import typer
 import typer.core
 
 from bot.errors import BotError, GitHubUnreachable, UsageError, one_line
+from bot.importer import coverage, read_export_file
 from bot.secrets import RedactingStream, redact
 from bot.validators import check_out_file, echo
+from bot.weeks import parse_window
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -147,6 +149,7 @@ def _multi_target(
     repos: list[str] | None, org: str | None, exclude: list[str] | None
 ) -> DigestTarget | None:
     """An organisation target for `--repo` repeated or `--org`; None for one repository."""
+    # Lazy: bot.digest.org (~100 ms) loads only when --repo/--org names a multi-repo target.
     from bot.digest.org import ad_hoc_target
 
     if org is None and len(repos or []) < 2:
@@ -163,6 +166,7 @@ def _multi_target(
 
 def _version(value: bool) -> None:
     if value:
+        # Lazy: importlib.metadata (email, zipfile, csv) stays off every start-up but --version.
         from importlib import metadata
 
         try:
@@ -271,9 +275,9 @@ def sync(
     multi = _usage_value(lambda: _multi_target(repo, org, exclude))
 
     async def go() -> None:
+        # Lazy: the sync path (httpx client, rich progress bars) stays off every other command.
         from bot.progress import SyncProgress
         from bot.sync import sync_window
-        from bot.weeks import parse_window
 
         async with await _services() as services:
             window = parse_window(week, since, until, services.config.tz)
@@ -292,6 +296,7 @@ def sync(
                 )
             out.print(sync_summary(repo_name, window.label, result), markup=False)
             if weeks:
+                # Lazy: the digest pipeline loads only when history weeks are synced too.
                 from bot.digest.pipeline import sync_history
 
                 done = await sync_history(services, repo_name, window, weeks, err)
@@ -323,8 +328,6 @@ def import_(
     """Import pull requests from a JSON export (offline use and archives)."""
 
     async def go() -> None:
-        from bot.importer import coverage, read_export_file
-        from bot.weeks import parse_window
 
         export = read_export_file(file)
         repo_name, prs = export.repo, export.prs
@@ -369,6 +372,7 @@ async def _sync_multi(
     services: App, target: DigestTarget, window: Window, force: bool, weeks: int
 ) -> None:
     """One search per week for every repository of the target (bot.sync.sync_scope)."""
+    # Lazy: the multi-repository sync path (httpx, rich progress) loads only for it.
     from bot.digest.history import chain
     from bot.progress import SyncProgress
     from bot.sync import sync_scope
@@ -417,6 +421,7 @@ def sync_summary(repo: str, label: str, result: SyncResult) -> str:
 
 def _pr_ref(ref: str, repo: str | None) -> tuple[int, str | None]:
     """`42121`, `#42121`, `OWNER/NAME#42121` or a PR URL, as `/vllm pr` accepts."""
+    # Lazy: the chat command parser stays off commands that take no PR reference.
     from bot.commands import CommandError, parse_pr_ref
 
     try:
@@ -441,6 +446,7 @@ async def _analysed_pr(
         # GitHub client: httpx (with idna's tables) is a third of a warm lookup's start-up.
         pr = await services.store.get_pr(repo_name, number)
         if pr is None:
+            # Lazy: the GitHub fetch path (bot.sync, httpx) loads only for a PR not in the store.
             from bot.sync import fetch_pr
 
             pr = await fetch_pr(services.store, services.github(), repo_name, number)
@@ -451,6 +457,7 @@ async def _analysed_pr(
     analyzer = await services.analyzer(repo_name)
     # Lazy like the store: SQLAlchemy stays off `--help`. The analysis comes from the
     # store's cache when valid, as the digest reads it.
+    # Lazy: the analysis cache (and the analyzer) stays off commands that analyse no PR.
     from bot.analysis.cache import analyze_stored
 
     (analysis,) = await analyze_stored(services.store, analyzer, repo_name, [pr])
@@ -474,6 +481,7 @@ def pr(
     """One PR card (from the store, else fetched from GitHub)."""
 
     async def go() -> None:
+        # Lazy: the report and card formatters load only for `pr`.
         from bot.analysis.report import analysis_to_json
         from bot.cards import pr_text
 
@@ -498,6 +506,7 @@ def explain(
     """Why a PR got its modules, kind, flags, score and claims."""
 
     async def go() -> None:
+        # Lazy: the report formatter and the digest pipeline load only for `explain`.
         from bot.analysis.report import analysis_to_json, explain_text
         from bot.digest.pipeline import theme_of_pr
 
@@ -526,6 +535,7 @@ def modules(repo: RepoOption = None) -> None:
     """Module ids, names and the rules that assign them."""
 
     async def go() -> None:
+        # Lazy: the report formatter loads only for `modules`.
         from bot.analysis.report import describe_ruleset
 
         async with await _services() as services:
@@ -551,9 +561,9 @@ def themes(
     """The window's themes: the terms that formed each, score against the baseline, members."""
 
     async def go() -> None:
+        # Lazy: the digest pipeline and the themes report load only for `themes`.
         from bot.digest.pipeline import build_for_window
         from bot.digest.themes_report import themes_json, themes_text
-        from bot.weeks import parse_window
 
         async with await _services() as services:
             window = parse_window(week, since, until, services.config.tz)
@@ -607,8 +617,8 @@ def digest(
         _usage(lambda: check_out_file(str(out_file)))
 
     async def go() -> None:
+        # Lazy: the digest pipeline and renderers load only for `digest`.
         from bot.digest.pipeline import build_for_window, render_digest
-        from bot.weeks import parse_window
 
         async with await _services() as services:
             # Before any work: an unknown platform or a bad channel is one line, exit 2
@@ -617,6 +627,7 @@ def digest(
             window = parse_window(week, since, until, services.config.tz)
             language = lang.value if lang else services.config.language
             if multi is not None:
+                # Lazy: the organisation digest (~100 ms) loads only for a multi-repository target.
                 from bot.digest.org import build_org_for_window
 
                 built = await build_org_for_window(
@@ -640,6 +651,7 @@ def digest(
                     return
             rendered = render_digest(built, format.value)
             if format is DigestFormat.markdown and out_file is None and sys.stdout.isatty():
+                # Lazy: rich.markdown (~40 ms) loads only to show Markdown on a terminal.
                 from rich.markdown import Markdown
 
                 # Wrapped at the terminal width: soft wrap would crop each PR line there.
@@ -664,6 +676,7 @@ async def _module_ids(
     resolves them (ids or names in either language)."""
     if not words:
         return []
+    # Lazy: alert subscriptions (~60 ms) load only when --module values are given.
     from bot.alerts.subscriptions import ModuleCatalogue
 
     analyzer = await services.analyzer(repo, offline=offline)
@@ -737,6 +750,7 @@ def archive(
         raise typer.Exit(2)
 
     async def go() -> None:
+        # Lazy: the archive site builder (~130 ms) loads only for `archive`.
         from bot.digest.archive import archive_pages, write_site
 
         async with await _services() as services:
@@ -770,6 +784,7 @@ def chat(
     """Run one /vllm command through the same command layer as Slack and Discord."""
 
     async def go() -> int:
+        # Lazy: the chat adapter and command registry load only for `chat`.
         from bot.commands.cli_adapter import run_chat
 
         async with await _services() as services:
@@ -799,6 +814,7 @@ def serve(
     """The long-running bot: scheduler, Slack, Discord and the web server."""
 
     async def go() -> None:
+        # Lazy: the serve stack (Slack, Discord, scheduler) loads only for `serve`.
         from bot.serve import serve_forever
 
         async with await _services() as services:
@@ -812,6 +828,7 @@ def doctor() -> None:
     """Check config, tokens, channels, database and GitHub; say what is wrong and how to fix it."""
 
     async def go() -> int:
+        # Lazy: doctor's probes load only for `doctor`.
         from bot.doctor import run_doctor
 
         async with await _services() as services:

@@ -17,6 +17,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
+from platformdirs import user_data_dir
 from pydantic import (
     AfterValidator,
     BaseModel,
@@ -28,6 +29,7 @@ from pydantic import (
     model_validator,
 )
 from pydantic_settings import BaseSettings, SettingsConfigDict
+from sqlalchemy.engine import make_url
 
 from bot.cron import parse_cron
 from bot.errors import ConfigError
@@ -340,8 +342,6 @@ class Environment(BaseSettings):
             if getattr(self, name) is not None
         ]
         if self.database_url:
-            from sqlalchemy.engine import make_url
-
             try:
                 password = make_url(self.database_url).password
             except Exception:  # an unparsable URL is refused later with its own message
@@ -420,7 +420,6 @@ def load_config(path: str | Path | None = None, env: Environment | None = None) 
 
 
 def default_database_url() -> str:
-    from platformdirs import user_data_dir
 
     directory = Path(user_data_dir("vllm-bot"))
     directory.mkdir(parents=True, exist_ok=True)

@@ -7,6 +7,7 @@ Shared by the CLI, the chat commands and the config, so `--repo`, `/vllm … rep
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 from bot.errors import UsageError
 
@@ -56,7 +57,6 @@ def check_pr_number(number: int) -> int:
 
 def check_out_file(path: str) -> str:
     """`--out`: a file to write, not empty and not a directory."""
-    from pathlib import Path
 
     if not path.strip() or Path(path).is_dir():
         raise UsageError(f"bad --out {echo(path)}: expected a file path, e.g. digest-2026-W23.md")
@@ -86,6 +86,7 @@ def chat_channel_problem(platform: str, channel: str) -> str | None:
 
 def database_url_problem(url: str) -> str | None:
     """Why `url` is not a database the bot can use, or None. Passwords are never echoed."""
+    # Lazy: bot.cli imports this module, and SQLAlchemy stays off `--help` and argument errors.
     from sqlalchemy.engine import make_url
     from sqlalchemy.exc import ArgumentError
 

@@ -50,6 +50,7 @@ class PngChart:
 @lru_cache(maxsize=1)
 def cjk_font() -> str | None:
     """An installed font family with Chinese glyphs, or None."""
+    # Lazy: matplotlib loads only when a PNG chart is drawn (see the module docstring).
     from matplotlib import font_manager
 
     installed = {f.name for f in font_manager.fontManager.ttflist}
@@ -74,10 +75,11 @@ def render_trends_png(
 ) -> PngChart:
     """Weekly merged PRs (bars; an unknown week is a dashed placeholder with "?", never a
     short bar) above the top modules' weekly PRs (lines with a gap at unknown weeks)."""
-    # Imported here, not at module level: see the module docstring (CLI start time).
+    # Lazy: matplotlib loads only when a PNG is drawn; see the module docstring.
     import matplotlib
 
     matplotlib.use("Agg")
+    # Lazy: as above; after matplotlib.use so the Agg backend is chosen first.
     from matplotlib.figure import Figure
 
     texts = [title, title_merged, title_modules, unknown_label, empty_label]

@@ -13,6 +13,8 @@ from datetime import UTC, datetime, timedelta
 from importlib import metadata
 from typing import TYPE_CHECKING
 
+from sqlalchemy import text
+
 from bot.commands.context import (
     Context,
     ModuleInfo,
@@ -59,6 +61,7 @@ class ServicesBackend:
         return None
 
     async def fetch_pr(self, repo: str, number: int) -> PullRequest:
+        # Lazy: bot.sync (httpx, ~70 ms) stays off `chat "/vllm help"`; only a PR lookup needs it.
         from bot.sync import fetch_pr
 
         # Reached only when cached_pr declined: a stored copy here is a stale open PR.
@@ -79,6 +82,7 @@ class ServicesBackend:
             return stored
 
     async def pr_card(self, pr: PullRequest, language: str) -> Document:
+        # Lazy: bot.cards (the analysis, ~50 ms) stays off `/vllm help`.
         from bot.cards import pr_card
 
         analyzer = await self.services.analyzer(pr.repo)
@@ -88,12 +92,14 @@ class ServicesBackend:
     async def digest(
         self, repo: str, window: Window, language: str, *, modules: Sequence[str] = ()
     ) -> Document:
+        # Lazy: the digest pipeline loads only for `/vllm digest`.
         from bot.digest.pipeline import build_for_window
 
         built = await build_for_window(self.services, repo, window, language, modules=modules)
         return built.document
 
     async def org_digest(self, window: Window, language: str) -> Document:
+        # Lazy: the organisation digest (~100 ms) loads only for an org `/vllm digest`.
         from bot.digest.org import build_org_for_window, org_target
 
         target = org_target(self.services.config)
@@ -103,6 +109,7 @@ class ServicesBackend:
         return built.document
 
     async def version(self, repo: str) -> VersionInfo:
+        # Lazy: the analysis cache stays off `/vllm help`; only `/vllm version` needs it.
         from bot.analysis.cache import analysis_key
 
         ruleset: str | None = None
@@ -117,7 +124,6 @@ class ServicesBackend:
 
     async def _schema(self) -> str | None:
         # SQLAlchemy's SQL layer costs ~0.1 s to import; only `version` needs it here.
-        from sqlalchemy import text
 
         try:
             async with self.services.store.engine.connect() as connection:

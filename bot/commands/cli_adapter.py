@@ -55,7 +55,7 @@ class TerminalSurface:
     def text(self, reply: Reply) -> str:
         if reply.document is None:
             return reply.text
-        # bot.cards pulls in the analysis; `chat "/vllm help"` should not pay for it.
+        # Lazy: bot.cards pulls in the analysis; `chat "/vllm help"` should not pay for it.
         from bot.cards import document_text
 
         body = document_text(reply.document)

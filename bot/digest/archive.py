@@ -236,6 +236,7 @@ def _module_series(archive: RepoArchive, language: str) -> History:
 def module_page(
     archive: RepoArchive, module: str, language: str, languages: Sequence[str], history: History
 ) -> str:
+    # Lazy: formatters.svg (~30 ms) loads only for module pages, not for week_url in a digest.
     from formatters.svg import bar_chart
 
     path = module_path(archive.repo, module, language)

@@ -4,6 +4,7 @@ sequences, so this module only picks the data and the words."""
 
 from __future__ import annotations
 
+import copy
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -101,6 +102,7 @@ def responsive(draw: Callable[[int, int], str]) -> str:
 def svg_charts(digest: Digest) -> dict[str, list[str]]:
     """Inline SVG for render_html: the weekly merged count and small multiples under the
     "history" heading, this week's kinds at the end of "trends"."""
+    # Lazy: formatters.svg (~30 ms) loads only for HTML charts.
     from formatters.svg import bar_chart, hbar_chart, small_multiples
 
     lang = digest.language
@@ -147,6 +149,7 @@ def png_chart(digest: Digest, *, force_latin: bool = False) -> PngChart:
 
     A Chinese digest without an installed CJK font is drawn with English words and module
     ids rather than empty boxes (logged once); its alt text stays Chinese."""
+    # Lazy: formatters.png and matplotlib load only when a PNG chart is posted.
     from formatters.png import cjk_font, render_trends_png
 
     data = chart_data(digest)
@@ -176,8 +179,6 @@ def png_chart(digest: Digest, *, force_latin: bool = False) -> PngChart:
 
 def _latin(digest: Digest) -> Digest:
     """The digest seen in English with module ids as names (for a chart without CJK font)."""
-    import copy
-
     latin = copy.copy(digest)
     latin.language = "en"
     if digest.history is not None:

@@ -255,7 +255,7 @@ async def write_narrative(digest: Digest, config: NarrativeConfig | None) -> Dig
     if config is None or digest.totals.merged == 0:
         return digest
     payload = narrative_input(digest)
-    # Lazy, as in _ask: the error class of the call about to be made.
+    # Lazy: as in _ask; the error class of the call about to be made.
     import httpx
 
     try:

@@ -181,6 +181,8 @@ def ad_hoc_target(
     repos: Sequence[str], org: str | None, exclude: Sequence[str] = ()
 ) -> DigestTarget:
     """A target for the CLI's `--repo` (repeated) / `--org`; validated like the config."""
+    # Lazy: not needed (pydantic is already loaded by the config); hoist after the merge with
+    # branch J.
     from pydantic import ValidationError
 
     try:
@@ -207,6 +209,7 @@ async def _sync_all(
     digest's window first. Returns the repositories found in the digest's window (None:
     its sync failed) and that failure; an earlier week that fails is left out of the
     baseline with a warning."""
+    # Lazy: bot.sync (httpx, ~70 ms) loads only when the digest syncs (not with --no-sync).
     from bot.sync import sync_scope
 
     github = services.github()
@@ -216,6 +219,7 @@ async def _sync_all(
     for span in reversed(spans):
         progress = None
         if console is not None:
+            # Lazy: rich progress bars (~20 ms) load only when a console is shown.
             from bot.progress import SyncProgress
 
             progress = SyncProgress(console, f"{target.scope_label} {span.label}")
@@ -244,6 +248,7 @@ async def _sync_all(
 async def _repos_of(
     services: App, target: DigestTarget, window: Window, found: dict[str, int] | None
 ) -> list[str]:
+    # Lazy: bot.sync (httpx, ~70 ms) loads only when the organisation's repos are listed.
     from bot.sync import org_repos
 
     if target.repos:
@@ -269,6 +274,8 @@ async def build_org_for_window(
 ) -> BuiltDigest:
     """The organisation digest of `window`. `target` None: the first configured target with
     `org` or `repos` (else a UsageError naming the config key to set)."""
+    # Lazy: bot.digest.service (~100 ms) stays off `sync --org`, which loads this module for
+    # ad_hoc_target (GitHubUnreachable: hoist after the merge with branch J).
     from bot.digest.service import make_digest
     from bot.errors import GitHubUnreachable
 
@@ -324,6 +331,7 @@ async def build_org_for_window(
     searched = True
     if target.org and not parts:
         # Nothing stored: "no PR merged" only when the whole organisation was searched.
+        # Lazy: bot.sync (httpx, ~70 ms) loads only when nothing is stored for the window.
         from bot.sync import org_marker
 
         searched = await services.store.is_covered(
@@ -346,6 +354,7 @@ async def _newcomers(
 ) -> dict[str, set[str]] | None:
     """First-time contributors of every repository, asked in shared requests; None when
     GitHub cannot tell (shown as unknown)."""
+    # Lazy: bot.sync (httpx, ~70 ms) loads only when newcomers are looked up.
     from bot.sync import first_time_contributors_in
 
     authors = {}

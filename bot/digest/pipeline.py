@@ -39,10 +39,12 @@ async def ensure_synced(
     """Sync the window unless the store already covers it. When GitHub fails and the store
     covers the window, the stored copy is used and the error returned (the caller warns
     once for all windows)."""
+    # Lazy: bot.sync (httpx, ~70 ms) loads only when a window is synced (not with --no-sync).
     from bot.sync import sync_window
 
     progress = None
     if console is not None:
+        # Lazy: rich progress bars (~20 ms) load only when a console is shown.
         from bot.progress import SyncProgress
 
         progress = SyncProgress(console, f"{repo} {window.label}")
@@ -72,6 +74,8 @@ async def build_for_window(
     modules: Sequence[str] = (),
 ) -> BuiltDigest:
     """`modules` non-empty: a module digest (only PRs touching those modules)."""
+    # Lazy: the archive and the digest builder (~200 ms) stay off `sync` and `explain`, which load
+    # this module for sync_history / theme_of_pr.
     from bot.digest.archive import week_url
     from bot.digest.service import make_digest
 
@@ -130,11 +134,13 @@ async def build_for_window(
 async def _sync_one(
     services: App, repo: str, window: Window, console: Console | None, label: str
 ) -> None:
+    # Lazy: bot.sync (httpx, ~70 ms) loads only when a window is synced (not with --no-sync).
     from bot.sync import sync_window
 
     if console is None:
         await sync_window(services.store, services.github(), repo, window)
         return
+    # Lazy: rich progress bars (~20 ms) load only when a console is shown.
     from bot.progress import SyncProgress
 
     with SyncProgress(console, label) as progress:
@@ -148,6 +154,7 @@ async def sync_history(
     the store costs no request (history does not change once a week is over, so it is not
     re-confirmed); a missing one is synced once. Returns the number of weeks synced.
     A week that cannot be synced is left out of the baseline with a warning."""
+    # Lazy: not needed (bot.digest.history is ~6 ms); hoist after the merge with branch J.
     from bot.digest.history import chain
 
     missing = [
@@ -169,6 +176,7 @@ async def sync_history(
 
 async def _new_contributors(services: App, repo: str, window: Window) -> set[str] | None:
     """Authors whose first merged PR is in the window; None when GitHub cannot tell us."""
+    # Lazy: bot.sync (httpx, ~70 ms) loads only when newcomers are looked up.
     from bot.sync import first_time_contributors
 
     prs = await services.store.prs_merged_between(repo, window.start_utc, window.end_utc)
@@ -185,21 +193,25 @@ async def _new_contributors(services: App, repo: str, window: Window) -> set[str
 
 
 def render_digest(built: BuiltDigest, fmt: str) -> str:
+    # Lazy: the renderers (~30 ms) stay off `sync`, `explain` and `themes`, which load this module.
     from bot.digest.render import render_html, render_json, render_markdown
 
     if fmt == "markdown":
         return render_markdown(built.document)
     if fmt == "html":
+        # Lazy: charts and formatters.svg (~30 ms) load only for HTML.
         from bot.digest.charts import svg_charts
 
         return render_html(built.document, svg_charts(built.digest))
     if fmt == "json":
         return render_json(built.digest)
     if fmt == "slack":
+        # Lazy: formatters.slack loads only for the slack format.
         from formatters.slack import render_slack
 
         return json.dumps(render_slack(built.document), ensure_ascii=False, indent=2)
     if fmt == "discord":
+        # Lazy: formatters.discord loads only for the discord format.
         from formatters.discord import render_discord
 
         return json.dumps(render_discord(built.document), ensure_ascii=False, indent=2)
@@ -211,6 +223,8 @@ async def theme_of_pr(
 ) -> dict[str, Any] | None:
     """The theme PR `number` belongs to in the week it was merged, from the store (no sync):
     {"id", "name", "why", "week"}; None when it was not merged or is in no theme."""
+    # Lazy: the themes report (~30 ms) loads only for `explain` (iso_week: hoist after the merge
+    # with branch J).
     from bot.digest.themes_report import theme_of
     from bot.weeks import iso_week
 

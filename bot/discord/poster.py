@@ -467,6 +467,7 @@ class DiscordWebhookPoster:
 
 async def _logged_in_http(env: Environment) -> HTTPClient:
     """A REST client logged in with DISCORD_BOT_TOKEN at DISCORD_API_URL (no gateway)."""
+    # Lazy: not needed (discord.py is already loaded here); hoist after the merge with branch J.
     from bot.discord.endpoints import DiscordEndpoints, apply_endpoints
 
     token = env.discord_bot_token.get_secret_value() if env.discord_bot_token else None
@@ -573,6 +574,7 @@ async def post_document(
     `endpoints` (DISCORD_API_URL) are applied first when given: webhook requests go to the
     same REST base as the bot's, only the webhook's id and token come from its URL.
     """
+    # Lazy: not needed (discord.py is already loaded here); hoist after the merge with branch J.
     from bot.discord.endpoints import apply_endpoints
     from formatters.discord import discord_thread_name, render_discord
 

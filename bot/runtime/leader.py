@@ -60,6 +60,7 @@ class PostgresAdvisoryLock:
         self.held = False
 
     async def _connect(self) -> Any:
+        # Lazy: asyncpg, the PostgreSQL driver, loads only with a postgresql DATABASE_URL.
         import asyncpg
 
         if self._connection is None or self._connection.is_closed():

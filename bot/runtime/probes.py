@@ -13,6 +13,9 @@ from typing import TYPE_CHECKING, Any
 import httpx
 from pydantic import SecretStr
 
+from bot.errors import ConfigError
+from bot.github.client import USER_AGENT
+
 if TYPE_CHECKING:
     from bot.store import Store
 
@@ -42,8 +45,6 @@ def discord_api_url(env: Any) -> str:
 
 
 def _client(**kwargs: Any) -> httpx.AsyncClient:
-    from bot.github.client import USER_AGENT
-
     return httpx.AsyncClient(timeout=TIMEOUT, headers={"User-Agent": USER_AGENT}, **kwargs)
 
 
@@ -342,8 +343,8 @@ async def discord_webhook(webhook_url: str, label: str, env: Any = None) -> Prob
     Like every Discord request (and the posts themselves, see bot.discord.poster), it goes
     to DISCORD_API_URL from `env`; only the webhook's id and token come from the URL.
     """
+    # Lazy: discord.py (~150 ms) loads only when a Discord webhook is probed.
     from bot.discord.poster import parse_webhook_url
-    from bot.errors import ConfigError
 
     name = f"discord webhook {label}"
     try:

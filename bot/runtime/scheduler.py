@@ -18,9 +18,15 @@ from typing import TYPE_CHECKING, Any
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 from apscheduler.triggers.cron import CronTrigger
 
+from bot.alerts.repository import AlertStore
+from bot.alerts.subscriptions import ModuleCatalogue
+from bot.analysis.rules import RuleSetError, load_ruleset
 from bot.cron import parse_cron
 from bot.digest.document import digest_document_id, scope_key
+from bot.digest.org import build_org_for_window
+from bot.digest.pipeline import build_for_window
 from bot.errors import ConfigError
+from bot.posting import post_digest
 from bot.runtime.metrics import METRICS, Metrics, error_kind
 from bot.tasks import TaskTracker
 from bot.weeks import Window, iso_week
@@ -96,12 +102,7 @@ PostDigest = Callable[[Any, DigestJob, Window], Awaitable[Any]]
 
 async def post_with_pipeline(services: Any, job: DigestJob, window: Window) -> Any:
     """The real post: build the digest (syncing first) and post it through the ledger."""
-    from bot.digest.pipeline import build_for_window
-    from bot.posting import post_digest
-
     if job.multi is not None:
-        from bot.digest.org import build_org_for_window
-
         built = await build_org_for_window(services, job.multi, window, job.language, sync=True)
     else:
         built = await build_for_window(
@@ -166,8 +167,6 @@ def _target_modules(config: Any, index: int, target: Any) -> tuple[str, ...]:
     if repo.modules == "auto":
         # The rule set is built from the repository's own labelling files at run time.
         return tuple(dict.fromkeys(target.modules))
-    from bot.alerts.subscriptions import ModuleCatalogue
-    from bot.analysis.rules import RuleSetError, load_ruleset
 
     try:
         catalogue = ModuleCatalogue.from_rulesets([load_ruleset(repo.modules)])
@@ -423,7 +422,6 @@ class Jobs:
     async def load_weekly(self) -> list[DigestJob]:
         """The weekly subscriptions' module digests as jobs, from the store. A module set a
         target of the same channel and language already posts is that target's job."""
-        from bot.alerts.repository import AlertStore
 
         try:
             subscriptions = await AlertStore(self.services.store).subscriptions()

@@ -25,6 +25,8 @@ class SlackSocketMode:
         self.handler: Any = None
 
     async def start(self) -> None:
+        # Lazy: slack-bolt's socket-mode handler (aiohttp client) loads only when socket mode
+        # starts.
         from slack_bolt.adapter.socket_mode.async_handler import AsyncSocketModeHandler
 
         self.handler = AsyncSocketModeHandler(self.bot.app, self.app_token)
