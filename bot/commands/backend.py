@@ -123,8 +123,6 @@ class ServicesBackend:
         return VersionInfo(bot=bot_version(), ruleset=ruleset, schema=await self._schema())
 
     async def _schema(self) -> str | None:
-        # SQLAlchemy's SQL layer costs ~0.1 s to import; only `version` needs it here.
-
         try:
             async with self.services.store.engine.connect() as connection:
                 result = await connection.execute(text("SELECT version_num FROM alembic_version"))

@@ -25,7 +25,6 @@ def upsert(engine: AsyncEngine, table: Table) -> Any:
     dialect = engine.dialect.name
     if dialect == "postgresql":
         # Lazy: SQLite installs (the default) never load the PostgreSQL dialect (~20 ms).
-        # Lazy: the PostgreSQL dialect (~20 ms, 25 modules) loads only for a PostgreSQL store.
         from sqlalchemy.dialects import postgresql
 
         return postgresql.insert(table)
