@@ -77,19 +77,7 @@ async def test_delivered_document_that_now_renders_differently_posts_nothing(
 
 async def test_concurrent_deliveries_post_each_part_once(store: Store) -> None:
     send = Recorder()
-    results = await asyncio.gather(
-        *(
-            deliver(
-                store,
-                document_id=DOC,
-                platform="slack",
-                channel="C1",
-                payloads=payloads(3),
-                send=send,
-            )
-            for _ in range(3)
-        )
-    )
+    results = await asyncio.gather(*(post3(store, send) for _ in range(3)))
     assert sorted(i for i, _ in send.calls) == [0, 1, 2]
     assert sum(len(r.sent) for r in results) == 3
 
