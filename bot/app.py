@@ -11,7 +11,7 @@ store never imports the alerts, a platform client or the scheduler).
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Sequence
+from collections.abc import Awaitable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -27,9 +27,7 @@ if TYPE_CHECKING:
     from bot.alerts.wiring import AlertsRuntime
     from bot.analysis.analyzer import Analyzer
     from bot.analysis.rules import RuleSet
-    from bot.commands.context import SubscriptionInfo
     from bot.discord.poster import DiscordRestPoster
-    from bot.filters import SubscriptionFilters
     from bot.github.client import GitHubClient
     from bot.platform import Platform, Platforms
     from bot.slack.poster import SlackPoster
@@ -162,16 +160,29 @@ class App:
         return self._alerts
 
     @property
-    def subscriptions(self) -> Subscriptions:
-        """The command layer's subscription service. The alerts runtime behind it is built
-        on the first call, so a context that is never asked about subscriptions (help, a
-        PR card) costs nothing."""
-        return Subscriptions(self)
-
-    def subscription_service(self) -> SubscriptionService:
+    def subscriptions(self) -> SubscriptionService:
+        """The command layer's subscription service. Every command asks for it (to read its
+        channel's language), so it is built over the store alone: the module catalogue on
+        the first change, the alerts runtime never. A change still reaches a running alert
+        pipeline, whose subscription index it invalidates."""
+        if self._alerts is not None:
+            return self._alerts.subscriptions
         if self._subscriptions is None:
-            self._subscriptions = self.alerts().subscriptions
+            # Lazy: the alerts' store code is for chat commands and serve only.
+            from bot.alerts.settings import AlertSettings
+            from bot.alerts.subscriptions import SubscriptionService, catalogue_of
+
+            self._subscriptions = SubscriptionService(
+                self.store,
+                AlertSettings.from_config(self.config),
+                lambda: catalogue_of(self.config),
+                on_change=self._subscriptions_changed,
+            )
         return self._subscriptions
+
+    def _subscriptions_changed(self) -> None:
+        if self._alerts is not None:
+            self._alerts.pipeline.invalidate()
 
     # ------------------------------------------------------------------ analysis
 
@@ -236,60 +247,3 @@ class App:
         if self._discord_poster is not None:
             await self._discord_poster.close()
         await self.store.close()
-
-
-class Subscriptions:
-    """`bot.commands.context.SubscriptionService` over the app's alerts runtime, built when
-    a subscription command first needs it."""
-
-    def __init__(self, app: App) -> None:
-        self.app = app
-
-    async def subscribe(
-        self,
-        *,
-        platform: str,
-        channel: str,
-        user: str | None,
-        modules: Sequence[str],
-        filters: SubscriptionFilters,
-        weekly: bool = False,
-    ) -> SubscriptionInfo:
-        service = self.app.subscription_service()
-        return await service.subscribe(
-            platform=platform,
-            channel=channel,
-            user=user,
-            modules=modules,
-            filters=filters,
-            weekly=weekly,
-        )
-
-    async def unsubscribe(
-        self, *, platform: str, channel: str, user: str | None, target: str, kind: str
-    ) -> int:
-        service = self.app.subscription_service()
-        return await service.unsubscribe(
-            platform=platform, channel=channel, user=user, target=target, kind=kind
-        )
-
-    async def unsubscribe_detailed(
-        self, *, platform: str, channel: str, user: str | None, target: str, kind: str
-    ) -> tuple[int, list[tuple[int, list[str]]]]:
-        service = self.app.subscription_service()
-        return await service.unsubscribe_detailed(
-            platform=platform, channel=channel, user=user, target=target, kind=kind
-        )
-
-    async def list(self, *, platform: str, channel: str) -> Sequence[SubscriptionInfo]:
-        if self.app._alerts is None:
-            # Every command reads its channel's subscriptions (for the channel's language):
-            # that needs the store only, so the alerts runtime waits for a change.
-            # Lazy: the alerts repository and subscriptions (~60 ms) stay off commands that list
-            # none.
-            from bot.alerts.repository import AlertStore
-            from bot.alerts.subscriptions import subscription_info
-
-            rows = await AlertStore(self.app.store).subscriptions(platform, channel)
-            return [subscription_info(row) for row in rows]
-        return await self.app.subscription_service().list(platform=platform, channel=channel)

@@ -14,7 +14,9 @@ builds a platform client). This module imports no platform: the App registers th
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
 from bot.delivery import Attachment, DeliveryResult, Ledger, Sent
@@ -66,6 +68,69 @@ class Platform(Protocol):
         ...
 
     async def close(self) -> None: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Post:
+    """One document's post, resolved once for every platform: its ledger key and payloads."""
+
+    store: Ledger
+    document: Document
+    document_id: str
+    channel: str
+    payloads: list[dict[str, Any]]
+    force: bool
+    attachment: Attachment | None
+
+
+class PlatformBase(ABC):
+    """The part of a `Platform` every implementation shares: `post_document` resolves the
+    ledger key and renders once, then the platform posts the `Post`; the defaults are what
+    most platforms keep (a chart fits, always available, no client of its own to close)."""
+
+    name: str
+
+    @abstractmethod
+    def render(self, document: Document, channel: str | None = None) -> list[dict[str, Any]]:
+        """The platform's message payloads for `document` (pure: its formatter)."""
+
+    @abstractmethod
+    def channel_problem(self, channel: str) -> str | None:
+        """Why `channel` cannot be one of this platform's channels (one line), or None."""
+
+    @abstractmethod
+    async def post_thread(self, post: Post) -> DeliveryResult:
+        """Post the resolved `post` as a thread (summary, details, then its attachment)."""
+
+    @abstractmethod
+    async def post_message(self, channel: str, text: str) -> Sent:
+        """Post one plain message in `channel` (no ledger: the caller decides on repeats)."""
+
+    def attaches(self, channel: str) -> bool:
+        return True
+
+    def available(self) -> str | None:
+        return None
+
+    async def post_document(
+        self,
+        store: Ledger,
+        document: Document,
+        channel: str,
+        *,
+        document_id: str | None = None,
+        force: bool = False,
+        attachment: Attachment | None = None,
+    ) -> DeliveryResult:
+        payloads = self.render(document, channel)
+        key = document_id or document.id
+        return await self.post_thread(
+            Post(store, document, key, channel, payloads, force, attachment)
+        )
+
+    async def close(self) -> None:
+        # A platform's client belongs to the App (or the chat bot), which closes it.
+        return None
 
 
 def target_name(platform: str, channel: str) -> str:

@@ -8,15 +8,16 @@ from __future__ import annotations
 import sys
 from typing import Any, TextIO
 
-from bot.delivery import Attachment, DeliveryResult, Ledger, Sent
+from bot.delivery import DeliveryResult, Sent
 from bot.document import Document
+from bot.platform import PlatformBase, Post
 from bot.validators import echo
 
 NAME = "terminal"
 STDOUT = "-"
 
 
-class TerminalPlatform:
+class TerminalPlatform(PlatformBase):
     name = NAME
 
     def __init__(self, out: TextIO | None = None) -> None:
@@ -41,39 +42,20 @@ class TerminalPlatform:
             f"{STDOUT!r} (standard output)"
         )
 
-    def attaches(self, channel: str) -> bool:
-        return True
-
-    def available(self) -> str | None:
-        return None
-
-    async def post_document(
-        self,
-        store: Ledger,
-        document: Document,
-        channel: str,
-        *,
-        document_id: str | None = None,
-        force: bool = False,
-        attachment: Attachment | None = None,
-    ) -> DeliveryResult:
-        payloads = self.render(document, channel)
-        for payload in payloads:
+    async def post_thread(self, post: Post) -> DeliveryResult:
+        for payload in post.payloads:
             self.out.write(str(payload["text"]))
-        parts = len(payloads)
-        if attachment is not None:
+        parts = len(post.payloads)
+        if post.attachment is not None:
             # A terminal shows no image: the chart's alt text says what it shows.
-            self.out.write(f"[{attachment.filename}] {attachment.alt_text}\n")
+            self.out.write(f"[{post.attachment.filename}] {post.attachment.alt_text}\n")
             parts += 1
         self.out.flush()
         return DeliveryResult(
-            document_id or document.id, NAME, channel, parts=parts, sent=list(range(parts))
+            post.document_id, NAME, post.channel, parts=parts, sent=list(range(parts))
         )
 
     async def post_message(self, channel: str, text: str) -> Sent:
         self.out.write(text.rstrip("\n") + "\n")
         self.out.flush()
         return Sent(message_id=STDOUT)
-
-    async def close(self) -> None:
-        return None

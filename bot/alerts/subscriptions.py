@@ -25,6 +25,7 @@ from bot.store.store import Store
 
 if TYPE_CHECKING:
     from bot.analysis.rules import RuleSet
+    from bot.config import Config
 
 # A channel with more subscriptions than this is almost certainly a script gone wrong;
 # matching would cope, people reading `/vllm subscriptions` would not.
@@ -97,6 +98,18 @@ class ModuleCatalogue:
         return ids
 
 
+def catalogue_of(config: Config) -> ModuleCatalogue:
+    """The modules subscriptions may name: those of every watched repository's rule set
+    (an "auto" one is built at run time, so the generic set stands in when all are)."""
+    # Lazy: the rule engine only once a subscription is changed, not when one is listed.
+    from bot.analysis.rules import load_ruleset
+
+    rulesets = [load_ruleset(r.modules) for r in config.repos if r.modules != "auto"] or [
+        load_ruleset("generic")
+    ]
+    return ModuleCatalogue.from_rulesets(rulesets)
+
+
 def subscription_info(sub: Subscription, *, created: bool = True) -> SubscriptionInfo:
     return SubscriptionInfo(
         id=str(sub.id),
@@ -115,16 +128,23 @@ class SubscriptionService:
         self,
         store: Store | AlertStore,
         settings: AlertSettings,
-        catalogue: ModuleCatalogue,
+        catalogue: ModuleCatalogue | Callable[[], ModuleCatalogue],
         *,
         clock: Callable[[], datetime] = lambda: datetime.now(UTC),
         on_change: Callable[[], None] | None = None,
     ) -> None:
         self.db = store if isinstance(store, AlertStore) else AlertStore(store)
         self.settings = settings
-        self.catalogue = catalogue
+        self._catalogue = catalogue
         self.clock = clock
         self._on_change = on_change or (lambda: None)
+
+    @property
+    def catalogue(self) -> ModuleCatalogue:
+        # A factory is called on the first change: listing needs no rule set.
+        if not isinstance(self._catalogue, ModuleCatalogue):
+            self._catalogue = self._catalogue()
+        return self._catalogue
 
     def may_change(self, platform: str, channel: str, user: str | None) -> bool:
         admins = self.settings.admins_for(platform, channel)

@@ -17,8 +17,7 @@ from bot.alerts.pipeline import AlertPipeline, Sender
 from bot.alerts.poller import AlertPoller, GitHubMergedSource
 from bot.alerts.render import BotCards
 from bot.alerts.settings import AlertSettings
-from bot.alerts.subscriptions import ModuleCatalogue, SubscriptionService
-from bot.analysis.rules import load_ruleset
+from bot.alerts.subscriptions import SubscriptionService, catalogue_of
 from bot.delivery import DeliveryResult, Ledger
 from bot.document import Document
 from bot.errors import BotError
@@ -85,14 +84,8 @@ def build_runtime(app: App, *, sender: Sender | None = None) -> AlertsRuntime:
         cards=BotCards(),
     )
     repos = [r.name for r in app.config.repos]
-    rulesets = [load_ruleset(r.modules) for r in app.config.repos if r.modules != "auto"] or [
-        load_ruleset("generic")
-    ]
     service = SubscriptionService(
-        app.store,
-        settings,
-        ModuleCatalogue.from_rulesets(rulesets),
-        on_change=pipeline.invalidate,
+        app.store, settings, catalogue_of(app.config), on_change=pipeline.invalidate
     )
     poller = AlertPoller(pipeline, GitHubMergedSource(app.github(), app.store), repos)
     return AlertsRuntime(settings, pipeline, poster_sender, poller, service)

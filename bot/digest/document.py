@@ -91,6 +91,13 @@ def title_and_context(digest: Digest) -> tuple[str, str]:
         title = i18n.t(lang, "title.window", repo=digest.repo, label=digest.week)
     if digest.scope:
         title = i18n.t(lang, "title.scope", modules=scope_names(digest), title=title)
+    return title, context_line(digest)
+
+
+def context_line(digest: Digest) -> str:
+    """The dates line under a digest's title (an organisation digest's too), flagged when
+    the window is incomplete."""
+    lang = digest.language
     start, end = i18n.window_bounds(digest.start, digest.end, lang)
     context = i18n.t(
         lang,
@@ -104,7 +111,7 @@ def title_and_context(digest: Digest) -> tuple[str, str]:
     if not digest.complete:
         short = "incomplete.short.running" if digest.in_progress else "incomplete.short"
         context = f"⚠ {i18n.t(lang, short, span=digest.span)} · {context}"
-    return title, context
+    return context
 
 
 def digest_document_id(repo: str, week: str, language: str, modules: Sequence[str] = ()) -> str:

@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any
 from bot import i18n
 from bot.analysis.themes import normalize_term
 from bot.config import Config, DigestTarget
-from bot.digest.document import shorten
+from bot.digest.document import context_line, shorten
 from bot.digest.history import chain
 from bot.digest.model import (
     Digest,
@@ -653,20 +653,7 @@ def _title(org: OrgDigest) -> tuple[str, str]:
         )
     else:
         title = i18n.t(lang, "org.title.window", scope=org.repo, label=org.week, repos=repos)
-    start, end = i18n.window_bounds(org.start, org.end, lang)
-    context = i18n.t(
-        lang,
-        "context.dates",
-        label=org.week,
-        start=start,
-        end=end,
-        timezone=org.timezone,
-        repo=org.repo,
-    )
-    if not org.complete:
-        short = "incomplete.short.running" if org.in_progress else "incomplete.short"
-        context = f"⚠ {i18n.t(lang, short, span=org.span)} · {context}"
-    return title, context
+    return title, context_line(org)
 
 
 def _summary(org: OrgDigest) -> Section:

@@ -13,10 +13,11 @@ import aiohttp
 from discord.http import HTTPClient
 
 from bot.config import Config, Environment
-from bot.delivery import Attachment, DeliveryResult, Ledger, Sent
+from bot.delivery import DeliveryResult, Sent
 from bot.discord.endpoints import DiscordEndpoints, apply_endpoints
 from bot.discord.poster import DiscordPoster, DiscordWebhookPoster
 from bot.document import Document
+from bot.platform import PlatformBase, Post
 from bot.validators import chat_channel_problem
 from formatters.discord import discord_thread_name, render_discord
 
@@ -30,7 +31,7 @@ MISSING_TOKEN = (
 )
 
 
-class DiscordPlatform:
+class DiscordPlatform(PlatformBase):
     """`http` gives the logged-in REST client (the App's shared one, or the gateway
     client's), awaited on first bot post only; `env`, when given, supplies
     DISCORD_API_URL for webhook posts and tells whether a bot token is set."""
@@ -87,49 +88,36 @@ class DiscordPlatform:
             return MISSING_TOKEN
         return None
 
-    async def post_document(
-        self,
-        store: Ledger,
-        document: Document,
-        channel: str,
-        *,
-        document_id: str | None = None,
-        force: bool = False,
-        attachment: Attachment | None = None,
-    ) -> DeliveryResult:
-        key = document_id or document.id
-        payloads = self.render(document, channel)
-        name = discord_thread_name(document)
-        webhook = self.webhook_for(channel)
+    async def post_thread(self, post: Post) -> DeliveryResult:
+        name = discord_thread_name(post.document)
+        webhook = self.webhook_for(post.channel)
         if webhook is not None:
-            if attachment is not None:
-                log.info("discord:%s posts through a webhook: the chart is not attached", channel)
+            if post.attachment is not None:
+                log.info(
+                    "discord:%s posts through a webhook: the chart is not attached", post.channel
+                )
             if self.env is not None:
                 # Webhook requests go to DISCORD_API_URL like every Discord call.
                 apply_endpoints(DiscordEndpoints.from_env(self.env))
             async with aiohttp.ClientSession() as session:
                 return await DiscordWebhookPoster(webhook, session).post_document(
-                    store,
-                    document_id=key,
-                    channel=channel,
-                    payloads=payloads,
+                    post.store,
+                    document_id=post.document_id,
+                    channel=post.channel,
+                    payloads=post.payloads,
                     thread_name=name,
-                    force=force,
+                    force=post.force,
                 )
         return await DiscordPoster(await self._http()).post_document(
-            store,
-            document_id=key,
-            channel=channel,
-            payloads=payloads,
+            post.store,
+            document_id=post.document_id,
+            channel=post.channel,
+            payloads=post.payloads,
             thread_name=name,
-            force=force,
-            attachment=attachment,
+            force=post.force,
+            attachment=post.attachment,
         )
 
     async def post_message(self, channel: str, text: str) -> Sent:
         message = await DiscordPoster(await self._http()).send_message(channel, {"content": text})
         return Sent(str(message["id"]))
-
-    async def close(self) -> None:
-        # The REST client belongs to the App (or the gateway client), which closes it.
-        return None

@@ -69,6 +69,18 @@ def parse_pr(repo: str, node: dict[str, Any]) -> tuple[PullRequest, str | None]:
     return pr, cursor
 
 
+def parse_search_page(search: dict[str, Any]) -> SearchPage:  # JSON
+    """One page of a `search(type: ISSUE)` answer (one repository's or a scope's)."""
+    info = search.get("pageInfo") or {}
+    # Non-PR results come back as empty objects from the inline fragment; skip them.
+    nodes = [node for node in search.get("nodes") or [] if node and "number" in node]
+    return SearchPage(
+        total=int(search["issueCount"]),
+        items=nodes,
+        next_cursor=info.get("endCursor") if info.get("hasNextPage") else None,
+    )
+
+
 class GraphQLSource:
     def __init__(self, client: GitHubClient) -> None:
         self.client = client
@@ -96,15 +108,7 @@ class GraphQLSource:
                 "after": cursor,
             },
         )
-        search = data["search"]
-        info = search.get("pageInfo") or {}
-        # Non-PR results come back as empty objects from the inline fragment; skip them.
-        nodes = [node for node in search.get("nodes") or [] if node and "number" in node]
-        return SearchPage(
-            total=int(search["issueCount"]),
-            items=nodes,
-            next_cursor=info.get("endCursor") if info.get("hasNextPage") else None,
-        )
+        return parse_search_page(data["search"])
 
     async def complete(
         self, repo: str, page: SearchPage, progress: SyncProgress

@@ -12,7 +12,7 @@ from datetime import datetime
 from bot.errors import GitHubError
 from bot.github import queries as q
 from bot.github.client import GitHubClient
-from bot.github.graphql_source import GraphQLSource, parse_pr
+from bot.github.graphql_source import GraphQLSource, parse_pr, parse_search_page
 from bot.github.source import SearchPage, SyncProgress, parse_time
 from bot.models import PullRequest
 
@@ -35,14 +35,7 @@ class ScopeSource:
                 "after": cursor,
             },
         )
-        search = data["search"]
-        info = search.get("pageInfo") or {}
-        nodes = [node for node in search.get("nodes") or [] if node and "number" in node]
-        return SearchPage(
-            total=int(search["issueCount"]),
-            items=nodes,
-            next_cursor=info.get("endCursor") if info.get("hasNextPage") else None,
-        )
+        return parse_search_page(data["search"])
 
     async def complete(
         self, scope: str, page: SearchPage, progress: SyncProgress

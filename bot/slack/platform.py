@@ -7,8 +7,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from bot.delivery import Attachment, DeliveryResult, Ledger, Sent
+from bot.delivery import DeliveryResult, Sent
 from bot.document import Document
+from bot.platform import PlatformBase, Post
 from bot.slack.poster import SlackPoster
 from bot.validators import chat_channel_problem
 from formatters.slack import render_slack
@@ -18,7 +19,7 @@ NAME = "slack"
 Render = Callable[[Document], list[dict[str, Any]]]
 
 
-class SlackPlatform:
+class SlackPlatform(PlatformBase):
     """`poster` is called on first post only, so naming or checking a channel needs no
     token; `missing` says why posting is impossible (no SLACK_BOT_TOKEN), if it is."""
 
@@ -43,34 +44,18 @@ class SlackPlatform:
     def channel_problem(self, channel: str) -> str | None:
         return chat_channel_problem(NAME, channel)
 
-    def attaches(self, channel: str) -> bool:
-        return True
-
     def available(self) -> str | None:
         return self._missing
 
-    async def post_document(
-        self,
-        store: Ledger,
-        document: Document,
-        channel: str,
-        *,
-        document_id: str | None = None,
-        force: bool = False,
-        attachment: Attachment | None = None,
-    ) -> DeliveryResult:
+    async def post_thread(self, post: Post) -> DeliveryResult:
         return await self._poster().post_document(
-            store,
-            document_id=document_id or document.id,
-            channel=channel,
-            payloads=self.render(document, channel),
-            force=force,
-            attachment=attachment,
+            post.store,
+            document_id=post.document_id,
+            channel=post.channel,
+            payloads=post.payloads,
+            force=post.force,
+            attachment=post.attachment,
         )
 
     async def post_message(self, channel: str, text: str) -> Sent:
         return await self._poster().post_message(channel, {"text": text})
-
-    async def close(self) -> None:
-        # The poster's client belongs to the App (or the SlackBot), which closes it.
-        return None

@@ -78,22 +78,36 @@ def test_help_in_chat_builds_no_alerts_runtime(warm_store: Path) -> None:
     assert {"bot.alerts.wiring", "bot.alerts.pipeline", "discord", "slack_bolt"} & loaded == set()
 
 
-async def test_subscriptions_build_the_alerts_runtime_once_on_first_use(tmp_path: Path) -> None:
+async def test_subscriptions_need_no_alerts_runtime_but_reach_a_running_one(
+    tmp_path: Path,
+) -> None:
+    from bot.filters import SubscriptionFilters
+
     store = await Store.open(f"sqlite+aiosqlite:///{tmp_path / 'bot.sqlite3'}")
     app = App(config=load_config(), env=Environment(), store=store)
     try:
-        assert app._alerts is None
-        # Reading (every command does, for the channel's language) needs the store only.
+        # Reading (every command does, for the channel's language) and changing need the
+        # store only: no alerts pipeline is built for a chat command.
         found = await app.subscriptions.list(platform="slack", channel="C0123")
         assert list(found) == [] and app._alerts is None
         removed = await app.subscriptions.unsubscribe(
             platform="slack", channel="C0123", user=None, target="all", kind="all"
         )
-        assert removed == 0
-        runtime = app._alerts
-        assert runtime is not None
-        await app.subscriptions.list(platform="slack", channel="C0123")
-        assert app.alerts() is runtime
+        assert removed == 0 and app._alerts is None
+        early = app.subscriptions
+        runtime = app.alerts()
+        assert app.subscriptions is runtime.subscriptions
+        # A service handed out before the runtime was built still invalidates its index.
+        index = await runtime.pipeline.index()
+        await early.subscribe(
+            platform="slack",
+            channel="C0123",
+            user=None,
+            modules=["rocm"],
+            filters=SubscriptionFilters(),
+        )
+        assert runtime.pipeline._index is None
+        assert index.size == 0 and (await runtime.pipeline.index()).size == 1
     finally:
         await app.close()
 

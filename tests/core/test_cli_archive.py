@@ -5,9 +5,9 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 from pathlib import Path
 
+from tests.cli import vllm_bot
 from tests.digest.history_helpers import weeks_ending
 
 
@@ -17,9 +17,7 @@ def _cli(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
         "DATABASE_URL": f"sqlite:///{tmp_path / 'bot.db'}",
         "VLLM_BOT_CONFIG": str(tmp_path / "config.toml"),
     }
-    return subprocess.run(
-        [sys.executable, "-m", "bot", *args], capture_output=True, text=True, env=env, timeout=120
-    )
+    return vllm_bot(env, *args)
 
 
 def _export(tmp_path: Path, week: int, numbers: range) -> Path:

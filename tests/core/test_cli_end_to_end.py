@@ -4,9 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
-import subprocess
-import sys
 import threading
 from collections.abc import Iterator
 from datetime import UTC, datetime
@@ -15,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from tests.cli import github_env, vllm_bot
 from tests.fakes.discord import FakeDiscord
 from tests.fakes.github import FakeGitHub
 from tests.fakes.prdata import make_prs, open_and_closed
@@ -57,25 +55,7 @@ def github() -> Iterator[FakeGitHub]:
 
 @pytest.fixture
 def env(github: FakeGitHub, tmp_path: Path) -> dict[str, str]:
-    environment = dict(os.environ)
-    environment.update(
-        GITHUB_TOKEN=github.token,
-        GITHUB_API_URL=github.api_url,
-        GITHUB_GRAPHQL_URL=github.graphql_url,
-        DATABASE_URL=f"sqlite+aiosqlite:///{tmp_path / 'cli.sqlite3'}",
-        COLUMNS="200",
-    )
-    return environment
-
-
-def vllm_bot(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "bot", *args],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    return github_env(github, tmp_path / "cli.sqlite3")
 
 
 def test_sync_then_warm_sync_costs_no_request(env: dict[str, str]) -> None:

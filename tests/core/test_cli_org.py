@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.core.test_cli_end_to_end import W22, W23, BackgroundFake, vllm_bot
+from tests.cli import github_env, vllm_bot
+from tests.core.test_cli_end_to_end import W22, W23, BackgroundFake
 from tests.fakes.github import FakeGitHub
 from tests.fakes.prdata import make_prs
 
@@ -27,20 +28,9 @@ def github() -> Iterator[FakeGitHub]:
 
 @pytest.fixture
 def env(github: FakeGitHub, tmp_path: Path) -> dict[str, str]:
-    import os
-
     config = tmp_path / "bot.toml"
     config.write_text("[digest]\nhistory_weeks = 0\n", encoding="utf-8")
-    environment = dict(os.environ)
-    environment.update(
-        GITHUB_TOKEN=github.token,
-        GITHUB_API_URL=github.api_url,
-        GITHUB_GRAPHQL_URL=github.graphql_url,
-        DATABASE_URL=f"sqlite+aiosqlite:///{tmp_path / 'cli.sqlite3'}",
-        VLLM_BOT_CONFIG=str(config),
-        COLUMNS="200",
-    )
-    return environment
+    return github_env(github, tmp_path / "cli.sqlite3", VLLM_BOT_CONFIG=str(config))
 
 
 def test_sync_org_then_digest_repos_offline(env) -> None:

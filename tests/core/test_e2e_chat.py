@@ -3,16 +3,15 @@ backend) against the local fake GitHub: the same command layer Slack and Discord
 
 from __future__ import annotations
 
-import os
 import re
 import subprocess
-import sys
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
 
+from tests.cli import github_env, vllm_bot
 from tests.core.test_cli_end_to_end import BackgroundFake
 from tests.fakes.github import FakeGitHub
 from tests.fakes.prdata import FakeFile, FakePR, make_prs
@@ -52,29 +51,11 @@ def github() -> Iterator[FakeGitHub]:
 @pytest.fixture(scope="module")
 def env(github: FakeGitHub, tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     # One store for the module: `subscriptions` reads what `subscribe` wrote.
-    store = tmp_path_factory.mktemp("chat") / "chat.sqlite3"
-    environment = {
-        k: v for k, v in os.environ.items() if not k.startswith(("SLACK_", "DISCORD_", "GITHUB_"))
-    }
-    environment.update(
-        GITHUB_TOKEN=github.token,
-        GITHUB_API_URL=github.api_url,
-        GITHUB_GRAPHQL_URL=github.graphql_url,
-        DATABASE_URL=f"sqlite+aiosqlite:///{store}",
-        COLUMNS="200",
-    )
-    return environment
+    return github_env(github, tmp_path_factory.mktemp("chat") / "chat.sqlite3", clean=True)
 
 
 def chat(env: dict[str, str], text: str, *options: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "bot", "chat", text, *options],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        cwd=Path(__file__).resolve().parents[2],
-    )
+    return vllm_bot(env, "chat", text, *options)
 
 
 def test_chat_pr_answers_the_card_from_github(env: dict[str, str], github: FakeGitHub) -> None:

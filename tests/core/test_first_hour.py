@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.cli import vllm_bot
+
 SAMPLE = Path(__file__).resolve().parents[2] / "examples" / "vllm-sample-2026-W22-W23.json"
 COMMANDS = ["sync", "import", "pr", "explain", "modules", "digest", "chat", "serve", "doctor"]
 
@@ -20,13 +22,7 @@ def _run(tmp_path: Path, *args: str, **env: str) -> subprocess.CompletedProcess[
         COLUMNS="100",
         **env,
     )
-    return subprocess.run(
-        [sys.executable, "-m", "bot", *args],
-        env=environment,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    return vllm_bot(environment, *args)
 
 
 @pytest.mark.parametrize("command", [None, *COMMANDS])

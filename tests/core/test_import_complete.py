@@ -5,19 +5,18 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+
+from tests.cli import vllm_bot
 
 SAMPLE = Path(__file__).resolve().parents[2] / "examples" / "vllm-sample-2026-W22-W23.json"
 
 
 def _run(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
     env = dict(os.environ, DATABASE_URL=f"sqlite+aiosqlite:///{tmp_path / 'i.sqlite3'}")
-    return subprocess.run(
-        [sys.executable, "-m", "bot", *args], env=env, capture_output=True, text=True, timeout=120
-    )
+    return vllm_bot(env, *args)
 
 
 def test_a_year_is_not_marked_complete_by_two_weeks_of_data(tmp_path: Path) -> None:

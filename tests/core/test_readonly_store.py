@@ -6,17 +6,16 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 from pathlib import Path
+
+from tests.cli import vllm_bot
 
 SAMPLE = Path(__file__).resolve().parents[2] / "examples" / "vllm-sample-2026-W22-W23.json"
 
 
 def _run(url: str, *args: str) -> subprocess.CompletedProcess[str]:
     env = dict(os.environ, DATABASE_URL=url)
-    return subprocess.run(
-        [sys.executable, "-m", "bot", *args], env=env, capture_output=True, text=True, timeout=120
-    )
+    return vllm_bot(env, *args)
 
 
 def test_digest_no_sync_on_a_read_only_store(tmp_path: Path) -> None:

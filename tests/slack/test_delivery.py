@@ -60,14 +60,7 @@ async def test_replies_go_to_the_thread_the_platform_reported(store: Store) -> N
 async def test_delivered_document_that_now_renders_differently_posts_nothing(
     store: Store,
 ) -> None:
-    await deliver(
-        store,
-        document_id=DOC,
-        platform="slack",
-        channel="C1",
-        payloads=payloads(3),
-        send=Recorder(),
-    )
+    await post3(store, Recorder())
     send = Recorder()
     result = await deliver(
         store, document_id=DOC, platform="slack", channel="C1", payloads=payloads(4), send=send
@@ -77,19 +70,7 @@ async def test_delivered_document_that_now_renders_differently_posts_nothing(
 
 async def test_concurrent_deliveries_post_each_part_once(store: Store) -> None:
     send = Recorder()
-    results = await asyncio.gather(
-        *(
-            deliver(
-                store,
-                document_id=DOC,
-                platform="slack",
-                channel="C1",
-                payloads=payloads(3),
-                send=send,
-            )
-            for _ in range(3)
-        )
-    )
+    results = await asyncio.gather(*(post3(store, send) for _ in range(3)))
     assert sorted(i for i, _ in send.calls) == [0, 1, 2]
     assert sum(len(r.sent) for r in results) == 3
 
@@ -274,9 +255,7 @@ async def test_a_claim_from_another_host_waits_for_its_lease(store: Store) -> No
     elsewhere = Owner("elsewhere", "another-host", 12345)
     await crashed_run_holding_part_1(store, elsewhere)
     send = Recorder()
-    result = await deliver(
-        store, document_id=DOC, platform="slack", channel="C1", payloads=payloads(3), send=send
-    )
+    result = await post3(store, send)
     assert send.calls == [] and result.busy_part == 1 and not result.complete
     assert result.busy_owner == "pid 12345 on another-host"
     # The scheduler's "already delivered?" reads only sent parts: a claim is not a post.
@@ -295,17 +274,13 @@ async def test_a_live_process_on_this_host_keeps_its_claim(store: Store) -> None
         owner = Owner("alive", socket.gethostname(), alive.pid)
         await crashed_run_holding_part_1(store, owner)
         send = Recorder()
-        result = await deliver(
-            store, document_id=DOC, platform="slack", channel="C1", payloads=payloads(3), send=send
-        )
+        result = await post3(store, send)
         assert send.calls == [] and result.busy_part == 1
     finally:
         alive.kill()
         await alive.wait()
     # Gone now (killed and reaped): taken over at once.
-    result = await deliver(
-        store, document_id=DOC, platform="slack", channel="C1", payloads=payloads(3), send=send
-    )
+    result = await post3(store, send)
     assert result.complete and result.sent == [1, 2]
 
 
@@ -321,14 +296,7 @@ async def test_a_failed_send_keeps_its_error_and_the_next_run_reconciles_then_re
         return Sent(f"m{index}")
 
     with pytest.raises(Down):
-        await deliver(
-            store,
-            document_id=DOC,
-            platform="slack",
-            channel="C1",
-            payloads=payloads(3),
-            send=fail_at_part_1,
-        )
+        await post3(store, fail_at_part_1)
     errors = await store.delivery_errors(DOC, "slack", "C1")
     assert list(errors) == [1] and errors[1].startswith("Down: slack said no")
     assert len(errors[1]) < 300
