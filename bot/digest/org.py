@@ -30,6 +30,8 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
+from pydantic import ValidationError
+
 from bot import i18n
 from bot.analysis.themes import normalize_term
 from bot.config import Config, DigestTarget
@@ -58,7 +60,7 @@ from bot.document import (
     Table,
     Text,
 )
-from bot.errors import GitHubError, UsageError
+from bot.errors import GitHubError, GitHubUnreachable, UsageError
 from bot.weeks import WEEK_PATTERN, Window
 
 if TYPE_CHECKING:
@@ -181,10 +183,6 @@ def ad_hoc_target(
     repos: Sequence[str], org: str | None, exclude: Sequence[str] = ()
 ) -> DigestTarget:
     """A target for the CLI's `--repo` (repeated) / `--org`; validated like the config."""
-    # Lazy: not needed (pydantic is already loaded by the config); hoist after the merge with
-    # branch J.
-    from pydantic import ValidationError
-
     try:
         return DigestTarget(
             platform="slack",
@@ -275,9 +273,8 @@ async def build_org_for_window(
     """The organisation digest of `window`. `target` None: the first configured target with
     `org` or `repos` (else a UsageError naming the config key to set)."""
     # Lazy: bot.digest.service (~100 ms) stays off `sync --org`, which loads this module for
-    # ad_hoc_target (GitHubUnreachable: hoist after the merge with branch J).
+    # ad_hoc_target.
     from bot.digest.service import make_digest
-    from bot.errors import GitHubUnreachable
 
     target = target or org_target(services.config)
     if target is None or not target.is_multi:

@@ -14,10 +14,11 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from bot.digest.document import digest_document
+from bot.digest.history import chain
 from bot.digest.model import Digest
 from bot.document import Document
 from bot.errors import GitHubError, GitHubUnreachable
-from bot.weeks import Window
+from bot.weeks import Window, iso_week
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -154,9 +155,6 @@ async def sync_history(
     the store costs no request (history does not change once a week is over, so it is not
     re-confirmed); a missing one is synced once. Returns the number of weeks synced.
     A week that cannot be synced is left out of the baseline with a warning."""
-    # Lazy: not needed (bot.digest.history is ~6 ms); hoist after the merge with branch J.
-    from bot.digest.history import chain
-
     missing = [
         span
         for span in chain(window, weeks + 1)[:-1]
@@ -223,10 +221,8 @@ async def theme_of_pr(
 ) -> dict[str, Any] | None:
     """The theme PR `number` belongs to in the week it was merged, from the store (no sync):
     {"id", "name", "why", "week"}; None when it was not merged or is in no theme."""
-    # Lazy: the themes report (~30 ms) loads only for `explain` (iso_week: hoist after the merge
-    # with branch J).
+    # Lazy: the themes report (~30 ms) loads only for `explain`.
     from bot.digest.themes_report import theme_of
-    from bot.weeks import iso_week
 
     if merged_at is None:
         return None

@@ -47,8 +47,10 @@ from bot.delivery import (
     deliver,
     with_attachment,
 )
+from bot.discord.endpoints import DiscordEndpoints, apply_endpoints
 from bot.errors import BotError, ConfigError, PermanentError, TransientError
 from formatters import limits
+from formatters.discord import discord_thread_name, render_discord
 
 if TYPE_CHECKING:
     from bot.config import Environment
@@ -467,9 +469,6 @@ class DiscordWebhookPoster:
 
 async def _logged_in_http(env: Environment) -> HTTPClient:
     """A REST client logged in with DISCORD_BOT_TOKEN at DISCORD_API_URL (no gateway)."""
-    # Lazy: not needed (discord.py is already loaded here); hoist after the merge with branch J.
-    from bot.discord.endpoints import DiscordEndpoints, apply_endpoints
-
     token = env.discord_bot_token.get_secret_value() if env.discord_bot_token else None
     if not token:
         raise ConfigError(
@@ -574,10 +573,6 @@ async def post_document(
     `endpoints` (DISCORD_API_URL) are applied first when given: webhook requests go to the
     same REST base as the bot's, only the webhook's id and token come from its URL.
     """
-    # Lazy: not needed (discord.py is already loaded here); hoist after the merge with branch J.
-    from bot.discord.endpoints import apply_endpoints
-    from formatters.discord import discord_thread_name, render_discord
-
     if endpoints is not None:
         apply_endpoints(endpoints)
     payloads = render_discord(document)
