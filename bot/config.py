@@ -35,7 +35,7 @@ from bot.cron import parse_cron
 from bot.errors import ConfigError
 from bot.secrets import control_characters, register
 from bot.settings import AlertsConfig, LoggingConfig, ServeConfig
-from bot.validators import database_url_problem, echo, repo_problem
+from bot.validators import ChatPlatform, database_url_problem, echo, repo_problem
 
 REPO_PATTERN = r"^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+$"
 
@@ -126,7 +126,7 @@ def _checked_cron(value: str) -> str:
 
 
 class DigestTarget(_Strict):
-    platform: Literal["slack", "discord"]
+    platform: ChatPlatform
     channel: Annotated[str, Field(min_length=1)]
     repo: RepoName | None = None
     # One digest for several repositories: a list, or an organisation's public repositories

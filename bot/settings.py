@@ -13,6 +13,8 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from bot.validators import ChatPlatform
+
 _QUIET = re.compile(r"^\s*(\d{1,2}):(\d{2})\s*-\s*(\d{1,2}):(\d{2})\s*$")
 
 
@@ -37,7 +39,7 @@ def parse_quiet_hours(text: str) -> tuple[time, time]:
 class AlertChannel(_Strict):
     """`[[alerts.channels]]`: per-channel alert options (all optional but the address)."""
 
-    platform: Literal["slack", "discord"]
+    platform: ChatPlatform
     channel: Annotated[str, Field(min_length=1)]
     quiet_hours: str | None = None  # "22:00-08:00" in `timezone` (default: the global one)
     timezone: str | None = None

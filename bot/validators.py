@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Literal, get_args
 
 from bot.errors import UsageError
 
@@ -67,6 +68,12 @@ def check_repo(name: str, what: str = "repository") -> str:
     if (problem := repo_problem(name)) is not None:
         raise UsageError(f"bad {what} {echo(name)}: {problem}")
     return name
+
+
+# The chat platforms, named once for the core (config, settings, the command layer); their
+# behaviour lives behind bot.platform.Platform in bot/slack and bot/discord.
+ChatPlatform = Literal["slack", "discord"]
+CHAT_PLATFORMS: tuple[ChatPlatform, ...] = get_args(ChatPlatform)
 
 
 def chat_channel_problem(platform: str, channel: str) -> str | None:

@@ -11,7 +11,7 @@ from bot.commands.reply import Reply
 from bot.commands.syntax import Command
 from bot.errors import UsageError
 from bot.i18n import message
-from bot.validators import chat_channel_problem
+from bot.validators import CHAT_PLATFORMS, chat_channel_problem
 
 if TYPE_CHECKING:
     from bot.app import App
@@ -21,7 +21,7 @@ def chat_address(channel: str | None) -> tuple[str, str | None]:
     """`--channel slack:C0123` or `discord:1234` acts for that channel; else the terminal."""
     if channel:
         platform, sep, rest = channel.partition(":")
-        if sep and platform in ("slack", "discord") and rest:
+        if sep and platform in CHAT_PLATFORMS and rest:
             if (problem := chat_channel_problem(platform, rest)) is not None:
                 raise UsageError(f"--channel: {problem}")
             return platform, rest

@@ -27,6 +27,7 @@ from bot.commands.syntax import (
 from bot.document import BulletList, Code, Document, Section, Text
 from bot.errors import NotFoundError, UsageError
 from bot.i18n import message, separator
+from bot.validators import CHAT_PLATFORMS
 from bot.weeks import parse_week
 
 if TYPE_CHECKING:
@@ -161,15 +162,12 @@ def resolve_modules(names: Sequence[str], catalog: Sequence[ModuleInfo], command
     return ids
 
 
-ALERT_PLATFORMS = ("slack", "discord")
-
-
 async def answer_subscribe(command: Command, ctx: Context, offline: bool) -> Reply:
     assert isinstance(command, SubscribeCommand)
     service = ctx.subscriptions
     if service is None or ctx.channel is None:
         return not_available(ctx)
-    if ctx.platform not in ALERT_PLATFORMS:
+    if ctx.platform not in CHAT_PLATFORMS:
         return Reply.user_error(message(ctx.lang, "error.no_alert_channel"))
     ids = resolve_modules(command.modules, await ctx.backend.modules(ctx.default_repo), "subscribe")
     options = {"weekly": True} if command.weekly else {}

@@ -28,6 +28,7 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from bot import errors
 from bot.secrets import redact
+from bot.validators import CHAT_PLATFORMS
 
 log = logging.getLogger("bot.commands")
 
@@ -302,7 +303,7 @@ def _platform_kind(exc: BaseException) -> str | None:
     posters did not map, e.g. from bolt's request handling) is of a class its package
     defines, and that package is loaded whenever such an exception exists."""
     if isinstance(exc, errors.BotError):
-        return exc.service if exc.service in ("slack", "discord") else None
+        return exc.service if exc.service in CHAT_PLATFORMS else None
     slack_errors = sys.modules.get("slack_sdk.errors")
     if slack_errors is not None and isinstance(exc, slack_errors.SlackClientError):
         return "slack"
