@@ -235,8 +235,19 @@ async def _sync_all(
         except GitHubError as exc:
             if span is window:
                 failure = exc
-            else:
+            elif not isinstance(exc, GitHubUnreachable):
                 log.warning("week %s of %s not synced: %s", span.label, target.scope_label, exc)
+            if isinstance(exc, GitHubUnreachable):
+                # Asking again, once per history week, would only repeat the same failure.
+                earlier = [s for s in spans if s is not window and s.start < span.start]
+                if earlier or span is not window:
+                    log.warning(
+                        "%s: %s; using the stored copy of the %d earlier weeks",
+                        target.scope_label,
+                        exc,
+                        len(earlier) + (span is not window),
+                    )
+                break
             continue
         if span is window:
             found = result.repos

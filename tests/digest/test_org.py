@@ -247,3 +247,32 @@ async def test_an_org_never_searched_is_incomplete_not_empty(fake, store) -> Non
     built = await build_org_for_window(services, None, WEEK, "en", sync=False)
     assert built.digest.totals.merged == 0 and not built.digest.complete
     assert "⚠" in render_digest(built, "markdown")
+
+
+async def test_an_unreachable_github_is_asked_once_not_once_per_history_week(
+    store, caplog: pytest.LogCaptureFixture
+) -> None:
+    import logging
+    import socket
+
+    # A port nothing listens on: every request is refused (GitHubUnreachable).
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    target = {"platform": "slack", "channel": "C1", "repos": [VLLM, ASCEND]}
+    env = Environment(
+        github_token="t",
+        github_api_url=f"http://127.0.0.1:{port}",
+        github_graphql_url=f"http://127.0.0.1:{port}/graphql",
+    )
+    services = App(config=_config(target, history_weeks=8), env=env, store=store)
+    from bot.errors import GitHubUnreachable
+
+    with (
+        caplog.at_level(logging.WARNING, logger="bot.digest.org"),
+        pytest.raises(GitHubUnreachable),  # nothing stored to fall back on
+    ):
+        await build_org_for_window(services, None, WEEK, "en")
+    unreachable = [r for r in caplog.records if "earlier weeks" in r.getMessage()]
+    assert len(unreachable) <= 1
+    assert not [r for r in caplog.records if "not synced" in r.getMessage()]
