@@ -114,11 +114,6 @@ class Lang(StrEnum):
     zh = "zh"
 
 
-if TYPE_CHECKING:
-    from bot.config import DigestTarget
-
-_T = TypeVar("_T")
-
 ConfigOption = Annotated[
     Path | None,
     typer.Option(
@@ -152,12 +147,12 @@ def _multi_target(
     # Lazy: bot.digest.org (~100 ms) loads only when --repo/--org names a multi-repo target.
     from bot.digest.org import ad_hoc_target
 
+    if exclude and org is None:
+        raise UsageError(
+            "--exclude only applies with --org NAME, e.g. "
+            "--org vllm-project --exclude vllm-project/aibrix"
+        )
     if org is None and len(repos or []) < 2:
-        if exclude:
-            raise UsageError(
-                "--exclude only applies with --org NAME, e.g. "
-                "--org vllm-project --exclude vllm-project/aibrix"
-            )
         return None
     if org is not None and repos:
         raise UsageError("give --org NAME or --repo OWNER/NAME (repeated), not both")
@@ -715,7 +710,7 @@ async def _post_everywhere(
         raise BotError(f"{len(failures)} of {len(targets)} targets were not posted (see above)")
 
 
-def _usage_value(check: Callable[[], _T]) -> _T:
+def _usage_value(check: Callable[[], T]) -> T:
     """`_usage` that returns the checked value."""
     try:
         return check()
@@ -726,11 +721,7 @@ def _usage_value(check: Callable[[], _T]) -> _T:
 
 def _usage(check: Callable[[], object]) -> None:
     """A check run before anything starts: its UsageError is one line and exit 2."""
-    try:
-        check()
-    except UsageError as exc:
-        err.print(f"error: {exc}", markup=False)
-        raise typer.Exit(2) from None
+    _usage_value(check)
 
 
 @app.command()

@@ -157,6 +157,11 @@ class DigestTarget(_Strict):
                 f"set one of repo, repos and org, not {' and '.join(chosen)}; e.g. "
                 'org = "vllm-project" or repos = ["vllm-project/vllm", "vllm-project/vllm-ascend"]'
             )
+        if self.modules and (self.repos or self.org):
+            raise ValueError(
+                "modules: a module digest covers one repository; drop modules or set "
+                'repo = "OWNER/NAME" instead of repos/org'
+            )
         if self.exclude and not self.org:
             raise ValueError('exclude only applies with org = "OWNER"')
         if self.org and any(

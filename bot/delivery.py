@@ -30,15 +30,12 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
 from bot.errors import BotError
-from bot.store.ledger import LEASE, Claim, Outcome, Owner
+from bot.store.ledger import Claim, Outcome, Owner
 
 if TYPE_CHECKING:
     from bot.store.store import Delivery
 
 log = logging.getLogger(__name__)
-
-# Kept for callers that name it: the lease of a claim held by a process on another host.
-CLAIM_TIMEOUT = LEASE
 
 
 @dataclass(frozen=True, slots=True)

@@ -703,7 +703,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     "org.summary": {
         "en": "{merged} {merged:PR was|PRs were} merged across {repos} by {contributors} "
         "{contributors:contributor|contributors}; {key} key {key:PR|PRs}.",
-        "zh": "本周期 {repos} 共合并 {merged} 个 PR，贡献者 {contributors} 人，重点 PR {key} 个。",
+        "zh": "本周期 {repos}共合并 {merged} 个 PR，贡献者 {contributors} 人，重点 PR {key} 个。",
     },
     "org.summary.empty": {
         "en": "No pull requests were merged in {scope} in this window.",
@@ -739,8 +739,8 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "org.repo.facts": {
         "en": "{merged} merged · {key} key · {contributors} "
-        "{contributors:contributor|contributors} · {change}",
-        "zh": "合并 {merged} · 重点 {key} · 贡献者 {contributors} · {change}",
+        "{contributors:contributor|contributors} · change on last week: {change}",
+        "zh": "合并 {merged} · 重点 {key} · 贡献者 {contributors} · 较上周 {change}",
     },
     "org.repo.key_prs": {"en": "Key PRs", "zh": "重点 PR"},
     "org.repo.risks": {"en": "Risks", "zh": "风险"},

@@ -77,7 +77,7 @@ async def post_document(
 def _target_wants_chart(services: App, platform: str, channel: str) -> bool:
     for target in services.config.digest.targets:
         if target.platform == platform and target.channel == channel:
-            return bool(getattr(target, "chart", True))
+            return target.chart
     return True
 
 

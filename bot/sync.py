@@ -143,7 +143,7 @@ async def sync_window(
             raise
         have = await store.count_merged_between(repo, start, end)
         raise RateLimitExhausted(
-            resume_message(github, repo, window, have, counting.total, str(exc)),
+            resume_message(github, repo, window, have, counting.total),
             reset_at=exc.reset_at,
         ) from None
     except BaseException:
@@ -181,9 +181,7 @@ class _Total:
 REST_REQUESTS_PER_PR = 2
 
 
-def resume_message(
-    github: GitHubClient, repo: str, window: Window, have: int, total: int, reason: str
-) -> str:
+def resume_message(github: GitHubClient, repo: str, window: Window, have: int, total: int) -> str:
     """One line: what is stored, what is left, and when the window will be complete at
     the anonymous rate (the next X-RateLimit-Reset, then one more hour per full budget)."""
     rate = github.rates.get("core") or github.rate
@@ -197,7 +195,6 @@ def resume_message(
         after = f"after {datetime.fromtimestamp(rate.reset_at, UTC).astimezone():%H:%M}"
     else:
         when, after = f"in about {hours} h", "after the limit resets"
-    del reason  # the client's wording repeats the reset; this line says all of it
     return (
         f"GitHub's anonymous rate limit stopped the sync: stored {have} of {total} PRs of "
         f"{repo} {window.label}, {left} left (~{needed} requests at {limit}/hour). Run sync "

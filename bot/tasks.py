@@ -82,9 +82,6 @@ class TaskTracker:
             found.pop(current, None)
         return {task: name for task, name in found.items() if not task.done()}
 
-    # The scheduler's and serve's older name for `in_flight`.
-    tasks = in_flight
-
     @property
     def running(self) -> list[str]:
         return list(self.in_flight().values())

@@ -47,27 +47,12 @@ def repo_problem(name: str) -> str | None:
     return None
 
 
-def check_pr_number(number: int) -> int:
-    if not 1 <= number <= MAX_PR_NUMBER:
-        raise UsageError(
-            f"bad PR number {echo(str(number))}: expected a number from 1 to {MAX_PR_NUMBER}, "
-            "#N or a GitHub PR URL"
-        )
-    return number
-
-
 def check_out_file(path: str) -> str:
     """`--out`: a file to write, not empty and not a directory."""
 
     if not path.strip() or Path(path).is_dir():
         raise UsageError(f"bad --out {echo(path)}: expected a file path, e.g. digest-2026-W23.md")
     return path
-
-
-def check_repo(name: str, what: str = "repository") -> str:
-    if (problem := repo_problem(name)) is not None:
-        raise UsageError(f"bad {what} {echo(name)}: {problem}")
-    return name
 
 
 # The chat platforms, named once for the core (config, settings, the command layer); their

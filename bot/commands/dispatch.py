@@ -101,7 +101,7 @@ def expected_error(command: Command, exc: Exception, language: str) -> Reply | N
     if isinstance(exc, GitHubError):
         return Reply.failed(message(language, "error.github_down", detail=detail))
     if isinstance(exc, CommandError):
-        return Reply.user_error(with_usage(exc).render(language))
+        return parse_error(exc, language)
     if isinstance(exc, NotFoundError) and isinstance(command, PrCommand):
         return Reply.user_error(detail)
     if isinstance(exc, BotError):

@@ -180,11 +180,6 @@ def suggest(word: str, choices: list[str] | tuple[str, ...]) -> str | None:
     return by_lower[found[0]]
 
 
-def did_you_mean(word: str, choices: list[str] | tuple[str, ...]) -> str:
-    hint = suggest(word, choices)
-    return f"; did you mean '{hint}'?" if hint else ""
-
-
 # Invisible characters that ride along when a command is copied from a rendered message
 # (formatters put zero-width spaces before markup characters): never part of a word.
 _INVISIBLE = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u2060\ufeff"))

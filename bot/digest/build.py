@@ -579,15 +579,6 @@ def theme_highlights(
     return out
 
 
-def _kind_word(kind: str, language: str) -> str:
-    # Mid-sentence in English the kind reads in lower case ("mostly bug fix"), except a
-    # leading acronym ("CI/build", not "ci/build").
-    name = i18n.kind_name(kind, language)
-    if language != "en" or name[:2].isupper():
-        return name
-    return name[:1].lower() + name[1:]
-
-
 # ------------------------------------------------------------------ recommendations
 
 

@@ -595,7 +595,8 @@ def combine(
             key=totals.key,
         )
         busiest = parts[0]
-        summary += " " + i18n.t(
+        # Chinese sentences follow each other without a space.
+        summary += ("" if language == "zh" else " ") + i18n.t(
             language, "org.summary.busiest", repo=busiest.name, count=busiest.digest.totals.merged
         )
     else:
@@ -654,13 +655,15 @@ def _pr_link(key: KeyPR) -> Link:
 def _title(org: OrgDigest) -> tuple[str, str]:
     lang = org.language
     repos = i18n.t(lang, "org.repos", count=len(org.parts))
+    # JSON "repo" joins the names with "," (the CONTRACT); a reader wants them spaced.
+    scope = org.repo.replace(",", ", ")
     week = WEEK_PATTERN.match(org.week)
     if week:
         title = i18n.t(
-            lang, "org.title.week", scope=org.repo, year=week[1], week=int(week[2]), repos=repos
+            lang, "org.title.week", scope=scope, year=week[1], week=int(week[2]), repos=repos
         )
     else:
-        title = i18n.t(lang, "org.title.window", scope=org.repo, label=org.week, repos=repos)
+        title = i18n.t(lang, "org.title.window", scope=scope, label=org.week, repos=repos)
     return title, context_line(org)
 
 

@@ -12,7 +12,7 @@ from typing import Any
 import aiohttp
 from discord.http import HTTPClient
 
-from bot.config import Config, Environment
+from bot.config import Config, DigestTarget, Environment
 from bot.delivery import DeliveryResult, Sent
 from bot.discord.endpoints import DiscordEndpoints, apply_endpoints
 from bot.discord.poster import DiscordPoster, DiscordWebhookPoster
@@ -52,20 +52,25 @@ class DiscordPlatform(PlatformBase):
     def render(self, document: Document, channel: str | None = None) -> list[dict[str, Any]]:
         return render_discord(document)
 
-    def _has_webhook(self, channel: str) -> bool:
+    def _webhook_target(self, channel: str) -> DigestTarget | None:
         # The config names the variable; its value is read (and checked) only to post.
-        return any(
-            t.platform == NAME and t.channel == channel and t.webhook_url_env
-            for t in self.config.digest.targets
+        return next(
+            (
+                t
+                for t in self.config.digest.targets
+                if t.platform == NAME and t.channel == channel and t.webhook_url_env
+            ),
+            None,
         )
+
+    def _has_webhook(self, channel: str) -> bool:
+        return self._webhook_target(channel) is not None
 
     def webhook_for(self, channel: str) -> str | None:
         """The webhook URL the config gives `channel`, if any (ConfigError, with the fix,
         when its variable is not set)."""
-        for target in self.config.digest.targets:
-            if target.platform == NAME and target.channel == channel and target.webhook_url:
-                return str(target.webhook_url)
-        return None
+        target = self._webhook_target(channel)
+        return str(target.webhook_url) if target is not None and target.webhook_url else None
 
     def channel_problem(self, channel: str) -> str | None:
         # A webhook target is named freely (its URL says where it posts).

@@ -50,12 +50,10 @@ from bot.delivery import (
 from bot.discord.endpoints import DiscordEndpoints, apply_endpoints
 from bot.errors import BotError, ConfigError, PermanentError, TransientError
 from formatters import limits
-from formatters.discord import discord_thread_name, render_discord
 
 if TYPE_CHECKING:
     from bot.config import Environment
     from bot.discord.endpoints import DiscordEndpoints
-    from bot.document import Document
 
 log = logging.getLogger(__name__)
 
@@ -553,57 +551,3 @@ class DiscordRestPoster:
         if self._http is not None:
             await self._http.close()
             self._http = None
-
-
-async def post_document(
-    store: Ledger,
-    document: Document,
-    *,
-    channel: str,
-    http: HTTPClient | None = None,
-    webhook_url: str | None = None,
-    session: aiohttp.ClientSession | None = None,
-    force: bool = False,
-    endpoints: DiscordEndpoints | None = None,
-    attachment: Attachment | None = None,
-) -> DeliveryResult:
-    """Render `document` for Discord and post it to a target: through its webhook when it
-    has one (`channel` then only names it in the ledger), else through the bot's `http`.
-
-    `endpoints` (DISCORD_API_URL) are applied first when given: webhook requests go to the
-    same REST base as the bot's, only the webhook's id and token come from its URL.
-    """
-    if endpoints is not None:
-        apply_endpoints(endpoints)
-    payloads = render_discord(document)
-    name = discord_thread_name(document)
-    if webhook_url:
-        if session is not None:
-            return await DiscordWebhookPoster(webhook_url, session).post_document(
-                store,
-                document_id=document.id,
-                channel=channel,
-                payloads=payloads,
-                thread_name=name,
-                force=force,
-            )
-        async with aiohttp.ClientSession() as own:
-            return await DiscordWebhookPoster(webhook_url, own).post_document(
-                store,
-                document_id=document.id,
-                channel=channel,
-                payloads=payloads,
-                thread_name=name,
-                force=force,
-            )
-    if http is None:
-        raise ValueError("post_document needs `http` (a logged-in client) or a webhook_url")
-    return await DiscordPoster(http).post_document(
-        store,
-        document_id=document.id,
-        channel=channel,
-        payloads=payloads,
-        thread_name=name,
-        force=force,
-        attachment=attachment,
-    )

@@ -127,11 +127,6 @@ def digest_jobs(config: Any) -> list[DigestJob]:
     jobs: dict[str, DigestJob] = {}
     for index, target in enumerate(config.digest.targets):
         multi = target if target.is_multi else None
-        if multi is not None and target.modules:
-            raise ConfigError(
-                f"digest.targets.{index}.modules: a module digest covers one repository; "
-                "drop modules or use repo = ... instead of repos/org"
-            )
         repo = target.scope_label if multi is not None else config.repo(target.repo).name
         language = target.language or config.language
         modules = _target_modules(config, index, target)

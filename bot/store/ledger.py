@@ -88,10 +88,17 @@ class Owner:
     @classmethod
     def current(cls) -> Owner:
         pid = os.getpid()
-        return cls(uuid.uuid4().hex, _host(), pid, _started(pid))
+        return cls(uuid.uuid4().hex, _host(), pid, _own_start(pid))
 
     def describe(self) -> str:
         return f"pid {self.pid} on {self.host}"
+
+
+@cache
+def _own_start(pid: int) -> int | None:
+    """This process's start time: read once (keyed by pid, so a fork reads its own), not
+    for every claim row it checks."""
+    return _started(pid)
 
 
 def owner_gone(owner: Owner, lease_until: datetime | None, now: datetime) -> bool:
@@ -102,7 +109,7 @@ def owner_gone(owner: Owner, lease_until: datetime | None, now: datetime) -> boo
     if owner.pid == os.getpid():
         # Another task of this process is alive; a previous boot of a container that
         # reuses our pid (pid 1) is not. Only the start time tells them apart.
-        mine = _started(owner.pid)
+        mine = _own_start(owner.pid)
         if owner.started is None or mine is None:
             return expired
         return owner.started != mine

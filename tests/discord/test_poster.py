@@ -19,7 +19,6 @@ from bot.discord.poster import (
     DiscordWebhookPoster,
     discord_http,
     parse_webhook_url,
-    post_document,
     redact_webhook_url,
 )
 from bot.document import BulletList, Document, Paragraph, Section, Text
@@ -393,10 +392,16 @@ async def test_post_document_from_the_environment(
     monkeypatch.setenv("DISCORD_BOT_TOKEN", fake.token)
     doc = digest_document("2026-W23")
     saved = Route.BASE
+    payloads, name = render_discord(doc), discord_thread_name(doc)
     try:
         async with discord_http(Environment()) as http:
-            by_bot = await post_document(store, doc, channel=str(channel), http=http)
-        by_hook = await post_document(store, doc, channel="hook", webhook_url=hook.url)
+            by_bot = await DiscordPoster(http).post_document(
+                store, document_id=doc.id, channel=str(channel), payloads=payloads, thread_name=name
+            )
+        async with aiohttp.ClientSession() as session:
+            by_hook = await DiscordWebhookPoster(hook.url, session).post_document(
+                store, document_id=doc.id, channel="hook", payloads=payloads, thread_name=name
+            )
     finally:
         Route.BASE = saved
 

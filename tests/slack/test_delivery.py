@@ -16,9 +16,9 @@ from typing import Any
 
 import pytest
 
-from bot.delivery import CLAIM_TIMEOUT, DeliveryResult, Send, Sent, deliver
+from bot.delivery import DeliveryResult, Send, Sent, deliver
 from bot.store import Store
-from bot.store.ledger import Outcome, Owner
+from bot.store.ledger import LEASE, Outcome, Owner
 from tests.fakes.databases import postgres_database
 from tests.fakes.processes import dead_pid
 
@@ -261,7 +261,7 @@ async def test_a_claim_from_another_host_waits_for_its_lease(store: Store) -> No
     # The scheduler's "already delivered?" reads only sent parts: a claim is not a post.
     assert sorted(await store.deliveries(DOC, "slack", "C1")) == [0]
     # Once the lease has run out, the claim is taken over.
-    later = datetime.now(UTC) + CLAIM_TIMEOUT + timedelta(seconds=1)
+    later = datetime.now(UTC) + LEASE + timedelta(seconds=1)
     claim = await store.claim_delivery(DOC, "slack", "C1", 1, 3, owner=Owner.current(), now=later)
     assert claim.outcome is Outcome.DOUBT and claim.holder == elsewhere
 
