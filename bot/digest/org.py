@@ -25,7 +25,7 @@ import dataclasses
 import logging
 import re
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
@@ -463,13 +463,29 @@ def _totals(parts: Sequence[RepoPart], key: int) -> Totals:
 
 def rank_key_prs(parts: Sequence[RepoPart], count: int) -> list[OrgKeyPR]:
     """Key PRs across repositories, normalised per repository (see the module docstring)."""
-    candidates = []
+
+    def order(c: OrgKeyPR) -> tuple[float, float, str, int]:
+        return (-c.share, -c.pr.score, c.repo, c.pr.number)
+
+    bests: list[OrgKeyPR] = []
+    rest: list[OrgKeyPR] = []
     for part in parts:
         top = max((k.score for k in part.digest.key_prs), default=0.0)
-        for key in part.digest.key_prs:
-            candidates.append(OrgKeyPR(part.repo, key, key.score / top if top > 0 else 0.0))
-    candidates.sort(key=lambda c: (-c.share, -c.pr.score, c.repo, c.pr.number))
-    return candidates[:count]
+        ranked = sorted(
+            (
+                OrgKeyPR(part.repo, k, k.score / top if top > 0 else 0.0)
+                for k in part.digest.key_prs
+            ),
+            key=order,
+        )
+        bests.extend(ranked[:1])
+        rest.extend(ranked[1:])
+    # Each repository's best PR first: several PRs tied at a busy repository's top score
+    # (share 1) must not push a quieter repository's best out of the list.
+    bests.sort(key=order)
+    chosen = bests[:count]
+    chosen += sorted(rest, key=order)[: count - len(chosen)]
+    return sorted(chosen, key=order)
 
 
 _TERM_NOTE = re.compile(r"\s*\(([^()]*)\)\s*$")
@@ -530,6 +546,17 @@ def cross_themes(parts: Sequence[RepoPart]) -> list[CrossTheme]:
     return out[:MAX_CROSS_THEMES]
 
 
+def _members_text(theme: CrossTheme, names: Mapping[str, str], language: str) -> str:
+    """ "6 PRs in vllm, 4 in vllm-ascend": a cross-repository theme's share per repository."""
+    return i18n.join(
+        [
+            i18n.t(language, "org.theme.part", count=len(numbers), repo=names.get(repo, repo))
+            for repo, numbers in theme.members
+        ],
+        language,
+    )
+
+
 def _union_highlights(
     parts: Sequence[RepoPart], themes: Sequence[CrossTheme], language: str
 ) -> list[tuple[Highlight, list[str]]]:
@@ -539,13 +566,7 @@ def _union_highlights(
     out = []
     joined: set[tuple[str, str]] = set()
     for theme in themes:
-        text = i18n.join(
-            [
-                i18n.t(language, "org.theme.part", count=len(numbers), repo=names[repo])
-                for repo, numbers in theme.members
-            ],
-            language,
-        )
+        text = _members_text(theme, names, language)
         prs = [n for _, numbers in theme.members for n in numbers]
         repos = [repo for repo, _ in theme.members]
         out.append((Highlight(theme.name, theme.id, prs, f"{theme.name}: {text}"), repos))
@@ -706,13 +727,7 @@ def _themes(org: OrgDigest) -> Section:
     else:
         items = []
         for theme in org.cross_themes:
-            parts = i18n.join(
-                [
-                    i18n.t(lang, "org.theme.part", count=len(numbers), repo=names.get(repo, repo))
-                    for repo, numbers in theme.members
-                ],
-                lang,
-            )
+            parts = _members_text(theme, names, lang)
             items.append((Strong(theme.name), Text(": " if lang == "en" else "："), Text(parts)))
         blocks = (BulletList(tuple(items)),)
     return Section("themes", i18n.t(lang, "org.section.themes"), blocks)
