@@ -118,9 +118,9 @@ class AlertPipeline:
 
     async def index(self) -> MatchIndex:
         # One cheap query notices changes made by other processes (e.g. `vllm-bot chat`).
-        version = await self.db.subscriptions_version()
+        version = await self.db.subscriptions.version()
         if self._index is None or version != self._version:
-            self._index = MatchIndex(await self.db.subscriptions())
+            self._index = MatchIndex(await self.db.subscriptions.find())
             self._version = version
         return self._index
 
@@ -179,12 +179,14 @@ class AlertPipeline:
                 by_channel[sub.address].append(sub)
             for (platform, channel), group in by_channel.items():
                 ids = [s.id for s in group]
-                handled = await self.db.handled(ids, pr.repo, pr.number, now=now, lease=self.lease)
+                handled = await self.db.sends.handled(
+                    ids, pr.repo, pr.number, now=now, lease=self.lease
+                )
                 if len(handled) == len(ids):
                     result.skipped += 1
                     continue
                 release = await self._release_time(platform, channel, source, now)
-                if await self.db.hold(
+                if await self.db.outbox.hold(
                     platform=platform,
                     channel=channel,
                     repo=pr.repo,
@@ -203,7 +205,7 @@ class AlertPipeline:
         if source == "poll" or self.settings.batch_window_seconds == 0:
             return now  # a poll is its own batch
         # Join the channel's open window, so merges within a minute go out together.
-        window_end = await self.db.open_batch(platform, channel, now)
+        window_end = await self.db.outbox.open_batch(platform, channel, now)
         return window_end or now + timedelta(seconds=self.settings.batch_window_seconds)
 
     # ------------------------------------------------------------------ flush
@@ -213,11 +215,11 @@ class AlertPipeline:
         result = FlushResult()
         async with self._flush_lock:
             now = self.clock()
-            for platform, channel in await self.db.due_channels(now):
-                rows = await self.db.held(platform, channel)
+            for platform, channel in await self.db.outbox.due_channels(now):
+                rows = await self.db.outbox.held(platform, channel)
                 quiet_end = self.settings.quiet_until(platform, channel, now)
                 if quiet_end is not None:
-                    await self.db.reschedule(
+                    await self.db.outbox.reschedule(
                         [r.id for r in rows], release_at=quiet_end, reason="quiet"
                     )
                     result.held_quiet += len(rows)
@@ -251,13 +253,13 @@ class AlertPipeline:
                 continue
             item = AlertItem(pr, analysis, tuple(s.id for s in subs))
             by_language[self._language(subs, platform, channel)].append((row, item))
-        await self.db.drop_held(stale)
+        await self.db.outbox.drop(stale)
 
         for language, entries in by_language.items():
             claimed: list[tuple[Held, AlertItem, Owner]] = []
             for row, item in entries:
                 token = Owner.current()
-                won = await self.db.claim(
+                won = await self.db.sends.claim(
                     sub_ids=item.subscription_ids,
                     repo=item.pr.repo,
                     number=item.pr.number,
@@ -268,12 +270,14 @@ class AlertPipeline:
                     lease=self.lease,
                 )
                 if not won:
-                    await self.db.drop_held([row.id])  # sent, or being sent, by someone else
+                    await self.db.outbox.drop([row.id])  # sent, or being sent, by someone else
                     continue
-                if await self.db.channel_has_sent(platform, channel, item.pr.repo, item.pr.number):
+                if await self.db.sends.channel_has_sent(
+                    platform, channel, item.pr.repo, item.pr.number
+                ):
                     # Another subscription of this channel already posted the PR.
-                    await self.db.mark_sent(token, now)
-                    await self.db.drop_held([row.id])
+                    await self.db.sends.mark_sent(token, now)
+                    await self.db.outbox.drop([row.id])
                     continue
                 claimed.append((row, item, token))
             claimed.sort(key=lambda c: (c[1].pr.merged_at or now, c[1].pr.number))
@@ -304,17 +308,17 @@ class AlertPipeline:
             log_post(log, platform, channel, document.id, "failed", started, detail=str(exc))
             now = self.clock()
             for row, item, token in group:
-                await self.db.fail(token, exc)
+                await self.db.sends.fail(token, exc)
                 attempts = row.attempts + 1
                 if attempts >= self.max_attempts:
                     log.error(
                         "alert for %s#%d to %s:%s dropped after %d failed attempts: %s",
                         item.pr.repo, item.pr.number, platform, channel, attempts, exc,
                     )  # fmt: skip
-                    await self.db.drop_held([row.id])
+                    await self.db.outbox.drop([row.id])
                     continue
                 delay = min(self.retry_base * 2 ** (attempts - 1), timedelta(hours=1))
-                await self.db.reschedule(
+                await self.db.outbox.reschedule(
                     [row.id], release_at=now + delay, reason="retry", failed=True
                 )
             log.warning(
@@ -323,8 +327,8 @@ class AlertPipeline:
             return
         now = self.clock()
         for row, _item, token in group:
-            await self.db.mark_sent(token, now)
-            await self.db.drop_held([row.id])
+            await self.db.sends.mark_sent(token, now)
+            await self.db.outbox.drop([row.id])
         result.messages += 1
         result.alerts += len(group)
         result.sent.append((platform, channel, document.id))

@@ -21,7 +21,6 @@ from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Protocol
 
 from bot.alerts.pipeline import AlertPipeline
-from bot.alerts.repository import AlertStore
 from bot.github.source import NullProgress, fetch_window
 from bot.models import PullRequest
 from bot.sync import source_for
@@ -78,7 +77,8 @@ class AlertPoller:
         clock: Callable[[], datetime] | None = None,
     ) -> None:
         self.pipeline = pipeline
-        self.db = AlertStore(pipeline.store)
+        self.cursors = pipeline.db.cursors
+        self.deliveries = pipeline.db.webhooks
         self.source = source
         self.repos = list(repos)
         self.clock = clock or pipeline.clock
@@ -88,14 +88,14 @@ class AlertPoller:
 
     async def poll_repo(self, repo: str) -> PollResult:
         now = self.clock()
-        last = await self.db.last_seen(repo)
+        last = await self.cursors.last_seen(repo)
         start = (last or now) - self.overlap
         # Never reach back further than alerts are wanted at all (long downtime).
         start = max(start, now - timedelta(hours=self.pipeline.settings.max_age_hours))
         prs = await self.source.merged_between(repo, start, now)
         submitted = await self.pipeline.submit(prs, source="poll")
         # Recorded only after the pipeline has the PRs: a failed poll is simply redone.
-        await self.db.set_last_seen(repo, now, now)
+        await self.cursors.set_last_seen(repo, now, now)
         return PollResult(repo, start, now, len(prs), submitted.queued)
 
     async def poll_once(self) -> list[PollResult]:
@@ -106,7 +106,7 @@ class AlertPoller:
             except Exception as exc:
                 # One repository failing (rate limit, outage) must not starve the others.
                 log.warning("alert poll of %s failed: %s; next try in one interval", repo, exc)
-        await self.db.prune_deliveries(self.clock() - timedelta(days=14))
+        await self.deliveries.prune(self.clock() - timedelta(days=14))
         return results
 
     async def run(self, stop: asyncio.Event) -> None:

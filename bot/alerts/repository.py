@@ -1,5 +1,6 @@
-"""Store access for the alerts: subscriptions, the sent ledger, webhook deliveries, the
-poller's progress and the outbox of held alerts. Works on SQLite and PostgreSQL."""
+"""The alerts' repositories, one per aggregate: subscriptions, alert sends (the sent
+ledger), GitHub webhook deliveries, the poller's cursors and the outbox of held alerts.
+Each reads and writes only its own tables. Works on SQLite and PostgreSQL."""
 
 from __future__ import annotations
 
@@ -9,9 +10,8 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, cast
 
-from sqlalchemy import Table, and_, delete, func, select, update
+from sqlalchemy import and_, delete, func, select, update
 from sqlalchemy.engine import CursorResult
-from sqlalchemy.sql import FromClause
 
 from bot.alerts.filters import SubscriptionFilters, filters_from_json, filters_to_json
 from bot.alerts.model import Subscription
@@ -23,7 +23,7 @@ from bot.alerts.tables import (
     WebhookDeliveryRow,
 )
 from bot.store.ledger import LEASE, ClaimLedger, Outcome, Owner
-from bot.store.sql import upsert
+from bot.store.sql import table_of, upsert
 from bot.store.store import Store
 
 
@@ -67,19 +67,13 @@ def _held(row: HeldAlertRow) -> Held:
     )
 
 
-class AlertStore:
+class Subscriptions:
+    """Table `subscriptions`; deleting one also deletes its `alerts_sent` rows."""
+
     def __init__(self, store: Store) -> None:
-        self.store = store
         self.session = store.session
 
-    def _insert(self, table: FromClause) -> Any:
-        # A declarative class's __table__ is a Table; its stubs say FromClause.
-        assert isinstance(table, Table)
-        return upsert(self.store.engine, table)
-
-    # ------------------------------------------------------------------ subscriptions
-
-    async def add_subscription(
+    async def add(
         self,
         *,
         platform: str,
@@ -108,7 +102,7 @@ class AlertStore:
             await session.flush()
             return _subscription(row)
 
-    async def subscriptions(
+    async def find(
         self, platform: str | None = None, channel: str | None = None
     ) -> list[Subscription]:
         query = select(SubscriptionRow).order_by(SubscriptionRow.id)
@@ -119,12 +113,13 @@ class AlertStore:
         async with self.session() as session:
             return [_subscription(r) for r in (await session.execute(query)).scalars()]
 
-    async def delete_subscriptions(self, ids: Sequence[int]) -> None:
+    async def delete(self, ids: Sequence[int]) -> None:
         if not ids:
             return
         async with self.session.begin() as session:
             await session.execute(delete(SubscriptionRow).where(SubscriptionRow.id.in_(ids)))
-            # Their ledger rows can never be consulted again (ids are not reused).
+            # A cascade, in the same transaction: the ledger rows of a deleted subscription
+            # can never be consulted again (ids are not reused).
             await session.execute(delete(AlertSentRow).where(AlertSentRow.subscription_id.in_(ids)))
 
     async def set_modules(self, sub_id: int, modules: Sequence[str], now: datetime) -> None:
@@ -135,7 +130,7 @@ class AlertStore:
                 .values(modules=json.dumps(list(modules)), updated_at=now)
             )
 
-    async def subscriptions_version(self) -> tuple[int, int, datetime | None]:
+    async def version(self) -> tuple[int, int, datetime | None]:
         """Changes whenever a subscription is added, removed or edited (ids never repeat)."""
         async with self.session() as session:
             row = (
@@ -150,12 +145,14 @@ class AlertStore:
         count, top, changed = row
         return (int(count or 0), int(top or 0), changed)
 
-    # ------------------------------------------------------------------ sent ledger
 
-    @property
-    def ledger(self) -> ClaimLedger:
-        return ClaimLedger(
-            self.store.engine, self.session, AlertSentRow, ("subscription_id", "repo", "pr_number")
+class AlertSends:
+    """Table `alerts_sent`: one ledger row per (subscription, PR)."""
+
+    def __init__(self, store: Store) -> None:
+        self.session = store.session
+        self.ledger = ClaimLedger(
+            store.engine, store.session, AlertSentRow, ("subscription_id", "repo", "pr_number")
         )
 
     async def claim(
@@ -239,13 +236,19 @@ class AlertStore:
             )
         return found is not None
 
-    # ------------------------------------------------------------------ webhook deliveries
 
-    async def claim_delivery(self, delivery_id: str, event: str, now: datetime) -> bool:
+class WebhookDeliveries:
+    """Table `webhook_deliveries`: X-GitHub-Delivery ids being or already handled."""
+
+    def __init__(self, store: Store) -> None:
+        self.session = store.session
+        self.ledger = ClaimLedger(store.engine, store.session, WebhookDeliveryRow, ("delivery_id",))
+
+    async def claim(self, delivery_id: str, event: str, now: datetime) -> bool:
         """True when this process should handle the delivery id: the first time it is
         seen, or when the process that was handling it is gone (the one ledger primitive,
         atomic across processes)."""
-        claim = await self._webhooks.claim(
+        claim = await self.ledger.claim(
             {"delivery_id": delivery_id},
             Owner.current(),
             values={"event": event, "received_at": now},
@@ -253,27 +256,29 @@ class AlertStore:
         )
         return claim.outcome in (Outcome.NEW, Outcome.DOUBT)
 
-    async def finish_delivery(self, delivery_id: str) -> None:
+    async def finish(self, delivery_id: str) -> None:
         """The delivery is handled: a redelivery is a no-op from now on."""
-        await self._webhooks.record({"delivery_id": delivery_id}, upsert=False)
+        await self.ledger.record({"delivery_id": delivery_id}, upsert=False)
 
-    @property
-    def _webhooks(self) -> ClaimLedger:
-        return ClaimLedger(self.store.engine, self.session, WebhookDeliveryRow, ("delivery_id",))
-
-    async def forget_delivery(self, delivery_id: str) -> None:
+    async def forget(self, delivery_id: str) -> None:
         async with self.session.begin() as session:
             await session.execute(
                 delete(WebhookDeliveryRow).where(WebhookDeliveryRow.delivery_id == delivery_id)
             )
 
-    async def prune_deliveries(self, before: datetime) -> None:
+    async def prune(self, before: datetime) -> None:
         async with self.session.begin() as session:
             await session.execute(
                 delete(WebhookDeliveryRow).where(WebhookDeliveryRow.received_at < before)
             )
 
-    # ------------------------------------------------------------------ poller state
+
+class PollCursors:
+    """Table `alert_state`: how far the poller has read each repository."""
+
+    def __init__(self, store: Store) -> None:
+        self.session = store.session
+        self.engine = store.engine
 
     async def last_seen(self, repo: str) -> datetime | None:
         async with self.session() as session:
@@ -281,7 +286,7 @@ class AlertStore:
             return row.last_seen if row else None
 
     async def set_last_seen(self, repo: str, last_seen: datetime, now: datetime) -> None:
-        stmt = self._insert(AlertStateRow.__table__).values(
+        stmt = upsert(self.engine, table_of(AlertStateRow)).values(
             repo=repo, last_seen=last_seen, polled_at=now
         )
         stmt = stmt.on_conflict_do_update(
@@ -291,7 +296,14 @@ class AlertStore:
         async with self.session.begin() as session:
             await session.execute(stmt)
 
-    # ------------------------------------------------------------------ held alerts
+
+class Outbox:
+    """Table `held_alerts`: matched PRs waiting for their batch window, quiet hours or a
+    retry, one row per channel and PR."""
+
+    def __init__(self, store: Store) -> None:
+        self.session = store.session
+        self.engine = store.engine
 
     async def hold(
         self,
@@ -306,7 +318,7 @@ class AlertStore:
     ) -> bool:
         """Queue a PR for a channel; False when it is already queued there."""
         stmt = (
-            self._insert(HeldAlertRow.__table__)
+            upsert(self.engine, table_of(HeldAlertRow))
             .values(
                 platform=platform,
                 channel=channel,
@@ -368,8 +380,20 @@ class AlertStore:
                 update(HeldAlertRow).where(HeldAlertRow.id.in_(list(ids))).values(**values)
             )
 
-    async def drop_held(self, ids: Sequence[int]) -> None:
+    async def drop(self, ids: Sequence[int]) -> None:
         if not ids:
             return
         async with self.session.begin() as session:
             await session.execute(delete(HeldAlertRow).where(HeldAlertRow.id.in_(list(ids))))
+
+
+class AlertStore:
+    """The alert repositories over one store, each built once: the pipeline holds one,
+    and the webhook receiver and poller it feeds share it."""
+
+    def __init__(self, store: Store) -> None:
+        self.subscriptions = Subscriptions(store)
+        self.sends = AlertSends(store)
+        self.webhooks = WebhookDeliveries(store)
+        self.cursors = PollCursors(store)
+        self.outbox = Outbox(store)

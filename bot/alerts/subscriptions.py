@@ -15,7 +15,7 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
 from bot.alerts.model import Subscription
-from bot.alerts.repository import AlertStore
+from bot.alerts.repository import Subscriptions
 from bot.alerts.settings import AlertSettings
 from bot.commands.context import ModuleInfo, SubscriptionInfo
 from bot.commands.syntax import CommandError, suggest
@@ -126,14 +126,14 @@ class SubscriptionService:
 
     def __init__(
         self,
-        store: Store | AlertStore,
+        store: Store,
         settings: AlertSettings,
         catalogue: ModuleCatalogue | Callable[[], ModuleCatalogue],
         *,
         clock: Callable[[], datetime] = lambda: datetime.now(UTC),
         on_change: Callable[[], None] | None = None,
     ) -> None:
-        self.db = store if isinstance(store, AlertStore) else AlertStore(store)
+        self.subscriptions = Subscriptions(store)
         self.settings = settings
         self._catalogue = catalogue
         self.clock = clock
@@ -186,7 +186,7 @@ class SubscriptionService:
                 "(filters pick which PRs alert; the weekly digest covers all the modules' PRs)",
                 "subscribe",
             )
-        existing = await self.db.subscriptions(platform, channel)
+        existing = await self.subscriptions.find(platform, channel)
         for sub in existing:
             # Subscribing twice to the same thing is a no-op, not a second stream of alerts.
             if set(sub.modules) == set(ids) and sub.filters == filters and sub.weekly == weekly:
@@ -197,7 +197,7 @@ class SubscriptionService:
                 f"{MAX_PER_CHANNEL}); remove some with /vllm unsubscribe",
                 "subscribe",
             )
-        sub = await self.db.add_subscription(
+        sub = await self.subscriptions.add(
             platform=platform,
             channel=channel,
             modules=ids,
@@ -228,10 +228,10 @@ class SubscriptionService:
         """As `unsubscribe`, saying what happened: (subscriptions removed, [(id, modules
         left)] for those only narrowed), so the reply never calls a narrowing a removal."""
         self._check_admin(platform, channel, user)
-        subs = await self.db.subscriptions(platform, channel)
+        subs = await self.subscriptions.find(platform, channel)
         narrowed: list[tuple[int, list[str]]] = []
         if kind == "all":
-            await self.db.delete_subscriptions([s.id for s in subs])
+            await self.subscriptions.delete([s.id for s in subs])
             removed = len(subs)
         elif kind == "id":
             try:
@@ -239,7 +239,7 @@ class SubscriptionService:
             except ValueError:
                 raise CommandError(f"not a subscription id: '{target}'", "unsubscribe") from None
             doomed = [s.id for s in subs if s.id == wanted]
-            await self.db.delete_subscriptions(doomed)
+            await self.subscriptions.delete(doomed)
             removed = len(doomed)
         elif kind == "module":
             module = self.catalogue.resolve_all([target], "unsubscribe")[0]
@@ -249,11 +249,11 @@ class SubscriptionService:
                     continue
                 rest = [m for m in sub.modules if m != module]
                 if rest:
-                    await self.db.set_modules(sub.id, rest, self.clock())
+                    await self.subscriptions.set_modules(sub.id, rest, self.clock())
                     narrowed.append((sub.id, rest))
                 else:
                     doomed.append(sub.id)
-            await self.db.delete_subscriptions(doomed)
+            await self.subscriptions.delete(doomed)
             removed = len(doomed)
         else:
             raise ValueError(f"unknown unsubscribe kind {kind!r}")
@@ -262,4 +262,4 @@ class SubscriptionService:
         return removed, narrowed
 
     async def list(self, *, platform: str, channel: str) -> Sequence[SubscriptionInfo]:
-        return [subscription_info(s) for s in await self.db.subscriptions(platform, channel)]
+        return [subscription_info(s) for s in await self.subscriptions.find(platform, channel)]

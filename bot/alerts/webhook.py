@@ -28,7 +28,6 @@ from typing import TYPE_CHECKING, Any
 from aiohttp import web
 
 from bot.alerts.pipeline import AlertPipeline
-from bot.alerts.repository import AlertStore
 from bot.errors import BotError
 from bot.models import PullRequest, pr_state
 from bot.runtime.metrics import METRICS, error_kind
@@ -107,7 +106,7 @@ class WebhookReceiver:
         `fetch_pr(repo, number)` returns the PR with its files (e.g. bot.sync.fetch_pr
         with refresh=True); `repos` limits alerts to watched repositories."""
         self.pipeline = pipeline
-        self.db = AlertStore(pipeline.store)
+        self.deliveries = pipeline.db.webhooks
         self.secret = secret
         self.fetch_pr = fetch_pr
         self.repos = {r.lower() for r in repos} if repos is not None else None
@@ -201,9 +200,7 @@ class WebhookReceiver:
 
     async def _process(self, payload: dict[str, Any], delivery: str, event: str) -> None:
         try:
-            if delivery and not await self.db.claim_delivery(
-                delivery, event, self.pipeline.clock()
-            ):
+            if delivery and not await self.deliveries.claim(delivery, event, self.pipeline.clock()):
                 return  # another process (or an earlier run) has it
         except Exception as exc:
             METRICS.errors.inc(kind=error_kind(exc))
@@ -225,13 +222,13 @@ class WebhookReceiver:
                         pr = fetched
             await self.pipeline.submit([pr], source="webhook")
             if delivery:
-                await self.db.finish_delivery(delivery)
+                await self.deliveries.finish(delivery)
         except Exception as exc:
             METRICS.errors.inc(kind=error_kind(exc))
             log.exception("GitHub webhook: processing delivery %s failed", delivery or "?")
             if delivery:
                 self._recent.pop(delivery, None)
-                await self.db.forget_delivery(delivery)
+                await self.deliveries.forget(delivery)
 
 
 def webhook_routes(receiver: WebhookReceiver) -> list[web.RouteDef]:

@@ -13,8 +13,6 @@ from datetime import UTC, datetime, timedelta
 from importlib import metadata
 from typing import TYPE_CHECKING
 
-from sqlalchemy import text
-
 from bot.commands.context import (
     Context,
     ModuleInfo,
@@ -26,6 +24,7 @@ from bot.document import Document
 from bot.errors import GitHubError, UsageError
 from bot.i18n import message
 from bot.models import PullRequest
+from bot.store.migrate import schema_revision
 from bot.weeks import Window
 
 if TYPE_CHECKING:
@@ -124,9 +123,7 @@ class ServicesBackend:
 
     async def _schema(self) -> str | None:
         try:
-            async with self.services.store.engine.connect() as connection:
-                result = await connection.execute(text("SELECT version_num FROM alembic_version"))
-                return result.scalar_one_or_none()
+            return await schema_revision(self.services.store.engine)
         except Exception:
             log.warning("version: store schema revision unavailable", exc_info=True)
             return None

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 from apscheduler.triggers.cron import CronTrigger
 
-from bot.alerts.repository import AlertStore
+from bot.alerts.repository import Subscriptions
 from bot.alerts.subscriptions import ModuleCatalogue
 from bot.analysis.rules import RuleSetError, load_ruleset
 from bot.cron import parse_cron
@@ -419,7 +419,7 @@ class Jobs:
         target of the same channel and language already posts is that target's job."""
 
         try:
-            subscriptions = await AlertStore(self.services.store).subscriptions()
+            subscriptions = await Subscriptions(self.services.store).find()
         except Exception as exc:  # the configured targets must still run
             log.error(
                 "weekly subscriptions not read: %s",

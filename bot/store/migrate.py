@@ -70,3 +70,12 @@ def _upgrade(connection: Connection) -> None:
 async def upgrade(engine: AsyncEngine) -> None:
     async with engine.begin() as connection:
         await connection.run_sync(_upgrade)
+
+
+async def schema_revision(engine: AsyncEngine) -> str | None:
+    """The store's Alembic revision, as `/vllm version` shows it; raises what the driver
+    raises (no `alembic_version` table included)."""
+    async with engine.connect() as connection:
+        result = await connection.execute(text("SELECT version_num FROM alembic_version"))
+        revision: str | None = result.scalar_one_or_none()
+        return revision

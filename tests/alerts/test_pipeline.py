@@ -9,7 +9,7 @@ from datetime import UTC, datetime, timedelta
 
 from bot.alerts.pipeline import AlertPipeline
 from bot.alerts.render import BotCards
-from bot.alerts.repository import AlertStore
+from bot.alerts.repository import AlertSends, AlertStore, Outbox
 from bot.alerts.settings import AlertChannel
 from bot.filters import SubscriptionFilters
 from bot.store import Store
@@ -97,7 +97,7 @@ async def test_quiet_hours_hold_then_release(env: Env) -> None:
     result = await pipeline.submit([make_pr(1, merged_at=merged)], source="poll")
     assert result.queued == 2
     assert [c for _p, c, _d in env.outbox.sent] == ["C2"]
-    held = await AlertStore(env.store).held()
+    held = await Outbox(env.store).held()
     assert [(h.channel, h.reason, h.release_at) for h in held] == [
         ("C1", "quiet", datetime(2026, 6, 2, 8, 0, tzinfo=UTC))
     ]
@@ -112,7 +112,7 @@ async def test_quiet_hours_hold_then_release(env: Env) -> None:
         ("C2", [1]),
         ("C1", [1]),
     ]
-    assert await AlertStore(env.store).held() == []
+    assert await Outbox(env.store).held() == []
 
 
 async def test_quiet_hours_respect_the_channel_timezone() -> None:
@@ -141,7 +141,7 @@ async def test_unsubscribing_during_quiet_hours_cancels_held_alerts(env: Env) ->
     env.clock.now = datetime(2026, 6, 2, 8, 0, tzinfo=UTC)
     await pipeline.flush()
     assert env.outbox.sent == []
-    assert await AlertStore(env.store).held() == []
+    assert await Outbox(env.store).held() == []
 
 
 async def test_restart_does_not_realert(env: Env) -> None:
@@ -180,8 +180,9 @@ async def test_failed_send_is_retried_and_not_duplicated(env: Env) -> None:
     assert result.queued == 1 and env.outbox.sent == []
     # The claim was released: the ledger holds nothing for the PR, the outbox still does.
     db = AlertStore(env.store)
-    assert await db.handled([1], make_pr(1).repo, 1, now=T0, lease=timedelta(hours=1)) == set()
-    [held] = await db.held()
+    handled = await db.sends.handled([1], make_pr(1).repo, 1, now=T0, lease=timedelta(hours=1))
+    assert handled == set()
+    [held] = await db.outbox.held()
     assert (held.reason, held.attempts) == ("retry", 1)
     env.outbox.fail = False
     await env.pipeline.submit([make_pr(1)], source="poll")  # the poll sees it again
@@ -205,7 +206,7 @@ async def test_a_claim_left_by_a_crash_on_another_host_is_taken_over_after_the_l
     env: Env,
 ) -> None:
     sub = await env.subscribe("attention")
-    db = AlertStore(env.store)
+    db = AlertSends(env.store)
     pr = make_pr(1)
     crashed = await db.claim(
         sub_ids=[int(sub.id)], repo=pr.repo, number=1, platform="slack", channel="C1",
@@ -222,7 +223,7 @@ async def test_a_claim_left_by_a_crash_on_another_host_is_taken_over_after_the_l
 
 async def test_a_claim_of_a_dead_process_on_this_host_is_taken_over_at_once(env: Env) -> None:
     sub = await env.subscribe("attention")
-    db = AlertStore(env.store)
+    db = AlertSends(env.store)
     pr = make_pr(1)
     gone = Owner("crashed", socket.gethostname(), dead_pid())
     crashed = await db.claim(
@@ -254,10 +255,10 @@ async def test_an_alert_whose_delivery_is_incomplete_is_retried_not_marked_sent(
     pipeline = env.new_pipeline()
     pipeline.sender = busy_once
     await pipeline.submit([make_pr(1)], source="poll")
-    assert await AlertStore(env.store).held() != []  # not sent: still in the outbox
+    assert await Outbox(env.store).held() != []  # not sent: still in the outbox
     env.clock.advance(hours=1)
     await pipeline.flush()
-    assert len(sent) == 2 and await AlertStore(env.store).held() == []
+    assert len(sent) == 2 and await Outbox(env.store).held() == []
 
 
 async def test_two_matching_subscriptions_of_one_channel_give_one_alert(env: Env) -> None:
@@ -288,7 +289,7 @@ async def test_unmerged_prs_are_ignored(env: Env) -> None:
     pr = make_pr(1)
     pr.state, pr.merged_at = "closed", None
     result = await env.pipeline.submit([pr], source="webhook")
-    assert result.skipped == 1 and await AlertStore(env.store).held() == []
+    assert result.skipped == 1 and await Outbox(env.store).held() == []
 
 
 async def test_run_flushes_until_stopped(env: Env) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 from bot.alerts.poller import AlertPoller
-from bot.alerts.repository import AlertStore
+from bot.alerts.repository import PollCursors
 from bot.errors import GitHubUnavailable
 from bot.models import PullRequest
 
@@ -41,7 +41,7 @@ async def test_first_poll_starts_now_and_later_polls_overlap(env: Env) -> None:
     await poller.poll_once()
     assert source.windows[-1] == (T0 - timedelta(minutes=15), T0 + timedelta(minutes=10))
     assert env.outbox.numbers() == [[1], [2]]  # 1 was re-read and not re-alerted
-    assert await AlertStore(env.store).last_seen(REPO) == T0 + timedelta(minutes=10)
+    assert await PollCursors(env.store).last_seen(REPO) == T0 + timedelta(minutes=10)
 
 
 async def test_failed_poll_keeps_the_last_seen_time(env: Env) -> None:
@@ -52,7 +52,7 @@ async def test_failed_poll_keeps_the_last_seen_time(env: Env) -> None:
     source.down = True
     env.clock.advance(minutes=10)
     assert await poller.poll_once() == []
-    assert await AlertStore(env.store).last_seen(REPO) == T0
+    assert await PollCursors(env.store).last_seen(REPO) == T0
     source.down = False
     source.prs = [make_pr(3, merged_at=T0 + timedelta(minutes=5))]
     env.clock.advance(minutes=10)
@@ -63,7 +63,7 @@ async def test_failed_poll_keeps_the_last_seen_time(env: Env) -> None:
 
 async def test_poll_after_long_downtime_reaches_back_at_most_max_age(env: Env) -> None:
     source = FakeSource()
-    db = AlertStore(env.store)
+    db = PollCursors(env.store)
     await db.set_last_seen(REPO, T0 - timedelta(days=5), T0 - timedelta(days=5))
     await AlertPoller(env.pipeline, source, [REPO]).poll_once()
     assert source.windows == [(T0 - timedelta(hours=24), T0)]

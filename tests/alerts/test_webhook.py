@@ -17,7 +17,7 @@ import pytest
 from aiohttp import web
 from aiohttp.test_utils import TestServer
 
-from bot.alerts.repository import AlertStore
+from bot.alerts.repository import Outbox
 from bot.alerts.webhook import WebhookReceiver
 from bot.errors import GitHubUnavailable
 from bot.models import PullRequest
@@ -153,7 +153,7 @@ async def test_bad_or_missing_signature_is_401(env: Env, hook, signature, caplog
     status, _ = await h.post(merged_payload(1), signature=signature)
     assert status == 401
     assert github.calls == []
-    assert await AlertStore(env.store).held() == []
+    assert await Outbox(env.store).held() == []
     assert SECRET not in caplog.text
 
 

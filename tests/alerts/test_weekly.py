@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from bot.alerts.matching import MatchIndex, PRFacts
-from bot.alerts.repository import AlertStore
+from bot.alerts.repository import Outbox, Subscriptions
 from bot.commands.syntax import CommandError
 from bot.filters import SubscriptionFilters
 
@@ -37,7 +37,7 @@ async def test_a_weekly_subscription_gets_no_per_pr_alerts(env: Env) -> None:
     await env.pipeline.flush()
     assert {channel for _, channel, _ in env.outbox.sent} == {"C2"}
     assert sorted(n for numbers in env.outbox.numbers() for n in numbers) == [1, 2, 3]
-    assert await AlertStore(env.store).held(channel="C1") == []
+    assert await Outbox(env.store).held(channel="C1") == []
 
 
 async def test_weekly_is_stored_listed_and_kept_apart_from_alerts(env: Env) -> None:
@@ -49,7 +49,7 @@ async def test_weekly_is_stored_listed_and_kept_apart_from_alerts(env: Env) -> N
     assert alert.id != weekly.id and not alert.weekly  # per-PR alerts are another request
     listed = await env.service.list(platform="slack", channel="C1")
     assert [(s.id, s.weekly) for s in listed] == [(weekly.id, True), (alert.id, False)]
-    stored = await AlertStore(env.store).subscriptions("slack", "C1")
+    stored = await Subscriptions(env.store).find("slack", "C1")
     assert [s.weekly for s in stored] == [True, False]
 
 
@@ -93,10 +93,10 @@ async def test_the_migration_keeps_existing_subscriptions_as_alerts(tmp_path: Pa
     )
 
     async with await Store.open(url) as store:  # upgrades to head
-        db = AlertStore(store)
-        (old,) = await db.subscriptions()
+        db = Subscriptions(store)
+        (old,) = await db.find()
         assert old.modules == ("rocm",) and not old.weekly
-        added = await db.add_subscription(
+        added = await db.add(
             platform="slack",
             channel="C1",
             modules=["rocm"],
@@ -106,4 +106,4 @@ async def test_the_migration_keeps_existing_subscriptions_as_alerts(tmp_path: Pa
             weekly=True,
         )
         assert added.weekly and added.id > old.id
-        assert [s.weekly for s in await db.subscriptions()] == [False, True]
+        assert [s.weekly for s in await db.find()] == [False, True]

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.alerts.repository import AlertStore
+from bot.alerts.repository import AlertStore, WebhookDeliveries
 from bot.alerts.tables import WebhookDeliveryRow
 from bot.store import Store
 from bot.store.ledger import ERROR_MAX, Outcome, Owner, error_text, owner_gone
@@ -42,21 +42,21 @@ def test_who_is_gone() -> None:
 
 
 async def test_a_webhook_delivery_is_handled_once_unless_its_handler_died(store: Store) -> None:
-    db = AlertStore(store)
-    assert await db.claim_delivery("d1", "pull_request", NOW)
+    db = WebhookDeliveries(store)
+    assert await db.claim("d1", "pull_request", NOW)
     # Redelivered while this process is still handling it: a no-op.
-    assert not await db.claim_delivery("d1", "pull_request", NOW)
-    await db.finish_delivery("d1")
-    assert not await db.claim_delivery("d1", "pull_request", NOW + timedelta(days=1))
+    assert not await db.claim("d1", "pull_request", NOW)
+    await db.finish("d1")
+    assert not await db.claim("d1", "pull_request", NOW + timedelta(days=1))
 
     # A handler killed mid-way: its claim is taken over by the next redelivery at once.
-    ledger = db._webhooks
+    ledger = db.ledger
     gone = Owner("crashed", socket.gethostname(), dead_pid())
     first = await ledger.claim(
         {"delivery_id": "d2"}, gone, values={"event": "pull_request", "received_at": NOW}, now=NOW
     )
     assert first.outcome is Outcome.NEW
-    assert await db.claim_delivery("d2", "pull_request", NOW)
+    assert await db.claim("d2", "pull_request", NOW)
     async with store.session() as session:
         row = await session.get(WebhookDeliveryRow, 2)
         assert row is not None and row.delivery_id == "d2" and row.owner_pid != gone.pid
@@ -99,6 +99,6 @@ async def test_migration_0005_keeps_rows_and_their_meaning(tmp_path: Path) -> No
 
     async with await Store.open(url) as store:
         db = AlertStore(store)
-        assert await db.handled([1], "o/r", 7, now=NOW) == {1}
+        assert await db.sends.handled([1], "o/r", 7, now=NOW) == {1}
         # A delivery handled before the upgrade stays handled.
-        assert not await db.claim_delivery("d-old", "pull_request", NOW)
+        assert not await db.webhooks.claim("d-old", "pull_request", NOW)

@@ -16,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pydantic import SecretStr
 
-from bot.alerts.repository import AlertStore
+from bot.alerts.repository import Subscriptions
 from bot.app import App
 from bot.config import Config, Environment
 from bot.digest.pipeline import build_for_window
@@ -166,11 +166,11 @@ async def test_a_module_digest_and_the_full_digest_of_one_channel_are_each_poste
 
 
 async def test_weekly_subscriptions_of_a_channel_get_one_module_digest(world: World) -> None:
-    db = AlertStore(world.services.store)
+    db = Subscriptions(world.services.store)
     at = RUN - timedelta(days=30)
     # Two subscriptions with the same modules (named in another order), as two people made.
     for modules in (["rocm", "attention"], ["attention", "rocm"]):
-        await db.add_subscription(
+        await db.add(
             platform="slack",
             channel="C2",
             modules=modules,
@@ -180,7 +180,7 @@ async def test_weekly_subscriptions_of_a_channel_get_one_module_digest(world: Wo
             weekly=True,
         )
     # A per-PR subscription of the same channel is no weekly digest.
-    await db.add_subscription(
+    await db.add(
         platform="slack",
         channel="C2",
         modules=["moe"],
@@ -207,7 +207,7 @@ async def test_weekly_subscriptions_of_a_channel_get_one_module_digest(world: Wo
 async def test_a_weekly_subscription_in_chinese_posts_a_chinese_module_digest(
     world: World,
 ) -> None:
-    await AlertStore(world.services.store).add_subscription(
+    await Subscriptions(world.services.store).add(
         platform="slack",
         channel="C2",
         modules=["rocm"],
@@ -264,7 +264,7 @@ def test_weekly_jobs_are_one_per_channel_module_set_and_language(
 
 async def test_catch_up_leaves_out_runs_from_before_the_weekly_subscription(world: World) -> None:
     # Subscribed an hour after Monday's run: a restart must not post the week it missed.
-    await AlertStore(world.services.store).add_subscription(
+    await Subscriptions(world.services.store).add(
         platform="slack",
         channel="C2",
         modules=["rocm"],

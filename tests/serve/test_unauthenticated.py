@@ -21,6 +21,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from slack_sdk.signature import SignatureVerifier
 
+from bot.alerts.repository import AlertStore
 from bot.alerts.webhook import WebhookReceiver
 from bot.runtime.metrics import Metrics
 from bot.runtime.reject import REJECTIONS, RejectionLog
@@ -36,7 +37,7 @@ HOOK_SECRET = "It's a Secret to Everybody"
 
 @dataclass
 class _Pipeline:
-    store: Store
+    db: AlertStore
 
     def clock(self) -> Any:
         from datetime import UTC, datetime
@@ -63,7 +64,7 @@ class _Server:
             signing_secret=SLACK_SECRET,
         )
         receiver = WebhookReceiver(
-            _Pipeline(self.store),  # type: ignore[arg-type]
+            _Pipeline(AlertStore(self.store)),  # type: ignore[arg-type]
             secret=lambda: HOOK_SECRET,
         )
         app = build_app(Readiness(None), Metrics())
