@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Protocol
 from sqlalchemy.engine import make_url
 
 if TYPE_CHECKING:
-    # asyncpg has no type information: its connection is untyped (Any) to mypy.
+    # asyncpg ships no type information: to mypy its Connection is untyped.
     from asyncpg import Connection
 
 log = logging.getLogger("bot.leader")
