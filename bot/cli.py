@@ -66,7 +66,7 @@ class _LazyConsole:
         self._stream = stream
         self._console: Console | None = None
 
-    def __getattr__(self, name: str) -> Any:
+    def __getattr__(self, name: str) -> object:
         if self._console is None:
             # Lazy: see the class docstring.
             from rich.console import Console
@@ -202,7 +202,7 @@ class _LogFormatter(logging.Formatter):
         return f"{record.levelname.lower()}: {record.getMessage()}"
 
 
-def run(factory: Callable[[], Coroutine[Any, Any, T]]) -> T:
+def run(factory: Callable[[], Coroutine[object, None, T]]) -> T:
     """Run one async command; BotErrors become one line on stderr and CONTRACT exit codes."""
     try:
         return asyncio.run(factory())

@@ -15,7 +15,7 @@ from datetime import UTC
 from functools import cached_property
 from importlib import resources
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
 from platformdirs import user_data_dir
 from pydantic import (
@@ -319,7 +319,7 @@ class Environment(BaseSettings):
         mode="before",
     )
     @classmethod
-    def _empty_is_unset(cls, value: Any) -> Any:
+    def _empty_is_unset(cls, value: object) -> object:
         # A pasted secret often ends in a newline; surrounding whitespace is never part of
         # a token or URL, and left in place it ends up quoted in an HTTP error.
         if isinstance(value, str):
@@ -356,17 +356,17 @@ class Environment(BaseSettings):
         return values
 
 
-def _deep_merge(base: dict[str, Any], override: dict[str, Any]) -> dict[str, Any]:
+def _deep_merge(base: dict[str, object], override: dict[str, object]) -> dict[str, object]:
     merged = dict(base)
     for key, value in override.items():
-        if isinstance(value, dict) and isinstance(merged.get(key), dict):
-            merged[key] = _deep_merge(merged[key], value)
+        if isinstance(value, dict) and isinstance(current := merged.get(key), dict):
+            merged[key] = _deep_merge(current, value)
         else:
             merged[key] = value  # lists (repos, targets) replace, as users expect
     return merged
 
 
-def _read_toml(text: str, source: str) -> dict[str, Any]:
+def _read_toml(text: str, source: str) -> dict[str, object]:
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:

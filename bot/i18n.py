@@ -1399,11 +1399,14 @@ def message(language: str, msg_id: str, /, *, span: str = "week", **values: obje
     with "{n:one|other}"); an integer `count` of 1 selects the "<id>.one" variant when the
     catalogue has one; `span="period"` selects "<id>.period" for non-week windows.
     """
-    return _message(language, msg_id, span, values)
+    return message_from(language, msg_id, values, span=span)
 
 
-def _message(language: str, msg_id: str, span: str, values: Mapping[str, object]) -> str:
-    # Values as a mapping: a reason's parameters are arbitrary JSON, none of them a span.
+def message_from(
+    language: str, msg_id: str, values: Mapping[str, object], *, span: str = "week"
+) -> str:
+    """`message` with the values as one mapping: the caller's parameters (a reason's, an
+    error's), whatever their names."""
     entry = MESSAGES[variant(msg_id, span, values.get("count"))]
     template = entry.get(language) or entry["en"]
     if not values:
@@ -1474,7 +1477,7 @@ def reason(language: str, key: str, params: Mapping[str, object] | None = None) 
         return message(language, msg_id)
     values = {k: _reason_value(v, language) for k, v in params.items()}
     if language != "en":
-        return _message(language, msg_id, "week", values)
+        return message_from(language, msg_id, values)
     # The English rendering runs for every analysed PR: message() without its generality.
     count = values.get("count")
     if count == 1 and f"{msg_id}.one" in MESSAGES:

@@ -18,10 +18,9 @@ import json
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
 
 from bot.errors import UsageError
-from bot.models import PR_STATES, FileChange, PRState, PullRequest
+from bot.models import JSON, PR_STATES, FileChange, PRState, PullRequest
 
 EXPECTED = "expected a JSON export (see README, 'Export format for import')"
 
@@ -36,7 +35,7 @@ def _time(value: str | None, where: str) -> datetime | None:
     return parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)
 
 
-def _state(raw: dict[str, Any], merged_at: datetime | None, where: str) -> PRState:
+def _state(raw: JSON, merged_at: datetime | None, where: str) -> PRState:
     if merged_at:
         return "merged"
     value = str(raw.get("state", "open")).lower()
@@ -45,7 +44,7 @@ def _state(raw: dict[str, Any], merged_at: datetime | None, where: str) -> PRSta
     return PR_STATES[value]
 
 
-def _pr(repo: str, raw: dict[str, Any], where: str) -> PullRequest:
+def _pr(repo: str, raw: JSON, where: str) -> PullRequest:
     try:
         number = int(raw["number"])
         title = str(raw["title"])

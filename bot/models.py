@@ -4,7 +4,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Literal
+from typing import Any, Literal
+
+# JSON as parsed (GitHub's responses, Slack and Discord payloads, the store's JSON columns,
+# our own JSON output) is checked where each value is read, so its values are `Any` at this
+# one boundary.
+JSONValue = Any
+JSON = dict[str, JSONValue]
 
 PRState = Literal["open", "closed", "merged"]
 PR_STATES: dict[str, PRState] = {"open": "open", "closed": "closed", "merged": "merged"}

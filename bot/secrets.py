@@ -17,7 +17,7 @@ import sys
 import threading
 import unicodedata
 from collections.abc import Iterable
-from typing import Any, TextIO
+from typing import TextIO
 from urllib.parse import quote
 
 REDACTED = "[redacted]"
@@ -107,5 +107,5 @@ class RedactingStream:
     def isatty(self) -> bool:
         return bool(getattr(self._stream, "isatty", lambda: False)())
 
-    def __getattr__(self, name: str) -> Any:
+    def __getattr__(self, name: str) -> object:
         return getattr(self._stream, name)

@@ -13,7 +13,7 @@ import asyncio
 import logging
 from collections.abc import AsyncIterator, Coroutine, Sequence
 from contextlib import asynccontextmanager
-from typing import Any, Protocol, TypeGuard, TypeVar, runtime_checkable
+from typing import Protocol, TypeGuard, TypeVar, runtime_checkable
 
 log = logging.getLogger(__name__)
 
@@ -25,7 +25,7 @@ class Work(Protocol):
     """Something that runs tasks shutdown must wait for."""
 
     def stop_accepting(self) -> None: ...
-    def in_flight(self) -> dict[asyncio.Task[Any], str]: ...
+    def in_flight(self) -> dict[asyncio.Task[object], str]: ...
 
 
 def is_work(obj: object) -> TypeGuard[Work]:
@@ -45,15 +45,15 @@ class TaskTracker:
     def __init__(self, sources: Sequence[Work] = ()) -> None:
         self.accepting = True
         self.sources: list[Work] = list(sources)
-        self._tasks: dict[asyncio.Task[Any], str] = {}
+        self._tasks: dict[asyncio.Task[object], str] = {}
 
-    def spawn(self, coro: Coroutine[Any, Any, T], name: str) -> asyncio.Task[T]:
+    def spawn(self, coro: Coroutine[object, None, T], name: str) -> asyncio.Task[T]:
         task = asyncio.get_running_loop().create_task(coro, name=name)
         self._tasks[task] = name
         task.add_done_callback(self._forget)
         return task
 
-    def _forget(self, task: asyncio.Task[Any]) -> None:
+    def _forget(self, task: asyncio.Task[object]) -> None:
         self._tasks.pop(task, None)
 
     @asynccontextmanager
@@ -69,7 +69,7 @@ class TaskTracker:
         finally:
             self._tasks.pop(task, None)
 
-    def in_flight(self) -> dict[asyncio.Task[Any], str]:
+    def in_flight(self) -> dict[asyncio.Task[object], str]:
         """Every unfinished task, ours and the sources', except the caller's own."""
         found = dict(self._tasks)
         for source in self.sources:

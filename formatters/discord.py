@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import unicodedata
 from dataclasses import dataclass, field
-from typing import Any
 
 from bot.document import (
     Block,
@@ -34,6 +33,7 @@ from bot.document import (
     Text,
     plain,
 )
+from bot.models import JSON
 from formatters import limits as L
 from formatters.escape import (
     ZWSP,
@@ -234,7 +234,7 @@ class _Embed:
     author: str = ""
     footer: str = ""
     segments: list[_Segment] = field(default_factory=list)
-    fields: list[dict[str, Any]] = field(default_factory=list)
+    fields: list[JSON] = field(default_factory=list)
     description: int = 0  # code points in the description
 
     def fixed_cost(self) -> int:
@@ -380,8 +380,8 @@ def _segment_text(segment: _Segment, parts: dict[int, tuple[int, int]]) -> str:
     return f"{_FENCE_OPEN}{body}{_FENCE_CLOSE}" if segment.kind == "code" else body
 
 
-def _embed_dict(embed: _Embed, parts: dict[int, tuple[int, int]]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
+def _embed_dict(embed: _Embed, parts: dict[int, tuple[int, int]]) -> JSON:
+    out: JSON = {}
     if embed.author:
         out["author"] = {"name": embed.author}
     if embed.title:
@@ -416,7 +416,7 @@ def _summary_embed(doc: Document) -> _Embed:
     return _Embed(title=title, url=url, author=author, footer=footer)
 
 
-def render_discord(doc: Document) -> list[dict[str, Any]]:
+def render_discord(doc: Document) -> list[JSON]:
     """Create-message bodies for ``doc``, in posting order.
 
     Body 0 is the summary; every later body goes in the thread started from it (see the

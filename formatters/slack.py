@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any
 
 from bot.document import (
     Block,
@@ -40,6 +39,7 @@ from bot.document import (
     Text,
     plain,
 )
+from bot.models import JSON, JSONValue
 from formatters import limits as L
 from formatters.escape import (
     safe_url,
@@ -90,14 +90,14 @@ def _cell_cost(span: Span) -> str:
     return span.text + span.url if isinstance(span, Link) else span.text
 
 
-def _cell(spans: Inline, cap: int) -> tuple[dict[str, Any], int]:
+def _cell(spans: Inline, cap: int) -> tuple[JSON, int]:
     spans = fit_inline(one_line(spans), cap, _cell_cost) if has_content(spans) else ()
     if not spans:
         return {"type": "raw_text", "text": _EMPTY_CELL}, len(_EMPTY_CELL)
     cost = len(render_inline(spans, _cell_cost))
     if all(isinstance(s, Text) for s in spans):
         return {"type": "raw_text", "text": plain(spans)}, cost
-    elements: list[dict[str, Any]] = []
+    elements: list[JSON] = []
     for s in spans:
         if isinstance(s, Link) and (url := safe_url(s.url)):
             elements.append({"type": "link", "url": url, "text": s.text})
@@ -192,7 +192,7 @@ class _Container:
     kind: str
     header: Atom | None
     meta: object  # the run's meta (table column settings), passed on as is
-    items: list[Any] = field(default_factory=list)
+    items: list[JSONValue] = field(default_factory=list)
     fill: int = 0  # code points in this block's text so far
 
 
@@ -205,10 +205,10 @@ class _Heading:
 class _Message:
     """One chat.postMessage being filled; see ``formatters.split.Sink``."""
 
-    def __init__(self, index: int, reserved_chars: int, prefix: list[dict[str, Any]]):
+    def __init__(self, index: int, reserved_chars: int, prefix: list[JSON]):
         self.index = index
         self.sections: list[int] = []
-        self.entries: list[Any] = list(prefix)
+        self.entries: list[JSON | _Heading | _Container] = list(prefix)
         self.blocks = len(prefix)
         self.chars = reserved_chars
         self.has_table = False
@@ -316,10 +316,8 @@ def _slug(text: str) -> str:
     return re.sub(r"[^A-Za-z0-9_.-]+", "-", text).strip("-")[:64] or "s"
 
 
-def _blocks(
-    msg: _Message, doc: Document, parts: dict[int, tuple[int, int]]
-) -> list[dict[str, Any]]:
-    blocks: list[dict[str, Any]] = []
+def _blocks(msg: _Message, doc: Document, parts: dict[int, tuple[int, int]]) -> list[JSON]:
+    blocks: list[JSON] = []
     section_id = "doc"
     for entry in msg.entries:
         block_id = f"{section_id}.{len(blocks)}"
@@ -340,7 +338,7 @@ def _blocks(
     return blocks
 
 
-def _container_block(c: _Container, block_id: str) -> dict[str, Any]:
+def _container_block(c: _Container, block_id: str) -> JSON:
     if c.kind == "text":
         lines = ([c.header.value] if c.header else []) + c.items
         text = {"type": "mrkdwn", "text": "\n".join(lines)}
@@ -352,8 +350,8 @@ def _container_block(c: _Container, block_id: str) -> dict[str, Any]:
     return {"type": "table", "block_id": block_id, "column_settings": c.meta, "rows": rows}
 
 
-def _summary_prefix(doc: Document) -> list[dict[str, Any]]:
-    prefix: list[dict[str, Any]] = []
+def _summary_prefix(doc: Document) -> list[JSON]:
+    prefix: list[JSON] = []
     title = shorten_text(" ".join(doc.title.split()), L.SLACK_HEADER_TEXT_MAX, slack_plain)
     if title:
         prefix.append({"type": "header", "text": {"type": "plain_text", "text": title}})
@@ -370,7 +368,7 @@ def _summary_prefix(doc: Document) -> list[dict[str, Any]]:
     return prefix
 
 
-def _prefix_chars(prefix: list[dict[str, Any]]) -> int:
+def _prefix_chars(prefix: list[JSON]) -> int:
     total = 0
     for block in prefix:
         if "text" in block:
@@ -392,7 +390,7 @@ def _fallback(doc: Document, msg: _Message, parts: dict[int, tuple[int, int]]) -
     return " · ".join(p for p in pieces if p.strip()) or ELLIPSIS
 
 
-def render_slack(doc: Document, channel: str | None = None) -> list[dict[str, Any]]:
+def render_slack(doc: Document, channel: str | None = None) -> list[JSON]:
     """The chat.postMessage argument dicts for ``doc``, in posting order.
 
     Payload 0 is the summary; every later payload is a reply in its thread (see the
@@ -412,7 +410,7 @@ def render_slack(doc: Document, channel: str | None = None) -> list[dict[str, An
     numbering = part_numbers(messages)
     payloads = []
     for msg, parts in zip(messages, numbering, strict=True):
-        payload: dict[str, Any] = {}
+        payload: JSON = {}
         if channel is not None:
             payload["channel"] = channel
         payload["text"] = first_text if msg.index == 0 else _fallback(doc, msg, parts)

@@ -26,9 +26,10 @@ import re
 import unicodedata
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from typing import Any, Protocol, TypeVar
+from typing import Protocol, TypeVar
 
 from bot.document import Code, Inline, Link, Section, Span, Strong, Text, plain
+from bot.models import JSONValue
 
 ELLIPSIS = "…"
 # Room kept in every section heading for the " (i/n)" part marker.
@@ -278,7 +279,7 @@ class Atom:
     """An unsplittable, already rendered piece and its cost in code points."""
 
     cost: int
-    value: Any
+    value: JSONValue  # a piece of the platform's payload: a line, a table row, a field
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,8 +10,8 @@ fine. Lengths are code points, as the platforms count them.
 from __future__ import annotations
 
 import re
-from typing import Any
 
+from bot.models import JSON
 from formatters import limits as L
 
 # In Slack mrkdwn every "<" must start a web link we made; anything else (<!channel>,
@@ -64,7 +64,7 @@ def _slack_cell_chars(cell: object) -> int:
     return total
 
 
-def slack_message_chars(payload: dict[str, Any]) -> int:
+def slack_message_chars(payload: JSON) -> int:
     """All text of a message as budgeted by ``SLACK_MESSAGE_TEXT_BUDGET``."""
     total = _len(payload.get("text"))
     for block in payload.get("blocks", []):
@@ -76,7 +76,7 @@ def slack_message_chars(payload: dict[str, Any]) -> int:
     return total
 
 
-def validate_slack_message(payload: dict[str, Any]) -> list[str]:
+def validate_slack_message(payload: JSON) -> list[str]:
     """Violations of Slack's chat.postMessage and Block Kit limits, plus our budgets."""
     problems: list[str] = []
     text = payload.get("text")
@@ -159,7 +159,7 @@ def discord_unsafe(text: str) -> list[str]:
     return problems
 
 
-def discord_embed_chars(embed: dict[str, Any]) -> int:
+def discord_embed_chars(embed: JSON) -> int:
     """The characters Discord counts towards the 6,000 per message."""
     return (
         _len(embed.get("title"))
@@ -181,7 +181,7 @@ def _check(problems: list[str], where: str, value: object, limit: int, required:
     problems.extend(f"{where}: {p}" for p in discord_unsafe(value))
 
 
-def validate_discord_message(body: dict[str, Any]) -> list[str]:
+def validate_discord_message(body: JSON) -> list[str]:
     """Violations of Discord's create-message and embed limits."""
     problems: list[str] = []
     allowed = body.get("allowed_mentions")

@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+
+from bot.models import JSON
 
 from .rules import ModuleRule, RuleSet, load_ruleset
 
@@ -55,6 +56,10 @@ class YamlSubsetError(ValueError):
     pass
 
 
+# What the subset parses to: scalars stay strings (an empty one is None).
+Yaml = str | None | list["Yaml"] | dict[str, "Yaml"]
+
+
 def _strip_comment(line: str) -> str:
     out, quote = [], ""
     for i, ch in enumerate(line):
@@ -69,7 +74,7 @@ def _strip_comment(line: str) -> str:
     return "".join(out).rstrip()
 
 
-def _scalar(text: str) -> Any:
+def _scalar(text: str) -> Yaml:
     text = text.strip()
     if not text:
         return None
@@ -123,7 +128,7 @@ def _split_key(text: str) -> tuple[str, str] | None:
     return None
 
 
-def parse_yaml_subset(text: str) -> Any:
+def parse_yaml_subset(text: str) -> Yaml:
     lines: list[tuple[int, str]] = []
     raw = text.splitlines()
     i = 0
@@ -153,7 +158,7 @@ def parse_yaml_subset(text: str) -> Any:
     return value
 
 
-def _parse_block(lines: list[tuple[int, str]], pos: int, indent: int) -> tuple[Any, int]:
+def _parse_block(lines: list[tuple[int, str]], pos: int, indent: int) -> tuple[Yaml, int]:
     if pos >= len(lines):
         return None, pos
     if lines[pos][1].startswith("- ") or lines[pos][1] == "-":
@@ -161,8 +166,8 @@ def _parse_block(lines: list[tuple[int, str]], pos: int, indent: int) -> tuple[A
     return _parse_map(lines, pos, indent)
 
 
-def _parse_seq(lines: list[tuple[int, str]], pos: int, indent: int) -> tuple[list[Any], int]:
-    items: list[Any] = []
+def _parse_seq(lines: list[tuple[int, str]], pos: int, indent: int) -> tuple[list[Yaml], int]:
+    items: list[Yaml] = []
     while pos < len(lines):
         ind, content = lines[pos]
         if ind < indent or not (content.startswith("- ") or content == "-"):
@@ -189,8 +194,8 @@ def _parse_seq(lines: list[tuple[int, str]], pos: int, indent: int) -> tuple[lis
     return items, pos
 
 
-def _parse_map(lines: list[tuple[int, str]], pos: int, indent: int) -> tuple[dict[str, Any], int]:
-    out: dict[str, Any] = {}
+def _parse_map(lines: list[tuple[int, str]], pos: int, indent: int) -> tuple[dict[str, Yaml], int]:
+    out: dict[str, Yaml] = {}
     while pos < len(lines):
         ind, content = lines[pos]
         if ind < indent:
@@ -270,7 +275,7 @@ def _package_folder(repo: str | None, folders: Iterable[str]) -> str | None:
     return next((f for f in folders if re.sub(r"[^a-z0-9]", "", f.lower()) == name), None)
 
 
-def _strings(value: Any) -> list[str]:
+def _strings(value: Yaml) -> list[str]:
     if value is None:
         return []
     if isinstance(value, str):
@@ -421,14 +426,15 @@ def build_auto_ruleset(
     label-only modules, so stored labels still classify PRs when the labelling files cannot
     be read (offline, or no token)."""
     base = base or load_ruleset("generic")
-    modules: dict[str, dict[str, Any]] = {m.id: m.model_dump() for m in base.modules}
+    # Pydantic's dumps, edited and validated back into ModuleRules at the end.
+    modules: dict[str, JSON] = {m.id: m.model_dump() for m in base.modules}
     order = [m.id for m in base.modules]
 
     def place(mid: str) -> None:
         # New modules go before the catch-all fallback, which must stay last.
         order.insert(len(order) - 1 if base.fallback_module in order else len(order), mid)
 
-    def module_for(label: str) -> dict[str, Any]:
+    def module_for(label: str) -> JSON:
         mid = _module_id(label)
         if mid not in modules:
             readable = readable_name(label)

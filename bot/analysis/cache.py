@@ -10,12 +10,12 @@ from __future__ import annotations
 import hashlib
 import logging
 from collections.abc import Sequence
-from typing import Any, Protocol, runtime_checkable
+from typing import Protocol, runtime_checkable
 
 from sqlalchemy.exc import SQLAlchemyError
 
 from bot.errors import one_line
-from bot.models import Analysis, Claim, Flag, ModuleMatch, PullRequest, ScoreContribution
+from bot.models import JSON, Analysis, Claim, Flag, ModuleMatch, PullRequest, ScoreContribution
 
 log = logging.getLogger(__name__)
 
@@ -30,11 +30,9 @@ ANALYSIS_VERSION = "3"
 class AnalysisCache(Protocol):
     """`bot.store.analyses.AnalysisCache`, the store's `analyses`."""
 
-    async def cached(
-        self, repo: str, numbers: Sequence[int], key: str
-    ) -> dict[int, dict[str, Any]]: ...
+    async def cached(self, repo: str, numbers: Sequence[int], key: str) -> dict[int, JSON]: ...
 
-    async def save(self, repo: str, analyses: dict[int, dict[str, Any]], key: str) -> None: ...
+    async def save(self, repo: str, analyses: dict[int, JSON], key: str) -> None: ...
 
 
 class _Analyzer(Protocol):
@@ -50,7 +48,7 @@ def analysis_key(analyzer: object) -> str | None:
     return f"{ANALYSIS_VERSION}:{digest}"
 
 
-def to_dict(analysis: Analysis) -> dict[str, Any]:
+def to_dict(analysis: Analysis) -> JSON:
     return {
         "m": [[m.id, m.rule, m.lines] for m in analysis.modules],
         "k": analysis.kind,
@@ -62,7 +60,7 @@ def to_dict(analysis: Analysis) -> dict[str, Any]:
     }
 
 
-def from_dict(data: dict[str, Any]) -> Analysis:
+def from_dict(data: JSON) -> Analysis:
     return Analysis(
         modules=[ModuleMatch(*m) for m in data["m"]],
         kind=data["k"],
@@ -85,7 +83,7 @@ async def analyze_stored(
         return [analyzer.analyze(pr) for pr in prs]
     cached = await cache.cached(repo, [pr.number for pr in prs], key)
     results: list[Analysis] = []
-    fresh: dict[int, dict[str, Any]] = {}
+    fresh: dict[int, JSON] = {}
     for pr in prs:
         data = cached.get(pr.number)
         if data is not None:

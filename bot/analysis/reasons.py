@@ -9,12 +9,10 @@ render ``key`` + ``params`` again in the card's language.
 
 from __future__ import annotations
 
-from typing import Any
-
 from bot import i18n
 from bot.models import Flag, ScoreContribution
 
-Params = dict[str, Any]
+Params = dict[str, object]
 
 
 def render(key: str, params: Params, language: str = "en") -> str:
@@ -27,17 +25,17 @@ def localized(en: str, zh: str) -> dict[str, str]:
     return {"en": en, "zh": zh or en}
 
 
-def nested(key: str, params: Params) -> dict[str, Any]:
+def nested(key: str, params: Params) -> dict[str, object]:
     """A reason inside another reason, as a parameter value."""
     return {"key": i18n.reason_id(key), "params": params}
 
 
-def make_flag(flag_id: str, key: str, **params: Any) -> Flag:
+def make_flag(flag_id: str, key: str, **params: object) -> Flag:
     key = i18n.reason_id(key)
     return Flag(flag_id, render(key, params), key, params)
 
 
-def make_contribution(feature: str, points: float, key: str, **params: Any) -> ScoreContribution:
+def make_contribution(feature: str, points: float, key: str, **params: object) -> ScoreContribution:
     key = i18n.reason_id(key)
     return ScoreContribution(feature, points, render(key, params), key, params)
 

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 from bot.i18n import message
-from bot.models import Analysis, PullRequest
+from bot.models import JSON, Analysis, PullRequest
 
 from .files import pr_file_count
 from .rules import ModuleRule, RuleSet
@@ -20,7 +20,7 @@ def _iso(dt: datetime | None) -> str | None:
     return text.replace("+00:00", "Z")
 
 
-def analysis_to_json(pr: PullRequest, analysis: Analysis) -> dict[str, Any]:
+def analysis_to_json(pr: PullRequest, analysis: Analysis) -> JSON:
     """The CONTRACT keys of `pr --format json`, plus `explain` details."""
     return {
         "repo": pr.repo,

@@ -12,7 +12,6 @@ import importlib.resources
 import re
 import tomllib
 from pathlib import Path
-from typing import Any
 
 from pydantic import (
     BaseModel,
@@ -373,7 +372,7 @@ class RuleSet(_Strict):
 # ---------------------------------------------------------------- loading
 
 
-def _loc_to_path(loc: tuple[Any, ...], data: Any) -> str:
+def _loc_to_path(loc: tuple[int | str, ...], data: object) -> str:
     """Render a pydantic error location as a TOML key path; name modules by their id."""
     parts: list[str] = []
     node = data
@@ -396,9 +395,9 @@ def _loc_to_path(loc: tuple[Any, ...], data: Any) -> str:
     return ".".join(parts) or "(top level)"
 
 
-def _accepted_keys(model: type[BaseModel], loc: tuple[Any, ...]) -> str | None:
+def _accepted_keys(model: type[BaseModel], loc: tuple[int | str, ...]) -> str | None:
     """For an unknown key, list the keys the enclosing table accepts."""
-    current: Any = model
+    current: object = model
     for item in loc[:-1]:
         if isinstance(item, int):
             continue
@@ -415,7 +414,7 @@ def _accepted_keys(model: type[BaseModel], loc: tuple[Any, ...]) -> str | None:
     return None
 
 
-def _format_error(source: str, exc: ValidationError, data: Any) -> str:
+def _format_error(source: str, exc: ValidationError, data: object) -> str:
     lines = []
     for err in exc.errors():
         loc = tuple(err.get("loc", ()))

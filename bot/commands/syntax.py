@@ -15,11 +15,10 @@ import difflib
 import re
 import shlex
 from dataclasses import dataclass, field
-from typing import Any
 
 from bot.errors import UsageError
 from bot.filters import SubscriptionFilters
-from bot.i18n import MESSAGES, message
+from bot.i18n import MESSAGES, message, message_from
 from bot.models import FLAG_IDS
 from bot.validators import ECHO_LIMIT, echo, repo_problem
 from bot.weeks import WEEK_PATTERN
@@ -79,12 +78,11 @@ class CommandError(UsageError):
         """The one-line reason in `language`."""
         if self.key is None:
             return self.literal or ""
-        # Any: the values are the caller's format parameters, checked by the catalogue test.
-        values: dict[str, Any] = dict(self.params)
+        values: dict[str, object] = dict(self.params)
         if "hint" in values:
             hint = values["hint"]
             values["hint"] = message(language, "error.hint", word=hint) if hint else ""
-        return shorten_quoted(message(language, self.key, **values))
+        return shorten_quoted(message_from(language, self.key, values))
 
     def render(self, language: str) -> str:
         if not self.usage:

@@ -9,9 +9,10 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import asdict, dataclass, field
 from datetime import datetime
-from typing import TYPE_CHECKING, Any, TypedDict
+from typing import TYPE_CHECKING, TypedDict
 
 from bot.digest.history import History
+from bot.models import JSON
 from bot.weeks import WEEK_PATTERN
 
 if TYPE_CHECKING:
@@ -176,7 +177,7 @@ class Digest:
             names |= {m.id: m.name for m in self.history.modules}
         return [names.get(m, m) for m in self.scope]
 
-    def to_json(self) -> dict[str, Any]:  # JSON
+    def to_json(self) -> JSON:
         data = asdict(dataclasses.replace(self, theme_result=None))
         if self.scope:
             data["scope_names"] = self.scope_names()  # says what the digest is of

@@ -17,9 +17,10 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import timedelta
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from bot.digest.model import Digest, Highlight
+from bot.models import JSON
 
 if TYPE_CHECKING:
     import httpx
@@ -71,7 +72,7 @@ def config_from_env(
 # ------------------------------------------------------------------ the data sent
 
 
-def narrative_input(digest: Digest) -> dict[str, Any]:
+def narrative_input(digest: Digest) -> JSON:
     """The structured facts the model may use (and the only numbers it may state)."""
     return {
         "repo": digest.repo,
@@ -107,7 +108,7 @@ def narrative_input(digest: Digest) -> dict[str, Any]:
 MODEL_PRS = 12  # a theme's PRs sent to the model (most important first)
 
 
-def theme_input(digest: Digest, highlight: Highlight) -> dict[str, Any]:
+def theme_input(digest: Digest, highlight: Highlight) -> JSON:
     """One theme's facts: the only PRs its paragraph may cite and numbers it may state."""
     key = {k.number: k for k in digest.key_prs}
     rows = {r.number: r for r in digest.prs}
@@ -216,14 +217,14 @@ async def _model_name(client: httpx.AsyncClient, config: NarrativeConfig) -> str
     return model
 
 
-def _parse_answer(content: str) -> dict[str, Any]:
+def _parse_answer(content: str) -> JSON:
     data = json.loads(_FENCE.sub("", content.strip()))
     if not isinstance(data, dict):
         raise NarrativeRejected("answer is not a JSON object")
     return data
 
 
-async def _ask(config: NarrativeConfig, payload: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+async def _ask(config: NarrativeConfig, payload: JSON) -> tuple[str, JSON]:
     # Lazy: httpx (and idna's tables) only for digests that ask a narrative model.
     import httpx
 

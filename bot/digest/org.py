@@ -28,7 +28,7 @@ from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from pydantic import ValidationError
 
@@ -61,6 +61,7 @@ from bot.document import (
     Text,
 )
 from bot.errors import GitHubError, GitHubUnreachable, UsageError
+from bot.models import JSON
 from bot.weeks import WEEK_PATTERN, Window
 
 if TYPE_CHECKING:
@@ -129,7 +130,7 @@ class OrgDigest(Digest):
     highlight_repos: list[list[str]] = field(default_factory=list)  # per `highlights` entry
     recommendation_repos: list[str] = field(default_factory=list)  # per `recommendations`
 
-    def to_json(self) -> dict[str, Any]:  # JSON
+    def to_json(self) -> JSON:
         base = Digest(**{f.name: getattr(self, f.name) for f in dataclasses.fields(Digest)})
         data = base.to_json()
         # PR numbers repeat across repositories: every PR entry names its repository.

@@ -11,7 +11,7 @@ import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from bot.digest.document import digest_document
 from bot.digest.history import chain
@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from rich.console import Console
 
     from bot.app import App
+    from bot.digest.themes_report import WeekPRTheme
 
 log = logging.getLogger(__name__)
 
@@ -218,7 +219,7 @@ def render_digest(built: BuiltDigest, fmt: str) -> str:
 
 async def theme_of_pr(
     services: App, repo: str, number: int, merged_at: datetime | None
-) -> dict[str, Any] | None:
+) -> WeekPRTheme | None:
     """The theme PR `number` belongs to in the week it was merged, from the store (no sync):
     {"id", "name", "why", "week"}; None when it was not merged or is in no theme."""
     # Lazy: the themes report (~30 ms) loads only for `explain`.
@@ -231,6 +232,4 @@ async def theme_of_pr(
     window = iso_week(year, week, services.config.tz)
     built = await build_for_window(services, repo, window, services.config.language, sync=False)
     found = theme_of(built.digest, number)
-    if found is not None:
-        found["week"] = window.label
-    return found
+    return None if found is None else {**found, "week": window.label}

@@ -3,10 +3,11 @@ against the baseline, its members and why each joined (from the digest's detecti
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TypedDict
 
 from bot.analysis.themes import Theme
 from bot.digest.model import Digest
+from bot.models import JSON
 
 _TREND_WORDS = {
     "new": "new this window",
@@ -17,11 +18,23 @@ _TREND_WORDS = {
 }
 
 
+class PRTheme(TypedDict):
+    """The theme a PR is in: `explain`'s "theme"."""
+
+    id: str
+    name: str
+    why: list[str]  # why the PR joined
+
+
+class WeekPRTheme(PRTheme):
+    week: str  # the ISO week the PR was merged in
+
+
 def _names(digest: Digest) -> dict[str, str]:
     return {h.theme_id: h.theme for h in digest.highlights}
 
 
-def theme_json(theme: Theme, name: str | None = None) -> dict[str, Any]:
+def theme_json(theme: Theme, name: str | None = None) -> JSON:
     return {
         "id": theme.id,
         "name": name or theme.name,
@@ -45,7 +58,7 @@ def theme_json(theme: Theme, name: str | None = None) -> dict[str, Any]:
     }
 
 
-def themes_json(digest: Digest) -> dict[str, Any]:
+def themes_json(digest: Digest) -> JSON:
     result = digest.theme_result
     names = _names(digest)
     return {
@@ -103,7 +116,7 @@ def themes_text(digest: Digest) -> str:
     return "\n".join(lines)
 
 
-def theme_of(digest: Digest, number: int) -> dict[str, Any] | None:
+def theme_of(digest: Digest, number: int) -> PRTheme | None:
     """The theme PR `number` is in, as {"id", "name", "why"}; None when it is in none."""
     result = digest.theme_result
     if result is None:

@@ -26,7 +26,6 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from email.utils import parsedate_to_datetime
 from importlib import metadata
-from typing import Any
 
 import httpx
 from tenacity import (
@@ -45,11 +44,14 @@ from bot.errors import (
     NotFoundError,
     RateLimitExhausted,
 )
+from bot.models import JSON, JSONValue
 
 log = logging.getLogger(__name__)
 
 Sleep = Callable[[float], Awaitable[None]]
 Notice = Callable[[str], None]
+# A request's query string (`per_page=100`).
+Query = Mapping[str, str | int]
 
 
 def _version() -> str:
@@ -238,7 +240,7 @@ class GitHubClient:
         if reset is not None:
             rate.reset_at = float(reset)
 
-    def _read_graphql_rate(self, data: Mapping[str, Any] | None) -> None:
+    def _read_graphql_rate(self, data: JSON | None) -> None:
         info = (data or {}).get("rateLimit")
         if not isinstance(info, dict):
             return
@@ -329,12 +331,22 @@ class GitHubClient:
             raise NotFoundError(f"not found on GitHub: {response.request.url.path}")
         raise GitHubError(f"GitHub answered {status}: {message or response.reason_phrase}")
 
-    async def _send_once(self, method: str, url: str, **kwargs: Any) -> httpx.Response:
+    async def _send_once(
+        self,
+        method: str,
+        url: str,
+        *,
+        params: Query | None = None,
+        headers: Mapping[str, str] | None = None,
+        json: JSON | None = None,
+    ) -> httpx.Response:
         resource = self._resource(url)
         self._check_budget(resource)
         self.requests += 1
         try:
-            response = await self._http.request(method, url, **kwargs)
+            response = await self._http.request(
+                method, url, params=params, headers=headers, json=json
+            )
         except httpx.TimeoutException as exc:
             raise _Retryable(f"no answer within {self._http.timeout.read} s") from exc
         except httpx.ConnectError as exc:
@@ -349,7 +361,15 @@ class GitHubClient:
         self._classify(response, resource)
         return response
 
-    async def request(self, method: str, url: str, **kwargs: Any) -> httpx.Response:
+    async def request(
+        self,
+        method: str,
+        url: str,
+        *,
+        params: Query | None = None,
+        headers: Mapping[str, str] | None = None,
+        json: JSON | None = None,
+    ) -> httpx.Response:
         """Send with retries; returns a 2xx or 304 response, or raises a bot error."""
         retrying = AsyncRetrying(
             retry=retry_if_exception_type(_Retryable),
@@ -361,7 +381,9 @@ class GitHubClient:
         try:
             async for attempt in retrying:
                 with attempt:
-                    return await self._send_once(method, url, **kwargs)
+                    return await self._send_once(
+                        method, url, params=params, headers=headers, json=json
+                    )
         except _Retryable as exc:
             attempts = self.max_retries + 1
             if exc.kind == "secondary":
@@ -378,7 +400,7 @@ class GitHubClient:
         self,
         path_or_url: str,
         *,
-        params: Mapping[str, Any] | None = None,
+        params: Query | None = None,
         headers: Mapping[str, str] | None = None,
     ) -> httpx.Response:
         if not self._token:
@@ -386,9 +408,7 @@ class GitHubClient:
         url = path_or_url if "://" in path_or_url else f"{self.api_url}/{path_or_url.lstrip('/')}"
         return await self.request("GET", url, params=params, headers=headers)
 
-    async def graphql(
-        self, query: str, variables: Mapping[str, Any] | None = None
-    ) -> dict[str, Any]:  # JSON
+    async def graphql(self, query: str, variables: Mapping[str, JSONValue] | None = None) -> JSON:
         """The `data` of a GraphQL response; any `errors` entry raises."""
         if not self._token:
             raise GitHubAuthError("GitHub's GraphQL API needs a token; set GITHUB_TOKEN")

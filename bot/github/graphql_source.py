@@ -5,13 +5,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
-from typing import Any
 
 from bot.errors import GitHubError, NotFoundError
 from bot.github import queries as q
 from bot.github.client import GitHubClient
 from bot.github.source import NullProgress, SearchPage, SyncProgress, fingerprint, parse_time
-from bot.models import FileChange, PullRequest, pr_state
+from bot.models import JSON, FileChange, PullRequest, pr_state
 
 _LOGIN_OK = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-")
 
@@ -23,7 +22,7 @@ def split_repo(repo: str) -> tuple[str, str]:
     return owner, name
 
 
-def _files(connection: dict[str, Any] | None) -> tuple[list[FileChange], str | None]:
+def _files(connection: JSON | None) -> tuple[list[FileChange], str | None]:
     """Files of one page, and the cursor of the next page when there is one."""
     if not connection:
         return [], None
@@ -41,7 +40,7 @@ def _files(connection: dict[str, Any] | None) -> tuple[list[FileChange], str | N
     return files, info.get("endCursor") if info.get("hasNextPage") else None
 
 
-def parse_pr(repo: str, node: dict[str, Any]) -> tuple[PullRequest, str | None]:
+def parse_pr(repo: str, node: JSON) -> tuple[PullRequest, str | None]:
     """A PullRequest from a PRFields node, and the cursor of its next file page if any."""
     files, cursor = _files(node.get("files"))
     pr = PullRequest(
@@ -69,7 +68,7 @@ def parse_pr(repo: str, node: dict[str, Any]) -> tuple[PullRequest, str | None]:
     return pr, cursor
 
 
-def parse_search_page(search: dict[str, Any]) -> SearchPage:  # JSON
+def parse_search_page(search: JSON) -> SearchPage:
     """One page of a `search(type: ISSUE)` answer (one repository's or a scope's)."""
     info = search.get("pageInfo") or {}
     # Non-PR results come back as empty objects from the inline fragment; skip them.
@@ -85,9 +84,7 @@ class GraphQLSource:
     def __init__(self, client: GitHubClient) -> None:
         self.client = client
 
-    async def _query(
-        self, repo: str, document: str, variables: dict[str, Any]
-    ) -> dict[str, Any]:  # JSON
+    async def _query(self, repo: str, document: str, variables: JSON) -> JSON:
         owner, name = split_repo(repo)
         try:
             return await self.client.graphql(document, {"owner": owner, "name": name, **variables})

@@ -12,15 +12,14 @@ import json
 import re
 from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
-from typing import Any
 
 import httpx
 
 from bot.errors import GitHubError, NotFoundError
 from bot.github import queries as q
-from bot.github.client import GitHubClient
+from bot.github.client import GitHubClient, Query
 from bot.github.source import NullProgress, SearchPage, SyncProgress, fingerprint, parse_time
-from bot.models import FileChange, PullRequest
+from bot.models import FileChange, JSONValue, PullRequest
 from bot.store.store import Store
 
 _NEXT = re.compile(r'<([^>]+)>;\s*rel="next"')
@@ -50,8 +49,8 @@ class RestSource:
         self.reuse = True  # False (sync --force): ask for every PR again
 
     async def get(
-        self, path_or_url: str, params: dict[str, Any] | None = None
-    ) -> tuple[Any, str | None]:
+        self, path_or_url: str, params: Query | None = None
+    ) -> tuple[JSONValue, str | None]:
         """JSON body and Link header of a GET, sent conditionally when a cached copy exists."""
         url = path_or_url if "://" in path_or_url else f"{self.client.api_url}/{path_or_url}"
         key = str(httpx.URL(url, params=params) if params else httpx.URL(url))
@@ -75,15 +74,18 @@ class RestSource:
         if cursor:
             data, link = await self._search(repo, cursor, None)
         else:
-            params = {"q": q.merged_search(repo, start, end), "per_page": self.client.page_size}
+            params: Query = {
+                "q": q.merged_search(repo, start, end),
+                "per_page": self.client.page_size,
+            }
             data, link = await self._search(repo, "search/issues", params)
         return SearchPage(
             total=int(data.get("total_count", 0)), items=data["items"], next_cursor=next_link(link)
         )
 
     async def _search(
-        self, repo: str, url: str, params: dict[str, Any] | None
-    ) -> tuple[Any, str | None]:  # JSON
+        self, repo: str, url: str, params: Query | None
+    ) -> tuple[JSONValue, str | None]:
         try:
             return await self.get(url, params)
         except GitHubError as exc:
@@ -95,7 +97,7 @@ class RestSource:
     async def _files(self, repo: str, number: int, progress: SyncProgress) -> list[FileChange]:
         files: list[FileChange] = []
         url: str | None = f"repos/{repo}/pulls/{number}/files"
-        params: dict[str, Any] | None = {"per_page": 100}
+        params: Query | None = {"per_page": 100}
         first = True
         while url:
             data, link = await self.get(url, params)
@@ -179,7 +181,7 @@ class RestSource:
         return done
 
     async def probe(self, repo: str, start: datetime, end: datetime) -> str:
-        params = {
+        params: Query = {
             "q": q.merged_search(repo, start, end),
             "sort": "updated",
             "order": "desc",
@@ -201,7 +203,7 @@ class RestSource:
         for login in logins:
             if not _LOGIN_OK.match(login or ""):
                 continue
-            params = {"q": q.merged_before_search(repo, login, before), "per_page": 1}
+            params: Query = {"q": q.merged_before_search(repo, login, before), "per_page": 1}
             data, _ = await self._search(repo, "search/issues", params)
             items = data.get("items") or []
             merged = parse_time(

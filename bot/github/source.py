@@ -8,10 +8,10 @@ import math
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
-from typing import Any, Protocol
+from typing import Protocol
 
 from bot.errors import GitHubError
-from bot.models import PullRequest
+from bot.models import JSON, PullRequest
 
 # GitHub's search returns at most 1,000 results per query, whatever the page size.
 SEARCH_CAP = 1000
@@ -52,7 +52,7 @@ class NullProgress:
 @dataclass(slots=True)
 class SearchPage:
     total: int  # GitHub's issueCount / total_count for the whole query (not capped)
-    items: list[Any]  # source-specific, turned into PullRequests by Source.complete
+    items: list[JSON]  # GitHub's nodes, turned into PullRequests by Source.complete
     next_cursor: str | None
 
 

@@ -16,9 +16,13 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Awaitable, Callable
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from sqlalchemy.engine import make_url
+
+if TYPE_CHECKING:
+    # asyncpg ships no type information: to mypy its Connection is untyped.
+    from asyncpg import Connection
 
 log = logging.getLogger("bot.leader")
 
@@ -56,10 +60,10 @@ class PostgresAdvisoryLock:
         self.dsn = dsn
         self.key = key
         self.timeout = timeout
-        self._connection: Any = None
+        self._connection: Connection | None = None
         self.held = False
 
-    async def _connect(self) -> Any:
+    async def _connect(self) -> Connection:
         # Lazy: asyncpg, the PostgreSQL driver, loads only with a postgresql DATABASE_URL.
         import asyncpg
 

@@ -13,8 +13,9 @@ import sys
 import time
 from collections.abc import Iterable
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import TYPE_CHECKING, TextIO
 
+from bot.models import JSON
 from bot.secrets import MIN_SECRET_LENGTH as _MIN_SECRET_LENGTH
 from bot.secrets import REDACTED, redact, register, registered
 
@@ -68,7 +69,7 @@ class JsonFormatter(logging.Formatter):
     """One JSON object per line: ts, level, logger, msg, plus every `extra=` field."""
 
     def format(self, record: logging.LogRecord) -> str:
-        entry: dict[str, Any] = {
+        entry: JSON = {
             "ts": datetime.fromtimestamp(record.created, UTC).isoformat(timespec="milliseconds"),
             "level": record.levelname,
             "logger": record.name,
@@ -113,7 +114,7 @@ def log_post(
     *,
     parts: int | None = None,
     detail: str = "",
-    **fields: Any,
+    **fields: object,
 ) -> None:
     """The one structured line per post (a digest, an alert, a command's post).
 
@@ -125,7 +126,7 @@ def log_post(
     what = f"{outcome} {document} to {platform}:{channel}"
     if parts is not None:
         what += f" ({parts} message{'s' if parts != 1 else ''})"
-    extra: dict[str, Any] = {
+    extra: dict[str, object] = {
         "event": "post",
         "platform": platform,
         "channel": channel,

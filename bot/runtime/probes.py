@@ -8,13 +8,15 @@ into Authorization headers; details quote what the service answered, never the r
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import httpx
 from pydantic import SecretStr
 
+from bot.config import Environment
 from bot.errors import ConfigError
 from bot.github.client import USER_AGENT
+from bot.models import JSON, JSONValue
 
 if TYPE_CHECKING:
     from bot.store import Store
@@ -40,12 +42,12 @@ def secret(value: SecretStr | None) -> str | None:
     return raw or None
 
 
-def discord_api_url(env: Any) -> str:
+def discord_api_url(env: Environment) -> str:
     return (env.discord_api_url or DEFAULT_DISCORD_API).rstrip("/")
 
 
-def _client(**kwargs: Any) -> httpx.AsyncClient:
-    return httpx.AsyncClient(timeout=TIMEOUT, headers={"User-Agent": USER_AGENT}, **kwargs)
+def _client() -> httpx.AsyncClient:
+    return httpx.AsyncClient(timeout=TIMEOUT, headers={"User-Agent": USER_AGENT})
 
 
 def _unreachable(name: str, url: str, exc: Exception, fix: str) -> Probe:
@@ -89,7 +91,7 @@ _GITHUB_TOKEN_FIX = (
 _VIEWER = "query { viewer { login } rateLimit { limit remaining resetAt } }"
 
 
-async def github_reachable(env: Any) -> tuple[Probe, int | None]:
+async def github_reachable(env: Environment) -> tuple[Probe, int | None]:
     """GET /rate_limit: free (it does not count against the limit) and reports what is left."""
     url = f"{env.github_api_url.rstrip('/')}/rate_limit"
     headers = {"Accept": "application/vnd.github+json"}
@@ -128,7 +130,7 @@ _GITHUB_GRAPHQL_URL_FIX = (
 )
 
 
-async def github_viewer(env: Any) -> Probe:
+async def github_viewer(env: Environment) -> Probe:
     name = "github token"
     token = secret(env.github_token)
     if token is None:
@@ -162,7 +164,7 @@ async def github_viewer(env: Any) -> Probe:
     if not login:
         # GitHub (or whatever answers at that URL) says why in `errors`: show it.
         found = body.get("errors")
-        errors: list[Any] = found if isinstance(found, list) else []
+        errors: list[JSONValue] = found if isinstance(found, list) else []
         said = "; ".join(str(e.get("message", e)) for e in errors if isinstance(e, dict))
         detail = f"GitHub GraphQL at {url} answered without viewer.login"
         return Probe(name, False, detail + (f": {said}" if said else ""), _GITHUB_GRAPHQL_URL_FIX)
@@ -193,8 +195,8 @@ _SLACK_ERRORS = {
 
 
 async def _slack_call(
-    env: Any, method: str, token: str, data: dict[str, str] | None = None
-) -> dict[str, Any]:
+    env: Environment, method: str, token: str, data: dict[str, str] | None = None
+) -> JSON:
     url = env.slack_api_url.rstrip("/") + "/" + method
     async with _client() as client:
         response = await client.post(
@@ -207,7 +209,7 @@ async def _slack_call(
     return _object(answer)
 
 
-async def slack_auth(env: Any) -> Probe:
+async def slack_auth(env: Environment) -> Probe:
     name = "slack token"
     token = secret(env.slack_bot_token)
     if token is None:
@@ -223,7 +225,7 @@ async def slack_auth(env: Any) -> Probe:
     return Probe(name, True, f"bot {user} in workspace {team}")
 
 
-async def slack_app_token(env: Any) -> Probe:
+async def slack_app_token(env: Environment) -> Probe:
     """Socket Mode: apps.connections.open only hands out a URL; nothing connects to it."""
     name = "slack app token"
     token = secret(env.slack_app_token)
@@ -242,7 +244,7 @@ async def slack_app_token(env: Any) -> Probe:
     return Probe(name, True, "accepted for Socket Mode")
 
 
-async def slack_channel(env: Any, channel: str) -> Probe:
+async def slack_channel(env: Environment, channel: str) -> Probe:
     """conversations.info: read-only, and says whether the bot is a member."""
     name = f"slack channel {channel}"
     token = secret(env.slack_bot_token)
@@ -288,13 +290,13 @@ _DISCORD_TOKEN_FIX = (
 )
 
 
-async def _discord_get(env: Any, path: str, token: str | None) -> httpx.Response:
+async def _discord_get(env: Environment, path: str, token: str | None) -> httpx.Response:
     headers = {"Authorization": f"Bot {token}"} if token else {}
     async with _client() as client:
         return await client.get(f"{discord_api_url(env)}/{path.lstrip('/')}", headers=headers)
 
 
-async def discord_me(env: Any) -> Probe:
+async def discord_me(env: Environment) -> Probe:
     name = "discord token"
     token = secret(env.discord_bot_token)
     if token is None:
@@ -311,7 +313,7 @@ async def discord_me(env: Any) -> Probe:
     return Probe(name, True, f"bot {me.get('username', '?')} (id {me.get('id', '?')})")
 
 
-async def discord_channel(env: Any, channel: str) -> Probe:
+async def discord_channel(env: Environment, channel: str) -> Probe:
     name = f"discord channel {channel}"
     token = secret(env.discord_bot_token)
     if token is None:
@@ -337,7 +339,7 @@ async def discord_channel(env: Any, channel: str) -> Probe:
     return Probe(name, True, f"#{info.get('name', channel)} visible to the bot")
 
 
-async def discord_webhook(webhook_url: str, label: str, env: Any = None) -> Probe:
+async def discord_webhook(webhook_url: str, label: str, env: Environment | None = None) -> Probe:
     """GET on a webhook returns its metadata without posting anything.
 
     Like every Discord request (and the posts themselves, see bot.discord.poster), it goes
@@ -371,12 +373,12 @@ _WEBHOOK_FIX = (
 )
 
 
-def _object(value: Any) -> dict[str, Any]:
+def _object(value: JSONValue) -> JSON:
     """A JSON object from an answer, or {} when the answer has something else there."""
     return value if isinstance(value, dict) else {}
 
 
-def _json(response: httpx.Response) -> dict[str, Any]:
+def _json(response: httpx.Response) -> JSON:
     try:
         data = response.json()
     except ValueError:

@@ -13,7 +13,7 @@ import time
 from collections.abc import Awaitable, Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta, tzinfo
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 from apscheduler.triggers.cron import CronTrigger
@@ -33,6 +33,10 @@ from bot.weeks import Window, iso_week
 
 if TYPE_CHECKING:
     from bot.alerts.model import Subscription
+    from bot.app import App
+    from bot.config import Config, DigestTarget
+    from bot.delivery import DeliveryResult
+    from bot.store import Store
 
 log = logging.getLogger("bot.jobs")
 
@@ -55,7 +59,7 @@ def week_before(fire: datetime, tz: tzinfo) -> Window:
     return iso_week(iso.year, iso.week, tz)
 
 
-async def already_delivered(store: Any, document: str, platform: str, channel: str) -> bool:
+async def already_delivered(store: Store, document: str, platform: str, channel: str) -> bool:
     """Every part of `document` is in the ledger for this channel."""
     parts = await store.deliveries(document, platform, channel)
     if not parts:
@@ -83,7 +87,7 @@ class DigestJob:
     not_before: datetime | None = None
     # An organisation / several-repository target (bot.config.DigestTarget); `repo` is then
     # its scope label, as the digest's JSON "repo" and ledger id name it.
-    multi: Any = None
+    multi: DigestTarget | None = None
 
     @property
     def label(self) -> str:
@@ -95,12 +99,14 @@ class DigestJob:
         return digest_document_id(self.repo, week, self.language, self.modules)
 
 
-# (services, job, window) → the delivery result (bot.delivery.DeliveryResult: its
-# `nothing_new` and `summary_line()` are read when present).
-PostDigest = Callable[[Any, DigestJob, Window], Awaitable[Any]]
+# (services, job, window) → the delivery result; raises DeliveryIncomplete (or returns an
+# incomplete result) when a part is not posted.
+PostDigest = Callable[["App", DigestJob, Window], Awaitable["DeliveryResult"]]
+# An alert poll or a sync: (services) → a summary line for the log ("" says nothing).
+Periodic = Callable[["App"], Awaitable[str]]
 
 
-async def post_with_pipeline(services: Any, job: DigestJob, window: Window) -> Any:
+async def post_with_pipeline(services: App, job: DigestJob, window: Window) -> DeliveryResult:
     """The real post: build the digest (syncing first) and post it through the ledger."""
     if job.multi is not None:
         built = await build_org_for_window(services, job.multi, window, job.language, sync=True)
@@ -122,7 +128,7 @@ def digest_job_id(
     return f"digest:{platform}:{channel}:{repo}:{language}{scope_key(modules)}"
 
 
-def digest_jobs(config: Any) -> list[DigestJob]:
+def digest_jobs(config: Config) -> list[DigestJob]:
     """One job per configured target; ConfigError names the first bad cron."""
     jobs: dict[str, DigestJob] = {}
     for index, target in enumerate(config.digest.targets):
@@ -153,7 +159,7 @@ def digest_jobs(config: Any) -> list[DigestJob]:
     return list(jobs.values())
 
 
-def _target_modules(config: Any, index: int, target: Any) -> tuple[str, ...]:
+def _target_modules(config: Config, index: int, target: DigestTarget) -> tuple[str, ...]:
     """A target's `modules` as ids, resolved like `/vllm subscribe` resolves names; an
     unknown one is a ConfigError (it would post an empty digest every week)."""
     if not target.modules:
@@ -175,14 +181,14 @@ def _target_modules(config: Any, index: int, target: Any) -> tuple[str, ...]:
     return tuple(ids)
 
 
-def weekly_crons(config: Any) -> dict[str, CronTrigger]:
+def weekly_crons(config: Config) -> dict[str, CronTrigger]:
     """Every cron a weekly module subscription can post on: `digest.cron` and the targets'
     (a channel with a target posts on its target's cron). Checked at load already."""
     crons = [config.digest.cron, *(target.cron for target in config.digest.targets)]
     return {cron: parse_cron(cron, config.tz) for cron in dict.fromkeys(crons)}
 
 
-def weekly_jobs(config: Any, subscriptions: Iterable[Subscription]) -> list[DigestJob]:
+def weekly_jobs(config: Config, subscriptions: Iterable[Subscription]) -> list[DigestJob]:
     """The module digests weekly subscriptions ask for (`/vllm subscribe rocm weekly`).
 
     One job per channel, repository, language and module set, however many subscriptions
@@ -191,10 +197,10 @@ def weekly_jobs(config: Any, subscriptions: Iterable[Subscription]) -> list[Dige
     configured repository. Language: the subscription's `lang:`, else the channel's
     (`[[alerts.channels]]`, then its target), else the config's.
     """
-    alert_languages = {
+    alert_languages: dict[tuple[str, str], str] = {
         (c.platform, c.channel): c.language for c in config.alerts.channels if c.language
     }
-    targets: dict[tuple[str, str], Any] = {}
+    targets: dict[tuple[str, str], DigestTarget] = {}
     for t in config.digest.targets:
         targets.setdefault((t.platform, t.channel), t)
     triggers = weekly_crons(config)
@@ -253,11 +259,11 @@ class Jobs:
 
     def __init__(
         self,
-        services: Any,
+        services: App,
         *,
         post: PostDigest = post_with_pipeline,
-        poll_alerts: Callable[[Any], Awaitable[Any]] | None = None,
-        sync: Callable[[Any], Awaitable[Any]] | None = None,
+        poll_alerts: Periodic | None = None,
+        sync: Periodic | None = None,
         inflight: InFlight | None = None,
         metrics: Metrics = METRICS,
         clock: Callable[[], datetime] = lambda: datetime.now(UTC),
@@ -345,9 +351,8 @@ class Jobs:
                 self.pending[job.id] = fire
                 return "failed"
         seconds = round(time.perf_counter() - started, 3)
-        summary_line = getattr(result, "summary_line", None)
-        summary = summary_line() if callable(summary_line) else ""
-        if getattr(result, "complete", True) is False:
+        summary = result.summary_line()
+        if not result.complete:
             # Some parts are not posted (a live other run holds one): not delivered.
             self.pending[job.id] = fire
             self.metrics.jobs.inc(job="digest", outcome="failed")
@@ -361,7 +366,7 @@ class Jobs:
             return "failed"
         self.pending.pop(job.id, None)
         # Another path (a user's `/vllm digest post`) may have posted it meanwhile.
-        outcome = "delivered" if getattr(result, "nothing_new", False) else "posted"
+        outcome = "delivered" if result.nothing_new else "posted"
         if outcome == "posted":
             self.metrics.digests_posted.inc(platform=job.platform)
         self.metrics.jobs.inc(job="digest", outcome=outcome)
@@ -449,7 +454,7 @@ class Jobs:
     async def run_sync(self) -> None:
         await self._periodic("sync", self.sync)
 
-    async def _periodic(self, name: str, func: Callable[[Any], Awaitable[Any]] | None) -> None:
+    async def _periodic(self, name: str, func: Periodic | None) -> None:
         if func is None or not self.inflight.accepting:
             return
         started = time.perf_counter()

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, TypeVar
+from typing import TypeVar
 
 from pydantic import BaseModel
 
@@ -13,8 +13,8 @@ __all__ = ["LoggingConfig", "ServeConfig", "logging_settings", "serve_settings"]
 M = TypeVar("M", bound=BaseModel)
 
 
-def _section(config: Any, name: str, model: type[M]) -> M:
-    # Any: tests hand in partial configs (a namespace or dicts) as well as a Config.
+def _section(config: object, name: str, model: type[M]) -> M:
+    # Tests hand in partial configs (a namespace or dicts) as well as a Config.
     value = getattr(config, name, None)
     if isinstance(value, model):
         return value
@@ -23,9 +23,9 @@ def _section(config: Any, name: str, model: type[M]) -> M:
     return model()
 
 
-def logging_settings(config: Any) -> LoggingConfig:
+def logging_settings(config: object) -> LoggingConfig:
     return _section(config, "logging", LoggingConfig)
 
 
-def serve_settings(config: Any) -> ServeConfig:
+def serve_settings(config: object) -> ServeConfig:
     return _section(config, "serve", ServeConfig)

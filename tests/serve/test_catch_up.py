@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from bot.delivery import DeliveryIncomplete, DeliveryResult
 from bot.errors import GitHubUnavailable
 from bot.runtime.metrics import Metrics
 from bot.runtime.scheduler import DigestJob, Jobs, digest_document_id
@@ -27,17 +28,22 @@ class RecordingPost:
     fail_with: Exception | None = None
     calls: list[tuple[str, str]] = field(default_factory=list)
 
-    async def __call__(self, services: Any, job: DigestJob, window: Window) -> None:
+    async def __call__(self, services: Any, job: DigestJob, window: Window) -> DeliveryResult:
         self.calls.append((job.id, window.label))
         if self.fail_with is not None:
             raise self.fail_with
         document = digest_document_id(job.repo, window.label, job.language)
         known = await services.store.deliveries(document, job.platform, job.channel)
+        result = DeliveryResult(document, job.platform, job.channel, self.parts)
         for part in range(self.parts):
-            if part not in known:
+            if part in known:
+                result.skipped.append(part)
+            else:
                 await services.store.record_delivery(
                     document, job.platform, job.channel, part, self.parts, f"m{part}", None
                 )
+                result.sent.append(part)
+        return result
 
 
 def services_for(store, catch_up_hours: float = 24) -> FakeServices:
@@ -140,20 +146,18 @@ async def test_long_catch_up_windows_post_each_missed_week_once(store, hours_dow
 
 
 async def test_an_incomplete_delivery_is_not_delivered_and_is_retried(store) -> None:
-    from bot.delivery import DeliveryIncomplete, DeliveryResult
-
     @dataclass
     class StopsOnce(RecordingPost):
         stopped: bool = False
 
-        async def __call__(self, services: Any, job: DigestJob, window: Window) -> None:
+        async def __call__(self, services: Any, job: DigestJob, window: Window) -> DeliveryResult:
             if not self.stopped:
                 self.stopped = True
                 # What post_digest raises when a live other run holds part 2 of 2.
                 result = DeliveryResult(DOCUMENT, job.platform, job.channel, 2, skipped=[0])
                 result.busy_part = 1
                 raise DeliveryIncomplete(result)
-            await super().__call__(services, job, window)
+            return await super().__call__(services, job, window)
 
     post = StopsOnce()
     jobs = jobs_at(services_for(store), RUN + timedelta(hours=3), post)

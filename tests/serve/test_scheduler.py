@@ -98,8 +98,8 @@ async def test_jobs_have_config_ids_and_rebuilding_never_duplicates(store) -> No
     ]
     services = FakeServices(make_config(digest={"targets": targets}), store)
 
-    async def poll(_: object) -> None:
-        return None
+    async def poll(_: object) -> str:
+        return ""
 
     jobs = Jobs(services, post=_never, poll_alerts=poll, sync=poll, metrics=Metrics())
     scheduler = build_scheduler(jobs, alert_minutes=10, sync_minutes=60)

@@ -13,6 +13,7 @@ from typing import Any
 import httpx
 import pytest
 
+from bot.delivery import DeliveryResult
 from bot.runtime.integrations import Integrations
 from bot.runtime.leader import AlwaysLeader
 from bot.runtime.metrics import Metrics
@@ -52,7 +53,7 @@ class SlowPost:
         self.finished: list[str] = []
         self.cancelled = False
 
-    async def __call__(self, services: Any, job: Any, window: Any) -> None:
+    async def __call__(self, services: Any, job: Any, window: Any) -> DeliveryResult:
         self.started.set()
         try:
             if self.seconds is None:
@@ -65,6 +66,7 @@ class SlowPost:
         document = digest_document_id(job.repo, window.label, job.language)
         await services.store.record_delivery(document, job.platform, job.channel, 0, 1, "m", None)
         self.finished.append(window.label)
+        return DeliveryResult(document, job.platform, job.channel, 1, sent=[0])
 
 
 def options(post: SlowPost, **kw: Any) -> dict[str, Any]:

@@ -11,6 +11,7 @@ import pytest
 from aiohttp import web
 
 from bot.config import Environment
+from bot.delivery import DeliveryResult
 from bot.runtime.integrations import Integrations, Route
 from bot.runtime.leader import AlwaysLeader
 from bot.runtime.metrics import Metrics
@@ -155,8 +156,9 @@ async def test_scheduled_posts_are_counted_in_metrics(store) -> None:
     )
     posted: list[str] = []
 
-    async def post(_services, job, window) -> None:
+    async def post(_services, job, window) -> DeliveryResult:
         posted.append(window.label)
+        return DeliveryResult(job.document_id(window.label), job.platform, job.channel, 1, sent=[0])
 
     server = Server(
         services,
