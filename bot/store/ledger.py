@@ -95,7 +95,8 @@ class Owner:
 
 
 def _holder(token: str | None, host: str | None, pid: int | None, started: int | None) -> Owner:
-    """The owner a row's ledger columns name (a row recorded or failed has none left)."""
+    """The owner a row's ledger columns name; a missing one (a recorded or failed row keeps
+    no token) reads as empty."""
     return Owner(token or "", host or "", pid or 0, started)
 
 
