@@ -35,9 +35,9 @@ async def run(count: int) -> None:
             pr.merged_at -= shift
             pr.created_at -= shift
         started = time.perf_counter()
-        await store.upsert_prs(this_week + last_week)
+        await store.prs.upsert(this_week + last_week)
         for window, prs in ((WINDOW, this_week), (previous, last_week)):
-            await store.mark_window(
+            await store.windows.mark(
                 "vllm-project/vllm", window.start, window.end, complete=True, pr_count=len(prs)
             )
         print(f"store {2 * count:,} PRs: {time.perf_counter() - started:.2f} s")

@@ -48,7 +48,7 @@ async def run(interactions: int, latency: float) -> bool:
         store = await Store.open(f"sqlite+aiosqlite:///{Path(tmp) / 'bench.sqlite3'}")
         backend = StoreBackend(store, latency)
         cached_numbers = list(range(1, interactions + 1))
-        await store.upsert_prs([make_pr(n) for n in cached_numbers])
+        await store.prs.upsert([make_pr(n) for n in cached_numbers])
         real_card(make_pr(1))  # load the rule set before timing, as a running bot has
 
         def context(channel: str | None, user: str | None) -> Context:
@@ -64,7 +64,9 @@ async def run(interactions: int, latency: float) -> bool:
         async with FakeDiscord() as fake:
             endpoints = DiscordEndpoints(fake.api_url, None)
             with override_endpoints(endpoints):
-                handler = CommandHandler(config=config, context_factory=context, store=store)
+                handler = CommandHandler(
+                    config=config, context_factory=context, store=store.deliveries
+                )
                 client = VllmDiscordBot(handler=handler, endpoints=endpoints, sync_commands=False)
                 await client.login(fake.token)
                 channel = fake.add_channel().id

@@ -67,10 +67,10 @@ async def main(weeks: int, per_week: int) -> None:
                 for k, pr in enumerate(batch):
                     pr.merged_at = window.start_utc + timedelta(seconds=(k * 600_000) // per_week)
                 prs += batch
-            await store.upsert_prs(prs)
+            await store.prs.upsert(prs)
             for window in windows:
-                count = await store.count_merged_between(REPO, window.start_utc, window.end_utc)
-                await store.mark_window(
+                count = await store.prs.count_merged_between(REPO, window.start_utc, window.end_utc)
+                await store.windows.mark(
                     REPO, window.start_utc, window.end_utc, complete=True, pr_count=count
                 )
             print(f"{len(prs):,} PRs over {weeks} weeks ({per_week} a week), SQLite")

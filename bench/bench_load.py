@@ -84,14 +84,14 @@ async def run(commands: int, webhooks: int, concurrency: int, latency: float) ->
         await Store.open(f"sqlite+aiosqlite:///{tmp / 'bench.sqlite3'}") as store,
     ):
         cached_numbers = list(range(1000, 1000 + commands // 2))
-        await store.upsert_prs([make_pr(n) for n in cached_numbers])
+        await store.prs.upsert([make_pr(n) for n in cached_numbers])
         base = Context(
             "slack", config(), StoreBackend(store, latency), channel="C1", now=lambda: NOW
         )
         bot = SlackBot(
             client=slack_client(fake.token, fake.api_url),
             context_for=lambda channel, user: replace(base, channel=channel, user=user),
-            store=store,
+            store=store.deliveries,
             signing_secret=SLACK_SECRET,
             render=render_slack,
         )
@@ -107,7 +107,7 @@ async def run(commands: int, webhooks: int, concurrency: int, latency: float) ->
         async def fetch(repo: str, number: int):
             await asyncio.sleep(latency)
             pr = alert_pr(number, files=["vllm/attention/layer.py"])
-            await store.upsert_prs([pr])  # as bot.sync.fetch_pr does
+            await store.prs.upsert([pr])  # as bot.sync.fetch_pr does
             return pr
 
         receiver = WebhookReceiver(

@@ -97,8 +97,8 @@ async def build(repos: int, per_repo: int, history: int) -> None:
         for r, name in enumerate(names):
             for w, span in enumerate(spans):
                 prs = _week_prs(name, per_repo, span, seed=r * 100 + w, first=100_000 + w * 10_000)
-                await store.upsert_prs(prs)
-                await store.mark_window(
+                await store.prs.upsert(prs)
+                await store.windows.mark(
                     name, span.start_utc, span.end_utc, complete=True, pr_count=len(prs)
                 )
         stored = repos * per_repo * len(spans)

@@ -47,14 +47,14 @@ async def run(requests: int, latency: float) -> int:
         await Store.open(f"sqlite+aiosqlite:///{tmp / 'bench.sqlite3'}") as store,
     ):
         cached_numbers = list(range(1000, 1000 + requests))
-        await store.upsert_prs([make_pr(n) for n in cached_numbers])
+        await store.prs.upsert([make_pr(n) for n in cached_numbers])
         base = Context(
             "slack", config(), StoreBackend(store, latency), channel="C1", now=lambda: NOW
         )
         bot = SlackBot(
             client=slack_client(fake.token, fake.api_url),
             context_for=lambda channel, user: replace(base, channel=channel, user=user),
-            store=store,
+            store=store.deliveries,
             signing_secret="bench-secret",
             render=render_slack,
         )

@@ -18,12 +18,12 @@ class StoreBackend:
         self.latency = latency
 
     async def cached_pr(self, repo, number):
-        return await self.store.get_pr(repo, number)
+        return await self.store.prs.get(repo, number)
 
     async def fetch_pr(self, repo, number):
         await asyncio.sleep(self.latency)
         pr = make_pr(number, repo=repo)
-        await self.store.upsert_prs([pr])
+        await self.store.prs.upsert([pr])
         return pr
 
     async def pr_card(self, pr, language):

@@ -221,10 +221,10 @@ class App:
         except GitHubError as exc:
             log.warning("labelling rules of %s unavailable (%s); using generic rules", repo, exc)
             snapshot = None
-        labels = await self.store.label_names(repo)
-        subfolders = await self.store.subfolders(repo)
+        labels = await self.store.prs.label_names(repo)
+        subfolders = await self.store.prs.subfolders(repo)
         if snapshot is None:
-            folders = await self.store.top_level_dirs(repo)
+            folders = await self.store.prs.top_level_dirs(repo)
             return build_auto_ruleset(
                 None, None, folders, labels=labels, repo=repo, subfolders=subfolders
             )

@@ -339,17 +339,17 @@ def import_(
                         f"not marking {window.label} complete: {problem}; give a file that "
                         "covers the window, or leave out --complete"
                     )
-            await services.store.upsert_prs(prs)
+            await services.store.prs.upsert(prs)
             message = f"imported {len(prs)} PRs of {repo_name}"
             if window is not None:
                 inside = [
                     p for p in prs if p.merged_at and window.start <= p.merged_at < window.end
                 ]
                 if complete:
-                    count = await services.store.count_merged_between(
+                    count = await services.store.prs.count_merged_between(
                         repo_name, window.start, window.end
                     )
-                    await services.store.mark_window(
+                    await services.store.windows.mark(
                         repo_name, window.start_utc, window.end_utc, complete=True, pr_count=count
                     )
                     message += f"; {window.label} marked complete ({len(inside)} PRs in it)"
@@ -439,12 +439,13 @@ async def _analysed_pr(
     try:
         # What bot.sync.fetch_pr does first, here so that a PR in the store builds no
         # GitHub client: httpx (with idna's tables) is a third of a warm lookup's start-up.
-        pr = await services.store.get_pr(repo_name, number)
+        pr = await services.store.prs.get(repo_name, number)
         if pr is None:
             # Lazy: the GitHub fetch path (bot.sync, httpx) loads only for a PR not in the store.
             from bot.sync import fetch_pr
 
-            pr = await fetch_pr(services.store, services.github(), repo_name, number)
+            # refresh: the store was just asked, so straight to GitHub (then stored).
+            pr = await fetch_pr(services.store, services.github(), repo_name, number, refresh=True)
     except GitHubUnreachable as exc:
         raise GitHubUnreachable(
             f"PR #{number} of {repo_name} is not in the store, and {exc}"

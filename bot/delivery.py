@@ -33,7 +33,7 @@ from bot.errors import BotError
 from bot.store.ledger import Claim, Outcome, Owner
 
 if TYPE_CHECKING:
-    from bot.store.store import Delivery
+    from bot.store.deliveries import Delivery
 
 log = logging.getLogger(__name__)
 
@@ -85,13 +85,12 @@ Find = Callable[[int, dict[str, Any], str | None], Awaitable[Sent | None]]
 
 
 class Ledger(Protocol):
-    """The part of `bot.store.Store` this module uses."""
+    """The store's delivery repository (`bot.store.deliveries.Deliveries`, `store.deliveries`)
+    as this module uses it."""
 
-    async def deliveries(
-        self, document: str, platform: str, channel: str
-    ) -> dict[int, Delivery]: ...
+    async def sent(self, document: str, platform: str, channel: str) -> dict[int, Delivery]: ...
 
-    async def claim_delivery(
+    async def claim(
         self,
         document: str,
         platform: str,
@@ -102,7 +101,7 @@ class Ledger(Protocol):
         owner: Owner,
     ) -> Claim: ...
 
-    async def fail_delivery(
+    async def fail(
         self,
         document: str,
         platform: str,
@@ -113,11 +112,11 @@ class Ledger(Protocol):
         error: BaseException | str,
     ) -> None: ...
 
-    async def release_delivery(
+    async def release(
         self, document: str, platform: str, channel: str, part: int, *, owner: Owner
     ) -> None: ...
 
-    async def record_delivery(
+    async def record(
         self,
         document: str,
         platform: str,
@@ -128,7 +127,7 @@ class Ledger(Protocol):
         thread_id: str | None,
     ) -> None: ...
 
-    async def forget_deliveries(self, document: str, platform: str, channel: str) -> None: ...
+    async def forget(self, document: str, platform: str, channel: str) -> None: ...
 
 
 @dataclass(slots=True)
@@ -236,8 +235,8 @@ async def deliver(
     owner = Owner.current()
     async with _lock(key):
         if force:
-            await store.forget_deliveries(*key)
-        ledger = await store.deliveries(*key)
+            await store.forget(*key)
+        ledger = await store.sent(*key)
         result = DeliveryResult(document_id, platform, channel, parts=len(payloads))
 
         recorded = {row.parts for row in ledger.values()}
@@ -262,9 +261,9 @@ async def deliver(
         for index, payload in enumerate(payloads):
             claim: Claim | None = None
             if index not in ledger:
-                claim = await store.claim_delivery(*key, index, len(payloads), owner=owner)
+                claim = await store.claim(*key, index, len(payloads), owner=owner)
                 if claim.outcome is Outcome.DONE:
-                    ledger = await store.deliveries(*key)
+                    ledger = await store.sent(*key)
                 elif claim.outcome is Outcome.BUSY:
                     log.info(
                         "%s on %s:%s: another run (%s) is posting part %d; stopping",
@@ -285,7 +284,7 @@ async def deliver(
             thread = None if index == 0 else result.thread_id
             if index > 0 and thread is None:
                 # Only possible if part 0's row lost its message id; threading is impossible.
-                await store.release_delivery(*key, index, owner=owner)
+                await store.release(*key, index, owner=owner)
                 raise RuntimeError(f"{document_id}: part 0 has no message id in the ledger")
             try:
                 found = None
@@ -303,7 +302,7 @@ async def deliver(
                 await _fail(store, key, index, owner, exc)
                 raise
             thread_id = sent.thread_id if index == 0 else result.thread_id
-            await store.record_delivery(
+            await store.record(
                 document_id, platform, channel, index, len(payloads), sent.message_id, thread_id
             )
             if index == 0:
@@ -350,7 +349,7 @@ def _set_root(result: DeliveryResult, root: Delivery | None) -> None:
 
 async def _fail(store: Ledger, key: _Key, part: int, owner: Owner, exc: BaseException) -> None:
     try:
-        await store.fail_delivery(*key, part, owner=owner, error=exc)
+        await store.fail(*key, part, owner=owner, error=exc)
     except Exception:
         # The original error matters more; the next run takes the claim over (dead pid).
         log.warning("could not mark %s part %d failed", key, part + 1, exc_info=True)

@@ -45,7 +45,7 @@ async def post_digest(
         log.info("%s:%s takes no files: the chart is not attached", target.name, channel)
         chart = False
     return await post_document(
-        services.store,
+        services.store.deliveries,
         target,
         built.document,
         channel,

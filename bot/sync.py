@@ -104,7 +104,7 @@ async def sync_window(
     if isinstance(source, RestSource):
         source.reuse = not force
 
-    known = await store.get_window(repo, start, end)
+    known = await store.windows.get(repo, start, end)
     if known and known.complete and not force:
         checked = known.checked_at or known.synced_at
         if checked and datetime.now(UTC) - checked < freshness:
@@ -114,7 +114,7 @@ async def sync_window(
         current = await source.probe(repo, start, end)
         progress.on_page()
         if current == known.fingerprint:
-            await store.mark_window(
+            await store.windows.mark(
                 repo,
                 start,
                 end,
@@ -131,26 +131,26 @@ async def sync_window(
 
     async def keep(prs: list[PullRequest]) -> None:
         nonlocal stored
-        await store.upsert_prs(prs)
+        await store.prs.upsert(prs)
         stored += len(prs)
 
     counting = _Total(progress)
     try:
         fetched = await fetch_window(source, repo, start, end, on_prs=keep, progress=counting)
     except RateLimitExhausted as exc:
-        await store.mark_window(repo, start, end, complete=False, pr_count=stored)
+        await store.windows.mark(repo, start, end, complete=False, pr_count=stored)
         if not isinstance(source, RestSource) or counting.total is None:
             raise
-        have = await store.count_merged_between(repo, start, end)
+        have = await store.prs.count_merged_between(repo, start, end)
         raise RateLimitExhausted(
             resume_message(github, repo, window, have, counting.total),
             reset_at=exc.reset_at,
         ) from None
     except BaseException:
         # Cancellation included: a half-fetched window must never look complete.
-        await store.mark_window(repo, start, end, complete=False, pr_count=stored)
+        await store.windows.mark(repo, start, end, complete=False, pr_count=stored)
         raise
-    await store.mark_window(
+    await store.windows.mark(
         repo, start, end, complete=True, pr_count=fetched.count, fingerprint=fetched.fingerprint
     )
     return _result(github, before, started, fetched.count)
@@ -218,7 +218,7 @@ def org_marker(org: str) -> str:
 async def _settled(store: Store, repo: str, window: Window, freshness: timedelta) -> bool:
     """Complete in the store and not worth asking again: the window was over when it was
     synced (a finished week does not change), or it was confirmed within `freshness`."""
-    known = await store.get_window(repo, window.start_utc, window.end_utc)
+    known = await store.windows.get(repo, window.start_utc, window.end_utc)
     if known is None or not known.complete:
         return False
     checked = known.checked_at or known.synced_at
@@ -231,15 +231,19 @@ def _of_org(repo: str, org: str, skip: set[str]) -> bool:
     return repo.lower().startswith(org.lower() + "/") and repo.lower() not in skip
 
 
-async def org_repos(store: Store, org: str, exclude: Iterable[str], window: Window) -> list[str]:
-    """The organisation's repositories the store holds merged PRs of in `window`."""
+async def org_repos(
+    store: Store, org: str, exclude: Iterable[str], window: Window
+) -> dict[str, int]:
+    """The organisation's repositories the store holds merged PRs of in `window`, each with
+    how many (by name)."""
     skip = {name.lower() for name in exclude}
-    return [
-        repo
-        for repo in await store.repos()
-        if _of_org(repo, org, skip)
-        and await store.count_merged_between(repo, window.start_utc, window.end_utc)
-    ]
+    counts: dict[str, int] = {}
+    for repo in await store.prs.repos():
+        if _of_org(repo, org, skip):
+            count = await store.prs.count_merged_between(repo, window.start_utc, window.end_utc)
+            if count:
+                counts[repo] = count
+    return counts
 
 
 async def sync_scope(
@@ -286,25 +290,24 @@ async def sync_scope(
 
     start, end = window.start_utc, window.end_utc
     done: list[str] = []
+    # Stored counts of the `done` repositories: the search leaves them out, so they stand.
+    kept: dict[str, int] = {}
     if org is not None:
         marker = org_marker(org)
         if not force and await _settled(store, marker, window, freshness):
-            found = await org_repos(store, org, excluded, window)
-            counts = {r: await store.count_merged_between(r, start, end) for r in found}
+            counts = await org_repos(store, org, excluded, window)
             return ScopeSyncResult(counts, [], 0, time.monotonic() - started)
         if not force:
-            done = [
-                r
-                for r in await org_repos(store, org, excluded, window)
-                if await _settled(store, r, window, freshness)
-            ]
+            known = await org_repos(store, org, excluded, window)
+            done = [r for r in known if await _settled(store, r, window, freshness)]
+            kept = {r: known[r] for r in done}
         scope = scope_qualifiers(org=org, exclude=[*excluded, *done])
         todo: list[str] = []
     else:
         done = [r for r in wanted if not force and await _settled(store, r, window, freshness)]
         todo = [r for r in wanted if r not in done]
         if not todo:
-            counts = {r: await store.count_merged_between(r, start, end) for r in wanted}
+            counts = {r: await store.prs.count_merged_between(r, start, end) for r in wanted}
             return ScopeSyncResult(counts, [], 0, time.monotonic() - started)
         scope = scope_qualifiers(repos=todo)
 
@@ -312,7 +315,7 @@ async def sync_scope(
     stored: dict[str, int] = {}
 
     async def keep(prs: list[PullRequest]) -> None:
-        await store.upsert_prs(prs)
+        await store.prs.upsert(prs)
         for pr in prs:
             stored[pr.repo] = stored.get(pr.repo, 0) + 1
 
@@ -321,18 +324,18 @@ async def sync_scope(
     except BaseException:
         # Cancellation included: no repository of a half-fetched search looks complete.
         for repo in {*todo, *stored}:
-            await store.mark_window(repo, start, end, complete=False, pr_count=stored.get(repo, 0))
+            await store.windows.mark(repo, start, end, complete=False, pr_count=stored.get(repo, 0))
         raise
     if org is not None:
         # The search covered every public repository of the organisation: those the store
         # knows that had no merged PR this window are complete with 0 (a baseline of 0 for
         # "change on last week", not an unknown).
         skip = {name.lower() for name in [*excluded, *done]}
-        todo = [repo for repo in await store.repos() if _of_org(repo, org, skip)]
+        todo = [repo for repo in await store.prs.repos() if _of_org(repo, org, skip)]
     searched = sorted({*todo, *stored})
     for repo in searched:
         count = stored.get(repo, 0)
-        await store.mark_window(
+        await store.windows.mark(
             repo,
             start,
             end,
@@ -341,13 +344,16 @@ async def sync_scope(
             fingerprint=fingerprint(count, source.newest.get(repo)),
         )
     if org is not None:
-        await store.mark_window(
+        await store.windows.mark(
             org_marker(org), start, end, complete=True, pr_count=sum(stored.values())
         )
         names = sorted(repo for repo in {*stored, *done})
     else:
         names = wanted
-    counts = {r: await store.count_merged_between(r, start, end) for r in names}
+    counts = {
+        r: kept[r] if r in kept else await store.prs.count_merged_between(r, start, end)
+        for r in names
+    }
     return ScopeSyncResult(counts, searched, github.requests - before, time.monotonic() - started)
 
 
@@ -363,10 +369,10 @@ async def fetch_pr(
 
     Raises NotFoundError("PR #N not found in O/R") when GitHub has no such PR.
     """
-    if not refresh and (cached := await store.get_pr(repo, number)) is not None:
+    if not refresh and (cached := await store.prs.get(repo, number)) is not None:
         return cached
     pr = await source_for(github, store).pull_request(repo, number)
-    await store.upsert_prs([pr])
+    await store.prs.upsert([pr])
     return pr
 
 
@@ -399,7 +405,7 @@ async def first_time_contributors_in(
     known_of: dict[str, dict[str, datetime | None]] = {}
     for repo, names in logins.items():
         wanted = sorted({login for login in names if login})
-        known = await store.first_merged(repo, wanted) if wanted else {}
+        known = await store.contributors.first_merged(repo, wanted) if wanted else {}
         regulars = {login for login, at in known.items() if at is not None and at < before}
         asks[repo] = [login for login in wanted if login not in regulars]
         known_of[repo] = known
@@ -423,7 +429,7 @@ async def first_time_contributors_in(
             if at is not None
         }
         if updates:
-            await store.set_first_merged(repo, updates)
+            await store.contributors.set_first_merged(repo, updates)
         # A login GitHub could not be asked about (odd characters) is not claimed as new.
         out[repo] = {login for login in asks[repo] if login in found and found[login] is None}
     return out

@@ -143,7 +143,7 @@ class AlertPipeline:
         found = self._analysed.get((repo, number))
         if found is not None:
             return found
-        pr = await self.store.get_pr(repo, number)  # after a restart: the stored copy
+        pr = await self.store.prs.get(repo, number)  # after a restart: the stored copy
         if pr is None:
             return None
         analysis = await self._analyse(pr)
@@ -164,7 +164,7 @@ class AlertPipeline:
                 continue
             if not pr.files_known:
                 # GitHub could not list the files just now; an earlier full copy is better.
-                stored = await self.store.get_pr(pr.repo, pr.number)
+                stored = await self.store.prs.get(pr.repo, pr.number)
                 if stored is not None and stored.files_known:
                     pr = stored
             analysis = await self._analyse(pr)
@@ -172,7 +172,7 @@ class AlertPipeline:
             if not subs:
                 continue
             result.matched += 1
-            await self.store.upsert_prs([pr])  # held alerts are re-read from the store
+            await self.store.prs.upsert([pr])  # held alerts are re-read from the store
             self._remember(pr, analysis)
             by_channel: dict[tuple[str, str], list[Subscription]] = defaultdict(list)
             for sub in subs:

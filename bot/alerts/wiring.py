@@ -75,7 +75,7 @@ def build_runtime(app: App, *, sender: Sender | None = None) -> AlertsRuntime:
     """A new alerts runtime over `app`'s store, config and clients (`App.alerts()` keeps
     the process's one)."""
     settings = AlertSettings.from_config(app.config)
-    poster_sender = PlatformSender(app.store, app.platforms)
+    poster_sender = PlatformSender(app.store.deliveries, app.platforms)
     pipeline = AlertPipeline(
         app.store,
         settings,

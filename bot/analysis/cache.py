@@ -1,6 +1,6 @@
 """Analyses kept in the store, so a warm digest of 10,000 PRs does not re-run every rule.
 
-A cached analysis is valid for one PR version and one rule set: `Store.upsert_prs` drops
+A cached analysis is valid for one PR version and one rule set: `store.prs.upsert` drops
 the analyses of PRs it rewrites, and the key below changes whenever the rule set (or the
 analysis code's version) does.
 """

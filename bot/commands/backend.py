@@ -49,7 +49,7 @@ class ServicesBackend:
         self.services = services
 
     async def cached_pr(self, repo: str, number: int) -> PullRequest | None:
-        pr = await self.services.store.get_pr(repo, number)
+        pr = await self.services.store.prs.get(repo, number)
         if pr is None:
             return None
         if pr.state != "open":
@@ -64,7 +64,7 @@ class ServicesBackend:
         from bot.sync import fetch_pr
 
         # Reached only when cached_pr declined: a stored copy here is a stale open PR.
-        stored = await self.services.store.get_pr(repo, number)
+        stored = await self.services.store.prs.get(repo, number)
         try:
             return await fetch_pr(
                 self.services.store,

@@ -33,6 +33,7 @@ from bot.digest.history import (
     History,
     HistoryAnalyzer,
     HistoryStore,
+    MergedPRs,
     SyncedSpan,
     Timeline,
     chain,
@@ -62,10 +63,22 @@ class SyncRecord(SyncedSpan, Protocol):
     def synced_at(self) -> datetime | None: ...
 
 
-class ArchiveStore(HistoryStore, Protocol):
+class ArchivePRs(MergedPRs, Protocol):
     async def last_merged(self, repo: str) -> datetime | None: ...
 
-    async def windows(self, repo: str, start: datetime, end: datetime) -> Sequence[SyncRecord]: ...
+
+class SyncRecords(Protocol):
+    async def overlapping(
+        self, repo: str, start: datetime, end: datetime
+    ) -> Sequence[SyncRecord]: ...
+
+
+class ArchiveStore(HistoryStore, Protocol):
+    @property
+    def prs(self) -> ArchivePRs: ...
+
+    @property
+    def windows(self) -> SyncRecords: ...
 
 
 ATOM = "http://www.w3.org/2005/Atom"
@@ -167,7 +180,7 @@ async def load_repo_archive(
     """The repository's last `weeks` ISO weeks up to its newest stored merge (never the
     running week); None when nothing of it is stored."""
     now = now or datetime.now(UTC)
-    newest = await store.last_merged(repo)
+    newest = await store.prs.last_merged(repo)
     if newest is None:
         return None
     last_week = (now.astimezone(tz) - timedelta(days=7)).date()
@@ -552,11 +565,11 @@ async def store_fingerprint(store: ArchiveStore, repos: Sequence[str]) -> tuple[
     far_past, far_future = datetime(1970, 1, 1, tzinfo=UTC), datetime(9999, 1, 1, tzinfo=UTC)
     parts: list[object] = []
     for repo in repos:
-        rows = await store.windows(repo, far_past, far_future)
+        rows = await store.windows.overlapping(repo, far_past, far_future)
         parts.append(
             (
                 repo,
-                await store.last_merged(repo),
+                await store.prs.last_merged(repo),
                 tuple((r.start, r.end, r.complete, r.pr_count, r.synced_at) for r in rows),
             )
         )

@@ -43,16 +43,39 @@ class SyncedSpan(Protocol):
     def complete(self) -> bool: ...
 
 
-class HistoryStore(Protocol):
-    async def prs_merged_between(
+class MergedPRs(Protocol):
+    """The store's `prs` as the history reads it."""
+
+    async def merged_between(
         self, repo: str, start: datetime, end: datetime
     ) -> list[PullRequest]: ...
 
-    async def windows(self, repo: str, start: datetime, end: datetime) -> Sequence[SyncedSpan]: ...
+
+class SyncedSpans(Protocol):
+    """The store's `windows` as the history reads it."""
+
+    async def overlapping(
+        self, repo: str, start: datetime, end: datetime
+    ) -> Sequence[SyncedSpan]: ...
+
+
+class FirstMerges(Protocol):
+    """The store's `contributors` as the history reads it."""
 
     async def first_merged(
         self, repo: str, logins: Collection[str]
     ) -> dict[str, datetime | None]: ...
+
+
+class HistoryStore(Protocol):
+    @property
+    def prs(self) -> MergedPRs: ...
+
+    @property
+    def windows(self) -> SyncedSpans: ...
+
+    @property
+    def contributors(self) -> FirstMerges: ...
 
 
 class HistoryAnalyzer(Protocol):
@@ -118,7 +141,7 @@ def chain(window: Window, count: int) -> list[Window]:
 
 
 def covered(rows: Sequence[SyncedSpan], start: datetime, end: datetime) -> bool:
-    """Store.is_covered over already-loaded sync-window rows (no query per week)."""
+    """`SyncWindows.is_covered` over already-loaded sync-window rows (no query per week)."""
     cursor = start
     for row in sorted(rows, key=lambda r: r.start):
         if not row.complete or row.end <= start or row.start >= end:
@@ -140,7 +163,7 @@ async def load_timeline(
 ) -> Timeline:
     """The PRs of consecutive `windows` (oldest first), analysed, bucketed per window."""
     start, end = windows[0].start_utc, windows[-1].end_utc
-    prs = await store.prs_merged_between(repo, start, end)
+    prs = await store.prs.merged_between(repo, start, end)
     analyses = await analyze_stored(store, analyzer, repo, prs)
     starts = [w.start_utc for w in windows]
     buckets: list[list[AnalyzedPR]] = [[] for _ in windows]
@@ -150,13 +173,13 @@ async def load_timeline(
         index = bisect.bisect_right(starts, pr.merged_at) - 1
         if 0 <= index < len(windows) and pr.merged_at < windows[index].end_utc:
             buckets[index].append(AnalyzedPR(pr, analysis))
-    rows = await store.windows(repo, start, end)
+    rows = await store.windows.overlapping(repo, start, end)
     weeks = [
         WeekData(w, bucket, covered(rows, w.start_utc, w.end_utc))
         for w, bucket in zip(windows, buckets, strict=True)
     ]
     authors = {apr.pr.author for apr in (p for b in buckets for p in b) if apr.pr.author}
-    first = await store.first_merged(repo, sorted(authors)) if authors else {}
+    first = await store.contributors.first_merged(repo, sorted(authors)) if authors else {}
     return Timeline(repo=repo, weeks=weeks, first_merged=first, now=now)
 
 

@@ -265,7 +265,7 @@ async def _repos_of(
         return list(dict.fromkeys(target.repos))
     if found is not None:
         return sorted(found)
-    return await org_repos(services.store, target.org or "", target.exclude, window)
+    return list(await org_repos(services.store, target.org or "", target.exclude, window))
 
 
 def _display_names(repos: Sequence[str]) -> dict[str, str]:
@@ -299,7 +299,8 @@ async def build_org_for_window(
     repos = await _repos_of(services, target, window, found)
     if failure is not None:
         covered = [
-            await services.store.is_covered(r, window.start_utc, window.end_utc) for r in repos
+            await services.store.windows.is_covered(r, window.start_utc, window.end_utc)
+            for r in repos
         ]
         if not repos or not all(covered):
             raise failure
@@ -315,7 +316,9 @@ async def build_org_for_window(
     parts: list[RepoPart] = []
     for repo in repos:
         analyzer = await services.analyzer(repo, offline=offline)
-        merged = await services.store.count_merged_between(repo, window.start_utc, window.end_utc)
+        merged = await services.store.prs.count_merged_between(
+            repo, window.start_utc, window.end_utc
+        )
         history = history_weeks(weeks, merged)
         digest = await make_digest(
             services.store,
@@ -332,8 +335,8 @@ async def build_org_for_window(
             narrative=False,
         )
         before = None
-        if await services.store.is_covered(repo, previous.start_utc, previous.end_utc):
-            before = await services.store.count_merged_between(
+        if await services.store.windows.is_covered(repo, previous.start_utc, previous.end_utc):
+            before = await services.store.prs.count_merged_between(
                 repo, previous.start_utc, previous.end_utc
             )
         parts.append(RepoPart(repo, names[repo], digest, before))
@@ -343,7 +346,7 @@ async def build_org_for_window(
         # Lazy: bot.sync (httpx, ~70 ms) loads only when nothing is stored for the window.
         from bot.sync import org_marker
 
-        searched = await services.store.is_covered(
+        searched = await services.store.windows.is_covered(
             org_marker(target.org), window.start_utc, window.end_utc
         )
     org = combine(
@@ -368,7 +371,7 @@ async def _newcomers(
 
     authors = {}
     for repo in repos:
-        prs = await services.store.prs_merged_between(repo, window.start_utc, window.end_utc)
+        prs = await services.store.prs.merged_between(repo, window.start_utc, window.end_utc)
         authors[repo] = {pr.author for pr in prs if pr.author}
     try:
         return await first_time_contributors_in(

@@ -59,7 +59,7 @@ async def ensure_synced(
                     services.store, services.github(), repo, window, progress=progress
                 )
     except GitHubError as exc:
-        if await services.store.is_covered(repo, window.start_utc, window.end_utc):
+        if await services.store.windows.is_covered(repo, window.start_utc, window.end_utc):
             return exc
         raise
     return None
@@ -89,7 +89,9 @@ async def build_for_window(
         for span in (window.previous(), window):
             if isinstance(failure, GitHubUnreachable):
                 # Unreachable a moment ago: asking again only repeats the same warning.
-                if not await services.store.is_covered(repo_name, span.start_utc, span.end_utc):
+                if not await services.store.windows.is_covered(
+                    repo_name, span.start_utc, span.end_utc
+                ):
                     raise failure
                 stale.append(span.label)
                 continue
@@ -159,7 +161,7 @@ async def sync_history(
     missing = [
         span
         for span in chain(window, weeks + 1)[:-1]
-        if not await services.store.is_covered(repo, span.start_utc, span.end_utc)
+        if not await services.store.windows.is_covered(repo, span.start_utc, span.end_utc)
     ]
     if not missing:
         return 0
@@ -178,7 +180,7 @@ async def _new_contributors(services: App, repo: str, window: Window) -> set[str
     # Lazy: bot.sync (httpx, ~70 ms) loads only when newcomers are looked up.
     from bot.sync import first_time_contributors
 
-    prs = await services.store.prs_merged_between(repo, window.start_utc, window.end_utc)
+    prs = await services.store.prs.merged_between(repo, window.start_utc, window.end_utc)
     authors = {pr.author for pr in prs if pr.author}
     if not authors:
         return set()

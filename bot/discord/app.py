@@ -570,7 +570,9 @@ def create_client(services: Any, *, sync_commands: bool = True) -> VllmDiscordBo
     def context(channel: str | None, user: str | None) -> Context:
         return services_context(services, platform="discord", channel=channel, user=user)
 
-    handler = CommandHandler(config=services.config, context_factory=context, store=services.store)
+    handler = CommandHandler(
+        config=services.config, context_factory=context, store=services.store.deliveries
+    )
     return VllmDiscordBot(
         handler=handler,
         endpoints=endpoints,

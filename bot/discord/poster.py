@@ -427,7 +427,7 @@ class DiscordWebhookPoster:
         channel = str(channel)
         # Forum mode is known from this run's first post or, on resume, from the ledger:
         # only a forum post records a thread id with the summary.
-        ledger = {} if force else await store.deliveries(document_id, PLATFORM, channel)
+        ledger = {} if force else await store.sent(document_id, PLATFORM, channel)
         root = ledger.get(0)
         forum_thread: int | None = int(root.thread_id) if root and root.thread_id else None
 

@@ -153,7 +153,7 @@ class RestSource:
         """The stored PR when it was fetched after its last update (nothing to ask)."""
         if self.store is None or not updated or not self.reuse:
             return None
-        stored = await self.store.get_pr(repo, number)
+        stored = await self.store.prs.get(repo, number)
         moment = parse_time(updated)
         if stored is None or stored.fetched_at is None or moment is None:
             return None
@@ -174,7 +174,7 @@ class RestSource:
             if pr is None:
                 pr = await self._pull(repo, number, progress)
                 if self.store is not None:
-                    await self.store.upsert_prs([pr])
+                    await self.store.prs.upsert([pr])
             else:
                 self.reused += 1
             done.append((pr, updated))

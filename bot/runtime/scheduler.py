@@ -61,7 +61,7 @@ def week_before(fire: datetime, tz: tzinfo) -> Window:
 
 async def already_delivered(store: Store, document: str, platform: str, channel: str) -> bool:
     """Every part of `document` is in the ledger for this channel."""
-    parts = await store.deliveries(document, platform, channel)
+    parts = await store.deliveries.sent(document, platform, channel)
     if not parts:
         return False
     expected: int = max(d.parts for d in parts.values())

@@ -429,7 +429,7 @@ def build_slack_bot(services: App, **overrides: Any) -> SlackBot:
     options: dict[str, Any] = {
         "client": client,
         "context_for": context_for,
-        "store": services.store,
+        "store": services.store.deliveries,
         "signing_secret": secret,
         "poster": poster,
     }

@@ -1,5 +1,6 @@
 """The analysis cache aggregate: analyses kept per PR and rule-set content
-(`bot.analysis.cache` decides what is valid; `Store.upsert_prs` drops a rewritten PR's)."""
+(`bot.analysis.cache` decides what is valid; `PullRequests.upsert` drops a rewritten PR's
+through `forget`)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import delete, select
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
 from bot.store.sql import chunks, table_of, upsert
@@ -62,3 +63,9 @@ class AnalysisCache:
                     index_elements=["pr_id", "ruleset_key"], set_={"data": stmt.excluded.data}
                 )
                 await session.execute(stmt)
+
+    async def forget(self, session: AsyncSession, pr_ids: Sequence[int]) -> None:
+        """Drop every analysis of `pr_ids`, inside the caller's transaction (the one that
+        rewrites those PRs, so no reader sees a new PR with an old analysis)."""
+        for chunk in chunks(list(pr_ids)):
+            await session.execute(delete(PRAnalysisRow).where(PRAnalysisRow.pr_id.in_(chunk)))

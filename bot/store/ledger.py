@@ -94,6 +94,12 @@ class Owner:
         return f"pid {self.pid} on {self.host}"
 
 
+def _holder(token: str | None, host: str | None, pid: int | None, started: int | None) -> Owner:
+    """The owner a row's ledger columns name; a missing one (a recorded or failed row keeps
+    no token) reads as empty."""
+    return Owner(token or "", host or "", pid or 0, started)
+
+
 @cache
 def _own_start(pid: int) -> int | None:
     """This process's start time: read once (keyed by pid, so a fork reads its own), not
@@ -218,7 +224,7 @@ class ClaimLedger:
                         return Claim(Outcome.NEW)
                     continue
                 state, token, host, pid, started, lease_until, error = row
-                holder = Owner(token or "", host or "", pid or 0, started)
+                holder = _holder(token, host, pid, started)
                 if state == SENT:
                     return Claim(Outcome.DONE)
                 if state == CLAIMED and token == owner.token:
@@ -307,7 +313,7 @@ class ClaimLedger:
                 )
             )
 
-    async def live(self, rows: list[Any], now: datetime | None = None) -> list[Any]:
+    def live(self, rows: list[Any], now: datetime | None = None) -> list[Any]:
         """The rows (with the ledger columns) that are recorded or held by a live owner."""
         now = now or datetime.now(UTC)
         return [
@@ -317,9 +323,7 @@ class ClaimLedger:
             or (
                 r.state == CLAIMED
                 and not owner_gone(
-                    Owner(
-                        r.claimed_by or "", r.owner_host or "", r.owner_pid or 0, r.owner_started
-                    ),
+                    _holder(r.claimed_by, r.owner_host, r.owner_pid, r.owner_started),
                     r.lease_until,
                     now,
                 )

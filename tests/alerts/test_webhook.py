@@ -128,7 +128,7 @@ async def test_valid_signature_merged_pr_is_alerted(env: Env, hook) -> None:
     env.clock.advance(minutes=2)
     await env.pipeline.flush()
     assert env.outbox.numbers() == [[1]]
-    stored = await env.store.get_pr(REPO, 1)
+    stored = await env.store.prs.get(REPO, 1)
     assert stored is not None and [f.path for f in stored.files] == [
         "vllm/attention/layer.py",
         "docs/a.md",
@@ -243,7 +243,7 @@ async def test_github_unreachable_alerts_without_files(env: Env, hook) -> None:
     env.clock.advance(minutes=2)
     await env.pipeline.flush()
     assert env.outbox.numbers() == [[1]]
-    stored = await env.store.get_pr(REPO, 1)
+    stored = await env.store.prs.get(REPO, 1)
     assert stored is not None and stored.files_known is False
 
 

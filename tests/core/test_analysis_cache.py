@@ -49,7 +49,7 @@ class CountingAnalyzer(Analyzer):
 @pytest.fixture
 async def store(tmp_path: Path):
     store = await Store.open(f"sqlite+aiosqlite:///{tmp_path / 'c.db'}")
-    await store.upsert_prs(PRS)
+    await store.prs.upsert(PRS)
     yield store
     await store.close()
 
@@ -75,7 +75,7 @@ async def test_a_changed_pr_is_analysed_again(store: Store) -> None:
     analyzer = CountingAnalyzer(load_ruleset("vllm"))
     await analyze_stored(store, analyzer, "vllm-project/vllm", PRS)
     changed = pr(2, 'Revert "[Core] Scheduler: avoid pipeline bubbles"', "vllm/x.py")
-    await store.upsert_prs([changed])
+    await store.prs.upsert([changed])
     CountingAnalyzer.calls = 0
     results = await analyze_stored(store, analyzer, "vllm-project/vllm", [PRS[0], changed])
     assert CountingAnalyzer.calls == 1

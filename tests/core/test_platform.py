@@ -112,14 +112,14 @@ async def test_the_terminal_prints_a_document_and_a_message(app: App) -> None:
     with pytest.raises(UsageError, match="the terminal has one channel, '-'"):
         check_channel(terminal, "C1")
     chart = Attachment(b"png", "chart.png", "Trends", "merged PRs per week: 3, 5")
-    result = await post_document(app.store, terminal, document(), "-", attachment=chart)
+    result = await post_document(app.store.deliveries, terminal, document(), "-", attachment=chart)
     printed = out.getvalue()
     assert "vLLM weekly digest" in printed and "hi" in printed
     assert "[chart.png] merged PRs per week: 3, 5" in printed
     assert result.complete and result.sent == [0, 1] and result.platform == "terminal"
     # A terminal keeps no history: the ledger is untouched and a second post prints again.
-    assert await app.store.deliveries(document().id, "terminal", "-") == {}
-    await post_document(app.store, terminal, document(), "-")
+    assert await app.store.deliveries.sent(document().id, "terminal", "-") == {}
+    await post_document(app.store.deliveries, terminal, document(), "-")
     assert out.getvalue().count("vLLM weekly digest") >= 2
     await terminal.post_message("-", "one line")
     assert out.getvalue().endswith("one line\n")

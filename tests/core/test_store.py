@@ -58,28 +58,28 @@ async def test_reopening_is_idempotent(tmp_path: Path) -> None:
     url = f"sqlite+aiosqlite:///{tmp_path / 'again.db'}"
     for _ in range(2):
         store = await Store.open(url)
-        await store.upsert_prs([make_pr(1)])
+        await store.prs.upsert([make_pr(1)])
         await store.close()
     store = await Store.open(url)
-    assert await store.count_merged_between("o/r", T0, T0 + timedelta(days=1)) == 1
+    assert await store.prs.count_merged_between("o/r", T0, T0 + timedelta(days=1)) == 1
     await store.close()
 
 
 async def test_round_trip_keeps_every_field(store: Store) -> None:
     pr = make_pr(7, files=250)
-    await store.upsert_prs([pr])
-    loaded = await store.get_pr("o/r", 7)
+    await store.prs.upsert([pr])
+    loaded = await store.prs.get("o/r", 7)
     assert loaded == pr
     assert loaded.merged_at.tzinfo is not None
 
 
 async def test_upsert_replaces_files_and_labels(store: Store) -> None:
-    await store.upsert_prs([make_pr(3, files=5)])
+    await store.prs.upsert([make_pr(3, files=5)])
     changed = make_pr(3, files=2)
     changed.title = "[Core] renamed"
     changed.labels = ["other"]
-    await store.upsert_prs([changed])
-    loaded = await store.get_pr("o/r", 3)
+    await store.prs.upsert([changed])
+    loaded = await store.prs.get("o/r", 3)
     assert loaded.title == "[Core] renamed"
     assert loaded.labels == ["other"]
     assert [f.path for f in loaded.files] == ["vllm/f0.py", "vllm/f1.py"]
@@ -87,34 +87,34 @@ async def test_upsert_replaces_files_and_labels(store: Store) -> None:
 
 async def test_window_query_is_half_open_and_ordered(store: Store) -> None:
     prs = [make_pr(n, hours=h) for n, h in [(1, 0), (2, 23), (3, 24), (4, 5)]]
-    await store.upsert_prs(prs)
-    got = await store.prs_merged_between("o/r", T0, T0 + timedelta(hours=24))
+    await store.prs.upsert(prs)
+    got = await store.prs.merged_between("o/r", T0, T0 + timedelta(hours=24))
     assert [p.number for p in got] == [1, 4, 2]
-    assert await store.get_pr("o/r", 99) is None
-    assert await store.prs_merged_between("x/y", T0, T0 + timedelta(days=9)) == []
+    assert await store.prs.get("o/r", 99) is None
+    assert await store.prs.merged_between("x/y", T0, T0 + timedelta(days=9)) == []
 
 
 async def test_coverage_needs_complete_windows_without_gaps(store: Store) -> None:
     day = timedelta(days=1)
-    await store.mark_window("o/r", T0, T0 + 3 * day, complete=True, pr_count=1)
-    await store.mark_window("o/r", T0 + 3 * day, T0 + 7 * day, complete=False, pr_count=1)
-    assert await store.is_covered("o/r", T0, T0 + 3 * day)
-    assert not await store.is_covered("o/r", T0, T0 + 7 * day)
-    await store.mark_window("o/r", T0 + 3 * day, T0 + 7 * day, complete=True, pr_count=2)
-    assert await store.is_covered("o/r", T0, T0 + 7 * day)
-    assert not await store.is_covered("o/r", T0 - day, T0 + 7 * day)
+    await store.windows.mark("o/r", T0, T0 + 3 * day, complete=True, pr_count=1)
+    await store.windows.mark("o/r", T0 + 3 * day, T0 + 7 * day, complete=False, pr_count=1)
+    assert await store.windows.is_covered("o/r", T0, T0 + 3 * day)
+    assert not await store.windows.is_covered("o/r", T0, T0 + 7 * day)
+    await store.windows.mark("o/r", T0 + 3 * day, T0 + 7 * day, complete=True, pr_count=2)
+    assert await store.windows.is_covered("o/r", T0, T0 + 7 * day)
+    assert not await store.windows.is_covered("o/r", T0 - day, T0 + 7 * day)
 
 
 async def test_delivery_ledger_records_each_part_once(store: Store) -> None:
-    await store.record_delivery("digest:x", "slack", "C1", 0, 3, "1.0", None)
-    await store.record_delivery("digest:x", "slack", "C1", 1, 3, "1.1", "1.0")
-    await store.record_delivery("digest:x", "slack", "C1", 1, 3, "1.2", "1.0")
-    ledger = await store.deliveries("digest:x", "slack", "C1")
+    await store.deliveries.record("digest:x", "slack", "C1", 0, 3, "1.0", None)
+    await store.deliveries.record("digest:x", "slack", "C1", 1, 3, "1.1", "1.0")
+    await store.deliveries.record("digest:x", "slack", "C1", 1, 3, "1.2", "1.0")
+    ledger = await store.deliveries.sent("digest:x", "slack", "C1")
     assert sorted(ledger) == [0, 1]
     assert ledger[1].message_id == "1.2"
-    assert await store.deliveries("digest:x", "slack", "C2") == {}
-    await store.forget_deliveries("digest:x", "slack", "C1")
-    assert await store.deliveries("digest:x", "slack", "C1") == {}
+    assert await store.deliveries.sent("digest:x", "slack", "C2") == {}
+    await store.deliveries.forget("digest:x", "slack", "C1")
+    assert await store.deliveries.sent("digest:x", "slack", "C1") == {}
 
 
 async def test_a_delivery_part_is_claimed_by_one_runner_only(store: Store) -> None:
@@ -123,31 +123,33 @@ async def test_a_delivery_part_is_claimed_by_one_runner_only(store: Store) -> No
     other = await Store.open(store.engine.url.render_as_string(hide_password=False))
     a, b = Owner("a", "host-a", 1), Owner("b", "host-b", 2)
     try:
-        claim = await store.claim_delivery("digest:x", "slack", "C1", 0, 2, owner=a, now=T0)
+        claim = await store.deliveries.claim("digest:x", "slack", "C1", 0, 2, owner=a, now=T0)
         assert claim.outcome is Outcome.NEW
-        busy = await other.claim_delivery("digest:x", "slack", "C1", 0, 2, owner=b, now=T0)
+        busy = await other.deliveries.claim("digest:x", "slack", "C1", 0, 2, owner=b, now=T0)
         assert busy.outcome is Outcome.BUSY and busy.holder == a
         # A claim is not a post: the ledger (and the scheduler's catch-up) ignore it.
-        assert await store.deliveries("digest:x", "slack", "C1") == {}
+        assert await store.deliveries.sent("digest:x", "slack", "C1") == {}
 
         late = T0 + timedelta(minutes=6)
-        taken = await other.claim_delivery("digest:x", "slack", "C1", 0, 2, owner=b, now=late)
+        taken = await other.deliveries.claim("digest:x", "slack", "C1", 0, 2, owner=b, now=late)
         assert taken.outcome is Outcome.DOUBT and taken.holder == a
-        again = await store.claim_delivery("digest:x", "slack", "C1", 0, 2, owner=a, now=late)
+        again = await store.deliveries.claim("digest:x", "slack", "C1", 0, 2, owner=a, now=late)
         assert again.outcome is Outcome.BUSY
         # The run that lost its claim cannot release the one that took it over.
-        await store.release_delivery("digest:x", "slack", "C1", 0, owner=a)
-        again = await store.claim_delivery("digest:x", "slack", "C1", 0, 2, owner=a, now=late)
+        await store.deliveries.release("digest:x", "slack", "C1", 0, owner=a)
+        again = await store.deliveries.claim("digest:x", "slack", "C1", 0, 2, owner=a, now=late)
         assert again.outcome is Outcome.BUSY
 
-        await other.record_delivery("digest:x", "slack", "C1", 0, 2, "1.0", None)
-        assert list(await store.deliveries("digest:x", "slack", "C1")) == [0]
+        await other.deliveries.record("digest:x", "slack", "C1", 0, 2, "1.0", None)
+        assert list(await store.deliveries.sent("digest:x", "slack", "C1")) == [0]
         # A sent part never becomes claimable again, however old.
         much_later = T0 + timedelta(days=30)
-        done = await store.claim_delivery("digest:x", "slack", "C1", 0, 2, owner=a, now=much_later)
+        done = await store.deliveries.claim(
+            "digest:x", "slack", "C1", 0, 2, owner=a, now=much_later
+        )
         assert done.outcome is Outcome.DONE
-        await other.release_delivery("digest:x", "slack", "C1", 0, owner=b)
-        assert list(await store.deliveries("digest:x", "slack", "C1")) == [0]
+        await other.deliveries.release("digest:x", "slack", "C1", 0, owner=b)
+        assert list(await store.deliveries.sent("digest:x", "slack", "C1")) == [0]
     finally:
         await other.close()
 
@@ -158,10 +160,10 @@ async def test_stored_errors_are_redacted_one_line_and_short(store: Store) -> No
     secret = "ghp_" + "s" * 36
     register([secret])
     owner = Owner.current()
-    await store.claim_delivery("digest:x", "slack", "C1", 0, 1, owner=owner)
+    await store.deliveries.claim("digest:x", "slack", "C1", 0, 1, owner=owner)
     error = RuntimeError(f"Illegal header value b'Bearer {secret}\\n'\n" + "detail " * 200)
-    await store.fail_delivery("digest:x", "slack", "C1", 0, owner=owner, error=error)
-    stored = (await store.delivery_errors("digest:x", "slack", "C1"))[0]
+    await store.deliveries.fail("digest:x", "slack", "C1", 0, owner=owner, error=error)
+    stored = (await store.deliveries.errors("digest:x", "slack", "C1"))[0]
     assert secret not in stored and "\n" not in stored and len(stored) < 300
 
 
@@ -178,7 +180,7 @@ async def test_migration_0004_keeps_earlier_deliveries_as_sent(tmp_path: Path) -
     )
 
     async with await Store.open(url) as store:
-        ledger = await store.deliveries("digest:x", "slack", "C1")
+        ledger = await store.deliveries.sent("digest:x", "slack", "C1")
         assert [(d.part, d.message_id) for d in ledger.values()] == [(0, "1.0")]
 
 
@@ -200,7 +202,7 @@ async def test_naive_datetimes_are_rejected(store: Store) -> None:
     pr = make_pr(1)
     pr.merged_at = datetime(2026, 6, 1)
     with pytest.raises(Exception, match="naive datetime"):
-        await store.upsert_prs([pr])
+        await store.prs.upsert([pr])
 
 
 @given(
@@ -226,10 +228,10 @@ async def test_nul_bytes_and_lone_surrogates_do_not_fail_the_week(store: Store) 
         labels=["ready\x00"],
     )
     others = [make_pr(n) for n in (8, 9)]
-    await store.upsert_prs([*others, nasty])
-    back = await store.get_pr("o/r", 7)
+    await store.prs.upsert([*others, nasty])
+    back = await store.prs.get("o/r", 7)
     assert back is not None
     assert back.title == nasty.title and back.author == "al\x00ice"
     assert back.body == "body\x00with\x00nuls \ufffd and a lone surrogate"
     assert back.labels == ["ready\x00"]
-    assert await store.get_pr("o/r", 8) is not None and await store.get_pr("o/r", 9) is not None
+    assert await store.prs.get("o/r", 8) is not None and await store.prs.get("o/r", 9) is not None

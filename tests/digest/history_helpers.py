@@ -72,10 +72,10 @@ async def fill(
     complete: Iterable[Window],
     repo: str = REPO,
 ) -> None:
-    await store.upsert_prs(list(prs))
+    await store.prs.upsert(list(prs))
     for window in complete:
-        count = await store.count_merged_between(repo, window.start_utc, window.end_utc)
-        await store.mark_window(
+        count = await store.prs.count_merged_between(repo, window.start_utc, window.end_utc)
+        await store.windows.mark(
             repo, window.start_utc, window.end_utc, complete=True, pr_count=count
         )
 

@@ -154,13 +154,13 @@ async def test_fifty_two_weeks_are_one_pr_query(tmp_path: Path) -> None:
     ]
     store = await _open(tmp_path, "bot.db")
     calls = []
-    original = store.prs_merged_between
+    original = store.prs.merged_between
 
     async def counting(*args, **kwargs):
         calls.append(args)
         return await original(*args, **kwargs)
 
-    store.prs_merged_between = counting  # type: ignore[method-assign]
+    store.prs.merged_between = counting  # type: ignore[method-assign]
     try:
         await fill(store, prs, windows)
         timeline = await load_timeline(store, LabelAnalyzer(), REPO, windows, now=NOW)

@@ -197,7 +197,7 @@ async def test_chat_payloads_one_summary_then_the_thread(fake, store) -> None:
         return Sent(f"m{index}", None)
 
     result = await deliver(
-        store,
+        store.deliveries,
         document_id=built.document.id,
         platform="slack",
         channel="C1",
@@ -236,7 +236,7 @@ async def test_real_vllm_ascend_history_is_each_repositorys_own_baseline(store) 
     for label in weeks:
         _, prs = load_dataset(DATASETS / "vllm-ascend" / f"vllm-ascend-2026-{label}.json")
         span = iso_week(2026, int(label[1:]), UTC)
-        assert await store.count_merged_between(repo, span.start_utc, span.end_utc) == len(prs)
+        assert await store.prs.count_merged_between(repo, span.start_utc, span.end_utc) == len(prs)
     assert "跨仓库主题" in render_digest(built, "markdown")
 
 

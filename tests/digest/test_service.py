@@ -26,7 +26,7 @@ class StubAnalyzer:
 @pytest.fixture
 async def store(tmp_path) -> Store:
     store = await Store.open(f"sqlite+aiosqlite:///{tmp_path / 'digest.sqlite3'}")
-    await store.upsert_prs([a.pr for a in this_week() + previous_week()])
+    await store.prs.upsert([a.pr for a in this_week() + previous_week()])
     yield store
     await store.close()
 
@@ -55,7 +55,7 @@ async def test_loads_both_weeks_and_reports_completeness(store: Store) -> None:
     assert digest.summary_text.startswith("Incomplete: this window is not fully synced")
 
     for window in (WINDOW, PREVIOUS_WINDOW):
-        await store.mark_window(REPO, window.start_utc, window.end_utc, complete=True, pr_count=0)
+        await store.windows.mark(REPO, window.start_utc, window.end_utc, complete=True, pr_count=0)
     digest = await make_digest(
         store, StubAnalyzer(), REPO, WINDOW, "zh", now=AFTER, narrative=False
     )
@@ -66,7 +66,7 @@ async def test_loads_both_weeks_and_reports_completeness(store: Store) -> None:
 
 
 async def test_a_running_week_is_never_complete(store: Store) -> None:
-    await store.mark_window(REPO, WINDOW.start_utc, WINDOW.end_utc, complete=True, pr_count=30)
+    await store.windows.mark(REPO, WINDOW.start_utc, WINDOW.end_utc, complete=True, pr_count=30)
     midweek = datetime(2026, 6, 4, tzinfo=UTC)
     digest = await make_digest(
         store, StubAnalyzer(), REPO, WINDOW, "en", now=midweek, narrative=False

@@ -109,7 +109,7 @@ async def start_bot(
             now=lambda: NOW,
         )
 
-    handler = CommandHandler(config=config, context_factory=context, store=store)
+    handler = CommandHandler(config=config, context_factory=context, store=store.deliveries)
     client = VllmDiscordBot(handler=handler, endpoints=endpoints, guild_ids=guild_ids)
     await client.login(fake.token)  # runs setup_hook: gateway lookup and command sync
     return Harness(fake, client, backend, subscriptions, fake.add_channel().id)
@@ -261,7 +261,9 @@ async def test_digest_post_is_posted_in_the_channel_through_the_ledger(
     assert "already posted" in again.followups[0].body["content"]
     assert again.followups[0].flags & EPHEMERAL
     assert len(bot.fake.channel_messages(thread.id)) == len(payloads) - 1
-    ledger = await store.deliveries(digest_document("2026-W23").id, "discord", str(bot.channel))
+    ledger = await store.deliveries.sent(
+        digest_document("2026-W23").id, "discord", str(bot.channel)
+    )
     assert sorted(ledger) == list(range(len(payloads)))
 
 
@@ -273,8 +275,8 @@ async def test_digest_post_held_by_another_run_is_reported_incomplete(
     channel = str(bot.channel)
     # Another live run (on another host, lease not run out) is posting part 2.
     elsewhere = Owner("elsewhere", "another-host", 12345)
-    await store.record_delivery(document.id, "discord", channel, 0, parts, "1", None)
-    claim = await store.claim_delivery(document.id, "discord", channel, 1, parts, owner=elsewhere)
+    await store.deliveries.record(document.id, "discord", channel, 0, parts, "1", None)
+    claim = await store.deliveries.claim(document.id, "discord", channel, 1, parts, owner=elsewhere)
     assert claim.outcome is Outcome.NEW
 
     interaction = bot.invoke("digest", week="2026-W23", post=True)

@@ -20,7 +20,7 @@ async def test_the_chart_is_attached_in_the_digest_thread_with_alt_text(
     doc = digest_document("2026-W23")
     poster = DiscordPoster(http)
     result = await poster.post_document(
-        store,
+        store.deliveries,
         document_id=doc.id,
         channel=str(channel),
         payloads=render_discord(doc),

@@ -42,11 +42,11 @@ async def test_a_takeover_records_the_part_the_crashed_run_posted(
     # The crashed run: the summary reached Discord, its ledger row stayed "claimed".
     posted = await poster.send_message(str(channel), payloads[0])
     crashed = Owner("crashed", socket.gethostname(), dead_pid())
-    claim = await store.claim_delivery(doc.id, "discord", str(channel), 0, 3, owner=crashed)
+    claim = await store.deliveries.claim(doc.id, "discord", str(channel), 0, 3, owner=crashed)
     assert claim.outcome is Outcome.NEW
 
     result = await poster.post_document(
-        store,
+        store.deliveries,
         document_id=doc.id,
         channel=str(channel),
         payloads=payloads,

@@ -54,7 +54,7 @@ async def post(
     http: HTTPClient, store: Store, doc: Document, channel: int | str, **kw: object
 ) -> object:
     return await DiscordPoster(http).post_document(
-        store,
+        store.deliveries,
         document_id=doc.id,
         channel=str(channel),
         payloads=render_discord(doc),
@@ -179,11 +179,11 @@ async def test_restart_resumes_at_the_first_part_not_sent(
     with pytest.raises(DiscordPostError):
         await post(http, store, doc, channel)
     assert len(fake.messages) == 3
-    assert sorted(await store.deliveries(doc.id, "discord", str(channel))) == [0, 1, 2]
+    assert sorted(await store.deliveries.sent(doc.id, "discord", str(channel))) == [0, 1, 2]
 
     fresh = DiscordPoster(http)  # a new process: nothing in memory, only the ledger
     result = await fresh.post_document(
-        store,
+        store.deliveries,
         document_id=doc.id,
         channel=str(channel),
         payloads=payloads,
@@ -269,7 +269,7 @@ async def webhook_post(
 ) -> object:
     async with aiohttp.ClientSession() as session:
         return await DiscordWebhookPoster(url, session).post_document(
-            store,
+            store.deliveries,
             document_id=doc.id,
             channel=channel,
             payloads=render_discord(doc),
@@ -396,11 +396,19 @@ async def test_post_document_from_the_environment(
     try:
         async with discord_http(Environment()) as http:
             by_bot = await DiscordPoster(http).post_document(
-                store, document_id=doc.id, channel=str(channel), payloads=payloads, thread_name=name
+                store.deliveries,
+                document_id=doc.id,
+                channel=str(channel),
+                payloads=payloads,
+                thread_name=name,
             )
         async with aiohttp.ClientSession() as session:
             by_hook = await DiscordWebhookPoster(hook.url, session).post_document(
-                store, document_id=doc.id, channel="hook", payloads=payloads, thread_name=name
+                store.deliveries,
+                document_id=doc.id,
+                channel="hook",
+                payloads=payloads,
+                thread_name=name,
             )
     finally:
         Route.BASE = saved

@@ -29,7 +29,7 @@ async def test_every_pr_file_and_label_arrives(fake, store, make_client):
     result = await sync_window(store, make_client(), repo, W22)
 
     assert result.prs_stored == len(prs) == 82
-    got = {pr.number: stored(pr) for pr in await store.prs_merged_between(repo, W22.start, W22.end)}
+    got = {pr.number: stored(pr) for pr in await store.prs.merged_between(repo, W22.start, W22.end)}
     for pr in prs:
         row = got[pr.number]
         assert (row["title"], row["body"], row["author"], row["merged_at"]) == (

@@ -27,7 +27,7 @@ async def test_rest_sync_is_exact_and_second_run_gets_304s(fake, store, make_cli
     first = await sync_window(store, client, REPO, WEEK)
     assert first.prs_stored == 5
     before = sorted(
-        map(stored, await store.prs_merged_between(REPO, WEEK.start, WEEK.end)),
+        map(stored, await store.prs.merged_between(REPO, WEEK.start, WEEK.end)),
         key=lambda d: d["number"],
     )
     assert before == [expected(pr, rest=True) for pr in sorted(small_week, key=lambda p: p.number)]
@@ -41,7 +41,7 @@ async def test_rest_sync_is_exact_and_second_run_gets_304s(fake, store, make_cli
     assert again.requests == len(second) == sent
     assert all(r.conditional and r.status == 304 for r in second)
     after = sorted(
-        map(stored, await store.prs_merged_between(REPO, WEEK.start, WEEK.end)),
+        map(stored, await store.prs.merged_between(REPO, WEEK.start, WEEK.end)),
         key=lambda d: d["number"],
     )
     assert after == before

@@ -49,11 +49,11 @@ async def test_cold_week_every_pr_file_and_label_arrives(fake, store, make_clien
     result = await sync_window(store, client, REPO, WEEK, progress=progress)
 
     assert result.prs_stored == 250
-    got = await store.prs_merged_between(REPO, WEEK.start, WEEK.end)
+    got = await store.prs.merged_between(REPO, WEEK.start, WEEK.end)
     assert sorted(map(stored, got), key=lambda d: d["number"]) == [
         expected(pr) for pr in sorted(week_prs, key=lambda p: p.number)
     ]
-    big = await store.get_pr(REPO, week_prs[7].number)
+    big = await store.prs.get(REPO, week_prs[7].number)
     assert len(big.files) == big.changed_files == 250
     # 3 search pages + 2 extra file pages (files 101-200, 201-250) of the big PR.
     assert [r.operation for r in fake.log].count("SearchMergedPullRequests") == 3
@@ -61,7 +61,7 @@ async def test_cold_week_every_pr_file_and_label_arrives(fake, store, make_clien
     assert result.requests == len(fake.log) == 5
     assert (progress.total, progress.pages, progress.prs, progress.file_pages) == (250, 3, 250, 2)
     assert result.rate_remaining == 5000 - 5
-    window = await store.get_window(REPO, WEEK.start_utc, WEEK.end_utc)
+    window = await store.windows.get(REPO, WEEK.start_utc, WEEK.end_utc)
     assert window.complete and window.pr_count == 250
 
 
@@ -89,7 +89,7 @@ async def test_changed_window_is_fetched_again(fake, store, make_client, week_pr
     result = await sync_window(store, client, REPO, WEEK, freshness=timedelta(0))
 
     assert not result.confirmed_unchanged and result.requests == 1 + 5
-    pr = await store.get_pr(REPO, week_prs[3].number)
+    pr = await store.prs.get(REPO, week_prs[3].number)
     assert (pr.title, pr.labels) == ("[Bugfix] Renamed after merge", ["ready"])
 
 
@@ -104,12 +104,12 @@ async def test_window_over_search_cap_is_split_and_exact(fake, store, make_clien
     result = await sync_window(store, make_client(), REPO, WEEK)
 
     assert result.prs_stored == 1400
-    assert await store.count_merged_between(REPO, WEEK.start, WEEK.end) == 1400
-    got = await store.prs_merged_between(REPO, WEEK.start, WEEK.end)
+    assert await store.prs.count_merged_between(REPO, WEEK.start, WEEK.end) == 1400
+    got = await store.prs.merged_between(REPO, WEEK.start, WEEK.end)
     assert {p.number for p in got} == {p.number for p in prs}
     searches = [r for r in fake.log if r.operation == "SearchMergedPullRequests"]
     assert len(searches) == len(fake.log) <= 1400 / 100 + 6
-    window = await store.get_window(REPO, WEEK.start_utc, WEEK.end_utc)
+    window = await store.windows.get(REPO, WEEK.start_utc, WEEK.end_utc)
     assert window.complete and window.fingerprint.startswith("1400|")
 
 
@@ -126,11 +126,13 @@ async def test_failure_mid_sync_leaves_window_incomplete(fake, store, make_clien
     with pytest.raises(GitHubUnavailable, match="503"):
         await sync_window(store, make_client(max_retries=1), REPO, WEEK)
 
-    window = await store.get_window(REPO, WEEK.start_utc, WEEK.end_utc)
+    window = await store.windows.get(REPO, WEEK.start_utc, WEEK.end_utc)
     assert window is not None and not window.complete
     # The first page's PRs were complete and stay stored; the rest never arrived.
-    assert window.pr_count == await store.count_merged_between(REPO, WEEK.start, WEEK.end) == 100
-    assert not await store.is_covered(REPO, WEEK.start_utc, WEEK.end_utc)
+    assert (
+        window.pr_count == await store.prs.count_merged_between(REPO, WEEK.start, WEEK.end) == 100
+    )
+    assert not await store.windows.is_covered(REPO, WEEK.start_utc, WEEK.end_utc)
 
     # The next run must not trust the partial window, whatever the freshness.
     fake.faults.clear()
@@ -143,8 +145,8 @@ async def test_failure_in_a_file_page_keeps_that_page_out(fake, store, make_clie
     with pytest.raises(GitHubUnavailable):
         await sync_window(store, make_client(max_retries=0), REPO, WEEK)
     # Big PR #7 is on the first page: no truncated copy of it may be stored.
-    assert await store.get_pr(REPO, week_prs[7].number) is None
-    window = await store.get_window(REPO, WEEK.start_utc, WEEK.end_utc)
+    assert await store.prs.get(REPO, week_prs[7].number) is None
+    window = await store.windows.get(REPO, WEEK.start_utc, WEEK.end_utc)
     assert not window.complete
 
 

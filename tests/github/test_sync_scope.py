@@ -43,11 +43,11 @@ async def test_two_repositories_one_search(two_repos, store, make_client):
     assert file_pages(two_repos) == 2
     assert result.requests == 4 + 2
     for repo in (VLLM, ASCEND):
-        got = await store.prs_merged_between(repo, WEEK.start, WEEK.end)
+        got = await store.prs.merged_between(repo, WEEK.start, WEEK.end)
         assert sorted(pr.number for pr in got) == sorted(pr.number for pr in two_repos.repos[repo])
         assert {pr.repo for pr in got} == {repo}
-        assert await store.is_covered(repo, WEEK.start_utc, WEEK.end_utc)
-    big = await store.get_pr(ASCEND, two_repos.repos[ASCEND][5].number)
+        assert await store.windows.is_covered(repo, WEEK.start_utc, WEEK.end_utc)
+    big = await store.prs.get(ASCEND, two_repos.repos[ASCEND][5].number)
     assert len(big.files) == 130
 
 
@@ -123,7 +123,7 @@ async def test_a_failed_search_leaves_every_repository_incomplete(two_repos, sto
     with pytest.raises(GitHubError):
         await sync_scope(store, client, WEEK, repos=[VLLM, ASCEND])
     for repo in (VLLM, ASCEND):
-        assert not await store.is_covered(repo, WEEK.start_utc, WEEK.end_utc)
+        assert not await store.windows.is_covered(repo, WEEK.start_utc, WEEK.end_utc)
 
 
 def test_scope_qualifiers() -> None:

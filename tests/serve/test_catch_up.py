@@ -33,13 +33,13 @@ class RecordingPost:
         if self.fail_with is not None:
             raise self.fail_with
         document = digest_document_id(job.repo, window.label, job.language)
-        known = await services.store.deliveries(document, job.platform, job.channel)
+        known = await services.store.deliveries.sent(document, job.platform, job.channel)
         result = DeliveryResult(document, job.platform, job.channel, self.parts)
         for part in range(self.parts):
             if part in known:
                 result.skipped.append(part)
             else:
-                await services.store.record_delivery(
+                await services.store.deliveries.record(
                     document, job.platform, job.channel, part, self.parts, f"m{part}", None
                 )
                 result.sent.append(part)
@@ -66,7 +66,7 @@ async def test_missed_run_within_the_window_is_posted_once_at_start(store) -> No
     outcomes = await jobs.catch_up()
     assert outcomes == {"digest:slack:C0123:vllm-project/vllm:en": ["posted"]}
     assert post.calls == [("digest:slack:C0123:vllm-project/vllm:en", "2026-W23")]
-    assert set(await store.deliveries(DOCUMENT, "slack", "C0123")) == {0, 1}
+    assert set(await store.deliveries.sent(DOCUMENT, "slack", "C0123")) == {0, 1}
 
 
 async def test_missed_run_beyond_the_window_is_not_posted(store) -> None:
@@ -103,11 +103,11 @@ async def test_no_double_post_across_a_restart(store) -> None:
 
 async def test_partly_posted_digest_is_resumed(store) -> None:
     # A crash after part 0 of 2: the ledger is incomplete, so the post runs (and resumes).
-    await store.record_delivery(DOCUMENT, "slack", "C0123", 0, 2, "m0", None)
+    await store.deliveries.record(DOCUMENT, "slack", "C0123", 0, 2, "m0", None)
     post = RecordingPost()
     outcomes = await jobs_at(services_for(store), RUN + timedelta(hours=1), post).catch_up()
     assert list(outcomes.values()) == [["posted"]]
-    assert set(await store.deliveries(DOCUMENT, "slack", "C0123")) == {0, 1}
+    assert set(await store.deliveries.sent(DOCUMENT, "slack", "C0123")) == {0, 1}
 
 
 async def test_failed_post_is_counted_and_retried_on_the_next_start(store) -> None:

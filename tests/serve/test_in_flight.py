@@ -126,7 +126,7 @@ async def send_command(port: int, fake: FakeSlack, text: str, key: str) -> httpx
 async def test_sigterm_during_a_slash_command_digest_post_finishes_it(
     store, slack: SlackSetup
 ) -> None:
-    slack.bot.store = store
+    slack.bot.store = store.deliveries
     poster = slack.bot.poster
     assert isinstance(poster, GatedPoster)
     original = slack.bot.stop_accepting
@@ -262,7 +262,7 @@ def _filters() -> Any:
 async def test_json_logs_have_one_structured_line_per_command_and_post(
     store, slack: SlackSetup
 ) -> None:
-    slack.bot.store = store
+    slack.bot.store = store.deliveries
     poster = slack.bot.poster
     assert isinstance(poster, GatedPoster)
     poster.shutting_down.set()  # no gate here

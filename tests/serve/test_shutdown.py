@@ -64,7 +64,7 @@ class SlowPost:
             self.cancelled = True
             raise
         document = digest_document_id(job.repo, window.label, job.language)
-        await services.store.record_delivery(document, job.platform, job.channel, 0, 1, "m", None)
+        await services.store.deliveries.record(document, job.platform, job.channel, 0, 1, "m", None)
         self.finished.append(window.label)
         return DeliveryResult(document, job.platform, job.channel, 1, sent=[0])
 
@@ -90,7 +90,7 @@ async def test_sigterm_during_a_digest_post_lets_it_finish(store) -> None:
     await asyncio.wait_for(task, 10)  # returned normally: the CLI exits 0
     assert post.finished and not post.cancelled
     document = digest_document_id("vllm-project/vllm", post.finished[0], "en")
-    assert await store.deliveries(document, "discord", "111")
+    assert await store.deliveries.sent(document, "discord", "111")
 
 
 async def test_second_signal_skips_the_grace_period(store) -> None:

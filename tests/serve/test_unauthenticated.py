@@ -60,7 +60,7 @@ class _Server:
         bot = SlackBot(
             client=slack_client(self.slack.token, self.slack.api_url),
             context_for=lambda channel, user: None,  # type: ignore[arg-type,return-value]
-            store=self.store,
+            store=self.store.deliveries,
             signing_secret=SLACK_SECRET,
         )
         receiver = WebhookReceiver(

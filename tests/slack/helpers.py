@@ -131,7 +131,7 @@ async def running_bot(
     bot = SlackBot(
         client=slack_client(fake.token, fake.api_url),
         context_for=context_for,
-        store=store,
+        store=store.deliveries,
         signing_secret=SECRET,
         poster=poster,
         render=render_slack,

@@ -252,8 +252,8 @@ async def test_digest_post_held_by_another_run_is_reported_incomplete(
     # Another live run (on another host, lease not run out) is posting part 2 of 8.
     document = digest_document("2026-W23")
     elsewhere = Owner("elsewhere", "another-host", 12345)
-    await store.record_delivery(document.id, "slack", "C1", 0, 8, "1.0", None)
-    claim = await store.claim_delivery(document.id, "slack", "C1", 1, 8, owner=elsewhere)
+    await store.deliveries.record(document.id, "slack", "C1", 0, 8, "1.0", None)
+    claim = await store.deliveries.claim(document.id, "slack", "C1", 1, 8, owner=elsewhere)
     assert claim.outcome is Outcome.NEW
 
     await slack.command("digest 2026-W23 post")

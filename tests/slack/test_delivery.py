@@ -45,11 +45,16 @@ def payloads(n: int) -> list[dict[str, Any]]:
 async def test_replies_go_to_the_thread_the_platform_reported(store: Store) -> None:
     send = Recorder(thread_for_root=True)
     result = await deliver(
-        store, document_id=DOC, platform="discord", channel="1", payloads=payloads(3), send=send
+        store.deliveries,
+        document_id=DOC,
+        platform="discord",
+        channel="1",
+        payloads=payloads(3),
+        send=send,
     )
     assert send.calls == [(0, None), (1, "t-m1"), (2, "t-m1")]
     assert (result.root_id, result.thread_id) == ("m1", "t-m1")
-    ledger = await store.deliveries(DOC, "discord", "1")
+    ledger = await store.deliveries.sent(DOC, "discord", "1")
     assert [(d.part, d.parts, d.message_id, d.thread_id) for d in ledger.values()] == [
         (0, 3, "m1", "t-m1"),
         (1, 3, "m2", "t-m1"),
@@ -63,7 +68,12 @@ async def test_delivered_document_that_now_renders_differently_posts_nothing(
     await post3(store, Recorder())
     send = Recorder()
     result = await deliver(
-        store, document_id=DOC, platform="slack", channel="C1", payloads=payloads(4), send=send
+        store.deliveries,
+        document_id=DOC,
+        platform="slack",
+        channel="C1",
+        payloads=payloads(4),
+        send=send,
     )
     assert send.calls == [] and result.nothing_new and result.parts == 3
 
@@ -110,7 +120,7 @@ def run_in_own_loop(url: str, send: Send, parts: int) -> DeliveryResult:
         # Migrated already by `database`; alembic's module state is not thread-safe.
         async with await Store.open(url, migrate=False) as store:
             return await deliver(
-                store,
+                store.deliveries,
                 document_id=DOC,
                 platform="slack",
                 channel="C1",
@@ -181,7 +191,7 @@ async def test_two_runs_at_once_post_every_part_once_in_order_in_one_thread(
             asyncio.to_thread(run_in_own_loop, url, channel.sender("b"), parts),
         )
         async with await Store.open(url) as store:
-            ledger = await store.deliveries(DOC, "slack", "C1")
+            ledger = await store.deliveries.sent(DOC, "slack", "C1")
 
     # Whoever won each claim, every part went out once, in order, threaded under part 0.
     assert [index for index, _, _ in channel.posted] == list(range(parts))
@@ -195,7 +205,7 @@ async def test_two_runs_at_once_post_every_part_once_in_order_in_one_thread(
 async def post3(store: Store, send: Send, find: Finder | None = None) -> DeliveryResult:
     """A 3-part delivery to slack:C1."""
     return await deliver(
-        store,
+        store.deliveries,
         document_id=DOC,
         platform="slack",
         channel="C1",
@@ -207,8 +217,8 @@ async def post3(store: Store, send: Send, find: Finder | None = None) -> Deliver
 
 async def crashed_run_holding_part_1(store: Store, owner: Owner) -> None:
     """What a run killed while posting part 1 leaves: part 0 sent, part 1 claimed."""
-    await store.record_delivery(DOC, "slack", "C1", 0, 3, "m0", None)
-    claim = await store.claim_delivery(DOC, "slack", "C1", 1, 3, owner=owner)
+    await store.deliveries.record(DOC, "slack", "C1", 0, 3, "m0", None)
+    claim = await store.deliveries.claim(DOC, "slack", "C1", 1, 3, owner=owner)
     assert claim.outcome is Outcome.NEW
 
 
@@ -237,7 +247,7 @@ async def test_a_claim_of_a_dead_process_on_this_host_is_taken_over_at_once(
     # Part 1 was in doubt: the platform was asked first, then it was posted.
     assert find.asked == [1] and send.calls == [(1, "m0"), (2, "m0")]
     assert result.complete and result.skipped == [0] and result.sent == [1, 2]
-    assert sorted(await store.deliveries(DOC, "slack", "C1")) == [0, 1, 2]
+    assert sorted(await store.deliveries.sent(DOC, "slack", "C1")) == [0, 1, 2]
 
 
 async def test_a_part_the_crashed_run_had_posted_is_recorded_not_posted_again(
@@ -247,7 +257,7 @@ async def test_a_part_the_crashed_run_had_posted_is_recorded_not_posted_again(
     send, find = Recorder(), Finder({1: "posted-before-the-crash"})
     result = await post3(store, send, find)
     assert send.calls == [(2, "m0")] and result.reconciled == [1] and result.complete
-    ledger = await store.deliveries(DOC, "slack", "C1")
+    ledger = await store.deliveries.sent(DOC, "slack", "C1")
     assert ledger[1].message_id == "posted-before-the-crash"
 
 
@@ -259,10 +269,10 @@ async def test_a_claim_from_another_host_waits_for_its_lease(store: Store) -> No
     assert send.calls == [] and result.busy_part == 1 and not result.complete
     assert result.busy_owner == "pid 12345 on another-host"
     # The scheduler's "already delivered?" reads only sent parts: a claim is not a post.
-    assert sorted(await store.deliveries(DOC, "slack", "C1")) == [0]
+    assert sorted(await store.deliveries.sent(DOC, "slack", "C1")) == [0]
     # Once the lease has run out, the claim is taken over.
     later = datetime.now(UTC) + LEASE + timedelta(seconds=1)
-    claim = await store.claim_delivery(DOC, "slack", "C1", 1, 3, owner=Owner.current(), now=later)
+    claim = await store.deliveries.claim(DOC, "slack", "C1", 1, 3, owner=Owner.current(), now=later)
     assert claim.outcome is Outcome.DOUBT and claim.holder == elsewhere
 
 
@@ -297,11 +307,11 @@ async def test_a_failed_send_keeps_its_error_and_the_next_run_reconciles_then_re
 
     with pytest.raises(Down):
         await post3(store, fail_at_part_1)
-    errors = await store.delivery_errors(DOC, "slack", "C1")
+    errors = await store.deliveries.errors(DOC, "slack", "C1")
     assert list(errors) == [1] and errors[1].startswith("Down: slack said no")
     assert len(errors[1]) < 300
     send, find = Recorder(), Finder({})
     result = await post3(store, send, find)
     assert find.asked == [1]
     assert send.calls == [(1, "m0"), (2, "m0")] and result.complete
-    assert await store.delivery_errors(DOC, "slack", "C1") == {}
+    assert await store.deliveries.errors(DOC, "slack", "C1") == {}

@@ -47,7 +47,9 @@ async def test_full_digest_posts_completely_in_order_threaded_and_paced(
     payloads = render_slack(digest_document("2026-W23", sections=6))
     assert len(payloads) >= 4  # a digest big enough to need a thread
     start = clock.now
-    result = await poster.post_document(store, document_id=DOC, channel="C1", payloads=payloads)
+    result = await poster.post_document(
+        store.deliveries, document_id=DOC, channel="C1", payloads=payloads
+    )
     assert result.sent == list(range(len(payloads))) and result.complete
     assert_threaded_in_order(fake_slack, "C1", [p["text"] for p in payloads])
     # Every message passed the fake's Block Kit validation, and blocks arrived intact.
@@ -74,7 +76,9 @@ async def test_429_waits_retry_after_and_continues(
 ) -> None:
     fake_slack.fail("chat.postMessage", ("pass", 0), ("429", 7), ("429", 2))
     payloads = simple_payloads(4)
-    result = await poster.post_document(store, document_id=DOC, channel="C1", payloads=payloads)
+    result = await poster.post_document(
+        store.deliveries, document_id=DOC, channel="C1", payloads=payloads
+    )
     assert result.complete
     assert_threaded_in_order(fake_slack, "C1", [p["text"] for p in payloads])
     limited = [r for r in fake_slack.rejections if r.status == 429]
@@ -114,13 +118,15 @@ async def test_crash_after_part_3_of_6_resumes_at_part_4(
     async with await Store.open(url) as store:
         poster = make_poster(fake_slack, clock, max_retries=0)
         with pytest.raises(SlackUnavailable):
-            await poster.post_document(store, document_id=DOC, channel="C1", payloads=payloads)
-        assert sorted(await store.deliveries(DOC, "slack", "C1")) == [0, 1, 2]
+            await poster.post_document(
+                store.deliveries, document_id=DOC, channel="C1", payloads=payloads
+            )
+        assert sorted(await store.deliveries.sent(DOC, "slack", "C1")) == [0, 1, 2]
     assert len(fake_slack.messages) == 3
     # A new process: new store connection, new client, nothing in memory.
     async with await Store.open(url) as store:
         result = await make_poster(fake_slack, clock).post_document(
-            store, document_id=DOC, channel="C1", payloads=payloads
+            store.deliveries, document_id=DOC, channel="C1", payloads=payloads
         )
     assert result.skipped == [0, 1, 2] and result.sent == [3, 4, 5]
     assert_threaded_in_order(fake_slack, "C1", [p["text"] for p in payloads])
@@ -130,18 +136,24 @@ async def test_second_run_posts_nothing_and_force_posts_again(
     fake_slack: FakeSlack, poster, store: Store
 ) -> None:
     payloads = simple_payloads(3)
-    first = await poster.post_document(store, document_id=DOC, channel="C1", payloads=payloads)
+    first = await poster.post_document(
+        store.deliveries, document_id=DOC, channel="C1", payloads=payloads
+    )
     calls = len(fake_slack.calls)
-    again = await poster.post_document(store, document_id=DOC, channel="C1", payloads=payloads)
+    again = await poster.post_document(
+        store.deliveries, document_id=DOC, channel="C1", payloads=payloads
+    )
     assert again.nothing_new and again.skipped == [0, 1, 2]
     assert again.root_id == first.root_id
     assert len(fake_slack.calls) == calls  # not even one API call
     assert "already posted" in again.summary_line()
     # Another channel is a separate delivery.
-    other = await poster.post_document(store, document_id=DOC, channel="C2", payloads=payloads)
+    other = await poster.post_document(
+        store.deliveries, document_id=DOC, channel="C2", payloads=payloads
+    )
     assert other.sent == [0, 1, 2]
     forced = await poster.post_document(
-        store, document_id=DOC, channel="C1", payloads=payloads, force=True
+        store.deliveries, document_id=DOC, channel="C1", payloads=payloads, force=True
     )
     assert forced.sent == [0, 1, 2] and forced.root_id != first.root_id
     c1 = fake_slack.channel_messages("C1")
@@ -175,14 +187,14 @@ async def test_permanent_errors_stop_with_the_fix(
     poster = make_poster(fake_slack, clock, token=token)
     with pytest.raises(SlackPostError) as info:
         await poster.post_document(
-            store, document_id=DOC, channel=channel, payloads=simple_payloads(3)
+            store.deliveries, document_id=DOC, channel=channel, payloads=simple_payloads(3)
         )
     assert info.value.error == error and info.value.channel == channel
     for word in words:
         assert word in str(info.value)
     assert fake_slack.calls.count("chat.postMessage") == 1  # no retry of a permanent error
     assert clock.sleeps == []
-    assert await store.deliveries(DOC, "slack", channel) == {}
+    assert await store.deliveries.sent(DOC, "slack", channel) == {}
 
 
 async def test_fake_enforces_block_kit_limits(fake_slack: FakeSlack, poster) -> None:
@@ -231,7 +243,7 @@ async def test_real_digest_posts_within_slack_limits(
     document = real_digest_document(fixture_digest(language))
     payloads = render_slack(document)
     result = await poster.post_document(
-        store, document_id=document.id, channel="C1", payloads=payloads
+        store.deliveries, document_id=document.id, channel="C1", payloads=payloads
     )
     assert result.complete and result.sent == list(range(len(payloads)))
     assert fake_slack.rejections == []

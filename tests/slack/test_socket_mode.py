@@ -29,7 +29,7 @@ async def test_slash_command_over_socket_mode(
     bot = SlackBot(
         client=slack_client(fake_slack.token, fake_slack.api_url),
         context_for=context_for,
-        store=store,
+        store=store.deliveries,
         poster=poster,
         render=render_slack,
     )

@@ -74,7 +74,7 @@ async def test_the_chart_is_the_last_part_of_the_ledger_and_a_rerun_finds_it(
 
     async def post(force: bool = False):
         return await poster.post_document(
-            store,
+            store.deliveries,
             document_id="digest:x",
             channel="C1",
             payloads=payloads,
@@ -87,7 +87,7 @@ async def test_the_chart_is_the_last_part_of_the_ledger_and_a_rerun_finds_it(
     root = fake_slack.channel_messages("C1")[0]
     (upload,) = fake_slack.shared_files("C1")
     assert upload.thread_ts == root.ts and upload.alt_txt == chart.alt_text
-    ledger = await store.deliveries("digest:x", "slack", "C1")
+    ledger = await store.deliveries.sent("digest:x", "slack", "C1")
     assert ledger[2].message_id == upload.file_id
     # Every text part carries the metadata a takeover looks for.
     assert [m.metadata["event_payload"] for m in fake_slack.channel_messages("C1")] == [

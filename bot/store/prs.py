@@ -1,0 +1,225 @@
+"""The pull-request aggregate: PRs with their files and labels (`pull_requests`, `pr_files`,
+`pr_labels`), and what the stored PRs tell about a repository offline (labels, folders)."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Sequence
+from datetime import UTC, datetime
+
+from sqlalchemy import ColumnElement, delete, func, select
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
+
+from bot.models import FileChange, PullRequest
+from bot.store.analyses import AnalysisCache
+from bot.store.sql import chunks, table_of, upsert
+from bot.store.tables import PRFileRow, PRLabelRow, PullRequestRow
+from bot.store.text import load_text, store_text
+
+_COLUMNS = (
+    "title",
+    "body",
+    "url",
+    "author",
+    "state",
+    "created_at",
+    "merged_at",
+    "closed_at",
+    "additions",
+    "deletions",
+    "changed_files",
+    "files_known",
+    "review_count",
+    "comment_count",
+    "merged_by",
+    "base_ref",
+    "fetched_at",
+)
+
+
+class PullRequests:
+    def __init__(
+        self,
+        session: async_sessionmaker[AsyncSession],
+        engine: AsyncEngine,
+        analyses: AnalysisCache,
+    ) -> None:
+        self.session = session
+        self.engine = engine
+        self.analyses = analyses
+
+    async def upsert(self, prs: Sequence[PullRequest]) -> None:
+        """Insert or replace PRs with their files and labels, in one transaction."""
+        if not prs:
+            return
+        unique = {(pr.repo, pr.number): pr for pr in prs}
+        async with self.session.begin() as session:
+            ids: dict[tuple[str, int], int] = {}
+            for chunk in chunks(list(unique.values())):
+                rows = [
+                    {"repo": pr.repo, "number": pr.number}
+                    | {c: store_text(getattr(pr, c)) for c in _COLUMNS}
+                    for pr in chunk
+                ]
+                stmt = upsert(self.engine, table_of(PullRequestRow)).values(rows)
+                stmt = stmt.on_conflict_do_update(
+                    index_elements=["repo", "number"],
+                    set_={c: stmt.excluded[c] for c in _COLUMNS},
+                ).returning(PullRequestRow.id, PullRequestRow.repo, PullRequestRow.number)
+                for row_id, repo, number in await session.execute(stmt):
+                    ids[(repo, number)] = row_id
+            pr_ids = list(ids.values())
+            for id_chunk in chunks(pr_ids):
+                await session.execute(delete(PRFileRow).where(PRFileRow.pr_id.in_(id_chunk)))
+                await session.execute(delete(PRLabelRow).where(PRLabelRow.pr_id.in_(id_chunk)))
+            # The PRs may have changed: their cached analyses no longer apply.
+            await self.analyses.forget(session, pr_ids)
+            files = [
+                {
+                    "pr_id": ids[key],
+                    "path": store_text(f.path),
+                    "additions": f.additions,
+                    "deletions": f.deletions,
+                    "change_type": f.change_type,
+                }
+                for key, pr in unique.items()
+                for f in pr.files
+            ]
+            labels = [
+                {"pr_id": ids[key], "name": store_text(name)}
+                for key, pr in unique.items()
+                for name in pr.labels
+            ]
+            for rows_chunk in chunks(files, 5000):
+                await session.execute(table_of(PRFileRow).insert(), list(rows_chunk))
+            for rows_chunk in chunks(labels, 5000):
+                await session.execute(table_of(PRLabelRow).insert(), list(rows_chunk))
+
+    async def _load(
+        self, session: AsyncSession, where: Sequence[ColumnElement[bool]]
+    ) -> list[PullRequest]:
+        # Plain rows, not ORM objects: a 10,000-PR week loads twice as fast this way.
+        columns = [PullRequestRow.id, PullRequestRow.repo, PullRequestRow.number] + [
+            getattr(PullRequestRow, c) for c in _COLUMNS
+        ]
+        rows = (await session.execute(select(*columns).where(*where))).all()
+        if not rows:
+            return []
+        by_id = {row[0]: row for row in rows}
+        files: dict[int, list[FileChange]] = defaultdict(list)
+        labels: dict[int, list[str]] = defaultdict(list)
+        for chunk in chunks(list(by_id)):
+            file_rows = await session.execute(
+                select(
+                    PRFileRow.pr_id,
+                    PRFileRow.path,
+                    PRFileRow.additions,
+                    PRFileRow.deletions,
+                    PRFileRow.change_type,
+                )
+                .where(PRFileRow.pr_id.in_(chunk))
+                .order_by(PRFileRow.id)
+            )
+            for pr_id, path, additions, deletions, change_type in file_rows:
+                files[pr_id].append(FileChange(load_text(path), additions, deletions, change_type))
+            label_rows = await session.execute(
+                select(PRLabelRow.pr_id, PRLabelRow.name)
+                .where(PRLabelRow.pr_id.in_(chunk))
+                .order_by(PRLabelRow.id)
+            )
+            for pr_id, name in label_rows:
+                labels[pr_id].append(load_text(name))
+        return [
+            PullRequest(
+                repo=row[1],
+                number=row[2],
+                labels=labels[row[0]],
+                files=files[row[0]],
+                **{c: load_text(v) for c, v in zip(_COLUMNS, row[3:], strict=True)},
+            )
+            for row in rows
+        ]
+
+    async def get(self, repo: str, number: int) -> PullRequest | None:
+        async with self.session() as session:
+            found = await self._load(
+                session, [PullRequestRow.repo == repo, PullRequestRow.number == number]
+            )
+        return found[0] if found else None
+
+    async def merged_between(self, repo: str, start: datetime, end: datetime) -> list[PullRequest]:
+        """Merged PRs with start <= merged_at < end, oldest merge first."""
+        async with self.session() as session:
+            prs = await self._load(
+                session,
+                [
+                    PullRequestRow.repo == repo,
+                    PullRequestRow.merged_at >= start,
+                    PullRequestRow.merged_at < end,
+                ],
+            )
+        prs.sort(key=lambda pr: (pr.merged_at, pr.number))
+        return prs
+
+    async def count_merged_between(self, repo: str, start: datetime, end: datetime) -> int:
+        async with self.session() as session:
+            count: int | None = await session.scalar(
+                select(func.count())
+                .select_from(PullRequestRow)
+                .where(
+                    PullRequestRow.repo == repo,
+                    PullRequestRow.merged_at >= start,
+                    PullRequestRow.merged_at < end,
+                )
+            )
+        return count or 0  # COUNT(*) always returns a row
+
+    async def last_merged(self, repo: str) -> datetime | None:
+        """The newest merge time stored for `repo` (the archive's latest week)."""
+        async with self.session() as session:
+            value = await session.scalar(
+                select(func.max(PullRequestRow.merged_at)).where(PullRequestRow.repo == repo)
+            )
+        if value is not None and value.tzinfo is None:
+            value = value.replace(tzinfo=UTC)  # SQLite returns naive UTC
+        return value
+
+    async def repos(self) -> list[str]:
+        async with self.session() as session:
+            rows = await session.execute(select(PullRequestRow.repo).distinct())
+            return sorted(r for (r,) in rows)
+
+    async def label_names(self, repo: str) -> list[str]:
+        """Every label seen on stored PRs of `repo` (auto rules make modules of them)."""
+        async with self.session() as session:
+            rows = await session.execute(
+                select(PRLabelRow.name)
+                .join(PullRequestRow, PRLabelRow.pr_id == PullRequestRow.id)
+                .where(PullRequestRow.repo == repo)
+                .distinct()
+            )
+            return sorted(load_text(name) for (name,) in rows)
+
+    async def _paths(self, repo: str) -> list[str]:
+        async with self.session() as session:
+            rows = await session.execute(
+                select(PRFileRow.path)
+                .join(PullRequestRow, PRFileRow.pr_id == PullRequestRow.id)
+                .where(PullRequestRow.repo == repo)
+                .distinct()
+            )
+            return [path for (path,) in rows]
+
+    async def top_level_dirs(self, repo: str) -> list[str]:
+        """Top-level folders seen in stored PRs' files (offline stand-in for the repo tree)."""
+        return sorted({path.split("/", 1)[0] for path in await self._paths(repo) if "/" in path})
+
+    async def subfolders(self, repo: str) -> dict[str, list[str]]:
+        """Second-level folders per top-level folder seen in stored PRs' files ("vllm_ascend"
+        → ["attention", "ops", ...]): how auto rules split the repository's own package."""
+        tree: dict[str, set[str]] = {}
+        for path in await self._paths(repo):
+            parts = path.split("/")
+            if len(parts) > 2:
+                tree.setdefault(parts[0], set()).add(parts[1])
+        return {top: sorted(subs) for top, subs in sorted(tree.items())}

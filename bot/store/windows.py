@@ -1,0 +1,115 @@
+"""The sync-window aggregate: which spans of a repository's merged PRs the store holds
+completely (`sync_windows`), so a synced week is never fetched again."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
+
+from bot.store.sql import table_of, upsert
+from bot.store.tables import SyncWindowRow
+
+
+@dataclass(frozen=True, slots=True)
+class SyncWindow:
+    repo: str
+    start: datetime
+    end: datetime
+    complete: bool
+    pr_count: int
+    fingerprint: str | None
+    synced_at: datetime | None
+    checked_at: datetime | None
+
+
+class SyncWindows:
+    def __init__(self, session: async_sessionmaker[AsyncSession], engine: AsyncEngine) -> None:
+        self.session = session
+        self.engine = engine
+
+    async def get(self, repo: str, start: datetime, end: datetime) -> SyncWindow | None:
+        async with self.session() as session:
+            row = await session.scalar(
+                select(SyncWindowRow).where(
+                    SyncWindowRow.repo == repo,
+                    SyncWindowRow.start == start,
+                    SyncWindowRow.end == end,
+                )
+            )
+        return _window(row) if row else None
+
+    async def overlapping(self, repo: str, start: datetime, end: datetime) -> list[SyncWindow]:
+        """Windows of `repo` that overlap [start, end), by start."""
+        async with self.session() as session:
+            rows = (
+                await session.execute(
+                    select(SyncWindowRow)
+                    .where(
+                        SyncWindowRow.repo == repo,
+                        SyncWindowRow.start < end,
+                        SyncWindowRow.end > start,
+                    )
+                    .order_by(SyncWindowRow.start)
+                )
+            ).scalars()
+            return [_window(r) for r in rows]
+
+    async def is_covered(self, repo: str, start: datetime, end: datetime) -> bool:
+        """True when complete windows cover [start, end) without a gap."""
+        cursor = start
+        for window in await self.overlapping(repo, start, end):
+            if not window.complete:
+                continue
+            if window.start <= cursor < window.end:
+                cursor = window.end
+            if cursor >= end:
+                return True
+        return cursor >= end
+
+    async def mark(
+        self,
+        repo: str,
+        start: datetime,
+        end: datetime,
+        *,
+        complete: bool,
+        pr_count: int,
+        fingerprint: str | None = None,
+        synced: bool = True,
+    ) -> None:
+        """Record a window's state. `synced=False` records only a confirmation check."""
+        now = datetime.now(UTC)
+        values = {
+            "repo": repo,
+            "start": start,
+            "end": end,
+            "complete": complete,
+            "pr_count": pr_count,
+            "fingerprint": fingerprint,
+            "checked_at": now,
+        }
+        if synced:
+            values["synced_at"] = now
+        stmt = upsert(self.engine, table_of(SyncWindowRow)).values(values)
+        stmt = stmt.on_conflict_do_update(
+            index_elements=["repo", "start", "end"],
+            set_={k: stmt.excluded[k] for k in values if k not in ("repo", "start", "end")},
+        )
+        async with self.session.begin() as session:
+            await session.execute(stmt)
+
+
+def _window(row: SyncWindowRow) -> SyncWindow:
+    return SyncWindow(
+        row.repo,
+        row.start,
+        row.end,
+        row.complete,
+        row.pr_count,
+        row.fingerprint,
+        row.synced_at,
+        row.checked_at,
+    )
