@@ -20,14 +20,14 @@ import signal
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
-from bot.app import App
+from bot.app import App, deployments
 from bot.digest.archive import ArchiveCache
 from bot.errors import BotError, ConfigError
-from bot.runtime.integrations import Component, Integrations, discover, periodic_sync
+from bot.platform import Component
+from bot.runtime.integrations import Integrations, discover, periodic_sync
 from bot.runtime.leader import LeaderLoop, Leadership, leadership_for
 from bot.runtime.logging import configure_logging, secret_values
 from bot.runtime.metrics import METRICS, Metrics
-from bot.runtime.probes import secret
 from bot.runtime.scheduler import (
     InFlight,
     Jobs,
@@ -48,37 +48,7 @@ log = logging.getLogger("bot.serve")
 
 def missing_tokens(config: Config, env: Environment) -> list[str]:
     """What the configured platforms need and the environment lacks, as fix-it phrases."""
-    problems: list[str] = []
-    slack_targets = [t.channel for t in config.digest.targets if t.platform == "slack"]
-    discord_targets = [
-        t.channel for t in config.digest.targets if t.platform == "discord" and not t.webhook_url
-    ]
-    slack_on = bool(secret(env.slack_bot_token))
-    if slack_targets and not slack_on:
-        problems.append(
-            f"SLACK_BOT_TOKEN is not set but digest targets post to Slack "
-            f"({', '.join(slack_targets)}); set it or remove those targets"
-        )
-    if slack_on or slack_targets:
-        if config.slack.mode == "socket" and not secret(env.slack_app_token):
-            problems.append(
-                'SLACK_APP_TOKEN (xapp-…) is not set but [slack] mode = "socket"; set it, '
-                'or use mode = "http" with SLACK_SIGNING_SECRET'
-            )
-        if config.slack.mode == "http" and not secret(env.slack_signing_secret):
-            problems.append(
-                'SLACK_SIGNING_SECRET is not set but [slack] mode = "http" (it verifies '
-                '/slack/events); set it, or use mode = "socket" with SLACK_APP_TOKEN'
-            )
-    elif secret(env.slack_app_token) or secret(env.slack_signing_secret):
-        problems.append("SLACK_APP_TOKEN/SLACK_SIGNING_SECRET is set but SLACK_BOT_TOKEN is not")
-    if discord_targets and not secret(env.discord_bot_token):
-        problems.append(
-            f"DISCORD_BOT_TOKEN is not set but digest targets post to Discord "
-            f"({', '.join(discord_targets)}); set it, give those targets a webhook_url_env, "
-            "or remove them"
-        )
-    return problems
+    return [problem for d in deployments() for problem in d.missing_tokens(config, env)]
 
 
 def preflight(config: Config, env: Environment) -> None:
