@@ -30,6 +30,8 @@ from bot.tasks import Work
 from bot.validators import echo
 
 if TYPE_CHECKING:
+    from aiohttp import web
+
     from bot.app import App
     from bot.config import Config, Environment
     from bot.runtime.probes import Probe
@@ -225,8 +227,8 @@ class Platforms(Mapping[str, Platform]):
 
 # ---------------------------------------------------------------------------- deployment
 
-# An aiohttp handler: the request in, a response out (aiohttp's types stay off this module).
-Handler = Callable[[Any], Awaitable[Any]]
+# An aiohttp handler (aiohttp is named for type checking only: posting never loads it).
+Handler = Callable[["web.Request"], Awaitable["web.StreamResponse"]]
 
 
 @dataclass

@@ -18,7 +18,7 @@ import contextlib
 import logging
 import signal
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, TypedDict, Unpack
 
 from bot.app import App, deployments
 from bot.digest.archive import ArchiveCache
@@ -40,6 +40,8 @@ from bot.runtime.settings import ServeConfig, logging_settings, serve_settings
 from bot.runtime.web import Readiness, archive_routes, build_app, start_site
 
 if TYPE_CHECKING:
+    from aiohttp.web import AppRunner
+
     from bot.config import Config, Environment
     from bot.github.client import GitHubClient
 
@@ -57,6 +59,18 @@ def preflight(config: Config, env: Environment) -> None:
     problems = missing_tokens(config, env)
     if problems:
         raise ConfigError("cannot serve: " + "; ".join(problems))
+
+
+class ServerOptions(TypedDict, total=False):
+    """`Server`'s keyword arguments beside the port, as `serve_forever` passes them on."""
+
+    post: PostDigest
+    integrations: Integrations | None
+    sync: Callable[[App], Awaitable[str]] | None
+    leadership: Leadership | None
+    metrics: Metrics
+    catch_up: bool
+    settings: ServeConfig | None
 
 
 class Server:
@@ -111,9 +125,9 @@ class Server:
             self._deposed,
             self.settings.leader_retry_seconds,
         )
-        self._runner: Any = None
+        self._runner: AppRunner | None = None
         self._leader_task: asyncio.Task[None] | None = None
-        self._catch_up_task: asyncio.Task[Any] | None = None
+        self._catch_up_task: asyncio.Task[dict[str, list[str]]] | None = None
         self._started: list[Component] = []
         self._bind_metrics()
 
@@ -227,16 +241,16 @@ class Server:
             self.scheduler.pause()  # no new runs; running ones continue
         drain = asyncio.create_task(self.inflight.drain(grace))
         web = asyncio.create_task(self._stop_web())
-        waiters: set[asyncio.Future[Any]] = {drain}
-        if force is not None:
-            waiters.add(asyncio.ensure_future(force.wait()))
-        await asyncio.wait(waiters, return_when=asyncio.FIRST_COMPLETED)
+        forced = None if force is None else asyncio.ensure_future(force.wait())
+        await asyncio.wait(
+            {drain} if forced is None else {drain, forced}, return_when=asyncio.FIRST_COMPLETED
+        )
         if not drain.done():  # a second signal: stop waiting
             log.warning("second signal: cancelling in-flight work now")
             self.inflight.cancel_all()
         cancelled = await drain
-        for waiter in waiters - {drain}:
-            waiter.cancel()
+        if forced is not None:
+            forced.cancel()
         if cancelled:
             log.warning(
                 "cancelled after %.0f s: %s",
@@ -277,7 +291,9 @@ def _configure_logging(services: App) -> None:
     configure_logging(settings.format, level, secret_values(services))
 
 
-async def serve_forever(services: App, port: int | None = None, **options: Any) -> None:
+async def serve_forever(
+    services: App, port: int | None = None, **options: Unpack[ServerOptions]
+) -> None:
     """Run until SIGTERM/SIGINT; return normally after a clean shutdown (exit 0)."""
     preflight(services.config, services.env)  # before logging changes: one line on stderr
     _configure_logging(services)

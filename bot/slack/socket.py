@@ -25,7 +25,7 @@ class SlackSocketMode:
         self.bot = bot
         self.app_token = app_token
         self.drain_seconds = drain_seconds
-        # slack-bolt's AsyncSocketModeHandler, loaded on start (it is untyped there).
+        # slack-bolt's AsyncSocketModeHandler: its connect and close are untyped.
         self.handler: Any = None
 
     async def start(self) -> None:
