@@ -24,7 +24,6 @@ from formatters.discord import discord_thread_name, render_discord
 
 log = logging.getLogger(__name__)
 
-
 MISSING_TOKEN = (
     "DISCORD_BOT_TOKEN is not set: copy the bot token from the Developer Portal "
     "(your application → Bot → Reset Token), or give the target a webhook_url_env"

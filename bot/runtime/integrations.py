@@ -2,8 +2,8 @@
 platform's (its `bot.platform.Deployment`: Slack's events route or Socket Mode, the Discord
 gateway), then the GitHub webhook and the alert poller.
 
-Only `serve` (and `doctor`, through it) imports this module, so slack-bolt and discord.py,
-which the platforms' deployments load, stay off the CLI's other commands.
+slack-bolt and discord.py load with the deployments (`bot.app.deployments`), which only
+`serve` and `doctor` ask for, so the CLI's other commands never load them.
 
 Work that must finish before shutdown (a command being answered, a webhook delivery being
 processed, an alert flush) lives in the platform code. Anything offering `stop_accepting()`
