@@ -16,6 +16,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from bot import discord as discord_platform
+from bot import slack as slack_platform
 from bot.config import Config, Environment, database_url, load_config
 from bot.errors import ConfigError, GitHubError
 from bot.store import Store
@@ -29,10 +31,20 @@ if TYPE_CHECKING:
     from bot.analysis.rules import RuleSet
     from bot.discord.poster import DiscordRestPoster
     from bot.github.client import GitHubClient
-    from bot.platform import Platform, Platforms
+    from bot.platform import Deployment, Platform, Platforms
     from bot.slack.poster import SlackPoster
 
 log = logging.getLogger(__name__)
+
+
+def deployments() -> list[Deployment]:
+    """What running each chat platform takes beside posting (`bot.platform.Deployment`),
+    in the order `serve`, `doctor` and /readyz report them."""
+    # Lazy: slack-bolt, discord.py and the platforms' probes load only for serve and doctor.
+    from bot.discord.deployment import DiscordDeployment
+    from bot.slack.deployment import SlackDeployment
+
+    return [SlackDeployment(), DiscordDeployment()]
 
 
 @dataclass
@@ -115,8 +127,8 @@ class App:
             from bot.platform import Platforms
 
             registry = Platforms()
-            registry.register("slack", self._slack_platform)
-            registry.register("discord", self._discord_platform)
+            registry.register(slack_platform.NAME, self._slack_platform)
+            registry.register(discord_platform.NAME, self._discord_platform)
             registry.register_local("terminal", self._terminal_platform)
             self._platforms = registry
         return self._platforms

@@ -1,8 +1,9 @@
 """`vllm-bot doctor`: check config, tokens, channels, database and GitHub; say how to fix.
 
 Every check runs even when an earlier one failed, so one run lists everything to fix.
-All calls are read-only (auth.test, conversations.info, GET /users/@me, GET /channels/{id},
-GraphQL `viewer`); the database check writes a row inside a transaction it rolls back.
+All calls are read-only (GraphQL `viewer`, and each platform's: auth.test,
+conversations.info, GET /users/@me, GET /channels/{id}, …); the database check writes a
+row inside a transaction it rolls back.
 """
 
 from __future__ import annotations
@@ -14,10 +15,11 @@ from typing import TYPE_CHECKING
 
 from rich.console import Console
 
+from bot.app import deployments
 from bot.cron import parse_cron
 from bot.errors import ConfigError
 from bot.runtime import probes
-from bot.runtime.probes import Probe, secret
+from bot.runtime.probes import Probe
 from bot.runtime.scheduler import fire_times
 from bot.serve import missing_tokens
 
@@ -101,47 +103,9 @@ def _without_unset_webhooks(config: Config) -> Config:
 
 
 async def _platform_checks(services: App) -> list[Probe]:
-    env, config = services.env, services.config
     results: list[Probe] = []
-    slack_targets = [t for t in config.digest.targets if t.platform == "slack"]
-    if secret(env.slack_bot_token) or slack_targets:
-        auth = await probes.slack_auth(env)
-        results.append(auth)
-        if config.slack.mode == "socket":
-            results.append(await probes.slack_app_token(env))
-        elif not secret(env.slack_signing_secret):
-            results.append(
-                Probe(
-                    "slack signing secret",
-                    False,
-                    "SLACK_SIGNING_SECRET is not set",
-                    "copy it from the app's Basic Information page",
-                )
-            )
-        else:
-            results.append(Probe("slack signing secret", True, "set (verified per request)"))
-        if auth.ok:
-            for channel in dict.fromkeys(t.channel for t in slack_targets):
-                results.append(await probes.slack_channel(env, channel))
-    discord_targets = [t for t in config.digest.targets if t.platform == "discord"]
-    needs_bot = [t for t in discord_targets if not t.webhook_url_env]
-    if secret(env.discord_bot_token) or needs_bot:
-        me = await probes.discord_me(env)
-        results.append(me)
-        if me.ok:
-            for channel in dict.fromkeys(t.channel for t in needs_bot):
-                results.append(await probes.discord_channel(env, channel))
-    for target in discord_targets:
-        if not target.webhook_url_env:
-            continue
-        try:
-            url = target.webhook_url
-        except ConfigError as exc:
-            results.append(Probe(f"discord webhook {target.channel}", False, str(exc)))
-            continue
-        if url is None:  # never: webhook_url_env is set (above)
-            continue
-        results.append(await probes.discord_webhook(url, target.channel, env))
+    for deployment in deployments():
+        results += await deployment.checks(services.config, services.env)
     if not results:
         results.append(
             Probe("platforms", True, "none configured: webhooks and CLI only", warning=True)

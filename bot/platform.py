@@ -10,19 +10,31 @@ platform's name.
 `Platforms` is the registry the App builds from config and environment: a read-only
 mapping from name to Platform whose entries are built on first use (a PR lookup never
 builds a platform client). This module imports no platform: the App registers them.
+
+A chat platform's `Deployment` is the rest of what it knows: the tokens it needs, doctor's
+checks, the /readyz probe and the pieces `serve` mounts (`Route`) or starts (`Component`).
+The App lists them (`bot.app.deployments`) and serve, doctor and /readyz iterate them.
 """
 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Awaitable, Callable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from bot.delivery import Attachment, DeliveryResult, Ledger, Sent
 from bot.document import Document
 from bot.errors import UsageError
+from bot.tasks import Work
 from bot.validators import echo
+
+if TYPE_CHECKING:
+    from aiohttp import web
+
+    from bot.app import App
+    from bot.config import Config, Environment
+    from bot.runtime.probes import Probe
 
 
 @runtime_checkable
@@ -211,3 +223,60 @@ class Platforms(Mapping[str, Platform]):
         built, self._built = self._built, {}
         for platform in built.values():
             await platform.close()
+
+
+# ---------------------------------------------------------------------------- deployment
+
+# An aiohttp handler (aiohttp is named for type checking only: posting never loads it).
+Handler = Callable[["web.Request"], Awaitable["web.StreamResponse"]]
+
+
+@dataclass
+class Route:
+    """A route `serve`'s web server mounts (Slack's events, the GitHub webhook, …); `work`
+    is what shutdown drains for it when the handler is not `Work` itself."""
+
+    method: str
+    path: str
+    handler: Handler
+    work: Work | None = None
+
+
+class Component(Protocol):
+    """A connection `serve` starts and stops (Slack Socket Mode, the Discord gateway);
+    `leader_only` ones run on the scheduler leader alone."""
+
+    name: str
+    leader_only: bool
+
+    async def start(self) -> None: ...
+    async def stop(self) -> None: ...
+
+    def ready(self) -> Probe | None:
+        """The connection's state for /readyz, or None to let the platform's probe answer."""
+        ...
+
+
+class Deployment(Protocol):
+    """What running one chat platform takes beside posting; implementations live next to
+    the Platform in bot/<platform>/."""
+
+    name: str
+
+    def missing_tokens(self, config: Config, env: Environment) -> list[str]:
+        """What the config needs of this platform and the environment lacks, as fix-it
+        phrases ("X is not set but …; set it …")."""
+        ...
+
+    async def checks(self, config: Config, env: Environment) -> list[Probe]:
+        """doctor's read-only checks (tokens, channels); [] when nothing is configured."""
+        ...
+
+    def readiness(self, env: Environment) -> Callable[[], Awaitable[Probe]] | None:
+        """/readyz's login check when this platform has a token, else None."""
+        ...
+
+    def serve(self, services: App) -> tuple[list[Route], list[Component]]:
+        """The routes `serve` mounts and the components it starts for this platform
+        (none when its token is unset)."""
+        ...

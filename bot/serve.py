@@ -18,16 +18,16 @@ import contextlib
 import logging
 import signal
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, TypedDict, Unpack
 
-from bot.app import App
+from bot.app import App, deployments
 from bot.digest.archive import ArchiveCache
 from bot.errors import BotError, ConfigError
-from bot.runtime.integrations import Component, Integrations, discover, periodic_sync
+from bot.platform import Component
+from bot.runtime.integrations import Integrations, discover, periodic_sync
 from bot.runtime.leader import LeaderLoop, Leadership, leadership_for
 from bot.runtime.logging import configure_logging, secret_values
 from bot.runtime.metrics import METRICS, Metrics
-from bot.runtime.probes import secret
 from bot.runtime.scheduler import (
     InFlight,
     Jobs,
@@ -40,6 +40,8 @@ from bot.runtime.settings import ServeConfig, logging_settings, serve_settings
 from bot.runtime.web import Readiness, archive_routes, build_app, start_site
 
 if TYPE_CHECKING:
+    from aiohttp.web import AppRunner
+
     from bot.config import Config, Environment
     from bot.github.client import GitHubClient
 
@@ -48,37 +50,7 @@ log = logging.getLogger("bot.serve")
 
 def missing_tokens(config: Config, env: Environment) -> list[str]:
     """What the configured platforms need and the environment lacks, as fix-it phrases."""
-    problems: list[str] = []
-    slack_targets = [t.channel for t in config.digest.targets if t.platform == "slack"]
-    discord_targets = [
-        t.channel for t in config.digest.targets if t.platform == "discord" and not t.webhook_url
-    ]
-    slack_on = bool(secret(env.slack_bot_token))
-    if slack_targets and not slack_on:
-        problems.append(
-            f"SLACK_BOT_TOKEN is not set but digest targets post to Slack "
-            f"({', '.join(slack_targets)}); set it or remove those targets"
-        )
-    if slack_on or slack_targets:
-        if config.slack.mode == "socket" and not secret(env.slack_app_token):
-            problems.append(
-                'SLACK_APP_TOKEN (xapp-…) is not set but [slack] mode = "socket"; set it, '
-                'or use mode = "http" with SLACK_SIGNING_SECRET'
-            )
-        if config.slack.mode == "http" and not secret(env.slack_signing_secret):
-            problems.append(
-                'SLACK_SIGNING_SECRET is not set but [slack] mode = "http" (it verifies '
-                '/slack/events); set it, or use mode = "socket" with SLACK_APP_TOKEN'
-            )
-    elif secret(env.slack_app_token) or secret(env.slack_signing_secret):
-        problems.append("SLACK_APP_TOKEN/SLACK_SIGNING_SECRET is set but SLACK_BOT_TOKEN is not")
-    if discord_targets and not secret(env.discord_bot_token):
-        problems.append(
-            f"DISCORD_BOT_TOKEN is not set but digest targets post to Discord "
-            f"({', '.join(discord_targets)}); set it, give those targets a webhook_url_env, "
-            "or remove them"
-        )
-    return problems
+    return [problem for d in deployments() for problem in d.missing_tokens(config, env)]
 
 
 def preflight(config: Config, env: Environment) -> None:
@@ -87,6 +59,18 @@ def preflight(config: Config, env: Environment) -> None:
     problems = missing_tokens(config, env)
     if problems:
         raise ConfigError("cannot serve: " + "; ".join(problems))
+
+
+class ServerOptions(TypedDict, total=False):
+    """`Server`'s keyword arguments beside the port, as `serve_forever` passes them on."""
+
+    post: PostDigest
+    integrations: Integrations | None
+    sync: Callable[[App], Awaitable[str]] | None
+    leadership: Leadership | None
+    metrics: Metrics
+    catch_up: bool
+    settings: ServeConfig | None
 
 
 class Server:
@@ -141,9 +125,9 @@ class Server:
             self._deposed,
             self.settings.leader_retry_seconds,
         )
-        self._runner: Any = None
+        self._runner: AppRunner | None = None
         self._leader_task: asyncio.Task[None] | None = None
-        self._catch_up_task: asyncio.Task[Any] | None = None
+        self._catch_up_task: asyncio.Task[dict[str, list[str]]] | None = None
         self._started: list[Component] = []
         self._bind_metrics()
 
@@ -257,16 +241,16 @@ class Server:
             self.scheduler.pause()  # no new runs; running ones continue
         drain = asyncio.create_task(self.inflight.drain(grace))
         web = asyncio.create_task(self._stop_web())
-        waiters: set[asyncio.Future[Any]] = {drain}
-        if force is not None:
-            waiters.add(asyncio.ensure_future(force.wait()))
-        await asyncio.wait(waiters, return_when=asyncio.FIRST_COMPLETED)
+        forced = None if force is None else asyncio.ensure_future(force.wait())
+        await asyncio.wait(
+            {drain} if forced is None else {drain, forced}, return_when=asyncio.FIRST_COMPLETED
+        )
         if not drain.done():  # a second signal: stop waiting
             log.warning("second signal: cancelling in-flight work now")
             self.inflight.cancel_all()
         cancelled = await drain
-        for waiter in waiters - {drain}:
-            waiter.cancel()
+        if forced is not None:
+            forced.cancel()
         if cancelled:
             log.warning(
                 "cancelled after %.0f s: %s",
@@ -307,7 +291,9 @@ def _configure_logging(services: App) -> None:
     configure_logging(settings.format, level, secret_values(services))
 
 
-async def serve_forever(services: App, port: int | None = None, **options: Any) -> None:
+async def serve_forever(
+    services: App, port: int | None = None, **options: Unpack[ServerOptions]
+) -> None:
     """Run until SIGTERM/SIGINT; return normally after a clean shutdown (exit 0)."""
     preflight(services.config, services.env)  # before logging changes: one line on stderr
     _configure_logging(services)

@@ -120,3 +120,26 @@ class TaskTracker:
         if pending:
             await asyncio.wait(pending, timeout=5)
         return list(pending.values())
+
+
+class Tracked:
+    """The `Work` face of a component that keeps its tasks in `self.tracker` (the Slack
+    bot, the Discord command handler): shutdown's switch and list, read from the tracker."""
+
+    tracker: TaskTracker
+
+    @property
+    def accepting(self) -> bool:
+        return self.tracker.accepting
+
+    def stop_accepting(self) -> None:
+        """Shutdown: new work is refused ("restarting"); work already taken goes on."""
+        self.tracker.stop_accepting()
+
+    def in_flight(self) -> dict[asyncio.Task[object], str]:
+        """Work still running (shutdown awaits it, bounded)."""
+        return self.tracker.in_flight()
+
+    async def drain(self) -> None:
+        """Wait, unbounded, for the work still running (callers bound it with a timeout)."""
+        await self.tracker.wait_idle()

@@ -7,6 +7,8 @@ Shared by the CLI, the chat commands and the config, so `--repo`, `/vllm … rep
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal, get_args
 
@@ -19,8 +21,6 @@ REPO_EXAMPLE = "OWNER/NAME, e.g. vllm-project/vllm"
 _OWNER = re.compile(r"^[A-Za-z0-9](?:[A-Za-z0-9]|-(?=[A-Za-z0-9])){0,38}$")
 _NAME = re.compile(r"^[A-Za-z0-9._-]{1,100}$")
 MAX_PR_NUMBER = 2**31 - 1  # GitHub's GraphQL Int
-_SNOWFLAKE = re.compile(r"^[0-9]{15,21}$")
-_SLACK_CHANNEL = re.compile(r"^[A-Z0-9]{1,30}$")
 
 
 def echo(text: str, limit: int = ECHO_LIMIT) -> str:
@@ -61,19 +61,37 @@ ChatPlatform = Literal["slack", "discord"]
 CHAT_PLATFORMS: tuple[ChatPlatform, ...] = get_args(ChatPlatform)
 
 
+@dataclass(frozen=True, slots=True)
+class ChannelFormat:
+    """How one chat platform writes a channel id, and what the line rejecting one says."""
+
+    label: str  # the platform as a sentence names it
+    pattern: re.Pattern[str]
+    expected: str  # the rest of the line, after "bad <label> channel '<channel>': "
+
+
+# Written once: config validation, the command layer and each Platform's `channel_problem`
+# all check a channel against this table.
+CHANNEL_FORMATS: Mapping[str, ChannelFormat] = {
+    "slack": ChannelFormat(
+        "Slack",
+        re.compile(r"^[A-Z0-9]{1,30}$"),
+        "expected a channel id like C0123456 (capital letters and digits)",
+    ),
+    "discord": ChannelFormat(
+        "Discord",
+        re.compile(r"^[0-9]{15,21}$"),  # a snowflake
+        "Discord ids are numbers (15-21 digits, e.g. discord:1234567890123456789)",
+    ),
+}
+
+
 def chat_channel_problem(platform: str, channel: str) -> str | None:
     """Why `channel` cannot be a channel id of `platform`, or None."""
-    if platform == "discord" and not _SNOWFLAKE.match(channel):
-        return (
-            f"bad Discord channel {echo(channel)}: Discord ids are numbers "
-            "(15-21 digits, e.g. discord:1234567890123456789)"
-        )
-    if platform == "slack" and not _SLACK_CHANNEL.match(channel):
-        return (
-            f"bad Slack channel {echo(channel)}: expected a channel id like C0123456 "
-            "(capital letters and digits)"
-        )
-    return None
+    form = CHANNEL_FORMATS.get(platform)
+    if form is None or form.pattern.match(channel):
+        return None
+    return f"bad {form.label} channel {echo(channel)}: {form.expected}"
 
 
 def database_url_problem(url: str) -> str | None:

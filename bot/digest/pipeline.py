@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING
@@ -193,30 +193,57 @@ async def _new_contributors(services: App, repo: str, window: Window) -> set[str
         return None
 
 
-def render_digest(built: BuiltDigest, fmt: str) -> str:
+def _markdown(built: BuiltDigest) -> str:
     # Lazy: the renderers (~30 ms) stay off `sync`, `explain` and `themes`, which load this module.
-    from bot.digest.render import render_html, render_json, render_markdown
+    from bot.digest.render import render_markdown
 
-    if fmt == "markdown":
-        return render_markdown(built.document)
-    if fmt == "html":
-        # Lazy: charts and formatters.svg (~30 ms) load only for HTML.
-        from bot.digest.charts import svg_charts
+    return render_markdown(built.document)
 
-        return render_html(built.document, svg_charts(built.digest))
-    if fmt == "json":
-        return render_json(built.digest)
-    if fmt == "slack":
-        # Lazy: formatters.slack loads only for the slack format.
-        from formatters.slack import render_slack
 
-        return json.dumps(render_slack(built.document), ensure_ascii=False, indent=2)
-    if fmt == "discord":
-        # Lazy: formatters.discord loads only for the discord format.
-        from formatters.discord import render_discord
+def _html(built: BuiltDigest) -> str:
+    # Lazy: the renderers (~30 ms), charts and formatters.svg (~30 ms) load only for HTML.
+    from bot.digest.charts import svg_charts
+    from bot.digest.render import render_html
 
-        return json.dumps(render_discord(built.document), ensure_ascii=False, indent=2)
-    raise ValueError(f"unknown digest format {fmt!r}")
+    return render_html(built.document, svg_charts(built.digest))
+
+
+def _json(built: BuiltDigest) -> str:
+    # Lazy: the renderers stay off `sync`, `explain` and `themes`.
+    from bot.digest.render import render_json
+
+    return render_json(built.digest)
+
+
+def _slack(built: BuiltDigest) -> str:
+    # Lazy: formatters.slack loads only for the slack format.
+    from formatters.slack import render_slack
+
+    return json.dumps(render_slack(built.document), ensure_ascii=False, indent=2)
+
+
+def _discord(built: BuiltDigest) -> str:
+    # Lazy: formatters.discord loads only for the discord format.
+    from formatters.discord import render_discord
+
+    return json.dumps(render_discord(built.document), ensure_ascii=False, indent=2)
+
+
+# `digest --format`: each format's renderer, loaded only when that format is asked for.
+_RENDERERS: dict[str, Callable[[BuiltDigest], str]] = {
+    "markdown": _markdown,
+    "html": _html,
+    "json": _json,
+    "slack": _slack,
+    "discord": _discord,
+}
+
+
+def render_digest(built: BuiltDigest, fmt: str) -> str:
+    renderer = _RENDERERS.get(fmt)
+    if renderer is None:
+        raise ValueError(f"unknown digest format {fmt!r}")
+    return renderer(built)
 
 
 async def theme_of_pr(

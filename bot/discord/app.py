@@ -30,7 +30,7 @@ import time
 import uuid
 from collections.abc import Callable, Coroutine, Mapping, Sequence
 from datetime import UTC, datetime, timedelta
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import discord
 from discord import app_commands
@@ -42,8 +42,9 @@ from bot.commands.driver import drive
 from bot.commands.registry import Source, build
 from bot.config import Config, Environment
 from bot.delivery import DeliveryIncomplete, Ledger
+from bot.discord import NAME
 from bot.discord.endpoints import DiscordEndpoints, apply_endpoints, resolve_gateway
-from bot.discord.platform import NAME, DiscordPlatform
+from bot.discord.platform import DiscordPlatform
 from bot.document import Document
 from bot.errors import BotError
 from bot.i18n import message
@@ -52,9 +53,12 @@ from bot.posting import incomplete_message, post_document
 from bot.runtime.logging import log_post
 from bot.runtime.metrics import METRICS, Metrics
 from bot.secrets import redact
-from bot.tasks import TaskTracker
+from bot.tasks import TaskTracker, Tracked
 from formatters import limits
 from formatters.discord import render_discord
+
+if TYPE_CHECKING:
+    from bot.app import App
 
 log = logging.getLogger(__name__)
 
@@ -137,7 +141,7 @@ def recent_weeks(now: datetime, count: int = 8) -> list[str]:
 # ---------------------------------------------------------------------------- handler
 
 
-class CommandHandler:
+class CommandHandler(Tracked):
     """Runs `/vllm` interactions through the command layer and answers them on Discord."""
 
     def __init__(
@@ -164,17 +168,6 @@ class CommandHandler:
         # (with a name for the shutdown log) so `serve` can let them finish before the
         # client, whose HTTP session they answer through, is closed.
         self.tracker = TaskTracker()
-
-    @property
-    def accepting(self) -> bool:
-        return self.tracker.accepting
-
-    def stop_accepting(self) -> None:
-        """Shutdown: new commands are told to retry; running ones go on."""
-        self.tracker.stop_accepting()
-
-    def in_flight(self) -> dict[asyncio.Task[Any], str]:
-        return self.tracker.in_flight()
 
     def context(self, interaction: discord.Interaction) -> Context:
         channel = str(interaction.channel_id) if interaction.channel_id else None
@@ -562,13 +555,13 @@ async def sync_command_tree(tree: app_commands.CommandTree, guild_ids: Sequence[
         log.info("discord: synced %d commands to guild %s", len(synced), guild_id)
 
 
-def create_client(services: Any, *, sync_commands: bool = True) -> VllmDiscordBot:
-    """The bot over the running services (`bot.runtime` starts it with DISCORD_BOT_TOKEN)."""
+def create_client(services: App, *, sync_commands: bool = True) -> VllmDiscordBot:
+    """The bot over the running services (`serve` starts it with DISCORD_BOT_TOKEN)."""
     endpoints = DiscordEndpoints.from_env(services.env)
     apply_endpoints(endpoints)
 
     def context(channel: str | None, user: str | None) -> Context:
-        return services_context(services, platform="discord", channel=channel, user=user)
+        return services_context(services, platform=NAME, channel=channel, user=user)
 
     handler = CommandHandler(
         config=services.config, context_factory=context, store=services.store.deliveries

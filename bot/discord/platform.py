@@ -14,6 +14,7 @@ from discord.http import HTTPClient
 
 from bot.config import Config, DigestTarget, Environment
 from bot.delivery import DeliveryResult, Sent
+from bot.discord import NAME
 from bot.discord.endpoints import DiscordEndpoints, apply_endpoints
 from bot.discord.poster import DiscordPoster, DiscordWebhookPoster
 from bot.document import Document
@@ -22,8 +23,6 @@ from bot.validators import chat_channel_problem
 from formatters.discord import discord_thread_name, render_discord
 
 log = logging.getLogger(__name__)
-
-NAME = "discord"
 
 MISSING_TOKEN = (
     "DISCORD_BOT_TOKEN is not set: copy the bot token from the Developer Portal "

@@ -9,16 +9,10 @@ from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
 
-from bot.runtime.integrations import Component, Route
+from bot.app import deployments
+from bot.platform import Component, Route
 from bot.runtime.metrics import CONTENT_TYPE, Metrics
-from bot.runtime.probes import (
-    Probe,
-    discord_me,
-    github_reachable,
-    secret,
-    slack_auth,
-    store_reachable,
-)
+from bot.runtime.probes import Probe, github_reachable, store_reachable
 
 if TYPE_CHECKING:
     from bot.app import App
@@ -68,10 +62,10 @@ class Readiness:
             ("store", store_reachable(self.services.store)),
             ("github", self._github()),
         ]
-        if secret(env.slack_bot_token):
-            named.append(("slack", self._platform("slack", lambda: slack_auth(env))))
-        if secret(env.discord_bot_token):
-            named.append(("discord", self._platform("discord", lambda: discord_me(env))))
+        for deployment in deployments():
+            fallback = deployment.readiness(env)
+            if fallback is not None:
+                named.append((deployment.name, self._platform(deployment.name, fallback)))
         probes = await asyncio.gather(*(check for _, check in named))
         return [(name, probe) for (name, _), probe in zip(named, probes, strict=True)]
 

@@ -12,7 +12,6 @@ otherwise. Socket Mode: `bot.slack.socket.SlackSocketMode(bot, SLACK_APP_TOKEN)`
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import time
 from collections.abc import Callable, Coroutine, Sequence
@@ -35,9 +34,10 @@ from bot.posting import incomplete_message, post_document
 from bot.runtime.logging import log_post
 from bot.runtime.metrics import METRICS, Metrics
 from bot.runtime.reject import reject, slack_signature_problem
-from bot.slack.platform import NAME, SlackPlatform
+from bot.slack import NAME
+from bot.slack.platform import SlackPlatform
 from bot.slack.poster import SlackPoster
-from bot.tasks import TaskTracker
+from bot.tasks import TaskTracker, Tracked
 from formatters.slack import render_slack
 from formatters.validate import validate_slack_message
 
@@ -64,7 +64,7 @@ def _text(text: str) -> str:
     return text.translate(_SLACK_ESCAPES)
 
 
-class SlackBot:
+class SlackBot(Tracked):
     """The AsyncApp with the bot's listeners, plus what they share.
 
     `context_for(channel, user)` builds the command Context for a channel (language, watched
@@ -100,27 +100,6 @@ class SlackBot:
         self.app = _bolt_app(client, signing_secret)
         self.app.command("/vllm")(self._on_command)
         self.app.event("link_shared")(self._on_link_shared)
-
-    # ------------------------------------------------------------------ tasks
-
-    def _spawn(self, coro: Coroutine[Any, Any, None], what: str) -> None:
-        self.tracker.spawn(coro, what)
-
-    @property
-    def accepting(self) -> bool:
-        return self.tracker.accepting
-
-    def stop_accepting(self) -> None:
-        """Shutdown: new commands get "restarting"; answers already acknowledged go on."""
-        self.tracker.stop_accepting()
-
-    def in_flight(self) -> dict[asyncio.Task[Any], str]:
-        """Answers still being built or sent (shutdown awaits them, bounded)."""
-        return self.tracker.in_flight()
-
-    async def drain(self) -> None:
-        """Wait for answers still being built (shutdown bounds it with asyncio.timeout)."""
-        await self.tracker.wait_idle()
 
     # ------------------------------------------------------------------ /vllm
 
@@ -215,7 +194,7 @@ class SlackBot:
         # Events are acknowledged by bolt already; the card may need GitHub, so it is built
         # in a task that shutdown waits for.
         if self.accepting:
-            self._spawn(self._unfurl(event), f"unfurl in {event.get('channel')}")
+            self.tracker.spawn(self._unfurl(event), f"unfurl in {event.get('channel')}")
 
     async def _unfurl(self, event: dict[str, Any]) -> None:
         channel = event.get("channel")

@@ -1,24 +1,14 @@
-"""Slack HTTP mode entry point for `serve`: the handler of `POST /slack/events`."""
+"""Slack HTTP mode entry point for `serve`: the route of `POST /slack/events`."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from bot.platform import Route
+from bot.slack.app import SlackBot, events_view
 
-from bot.slack.app import SlackBot, build_slack_bot, events_view
-
-if TYPE_CHECKING:
-    from bot.app import App
+EVENTS_PATH = "/slack/events"
 
 
-def bot_handler(bot: SlackBot) -> Any:
-    """An aiohttp handler that hands Slack's request to bolt (which verifies the signature)."""
-
-    events = events_view(bot)
-    # serve drains the bot's pending answers at shutdown (bot.runtime.integrations._work_of).
-    events.bot = bot  # type: ignore[attr-defined]
-    return events
-
-
-def events_handler(services: App) -> Any:
-    """`(services) -> aiohttp handler` for POST /slack/events (see bot.runtime.integrations)."""
-    return bot_handler(build_slack_bot(services))
+def events_route(bot: SlackBot) -> Route:
+    """POST /slack/events handed to bolt (which verifies the signature); `serve` drains the
+    bot's pending answers at shutdown."""
+    return Route("POST", EVENTS_PATH, events_view(bot), work=bot)

@@ -10,11 +10,10 @@ from typing import Any
 from bot.delivery import DeliveryResult, Sent
 from bot.document import Document
 from bot.platform import PlatformBase, Post
+from bot.slack import NAME
 from bot.slack.poster import SlackPoster
 from bot.validators import chat_channel_problem
 from formatters.slack import render_slack
-
-NAME = "slack"
 
 Render = Callable[[Document], list[dict[str, Any]]]
 

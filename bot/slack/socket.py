@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from bot.errors import ConfigError
+from bot.runtime.probes import Probe
+from bot.slack import NAME
 from bot.slack.app import SlackBot, build_slack_bot
 
 if TYPE_CHECKING:
@@ -22,6 +25,7 @@ class SlackSocketMode:
         self.bot = bot
         self.app_token = app_token
         self.drain_seconds = drain_seconds
+        # slack-bolt's AsyncSocketModeHandler: its connect and close are untyped.
         self.handler: Any = None
 
     async def start(self) -> None:
@@ -48,7 +52,7 @@ class SlackSocketMode:
 
 
 def socket_mode(services: App) -> SlackSocketMode:
-    """`(services) -> obj` with start/close/is_connected (see bot.runtime.integrations)."""
+    """The Socket Mode connection of `services`' own Slack bot (not yet connected)."""
     token = services.env.slack_app_token
     if token is None or not token.get_secret_value():
         raise ConfigError(
@@ -63,3 +67,40 @@ async def start_socket_mode(bot: SlackBot, app_token: str) -> SlackSocketMode:
     runner = SlackSocketMode(bot, app_token)
     await runner.start()
     return runner
+
+
+class SlackSocket:
+    """`serve`'s Socket Mode component: every instance may hold a connection; Slack hands
+    each event to one of them, so no leader is needed."""
+
+    name = NAME
+    leader_only = False
+
+    def __init__(
+        self, services: App, factory: Callable[[App], SlackSocketMode] = socket_mode
+    ) -> None:
+        self.services = services
+        self.factory = factory
+        self.runner: SlackSocketMode | None = None
+
+    async def start(self) -> None:
+        self.runner = self.factory(self.services)
+        await self.runner.start()
+        log.info("Slack: Socket Mode connected", extra={"event": "platform", "platform": NAME})
+
+    async def stop(self) -> None:
+        if self.runner is not None:
+            await self.runner.close()
+
+    def stop_accepting(self) -> None:
+        if self.runner is not None:
+            self.runner.bot.stop_accepting()
+
+    def in_flight(self) -> dict[asyncio.Task[Any], str]:
+        return self.runner.bot.in_flight() if self.runner is not None else {}
+
+    def ready(self) -> Probe | None:
+        if self.runner is None:
+            return None
+        connected = self.runner.is_connected()
+        return Probe(NAME, connected, "socket connected" if connected else "not connected")

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.app import App
+from bot.app import App, deployments
 from bot.config import Environment, load_config
 from bot.delivery import Attachment
 from bot.document import Document, Paragraph, Section, Text
@@ -17,6 +17,7 @@ from bot.platform import Platform, Platforms, check_channel, target_name
 from bot.posting import post_document
 from bot.store import Store
 from bot.terminal import TerminalPlatform
+from bot.validators import CHANNEL_FORMATS, CHAT_PLATFORMS
 
 
 def document() -> Document:
@@ -133,3 +134,12 @@ async def test_registering_replaces_a_platform_before_first_use() -> None:
     assert registry.get("nope") is None
     await registry.close()
     assert registry.built == {}
+
+
+async def test_each_chat_platform_is_named_once_across_registry_deployments_and_formats(
+    app: App,
+) -> None:
+    # serve, doctor and /readyz iterate the deployments; the config and the commands read
+    # the channel formats: all must list the platforms the registry posts to, in order.
+    assert app.platforms.chat_names() == [d.name for d in deployments()]
+    assert list(CHANNEL_FORMATS) == list(CHAT_PLATFORMS) == app.platforms.chat_names()

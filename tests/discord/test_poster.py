@@ -469,7 +469,7 @@ async def test_webhook_target_posts_through_discord_api_url(
 
 
 async def test_doctor_checks_a_webhook_through_discord_api_url(fake: FakeDiscord) -> None:
-    from bot.runtime.probes import discord_webhook
+    from bot.discord.probes import discord_webhook
 
     hook = fake.add_webhook(fake.add_channel().id)
     env = Environment(discord_api_url=fake.api_url)

@@ -21,14 +21,15 @@ from bot.alerts.render import BotCards
 from bot.alerts.subscriptions import SubscriptionService
 from bot.commands import Context
 from bot.errors import GitHubUnavailable
-from bot.runtime.integrations import Integrations, Route
+from bot.platform import Route
+from bot.runtime.integrations import Integrations
 from bot.runtime.leader import AlwaysLeader
 from bot.runtime.logging import configure_logging
 from bot.runtime.metrics import Metrics
 from bot.runtime.settings import ServeConfig
 from bot.serve import Server, serve_forever
 from bot.slack.app import SlackBot
-from bot.slack.http import bot_handler
+from bot.slack.http import events_route
 from bot.slack.poster import SlackPoster, slack_client
 from formatters.slack import render_slack
 from tests.alerts.conftest import MODULES, T0, Clock, FakeAnalyzer, Outbox, make_pr, settings
@@ -66,7 +67,7 @@ class SlackSetup:
     metrics: Metrics
 
     def route(self) -> Route:
-        return Route("POST", "/slack/events", bot_handler(self.bot))
+        return events_route(self.bot)
 
 
 @pytest.fixture
@@ -324,7 +325,7 @@ class FlakyClient:
 
 async def test_discord_gateway_retries_with_backoff_and_readyz_says_down(store) -> None:
     from bot.config import Environment
-    from bot.runtime.integrations import DiscordGateway
+    from bot.discord.gateway import DiscordGateway
     from bot.runtime.web import Readiness
 
     FlakyClient.made = 0

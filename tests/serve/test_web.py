@@ -12,7 +12,8 @@ from aiohttp import web
 
 from bot.config import Environment
 from bot.delivery import DeliveryResult
-from bot.runtime.integrations import Integrations, Route
+from bot.platform import Route
+from bot.runtime.integrations import Integrations
 from bot.runtime.leader import AlwaysLeader
 from bot.runtime.metrics import Metrics
 from bot.runtime.settings import ServeConfig
