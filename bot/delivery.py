@@ -27,9 +27,10 @@ import logging
 import weakref
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from bot.errors import BotError
+from bot.models import JSON
 from bot.store.ledger import Claim, Outcome, Owner
 
 if TYPE_CHECKING:
@@ -62,9 +63,7 @@ class Attachment:
 ATTACHMENT = "attachment"
 
 
-def with_attachment(
-    payloads: Sequence[dict[str, Any]], attachment: Attachment | None
-) -> list[dict[str, Any]]:
+def with_attachment(payloads: Sequence[JSON], attachment: Attachment | None) -> list[JSON]:
     """The parts to deliver: the rendered messages, then the file when there is one."""
     parts = list(payloads)
     if attachment is not None:
@@ -72,16 +71,16 @@ def with_attachment(
     return parts
 
 
-def attachment_of(payload: dict[str, Any]) -> Attachment | None:
+def attachment_of(payload: JSON) -> Attachment | None:
     found = payload.get(ATTACHMENT)
     return found if isinstance(found, Attachment) else None
 
 
 # send(index, payload, thread) -> Sent; `thread` is None for part 0 and the thread id
 # (root message id unless the platform reported another) for every later part.
-Send = Callable[[int, dict[str, Any], str | None], Awaitable[Sent]]
+Send = Callable[[int, JSON, str | None], Awaitable[Sent]]
 # find(index, payload, thread) -> the message an earlier attempt posted, or None.
-Find = Callable[[int, dict[str, Any], str | None], Awaitable[Sent | None]]
+Find = Callable[[int, JSON, str | None], Awaitable[Sent | None]]
 
 
 class Ledger(Protocol):
@@ -219,7 +218,7 @@ async def deliver(
     document_id: str,
     platform: str,
     channel: str,
-    payloads: Sequence[dict[str, Any]],
+    payloads: Sequence[JSON],
     send: Send,
     force: bool = False,
     find: Find | None = None,
@@ -315,7 +314,7 @@ async def _reconcile(
     find: Find | None,
     key: _Key,
     index: int,
-    payload: dict[str, Any],
+    payload: JSON,
     thread: str | None,
     claim: Claim,
 ) -> Sent | None:

@@ -21,11 +21,12 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Awaitable, Callable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from bot.delivery import Attachment, DeliveryResult, Ledger, Sent
 from bot.document import Document
 from bot.errors import UsageError
+from bot.models import JSON
 from bot.tasks import Work
 from bot.validators import echo
 
@@ -44,7 +45,7 @@ class Platform(Protocol):
     # The ledger's and the metrics' name ("slack", "discord", "terminal").
     name: str
 
-    def render(self, document: Document, channel: str | None = None) -> list[dict[str, Any]]:
+    def render(self, document: Document, channel: str | None = None) -> list[JSON]:
         """The platform's message payloads for `document` (pure: its formatter)."""
         ...
 
@@ -90,7 +91,7 @@ class Post:
     document: Document
     document_id: str
     channel: str
-    payloads: list[dict[str, Any]]
+    payloads: list[JSON]
     force: bool
     attachment: Attachment | None
 
@@ -103,7 +104,7 @@ class PlatformBase(ABC):
     name: str
 
     @abstractmethod
-    def render(self, document: Document, channel: str | None = None) -> list[dict[str, Any]]:
+    def render(self, document: Document, channel: str | None = None) -> list[JSON]:
         """The platform's message payloads for `document` (pure: its formatter)."""
 
     @abstractmethod

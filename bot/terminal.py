@@ -6,10 +6,11 @@ It has one channel, standard output ("-")."""
 from __future__ import annotations
 
 import sys
-from typing import Any, TextIO
+from typing import TextIO
 
 from bot.delivery import DeliveryResult, Sent
 from bot.document import Document
+from bot.models import JSON
 from bot.platform import PlatformBase, Post
 from bot.validators import echo
 
@@ -28,7 +29,7 @@ class TerminalPlatform(PlatformBase):
     def out(self) -> TextIO:
         return self._out if self._out is not None else sys.stdout
 
-    def render(self, document: Document, channel: str | None = None) -> list[dict[str, Any]]:
+    def render(self, document: Document, channel: str | None = None) -> list[JSON]:
         # Lazy: jinja2 and the templates only when something is printed.
         from bot.digest.render import render_markdown
 

@@ -14,10 +14,10 @@ from __future__ import annotations
 
 import json
 from dataclasses import asdict, fields
-from typing import Any
 
 from bot.analysis.paths import REGEX_PREFIX, PatternSet
 from bot.filters import SubscriptionFilters
+from bot.models import JSON
 
 __all__ = [
     "SubscriptionFilters",
@@ -37,9 +37,9 @@ def filters_to_json(filters: SubscriptionFilters) -> str:
 
 def filters_from_json(text: str | None) -> SubscriptionFilters:
     """Unknown keys are dropped: a row written by a newer version still loads."""
-    data: dict[str, Any] = json.loads(text) if text else {}
+    data: JSON = json.loads(text) if text else {}
     known = {f.name for f in fields(SubscriptionFilters)}
-    values: dict[str, Any] = {
+    values: JSON = {
         k: tuple(v) if isinstance(v, list) else v for k, v in data.items() if k in known
     }
     return SubscriptionFilters(**values)

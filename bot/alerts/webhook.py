@@ -23,13 +23,13 @@ import json
 import logging
 from collections.abc import Awaitable, Callable, Iterable
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from aiohttp import web
 
 from bot.alerts.pipeline import AlertPipeline
 from bot.errors import BotError
-from bot.models import PullRequest, pr_state
+from bot.models import JSON, PullRequest, pr_state
 from bot.runtime.metrics import METRICS, error_kind
 from bot.runtime.reject import reject
 from bot.sync import fetch_pr
@@ -64,7 +64,7 @@ def _time(value: object) -> datetime | None:
     return datetime.fromisoformat(str(value).replace("Z", "+00:00")).astimezone(UTC)
 
 
-def pr_from_payload(payload: dict[str, Any]) -> PullRequest:
+def pr_from_payload(payload: JSON) -> PullRequest:
     """A PullRequest from a `pull_request` event (which carries no file list)."""
     pr = payload["pull_request"]
     merged = bool(pr.get("merged"))
@@ -123,7 +123,7 @@ class WebhookReceiver:
         poller picks the merges up after the restart); accepted ones finish."""
         self.tracker.stop_accepting()
 
-    def in_flight(self) -> dict[asyncio.Task[Any], str]:
+    def in_flight(self) -> dict[asyncio.Task[object], str]:
         return self.tracker.in_flight()
 
     def routes(self) -> list[web.RouteDef]:
@@ -198,7 +198,7 @@ class WebhookReceiver:
         )
         return web.Response(status=202, text="accepted\n")
 
-    async def _process(self, payload: dict[str, Any], delivery: str, event: str) -> None:
+    async def _process(self, payload: JSON, delivery: str, event: str) -> None:
         try:
             if delivery and not await self.deliveries.claim(delivery, event, self.pipeline.clock()):
                 return  # another process (or an earlier run) has it
@@ -286,7 +286,7 @@ class WebhookEndpoint:
             self._stopping = True
             self.tracker.spawn(self.alerts.stop(), name="alert flush")
 
-    def in_flight(self) -> dict[asyncio.Task[Any], str]:
+    def in_flight(self) -> dict[asyncio.Task[object], str]:
         return self.tracker.in_flight()
 
 

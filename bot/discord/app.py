@@ -48,6 +48,7 @@ from bot.discord.platform import DiscordPlatform
 from bot.document import Document
 from bot.errors import BotError
 from bot.i18n import message
+from bot.models import JSON
 from bot.platform import Platform
 from bot.posting import incomplete_message, post_document
 from bot.runtime.logging import log_post
@@ -76,11 +77,11 @@ Autocomplete = Callable[
 # ---------------------------------------------------------------------------- rendering
 
 
-def _embeds(body: dict[str, Any]) -> list[discord.Embed]:
+def _embeds(body: JSON) -> list[discord.Embed]:
     return [discord.Embed.from_dict(e) for e in body.get("embeds") or []]
 
 
-def reply_messages(reply: Reply) -> list[dict[str, Any]]:
+def reply_messages(reply: Reply) -> list[JSON]:
     """The reply as keyword arguments of discord.py send/edit calls, one dict per message."""
     if reply.document is not None and not reply.post_to_channel:
         return [
@@ -376,7 +377,7 @@ class DiscordSurface:
         await self._followups(rest, not self.deferred_public)
         return await self._posted(reply)
 
-    async def _followups(self, messages: list[dict[str, Any]], ephemeral: bool) -> None:
+    async def _followups(self, messages: list[JSON], ephemeral: bool) -> None:
         for item in messages:
             await self.interaction.followup.send(
                 content=item["content"] or discord.utils.MISSING,

@@ -8,7 +8,7 @@ import contextlib
 import logging
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Protocol
 
 import discord
 
@@ -130,7 +130,7 @@ class DiscordGateway:
         if is_work(handler):
             handler.stop_accepting()
 
-    def in_flight(self) -> dict[asyncio.Task[Any], str]:
+    def in_flight(self) -> dict[asyncio.Task[object], str]:
         handler = getattr(self.client, "handler", None)
         return handler.in_flight() if is_work(handler) else {}
 

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable
-from typing import Any
 
 import aiohttp
 from discord.http import HTTPClient
@@ -18,6 +17,7 @@ from bot.discord import NAME
 from bot.discord.endpoints import DiscordEndpoints, apply_endpoints
 from bot.discord.poster import DiscordPoster, DiscordWebhookPoster
 from bot.document import Document
+from bot.models import JSON
 from bot.platform import PlatformBase, Post
 from bot.validators import chat_channel_problem
 from formatters.discord import discord_thread_name, render_discord
@@ -48,7 +48,7 @@ class DiscordPlatform(PlatformBase):
         self._http = http
         self.env = env
 
-    def render(self, document: Document, channel: str | None = None) -> list[dict[str, Any]]:
+    def render(self, document: Document, channel: str | None = None) -> list[JSON]:
         return render_discord(document)
 
     def _webhook_target(self, channel: str) -> DigestTarget | None:

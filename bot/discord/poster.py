@@ -32,7 +32,7 @@ import re
 import uuid
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import aiohttp
 import discord
@@ -49,6 +49,7 @@ from bot.delivery import (
 )
 from bot.discord.endpoints import DiscordEndpoints, apply_endpoints
 from bot.errors import BotError, ConfigError, PermanentError, TransientError
+from bot.models import JSON
 from formatters import limits
 
 if TYPE_CHECKING:
@@ -157,7 +158,7 @@ def explain(exc: discord.HTTPException, channel: str, *, doing: str, webhook: bo
     return f"Discord refused {doing} in {where} (HTTP {status}, code {code}: {exc.text[:200]})"
 
 
-def _with_policy(payload: dict[str, Any]) -> dict[str, Any]:
+def _with_policy(payload: JSON) -> JSON:
     # The renderer sets it too; the poster is the last line of defence against pings.
     return {**payload, "allowed_mentions": ALLOWED_MENTIONS}
 
@@ -194,8 +195,8 @@ class DiscordPoster:
         self._threads_started: set[str] = set()
 
     async def send_message(
-        self, channel_id: str, payload: dict[str, Any], *, nonce: str | None = None
-    ) -> dict[str, Any]:
+        self, channel_id: str, payload: JSON, *, nonce: str | None = None
+    ) -> JSON:
         """POST one message. With a `nonce`, `enforce_nonce` makes Discord return the
         message it already created with that nonce (in the past few minutes) instead of a
         second one: a resend after a crash or a timeout cannot duplicate."""
@@ -203,10 +204,10 @@ class DiscordPoster:
         body = _with_policy(payload)
         if nonce is not None:
             body = {**body, "nonce": nonce, "enforce_nonce": True}
-        message: dict[str, Any] = await self.http.request(route, json=body)  # JSON boundary
+        message: JSON = await self.http.request(route, json=body)  # JSON boundary
         return message
 
-    async def find_message(self, channel_id: str, payload: dict[str, Any]) -> Sent | None:
+    async def find_message(self, channel_id: str, payload: JSON) -> Sent | None:
         """A message the bot already posted in `channel_id` (a channel or thread) with the
         same content and embeds as `payload`, among the latest ones; None when there is
         none or the channel does not exist (a thread never started)."""
@@ -280,7 +281,7 @@ class DiscordPoster:
         *,
         document_id: str,
         channel: str,
-        payloads: Sequence[dict[str, Any]],
+        payloads: Sequence[JSON],
         thread_name: str,
         force: bool = False,
         attachment: Attachment | None = None,
@@ -293,7 +294,7 @@ class DiscordPoster:
         # --force posts again on purpose: nonces Discord has not seen in its window.
         again = uuid.uuid4().hex if force else ""
 
-        async def send(index: int, payload: dict[str, Any], thread: str | None) -> Sent:
+        async def send(index: int, payload: JSON, thread: str | None) -> Sent:
             doing = "posting the summary" if index == 0 else f"posting part {index + 1}"
             nonce = part_nonce(document_id, channel, index, again)
             try:
@@ -318,7 +319,7 @@ class DiscordPoster:
             except (discord.HTTPException, aiohttp.ClientError, OSError) as exc:
                 raise _failure(exc, channel, index, doing) from exc
 
-        async def find(index: int, payload: dict[str, Any], thread: str | None) -> Sent | None:
+        async def find(index: int, payload: JSON, thread: str | None) -> Sent | None:
             # A thread started from the summary has the summary's id.
             where = channel if thread is None else thread
             try:
@@ -349,7 +350,7 @@ def part_nonce(document_id: str, channel: str, index: int, again: str = "") -> s
     return "v" + base64.b32encode(digest).decode().lower()[:24]
 
 
-def _same_message(message: dict[str, Any], payload: dict[str, Any]) -> bool:
+def _same_message(message: JSON, payload: JSON) -> bool:
     """Whether a fetched message is `payload` as posted: content and each embed's title
     and description (what Discord returns as sent; it fills in other embed fields)."""
     if (message.get("content") or "") != (payload.get("content") or ""):
@@ -397,9 +398,9 @@ class DiscordWebhookPoster:
         self.webhook = discord.Webhook.partial(webhook_id, token, session=session)
 
     async def _send(
-        self, payload: dict[str, Any], *, thread: int | None = None, thread_name: str | None = None
+        self, payload: JSON, *, thread: int | None = None, thread_name: str | None = None
     ) -> discord.WebhookMessage:
-        kwargs: dict[str, Any] = {"wait": True, "allowed_mentions": discord.AllowedMentions.none()}
+        kwargs: JSON = {"wait": True, "allowed_mentions": discord.AllowedMentions.none()}
         if payload.get("content"):
             kwargs["content"] = payload["content"]
         if payload.get("embeds"):
@@ -419,7 +420,7 @@ class DiscordWebhookPoster:
         *,
         document_id: str,
         channel: str,
-        payloads: Sequence[dict[str, Any]],
+        payloads: Sequence[JSON],
         thread_name: str,
         force: bool = False,
     ) -> DeliveryResult:
@@ -431,7 +432,7 @@ class DiscordWebhookPoster:
         root = ledger.get(0)
         forum_thread: int | None = int(root.thread_id) if root and root.thread_id else None
 
-        async def send(index: int, payload: dict[str, Any], thread: str | None) -> Sent:
+        async def send(index: int, payload: JSON, thread: str | None) -> Sent:
             nonlocal forum_thread
             try:
                 if self.fixed_thread is not None:
@@ -533,7 +534,7 @@ class DiscordRestPoster:
         *,
         document_id: str,
         channel: str,
-        payloads: Sequence[dict[str, Any]],
+        payloads: Sequence[JSON],
         thread_name: str | None = None,
         force: bool = False,
     ) -> DeliveryResult:

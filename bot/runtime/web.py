@@ -5,11 +5,12 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Awaitable, Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from aiohttp import web
 
 from bot.app import deployments
+from bot.models import JSON
 from bot.platform import Component, Route
 from bot.runtime.metrics import CONTENT_TYPE, Metrics
 from bot.runtime.probes import Probe, github_reachable, store_reachable
@@ -69,7 +70,7 @@ class Readiness:
         probes = await asyncio.gather(*(check for _, check in named))
         return [(name, probe) for (name, _), probe in zip(named, probes, strict=True)]
 
-    async def check(self) -> tuple[bool, dict[str, Any]]:
+    async def check(self) -> tuple[bool, JSON]:
         async with self._lock:
             now = self.clock()
             if self._cached is None or now - self._cached[0] >= self.cache_seconds:

@@ -30,6 +30,7 @@ from bot.delivery import DeliveryIncomplete, DeliveryResult, Ledger
 from bot.document import Document
 from bot.errors import BotError, ConfigError
 from bot.i18n import message
+from bot.models import JSON
 from bot.posting import incomplete_message, post_document
 from bot.runtime.logging import log_post
 from bot.runtime.metrics import METRICS, Metrics
@@ -46,7 +47,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-Render = Callable[[Document], list[dict[str, Any]]]
+Render = Callable[[Document], list[JSON]]
 ContextFactory = Callable[[str | None, str | None], Context]
 
 # response_url accepts up to five messages within 30 minutes of the command.
@@ -54,7 +55,7 @@ RESPONSE_URL_MESSAGES = 5
 _SLACK_ESCAPES = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;"})
 
 
-def _default_render(document: Document) -> list[dict[str, Any]]:
+def _default_render(document: Document) -> list[JSON]:
     return render_slack(document)
 
 
@@ -103,7 +104,7 @@ class SlackBot(Tracked):
 
     # ------------------------------------------------------------------ /vllm
 
-    async def _on_command(self, ack: Any, command: dict[str, Any], respond: Any) -> None:
+    async def _on_command(self, ack: Any, command: JSON, respond: Any) -> None:
         # Latency is measured from here (receipt) to the last reply.
         received = time.perf_counter()
         channel = command.get("channel_id")
@@ -145,7 +146,7 @@ class SlackBot(Tracked):
         log_post(log, NAME, channel, document.id, outcome, started, parts=len(result.sent))
         return Reply(text=_posted_text(result, command, language))
 
-    async def send_responses(self, respond: Any, bodies: Sequence[dict[str, Any]]) -> None:
+    async def send_responses(self, respond: Any, bodies: Sequence[JSON]) -> None:
         for body in bodies[:RESPONSE_URL_MESSAGES]:
             response = await respond(**body)
             status = getattr(response, "status_code", 200)
@@ -155,7 +156,7 @@ class SlackBot(Tracked):
                     "response_url refused a reply: %s %s", status, getattr(response, "body", "")
                 )
 
-    def bodies(self, reply: Reply, language: str = "en") -> list[dict[str, Any]]:
+    def bodies(self, reply: Reply, language: str = "en") -> list[JSON]:
         """Slack response bodies (ack or response_url) for a Reply; the first one acks."""
         kind = "ephemeral" if reply.ephemeral or reply.post_to_channel else "in_channel"
         if reply.document is None:
@@ -190,16 +191,16 @@ class SlackBot(Tracked):
 
     # ------------------------------------------------------------------ unfurling
 
-    async def _on_link_shared(self, event: dict[str, Any]) -> None:
+    async def _on_link_shared(self, event: JSON) -> None:
         # Events are acknowledged by bolt already; the card may need GitHub, so it is built
         # in a task that shutdown waits for.
         if self.accepting:
             self.tracker.spawn(self._unfurl(event), f"unfurl in {event.get('channel')}")
 
-    async def _unfurl(self, event: dict[str, Any]) -> None:
+    async def _unfurl(self, event: JSON) -> None:
         channel = event.get("channel")
         ctx = self.context_for(channel, event.get("user"))
-        unfurls: dict[str, Any] = {}
+        unfurls: JSON = {}
         for link in event.get("links", []):
             url = link.get("url", "")
             blocks = await self._unfurl_blocks(url, ctx)
@@ -219,7 +220,7 @@ class SlackBot(Tracked):
             self.metrics.errors.inc(kind="slack")
             log.warning("unfurl in %s failed: %s", channel, exc)
 
-    async def _unfurl_blocks(self, url: str, ctx: Context) -> list[dict[str, Any]] | None:
+    async def _unfurl_blocks(self, url: str, ctx: Context) -> list[JSON] | None:
         """The compact card (the first message of the card) for a watched repo's PR URL."""
         try:
             ref = parse_pr_ref(url)
@@ -271,7 +272,7 @@ def _bolt_app(client: AsyncWebClient, signing_secret: str | None) -> AsyncApp:
         bolt_log.removeFilter(quiet)
 
 
-def _merged(payloads: list[dict[str, Any]]) -> dict[str, Any] | None:
+def _merged(payloads: list[JSON]) -> JSON | None:
     """All payloads as one message, or None if that would break a Slack limit."""
     if len(payloads) < 2:
         return None
@@ -405,7 +406,7 @@ def build_slack_bot(services: App, **overrides: Any) -> SlackBot:
     def context_for(channel: str | None, user: str | None) -> Context:
         return services_context(services, platform="slack", channel=channel, user=user)
 
-    options: dict[str, Any] = {
+    options: JSON = {
         "client": client,
         "context_for": context_for,
         "store": services.store.deliveries,

@@ -5,17 +5,17 @@ command replies), a thread per document, the chart as its last part."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from bot.delivery import DeliveryResult, Sent
 from bot.document import Document
+from bot.models import JSON
 from bot.platform import PlatformBase, Post
 from bot.slack import NAME
 from bot.slack.poster import SlackPoster
 from bot.validators import chat_channel_problem
 from formatters.slack import render_slack
 
-Render = Callable[[Document], list[dict[str, Any]]]
+Render = Callable[[Document], list[JSON]]
 
 
 class SlackPlatform(PlatformBase):
@@ -35,7 +35,7 @@ class SlackPlatform(PlatformBase):
         self._missing = missing
         self._render = render
 
-    def render(self, document: Document, channel: str | None = None) -> list[dict[str, Any]]:
+    def render(self, document: Document, channel: str | None = None) -> list[JSON]:
         if self._render is not None:
             return self._render(document)
         return render_slack(document, channel)

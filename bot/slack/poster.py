@@ -32,6 +32,7 @@ from bot.delivery import (
     with_attachment,
 )
 from bot.errors import PermanentError, TransientError
+from bot.models import JSON
 
 log = logging.getLogger(__name__)
 
@@ -63,7 +64,7 @@ FIND_PAGES = 5
 FIND_PAGE_SIZE = 200
 
 
-def part_metadata(document_id: str, index: int) -> dict[str, Any]:
+def part_metadata(document_id: str, index: int) -> JSON:
     return {"event_type": PART_EVENT, "event_payload": {"document": document_id, "part": index}}
 
 
@@ -92,7 +93,7 @@ def slack_client(token: str, base_url: str | None = None, *, timeout: int = 30) 
     return AsyncWebClient(token=token, base_url=url, timeout=timeout, retry_handlers=[])
 
 
-def explain(error: str, channel: str, response: dict[str, Any] | None = None) -> str:
+def explain(error: str, channel: str, response: JSON | None = None) -> str:
     """One line saying what went wrong with `channel` and how to fix it."""
     data = response or {}
     if error == "channel_not_found":
@@ -167,9 +168,7 @@ class SlackPoster:
         self._next_post: dict[str, float] = {}
         self._channel_locks: dict[str, asyncio.Lock] = {}
 
-    async def post_message(
-        self, channel: str, payload: dict[str, Any], thread_ts: str | None = None
-    ) -> Sent:
+    async def post_message(self, channel: str, payload: JSON, thread_ts: str | None = None) -> Sent:
         """Post one chat.postMessage payload (paced, retried); returns its ts."""
         args = {k: v for k, v in payload.items() if k not in ("channel", "thread_ts")}
         if thread_ts is not None:
@@ -236,7 +235,7 @@ class SlackPoster:
         *,
         document_id: str,
         channel: str,
-        payloads: Sequence[dict[str, Any]],
+        payloads: Sequence[JSON],
         force: bool = False,
         attachment: Attachment | None = None,
     ) -> DeliveryResult:
@@ -249,7 +248,7 @@ class SlackPoster:
         payloads = with_attachment(payloads, attachment)
         parts = len(payloads)
 
-        async def send(index: int, payload: dict[str, Any], thread: str | None) -> Sent:
+        async def send(index: int, payload: JSON, thread: str | None) -> Sent:
             file = attachment_of(payload)
             if file is not None:
                 return await self.upload_file(
@@ -279,7 +278,7 @@ class SlackPoster:
             )
             return sent
 
-        async def find(index: int, payload: dict[str, Any], thread: str | None) -> Sent | None:
+        async def find(index: int, payload: JSON, thread: str | None) -> Sent | None:
             file = attachment_of(payload)
             return await self.find_part(
                 channel, document_id, index, thread, filename=file.filename if file else None
@@ -313,7 +312,7 @@ class SlackPoster:
         wanted = part_metadata(document_id, index)
         cursor: str | None = None
         for _page in range(FIND_PAGES):
-            args: dict[str, Any] = {
+            args: JSON = {
                 "channel": channel,
                 "include_all_metadata": True,
                 "limit": FIND_PAGE_SIZE,
@@ -323,12 +322,12 @@ class SlackPoster:
             if thread_ts is not None:
                 method = "conversations.replies"
 
-                def call(args: dict[str, Any] = args) -> Awaitable[Any]:
+                def call(args: JSON = args) -> Awaitable[Any]:
                     return self.client.conversations_replies(ts=thread_ts, **args)
             else:
                 method = "conversations.history"
 
-                def call(args: dict[str, Any] = args) -> Awaitable[Any]:
+                def call(args: JSON = args) -> Awaitable[Any]:
                     return self.client.conversations_history(**args)
 
             try:
@@ -388,7 +387,7 @@ class SlackPoster:
             await self._call(
                 "file upload", channel, lambda: self._send_bytes(upload_url, data), paced=False
             )
-            args: dict[str, Any] = {
+            args: JSON = {
                 "files": [{"id": file_id, "title": title}],
                 "channel_id": channel,
             }
@@ -428,7 +427,7 @@ class SlackPoster:
 
     async def unfurl(
         self,
-        unfurls: dict[str, Any],
+        unfurls: JSON,
         *,
         channel: str | None = None,
         ts: str | None = None,
@@ -441,7 +440,7 @@ class SlackPoster:
         (Slack sends channel "COMPOSER") by (unfurl_id, source).
         """
         if unfurl_id and source:
-            target: dict[str, Any] = {"unfurl_id": unfurl_id, "source": source}
+            target: JSON = {"unfurl_id": unfurl_id, "source": source}
         else:
             target = {"channel": channel, "ts": ts}
         await self._call(

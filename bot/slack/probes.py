@@ -3,11 +3,10 @@ apps.connections.open, conversations.info), over Slack's Web API with httpx."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import httpx
 
 from bot.config import Environment
+from bot.models import JSON
 from bot.runtime.probes import Probe, client, json_object, secret, unreachable
 
 _SLACK_ERRORS = {
@@ -25,7 +24,7 @@ _SLACK_ERRORS = {
 
 async def _slack_call(
     env: Environment, method: str, token: str, data: dict[str, str] | None = None
-) -> dict[str, Any]:
+) -> JSON:
     url = env.slack_api_url.rstrip("/") + "/" + method
     async with client() as http:
         response = await http.post(

@@ -96,7 +96,7 @@ class SlackSocket:
         if self.runner is not None:
             self.runner.bot.stop_accepting()
 
-    def in_flight(self) -> dict[asyncio.Task[Any], str]:
+    def in_flight(self) -> dict[asyncio.Task[object], str]:
         return self.runner.bot.in_flight() if self.runner is not None else {}
 
     def ready(self) -> Probe | None:

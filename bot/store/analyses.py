@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from typing import Any
 
 from sqlalchemy import delete, select
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
+from bot.models import JSON
 from bot.store.sql import chunks, table_of, upsert
 from bot.store.tables import PRAnalysisRow, PullRequestRow
 
@@ -20,11 +20,9 @@ class AnalysisCache:
         self.session = session
         self.engine = engine
 
-    async def cached(
-        self, repo: str, numbers: Sequence[int], key: str
-    ) -> dict[int, dict[str, Any]]:
+    async def cached(self, repo: str, numbers: Sequence[int], key: str) -> dict[int, JSON]:
         """The stored analyses of `numbers` under rule-set `key` (missing ones left out)."""
-        found: dict[int, dict[str, Any]] = {}
+        found: dict[int, JSON] = {}
         async with self.session() as session:
             for chunk in chunks(list(numbers)):
                 rows = await session.execute(
@@ -39,7 +37,7 @@ class AnalysisCache:
                 found.update((number, json.loads(data)) for number, data in rows)
         return found
 
-    async def save(self, repo: str, analyses: dict[int, dict[str, Any]], key: str) -> None:
+    async def save(self, repo: str, analyses: dict[int, JSON], key: str) -> None:
         """Keep `analyses` (by PR number) under `key`; PRs not in the store are skipped."""
         if not analyses:
             return

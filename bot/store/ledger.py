@@ -35,6 +35,7 @@ from sqlalchemy import and_, delete, select, update
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker
 from sqlalchemy.orm import DeclarativeBase
 
+from bot.models import JSON
 from bot.secrets import redact
 from bot.store.sql import table_of, upsert
 
@@ -168,10 +169,10 @@ class ClaimLedger:
     def _insert(self) -> Any:
         return upsert(self.engine, table_of(self.table))
 
-    def _where(self, key: Mapping[str, Any]) -> Any:
+    def _where(self, key: Mapping[str, object]) -> Any:
         return and_(*(getattr(self.table, c) == key[c] for c in self.key))
 
-    def _owned(self, owner: Owner, now: datetime, lease: timedelta) -> dict[str, Any]:
+    def _owned(self, owner: Owner, now: datetime, lease: timedelta) -> JSON:
         return {
             "state": CLAIMED,
             "claimed_by": owner.token,
@@ -184,11 +185,11 @@ class ClaimLedger:
 
     async def claim(
         self,
-        key: Mapping[str, Any],
+        key: Mapping[str, object],
         owner: Owner,
         *,
         lease: timedelta = LEASE,
-        values: Mapping[str, Any] | None = None,
+        values: Mapping[str, object] | None = None,
         now: datetime | None = None,
     ) -> Claim:
         """Claim the row for `owner`: NEW, DOUBT (taken over or retried), BUSY or DONE."""
@@ -249,7 +250,7 @@ class ClaimLedger:
                     return Claim(Outcome.DOUBT, holder, error)
         return Claim(Outcome.BUSY)
 
-    def _target(self, key: Mapping[str, Any] | None, owner: Owner | None) -> list[Any]:
+    def _target(self, key: Mapping[str, object] | None, owner: Owner | None) -> list[Any]:
         where = [] if key is None else [self._where(key)]
         if owner is not None:
             where.append(self.table.claimed_by == owner.token)  # type: ignore[attr-defined]
@@ -259,8 +260,8 @@ class ClaimLedger:
 
     async def record(
         self,
-        key: Mapping[str, Any] | None,
-        values: Mapping[str, Any] | None = None,
+        key: Mapping[str, object] | None,
+        values: Mapping[str, object] | None = None,
         *,
         owner: Owner | None = None,
         upsert: bool = True,
@@ -291,7 +292,7 @@ class ClaimLedger:
             await session.execute(stmt)
 
     async def fail(
-        self, key: Mapping[str, Any] | None, owner: Owner, error: BaseException | str
+        self, key: Mapping[str, object] | None, owner: Owner, error: BaseException | str
     ) -> None:
         """`owner` gave up: the next claim takes the row at once (and reconciles first)."""
         async with self.session.begin() as session:
@@ -303,7 +304,7 @@ class ClaimLedger:
                 )
             )
 
-    async def release(self, key: Mapping[str, Any] | None, owner: Owner) -> None:
+    async def release(self, key: Mapping[str, object] | None, owner: Owner) -> None:
         """Drop `owner`'s claim: nothing happened (the work was never started)."""
         async with self.session.begin() as session:
             await session.execute(
