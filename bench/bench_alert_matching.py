@@ -21,8 +21,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bot.alerts.matching import MatchIndex, PRFacts, _Compiled
 from bot.alerts.model import Subscription
-from bot.filters import SubscriptionFilters
-from bot.models import FLAG_IDS, Analysis, FileChange, Flag, ModuleMatch, PullRequest
+from bot.core.filters import SubscriptionFilters
+from bot.core.models import FLAG_IDS, Analysis, FileChange, Flag, ModuleMatch, PullRequest
 
 MODULES = [
     "rocm", "xpu", "cpu", "tpu", "cuda-kernels", "attention", "moe", "quantization",

@@ -12,7 +12,7 @@ from datetime import UTC, datetime, timedelta
 
 from bot.analysis.analyzer import Analyzer
 from bot.analysis.rules import load_ruleset
-from bot.models import FileChange, PullRequest
+from bot.core.models import FileChange, PullRequest
 
 TAGS = [
     "[Bugfix]", "[ROCm]", "[Perf]", "[Kernel]", "[Model]", "[CI/Build]", "[Doc]", "[Core]",

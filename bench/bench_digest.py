@@ -16,10 +16,7 @@ import time
 import tracemalloc
 from datetime import UTC, timedelta
 
-from bot.digest.build import build_digest
-from bot.digest.document import digest_document
-from bot.digest.render import render_html, render_json, render_markdown
-from bot.models import (
+from bot.core.models import (
     FLAG_IDS,
     KIND_IDS,
     Analysis,
@@ -30,7 +27,10 @@ from bot.models import (
     ModuleMatch,
     PullRequest,
 )
-from bot.weeks import iso_week
+from bot.core.weeks import iso_week
+from bot.digest.build import build_digest
+from bot.digest.document import digest_document
+from bot.digest.render import render_html, render_json, render_markdown
 
 WINDOW = iso_week(2026, 23, UTC)
 AREAS = [

@@ -30,7 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.latency import StoreBackend, percentile
 from bot.commands import Context
-from bot.config import Config, RepoConfig
+from bot.core.config import Config, RepoConfig
 from bot.discord.app import CommandHandler, VllmDiscordBot
 from bot.discord.endpoints import DiscordEndpoints, override_endpoints
 from bot.store import Store

@@ -24,12 +24,12 @@ from typing import Any
 from bench.bench_digest import synthetic_prs
 from bot.analysis.analyzer import Analyzer
 from bot.analysis.rules import load_ruleset
+from bot.core.weeks import iso_week
 from bot.digest.archive import load_repo_archive, site, write_site
 from bot.digest.charts import png_chart, svg_charts
 from bot.digest.history import chain, history_of, load_timeline
 from bot.digest.service import make_digest
 from bot.store import Store
-from bot.weeks import iso_week
 
 REPO = "vllm-project/vllm"
 

@@ -21,14 +21,14 @@ from pathlib import Path
 
 from bench.bench_digest import WINDOW, synthetic_prs
 from bot.app import App
-from bot.config import Config, Environment
+from bot.core.config import Config, Environment
+from bot.core.weeks import Window
 from bot.digest.history import chain
 from bot.digest.org import build_org_for_window
 from bot.digest.pipeline import render_digest
 from bot.github.client import GitHubClient
 from bot.store import Store
 from bot.sync import sync_scope, sync_window
-from bot.weeks import Window
 from tests.fakes.github import FakeGitHub
 from tests.fakes.prdata import make_prs
 

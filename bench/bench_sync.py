@@ -17,10 +17,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests.fakes, when run as a script
 
+from bot.core.weeks import Window
 from bot.github.client import GitHubClient
 from bot.store.store import Store
 from bot.sync import sync_window
-from bot.weeks import Window
 from tests.fakes.github import FakeGitHub
 from tests.fakes.prdata import make_prs
 from tests.fakes.schema import github_schema

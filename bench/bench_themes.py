@@ -42,7 +42,7 @@ def main() -> None:
     titles = _titles()
     from datetime import UTC, datetime
 
-    from bot.models import PullRequest
+    from bot.core.models import PullRequest
 
     def docs(n: int, first: int) -> list[ThemeDoc]:
         out = []

@@ -20,8 +20,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.bench_alert_matching import MODULES
 from bot.alerts.model import Subscription
-from bot.config import Config
-from bot.filters import SubscriptionFilters
+from bot.core.config import Config
+from bot.core.filters import SubscriptionFilters
 from bot.runtime.scheduler import weekly_jobs
 
 

@@ -18,8 +18,8 @@ from typing import TYPE_CHECKING
 
 from bot import discord as discord_platform
 from bot import slack as slack_platform
-from bot.config import Config, Environment, database_url, load_config
-from bot.errors import ConfigError, GitHubError
+from bot.core.config import Config, Environment, database_url, load_config
+from bot.core.errors import ConfigError, GitHubError
 from bot.store import Store
 
 if TYPE_CHECKING:

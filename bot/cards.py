@@ -2,7 +2,7 @@
 
 The card answers "what is this PR and should I look at it": modules, kind, flags with their
 reasons, the score with its top reasons, size, the most-changed files and claims. Words
-come from bot.i18n; PR titles, paths and reasons stay inside spans so every renderer
+come from bot.core.i18n; PR titles, paths and reasons stay inside spans so every renderer
 escapes them.
 """
 
@@ -12,10 +12,10 @@ import unicodedata
 from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 
-from bot import i18n
 from bot.analysis.reasons import contribution_text, flag_text
 from bot.analysis.score import shown_points
-from bot.document import (
+from bot.core import i18n
+from bot.core.document import (
     Block,
     BulletList,
     Code,
@@ -31,7 +31,7 @@ from bot.document import (
     Text,
     plain,
 )
-from bot.models import Analysis, AnalyzedPR, PullRequest
+from bot.core.models import Analysis, AnalyzedPR, PullRequest
 
 TOP_FILES = 5
 SCORE_REASONS = 3  # in the one-line score of the overview

@@ -14,23 +14,23 @@ from typing import IO, TYPE_CHECKING, Annotated, Any, TypeVar, cast
 import typer
 import typer.core
 
-from bot.errors import BotError, GitHubUnreachable, UsageError, one_line
+from bot.core.errors import BotError, GitHubUnreachable, UsageError, one_line
+from bot.core.secrets import RedactingStream, redact
+from bot.core.validators import check_out_file, echo
+from bot.core.weeks import parse_window
 from bot.importer import coverage, read_export_file
-from bot.secrets import RedactingStream, redact
-from bot.validators import check_out_file, echo
-from bot.weeks import parse_window
 
 if TYPE_CHECKING:
     from rich.console import Console
 
     from bot.analysis.analyzer import Analyzer
     from bot.app import App
-    from bot.config import DigestTarget
+    from bot.core.config import DigestTarget
+    from bot.core.models import Analysis, PullRequest
+    from bot.core.weeks import Window
     from bot.digest.pipeline import BuiltDigest
-    from bot.models import Analysis, PullRequest
     from bot.platform import Platform
     from bot.sync import SyncResult
-    from bot.weeks import Window
 
 app = typer.Typer(
     name="vllm-bot",
@@ -271,7 +271,7 @@ def sync(
 
     async def go() -> None:
         # Lazy: the sync path (httpx client, rich progress bars) stays off every other command.
-        from bot.progress import SyncProgress
+        from bot.core.progress import SyncProgress
         from bot.sync import sync_window
 
         async with await _services() as services:
@@ -368,8 +368,8 @@ async def _sync_multi(
 ) -> None:
     """One search per week for every repository of the target (bot.sync.sync_scope)."""
     # Lazy: the multi-repository sync path (httpx, rich progress) loads only for it.
+    from bot.core.progress import SyncProgress
     from bot.digest.history import chain
-    from bot.progress import SyncProgress
     from bot.sync import sync_scope
 
     for span in reversed(chain(window, weeks + 1)):

@@ -29,8 +29,8 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol
 
-from bot.errors import BotError
-from bot.models import JSON
+from bot.core.errors import BotError
+from bot.core.models import JSON
 from bot.store.ledger import Claim, Outcome, Owner
 
 if TYPE_CHECKING:

@@ -15,17 +15,17 @@ from typing import TYPE_CHECKING
 
 from rich.console import Console
 
+from bot import probes
 from bot.app import deployments
-from bot.cron import parse_cron
-from bot.errors import ConfigError
-from bot.runtime import probes
-from bot.runtime.probes import Probe
+from bot.core.cron import parse_cron
+from bot.core.errors import ConfigError
+from bot.probes import Probe
 from bot.runtime.scheduler import fire_times
 from bot.serve import missing_tokens
 
 if TYPE_CHECKING:
     from bot.app import App
-    from bot.config import Config, DigestTarget
+    from bot.core.config import Config, DigestTarget
 
 OK, FAIL, WARN = "✓", "✗", "!"
 

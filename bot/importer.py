@@ -19,8 +19,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
-from bot.errors import UsageError
-from bot.models import JSON, PR_STATES, FileChange, PRState, PullRequest
+from bot.core.errors import UsageError
+from bot.core.models import JSON, PR_STATES, FileChange, PRState, PullRequest
 
 EXPECTED = "expected a JSON export (see README, 'Export format for import')"
 

@@ -23,19 +23,19 @@ from collections.abc import Awaitable, Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
+from bot.core.document import Document
+from bot.core.errors import UsageError
+from bot.core.models import JSON
+from bot.core.tasks import Work
+from bot.core.validators import echo
 from bot.delivery import Attachment, DeliveryResult, Ledger, Sent
-from bot.document import Document
-from bot.errors import UsageError
-from bot.models import JSON
-from bot.tasks import Work
-from bot.validators import echo
 
 if TYPE_CHECKING:
     from aiohttp import web
 
     from bot.app import App
-    from bot.config import Config, Environment
-    from bot.runtime.probes import Probe
+    from bot.core.config import Config, Environment
+    from bot.probes import Probe
 
 
 @runtime_checkable

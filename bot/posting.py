@@ -15,13 +15,13 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING
 
+from bot.core.i18n import message
 from bot.delivery import Attachment, DeliveryIncomplete, DeliveryResult, Ledger
-from bot.i18n import message
 
 if TYPE_CHECKING:
     from bot.app import App
+    from bot.core.document import Document
     from bot.digest.pipeline import BuiltDigest
-    from bot.document import Document
     from bot.platform import Platform
 
 log = logging.getLogger(__name__)

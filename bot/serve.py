@@ -21,13 +21,13 @@ from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, TypedDict, Unpack
 
 from bot.app import App, deployments
+from bot.core.errors import BotError, ConfigError
+from bot.core.logging import configure_logging, secret_values
+from bot.core.metrics import METRICS, Metrics
 from bot.digest.archive import ArchiveCache
-from bot.errors import BotError, ConfigError
 from bot.platform import Component
 from bot.runtime.integrations import Integrations, discover, periodic_sync
 from bot.runtime.leader import LeaderLoop, Leadership, leadership_for
-from bot.runtime.logging import configure_logging, secret_values
-from bot.runtime.metrics import METRICS, Metrics
 from bot.runtime.scheduler import (
     InFlight,
     Jobs,
@@ -42,7 +42,7 @@ from bot.runtime.web import Readiness, archive_routes, build_app, start_site
 if TYPE_CHECKING:
     from aiohttp.web import AppRunner
 
-    from bot.config import Config, Environment
+    from bot.core.config import Config, Environment
     from bot.github.client import GitHubClient
 
 log = logging.getLogger("bot.serve")

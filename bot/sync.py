@@ -14,16 +14,16 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
-from bot.errors import GitHubError, RateLimitExhausted
+from bot.core.errors import GitHubError, RateLimitExhausted
+from bot.core.models import PullRequest
+from bot.core.weeks import Window
 from bot.github import GitHubClient
 from bot.github.graphql_source import GraphQLSource
 from bot.github.queries import scope_qualifiers
 from bot.github.rest_source import RestSource
 from bot.github.scope_source import ScopeSource
 from bot.github.source import NullProgress, Source, SyncProgress, fetch_window, fingerprint
-from bot.models import PullRequest
 from bot.store.store import Store
-from bot.weeks import Window
 
 __all__ = [
     "NullProgress",

@@ -8,11 +8,11 @@ from __future__ import annotations
 import sys
 from typing import TextIO
 
+from bot.core.document import Document
+from bot.core.models import JSON
+from bot.core.validators import echo
 from bot.delivery import DeliveryResult, Sent
-from bot.document import Document
-from bot.models import JSON
 from bot.platform import PlatformBase, Post
-from bot.validators import echo
 
 NAME = "terminal"
 STDOUT = "-"

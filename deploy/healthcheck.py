@@ -15,7 +15,7 @@ MOUNTED = "/etc/vllm-bot/config.toml"
 
 
 def health_url() -> str:
-    from bot.config import load_config
+    from bot.core.config import load_config
 
     path = os.environ.get("VLLM_BOT_CONFIG") or (MOUNTED if os.path.isfile(MOUNTED) else None)
     server = load_config(path).server

@@ -20,7 +20,7 @@ from __future__ import annotations
 import unicodedata
 from dataclasses import dataclass, field
 
-from bot.document import (
+from bot.core.document import (
     Block,
     BulletList,
     Document,
@@ -33,7 +33,7 @@ from bot.document import (
     Text,
     plain,
 )
-from bot.models import JSON
+from bot.core.models import JSON
 from formatters import limits as L
 from formatters.escape import (
     ZWSP,

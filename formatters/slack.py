@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from bot.document import (
+from bot.core.document import (
     Block,
     BulletList,
     Code,
@@ -39,7 +39,7 @@ from bot.document import (
     Text,
     plain,
 )
-from bot.models import JSON, JSONValue
+from bot.core.models import JSON, JSONValue
 from formatters import limits as L
 from formatters.escape import (
     safe_url,

@@ -28,8 +28,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Protocol, TypeVar
 
-from bot.document import Code, Inline, Link, Section, Span, Strong, Text, plain
-from bot.models import JSONValue
+from bot.core.document import Code, Inline, Link, Section, Span, Strong, Text, plain
+from bot.core.models import JSONValue
 
 ELLIPSIS = "…"
 # Room kept in every section heading for the " (i/n)" part marker.

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from bot.models import JSON
+from bot.core.models import JSON
 from formatters import limits as L
 
 # In Slack mrkdwn every "<" must start a web link we made; anything else (<!channel>,

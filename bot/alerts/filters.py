@@ -1,6 +1,6 @@
 """Subscription filters: storage and evaluation.
 
-The filters are `bot.filters.SubscriptionFilters`; parsing lives in the command layer (the
+The filters are `bot.core.filters.SubscriptionFilters`; parsing lives in the command layer (the
 `/vllm subscribe` parser, whose errors users see); this module only stores those filters
 as JSON and compiles them into predicates, so there is exactly one parser.
 
@@ -16,8 +16,8 @@ import json
 from dataclasses import asdict, fields
 
 from bot.analysis.paths import REGEX_PREFIX, PatternSet
-from bot.filters import SubscriptionFilters
-from bot.models import JSON
+from bot.core.filters import SubscriptionFilters
+from bot.core.models import JSON
 
 __all__ = [
     "SubscriptionFilters",

@@ -23,7 +23,7 @@ from datetime import datetime
 from bot.alerts.filters import compile_paths, repo_filters
 from bot.alerts.model import Subscription
 from bot.analysis.paths import PatternSet
-from bot.models import Analysis, PullRequest
+from bot.core.models import Analysis, PullRequest
 
 
 @dataclass(slots=True)

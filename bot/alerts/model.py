@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from bot.filters import SubscriptionFilters
-from bot.models import Analysis, PullRequest
+from bot.core.filters import SubscriptionFilters
+from bot.core.models import Analysis, PullRequest
 
 
 @dataclass(frozen=True, slots=True)

@@ -21,8 +21,8 @@ from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Protocol
 
 from bot.alerts.pipeline import AlertPipeline
+from bot.core.models import PullRequest
 from bot.github.source import NullProgress, fetch_window
-from bot.models import PullRequest
 from bot.sync import source_for
 
 if TYPE_CHECKING:

@@ -12,8 +12,8 @@ from typing import Protocol
 
 from bot.alerts.model import AlertItem
 from bot.cards import alert_card, batched_alert
-from bot.document import Document
-from bot.models import AnalyzedPR
+from bot.core.document import Document
+from bot.core.models import AnalyzedPR
 
 
 class AlertCards(Protocol):

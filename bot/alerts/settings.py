@@ -1,4 +1,4 @@
-"""Alert settings: `AlertSettings`, the `[alerts]` keys (`AlertsConfig`, bot/settings.py)
+"""Alert settings: `AlertSettings`, the `[alerts]` keys (`AlertsConfig`, bot/core/settings.py)
 plus the top-level timezone and language the alert pipeline, poller and subscription
 service read.
 """
@@ -8,10 +8,10 @@ from __future__ import annotations
 from datetime import datetime
 from typing import TYPE_CHECKING, Literal
 
-from bot.settings import AlertChannel, AlertsConfig, parse_quiet_hours
+from bot.core.settings import AlertChannel, AlertsConfig, parse_quiet_hours
 
 if TYPE_CHECKING:
-    from bot.config import Config
+    from bot.core.config import Config
 
 __all__ = ["AlertChannel", "AlertSettings", "AlertsConfig", "parse_quiet_hours"]
 

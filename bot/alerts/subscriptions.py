@@ -19,13 +19,13 @@ from bot.alerts.repository import Subscriptions
 from bot.alerts.settings import AlertSettings
 from bot.commands.context import ModuleInfo, SubscriptionInfo
 from bot.commands.syntax import CommandError, suggest
-from bot.errors import UsageError
-from bot.filters import SubscriptionFilters
+from bot.core.errors import UsageError
+from bot.core.filters import SubscriptionFilters
 from bot.store.store import Store
 
 if TYPE_CHECKING:
     from bot.analysis.rules import RuleSet
-    from bot.config import Config
+    from bot.core.config import Config
 
 # A channel with more subscriptions than this is almost certainly a script gone wrong;
 # matching would cope, people reading `/vllm subscriptions` would not.

@@ -28,12 +28,12 @@ from typing import TYPE_CHECKING
 from aiohttp import web
 
 from bot.alerts.pipeline import AlertPipeline
-from bot.errors import BotError
-from bot.models import JSON, PullRequest, pr_state
-from bot.runtime.metrics import METRICS, error_kind
-from bot.runtime.reject import reject
+from bot.core.errors import BotError
+from bot.core.metrics import METRICS, error_kind
+from bot.core.models import JSON, PullRequest, pr_state
+from bot.core.reject import reject
+from bot.core.tasks import TaskTracker
 from bot.sync import fetch_pr
-from bot.tasks import TaskTracker
 
 if TYPE_CHECKING:
     from bot.alerts.wiring import AlertsRuntime

@@ -18,9 +18,9 @@ from bot.alerts.poller import AlertPoller, GitHubMergedSource
 from bot.alerts.render import BotCards
 from bot.alerts.settings import AlertSettings
 from bot.alerts.subscriptions import SubscriptionService, catalogue_of
+from bot.core.document import Document
+from bot.core.errors import BotError
 from bot.delivery import DeliveryResult, Ledger
-from bot.document import Document
-from bot.errors import BotError
 from bot.platform import Platform
 
 if TYPE_CHECKING:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.models import Analysis, PullRequest
+from bot.core.models import Analysis, PullRequest
 
 from .claims import extract_claims
 from .files import TEST, FileCategorizer

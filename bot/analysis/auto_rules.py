@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping, Sequence
 
-from bot.models import JSON
+from bot.core.models import JSON
 
 from .rules import ModuleRule, RuleSet, load_ruleset
 

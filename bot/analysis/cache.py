@@ -14,14 +14,14 @@ from typing import Protocol, runtime_checkable
 
 from sqlalchemy.exc import SQLAlchemyError
 
-from bot.errors import one_line
-from bot.models import JSON, Analysis, Claim, Flag, ModuleMatch, PullRequest, ScoreContribution
+from bot.core.errors import one_line
+from bot.core.models import JSON, Analysis, Claim, Flag, ModuleMatch, PullRequest, ScoreContribution
 
 log = logging.getLogger(__name__)
 
 # Bump when analysis code changes in a way that alters results for the same rule set.
 # 2: module/kind/flag/claim fixes; flags and contributions carry reason keys and params.
-# 3: kinds from titles (hand-labelled table), reason ids under "reason." in bot/i18n.py,
+# 3: kinds from titles (hand-labelled table), reason ids under "reason." in bot/core/i18n.py,
 #    pure deletions are not missing tests.
 ANALYSIS_VERSION = "3"
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import re
 
-from bot import i18n
-from bot.models import Claim
+from bot.core import i18n
+from bot.core.models import Claim
 
 from .regex import lazy
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from bot.models import PullRequest
+from bot.core.models import PullRequest
 
 from .paths import PatternSet
 from .rules import RuleSet

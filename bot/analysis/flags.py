@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from bot.models import Flag, PullRequest
+from bot.core.models import Flag, PullRequest
 
 from .files import FileFacts, pr_file_count, pr_lines
 from .paths import PatternSet

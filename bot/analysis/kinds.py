@@ -6,7 +6,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from bot.models import Claim, PullRequest
+from bot.core.models import Claim, PullRequest
 
 from .files import FileFacts
 from .regex import LazyPattern, lazy

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from bot.models import ModuleMatch, PullRequest
+from bot.core.models import ModuleMatch, PullRequest
 
 from .paths import PatternSet, scope_flags
 from .regex import compiled

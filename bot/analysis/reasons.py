@@ -1,16 +1,16 @@
 """Reasons the analysis gives a user (flag reasons, score contributions) as message ids and
-parameters of the one catalogue, bot/i18n.py (ids under ``reason.``).
+parameters of the one catalogue, bot/core/i18n.py (ids under ``reason.``).
 
 Analysis code never writes a reason string itself: it names a message id and passes
-parameters (see ``bot.i18n.reason`` for the value types). The English rendering is stored in
+parameters (see ``bot.core.i18n.reason`` for the value types). The English rendering is stored in
 ``Flag.reason`` / ``ScoreContribution.reason`` (the CONTRACT JSON stays English); cards
 render ``key`` + ``params`` again in the card's language.
 """
 
 from __future__ import annotations
 
-from bot import i18n
-from bot.models import Flag, ScoreContribution
+from bot.core import i18n
+from bot.core.models import Flag, ScoreContribution
 
 Params = dict[str, object]
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from datetime import datetime
 from typing import NamedTuple
 
-from bot.i18n import message
-from bot.models import JSON, Analysis, PullRequest
+from bot.core.i18n import message
+from bot.core.models import JSON, Analysis, PullRequest
 
 from .files import pr_file_count
 from .rules import ModuleRule, RuleSet

@@ -23,7 +23,7 @@ from pydantic import (
     model_validator,
 )
 
-from bot.models import KIND_IDS
+from bot.core.models import KIND_IDS
 
 from .paths import patterns_error, scope_flags
 from .regex import compiled

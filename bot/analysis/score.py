@@ -6,8 +6,8 @@ import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from bot import i18n
-from bot.models import AnalyzedPR, Claim, Flag, ModuleMatch, PullRequest, ScoreContribution
+from bot.core import i18n
+from bot.core.models import AnalyzedPR, Claim, Flag, ModuleMatch, PullRequest, ScoreContribution
 
 from .claims import best_claim
 from .files import pr_lines

@@ -41,7 +41,7 @@ from bot.commands.syntax import (
     VersionCommand,
     parse_pr_ref,
 )
-from bot.filters import SubscriptionFilters
+from bot.core.filters import SubscriptionFilters
 
 # The English text of "not available", for callers that compare against it.
 NOT_AVAILABLE = "subscriptions are not available yet"

@@ -20,12 +20,12 @@ from bot.commands.context import (
     VersionInfo,
     channel_language,
 )
-from bot.document import Document
-from bot.errors import GitHubError, UsageError
-from bot.i18n import message
-from bot.models import PullRequest
+from bot.core.document import Document
+from bot.core.errors import GitHubError, UsageError
+from bot.core.i18n import message
+from bot.core.models import PullRequest
+from bot.core.weeks import Window
 from bot.store.migrate import schema_revision
-from bot.weeks import Window
 
 if TYPE_CHECKING:
     from bot.analysis.rules import RuleSet

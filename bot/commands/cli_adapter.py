@@ -9,9 +9,9 @@ from bot.commands.backend import services_context
 from bot.commands.driver import drive
 from bot.commands.reply import Reply
 from bot.commands.syntax import Command
-from bot.errors import UsageError
-from bot.i18n import message
-from bot.validators import CHAT_PLATFORMS, chat_channel_problem
+from bot.core.errors import UsageError
+from bot.core.i18n import message
+from bot.core.validators import CHAT_PLATFORMS, chat_channel_problem
 
 if TYPE_CHECKING:
     from bot.app import App

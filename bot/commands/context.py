@@ -13,11 +13,11 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Protocol, runtime_checkable
 
-from bot.config import Config
-from bot.document import Document
-from bot.filters import SubscriptionFilters
-from bot.models import PullRequest
-from bot.weeks import Window
+from bot.core.config import Config
+from bot.core.document import Document
+from bot.core.filters import SubscriptionFilters
+from bot.core.models import PullRequest
+from bot.core.weeks import Window
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,7 +92,7 @@ class SubscriptionService(Protocol):
     """Per-(platform, channel) subscriptions; implemented by the alerts work (issue 8).
 
     Calls must be local (store only): the command layer answers them in the ack. Permission
-    or validation problems are raised as `bot.errors.UsageError` with a message for the user.
+    or validation problems are raised as `bot.core.errors.UsageError` with a message for the user.
     """
 
     async def subscribe(

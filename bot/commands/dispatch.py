@@ -19,7 +19,7 @@ from bot.commands.handlers import NeedsNetwork
 from bot.commands.registry import parse, spec_of, with_usage
 from bot.commands.reply import Reply
 from bot.commands.syntax import Command, CommandError, PrCommand
-from bot.errors import (
+from bot.core.errors import (
     BotError,
     GitHubAuthError,
     GitHubError,
@@ -27,7 +27,7 @@ from bot.errors import (
     RateLimitExhausted,
     UsageError,
 )
-from bot.i18n import message
+from bot.core.i18n import message
 
 
 async def dispatch(command: Command, ctx: Context) -> Reply:

@@ -31,7 +31,7 @@ log = logging.getLogger(__name__)
 
 
 class Run(Protocol):
-    """What the driver reports about one command (`bot.runtime.metrics.CommandRun`)."""
+    """What the driver reports about one command (`bot.core.metrics.CommandRun`)."""
 
     outcome: str
     kind: str
@@ -41,7 +41,7 @@ class Run(Protocol):
 
 
 class CommandMetrics(Protocol):
-    """`bot.runtime.metrics.Metrics` as the driver uses it (injected by the adapters)."""
+    """`bot.core.metrics.Metrics` as the driver uses it (injected by the adapters)."""
 
     def command(
         self, platform: str, name: str, *, started: float | None = None

@@ -24,11 +24,11 @@ from bot.commands.syntax import (
     VersionCommand,
     suggest,
 )
-from bot.document import BulletList, Code, Document, Section, Text
-from bot.errors import NotFoundError, UsageError
-from bot.i18n import message, separator
-from bot.validators import CHAT_PLATFORMS
-from bot.weeks import parse_week
+from bot.core.document import BulletList, Code, Document, Section, Text
+from bot.core.errors import NotFoundError, UsageError
+from bot.core.i18n import message, separator
+from bot.core.validators import CHAT_PLATFORMS
+from bot.core.weeks import parse_week
 
 if TYPE_CHECKING:
     from bot.commands.context import Context, ModuleInfo

@@ -8,7 +8,7 @@ generated from `COMMANDS`: the text parser (`parse`), the usage lines, the help 
 progress line shown while a slow answer is built, and the Discord app-command group.
 
 Adding a command: a Command dataclass and a parser in `syntax.py`, a handler in
-`handlers.py`, one `CommandSpec` here, and its `help.*` texts in `bot/i18n.py`.
+`handlers.py`, one `CommandSpec` here, and its `help.*` texts in `bot/core/i18n.py`.
 """
 
 from __future__ import annotations
@@ -43,7 +43,7 @@ from bot.commands.syntax import (
     suggest,
     tokens,
 )
-from bot.i18n import message
+from bot.core.i18n import message
 
 if TYPE_CHECKING:
     from bot.commands.context import Context

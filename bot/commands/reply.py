@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
-from bot.document import Document
-from bot.secrets import redact
+from bot.core.document import Document
+from bot.core.secrets import redact
 
 
 class ReplyStatus(Enum):

@@ -5,7 +5,7 @@ binds each parser to its command's name, usage and handler; semantic checks that
 (is the module known, is the repo watched, does the PR exist) happen in the handlers, which
 raise the same `CommandError`, so every platform shows one clear line plus the usage line.
 
-Messages are catalogue ids (`error.*` in `bot.i18n`) plus parameters, rendered in the
+Messages are catalogue ids (`error.*` in `bot.core.i18n`) plus parameters, rendered in the
 channel's language when the reply is built; `str(error)` is the English text.
 """
 
@@ -16,12 +16,12 @@ import re
 import shlex
 from dataclasses import dataclass, field
 
-from bot.errors import UsageError
-from bot.filters import SubscriptionFilters
-from bot.i18n import MESSAGES, message, message_from
-from bot.models import FLAG_IDS
-from bot.validators import ECHO_LIMIT, echo, repo_problem
-from bot.weeks import WEEK_PATTERN
+from bot.core.errors import UsageError
+from bot.core.filters import SubscriptionFilters
+from bot.core.i18n import MESSAGES, message, message_from
+from bot.core.models import FLAG_IDS
+from bot.core.validators import ECHO_LIMIT, echo, repo_problem
+from bot.core.weeks import WEEK_PATTERN
 
 # GitHub PR numbers are positive 32-bit integers; anything larger cannot exist, so saying
 # "too large" beats a round trip that ends in "not found".

@@ -26,7 +26,19 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
-from bot import i18n
+from bot.core import i18n
+from bot.core.document import (
+    BulletList,
+    Document,
+    Inline,
+    Link,
+    Paragraph,
+    Section,
+    Span,
+    Strong,
+    Text,
+)
+from bot.core.weeks import Window, iso_week
 from bot.digest.charts import responsive, svg_charts
 from bot.digest.document import digest_document, shorten
 from bot.digest.history import (
@@ -44,8 +56,6 @@ from bot.digest.history import (
 from bot.digest.model import Digest
 from bot.digest.render import render_html
 from bot.digest.service import digest_at, ruleset_settings
-from bot.document import BulletList, Document, Inline, Link, Paragraph, Section, Span, Strong, Text
-from bot.weeks import Window, iso_week
 
 if TYPE_CHECKING:
     from datetime import tzinfo

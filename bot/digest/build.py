@@ -12,10 +12,12 @@ from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from bot import i18n
 from bot.analysis.claims import claim_text
 from bot.analysis.score import KeyCandidate, choose_key_prs
 from bot.analysis.themes import HistoryWeek, Theme, ThemeDoc, ThemeResult, ThemeRules, detect_themes
+from bot.core import i18n
+from bot.core.models import FLAG_IDS, KIND_IDS, AnalyzedPR, is_automation
+from bot.core.weeks import WEEK_PATTERN, Window
 from bot.digest.history import History, in_modules
 from bot.digest.model import (
     Digest,
@@ -30,8 +32,6 @@ from bot.digest.model import (
     Totals,
 )
 from bot.digest.summary import summarize
-from bot.models import FLAG_IDS, KIND_IDS, AnalyzedPR, is_automation
-from bot.weeks import WEEK_PATTERN, Window
 
 DEFAULT_KEY_COUNT = 24
 DEFAULT_SCORE_FLOOR = 5.0

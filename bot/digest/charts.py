@@ -10,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from bot import i18n
+from bot.core import i18n
 from bot.digest.model import Digest
 
 if TYPE_CHECKING:

@@ -2,7 +2,7 @@
 
 Section order follows issue 4: summary, highlights, trends, risks, key PRs,
 recommendations; the header is the Document title/context, the footer its footer.
-All words come from the bot.i18n catalogue; PR titles, authors and descriptions only
+All words come from the bot.core.i18n catalogue; PR titles, authors and descriptions only
 ever appear inside spans so each renderer escapes them.
 """
 
@@ -13,12 +13,9 @@ from collections.abc import Mapping, Sequence
 
 from babel.numbers import format_decimal
 
-from bot import i18n
 from bot.analysis.claims import stated_claim_text
-from bot.digest.build import CORE_UNTESTED, HIGHLIGHT_PRS, risk_order, status_message
-from bot.digest.history import sparkline
-from bot.digest.model import Digest, PRRow
-from bot.document import (
+from bot.core import i18n
+from bot.core.document import (
     Block,
     BulletList,
     Code,
@@ -33,7 +30,10 @@ from bot.document import (
     Table,
     Text,
 )
-from bot.weeks import WEEK_PATTERN, Window
+from bot.core.weeks import WEEK_PATTERN, Window
+from bot.digest.build import CORE_UNTESTED, HIGHLIGHT_PRS, risk_order, status_message
+from bot.digest.history import sparkline
+from bot.digest.model import Digest, PRRow
 
 # Risk lines, risk details and the trends table list everything: the issue asks for the
 # PRs per flag, and the chat formatters split long lists into several messages themselves.

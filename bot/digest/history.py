@@ -16,8 +16,8 @@ from datetime import datetime
 from typing import Protocol
 
 from bot.analysis.cache import analyze_stored
-from bot.models import Analysis, AnalyzedPR, PullRequest, is_automation
-from bot.weeks import Window
+from bot.core.models import Analysis, AnalyzedPR, PullRequest, is_automation
+from bot.core.weeks import Window
 
 # "This week and the last 4 weeks" against the N-week baseline.
 RECENT_WEEKS = 5

@@ -1,7 +1,7 @@
 """The structured weekly digest: every figure here is computed from stored PRs.
 
 `to_json()` gives the CONTRACT keys. Rendering (markdown, HTML, Slack, Discord) goes
-through `bot.digest.document` which turns a Digest into a localized `bot.document.Document`.
+through `bot.digest.document` which turns a Digest into a localized `bot.core.document.Document`.
 """
 
 from __future__ import annotations
@@ -11,9 +11,9 @@ from dataclasses import asdict, dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING, TypedDict
 
+from bot.core.models import JSON
+from bot.core.weeks import WEEK_PATTERN
 from bot.digest.history import History
-from bot.models import JSON
-from bot.weeks import WEEK_PATTERN
 
 if TYPE_CHECKING:
     from bot.analysis.themes import ThemeResult

@@ -19,8 +19,8 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import TYPE_CHECKING
 
+from bot.core.models import JSON
 from bot.digest.model import Digest, Highlight
-from bot.models import JSON
 
 if TYPE_CHECKING:
     import httpx

@@ -32,9 +32,24 @@ from typing import TYPE_CHECKING
 
 from pydantic import ValidationError
 
-from bot import i18n
 from bot.analysis.themes import normalize_term
-from bot.config import Config, DigestTarget
+from bot.core import i18n
+from bot.core.config import Config, DigestTarget
+from bot.core.document import (
+    Block,
+    BulletList,
+    Document,
+    Inline,
+    Link,
+    Paragraph,
+    Section,
+    Strong,
+    Table,
+    Text,
+)
+from bot.core.errors import GitHubError, GitHubUnreachable, UsageError
+from bot.core.models import JSON
+from bot.core.weeks import WEEK_PATTERN, Window
 from bot.digest.document import context_line, shorten
 from bot.digest.history import chain
 from bot.digest.model import (
@@ -48,21 +63,6 @@ from bot.digest.model import (
     Totals,
 )
 from bot.digest.pipeline import BuiltDigest
-from bot.document import (
-    Block,
-    BulletList,
-    Document,
-    Inline,
-    Link,
-    Paragraph,
-    Section,
-    Strong,
-    Table,
-    Text,
-)
-from bot.errors import GitHubError, GitHubUnreachable, UsageError
-from bot.models import JSON
-from bot.weeks import WEEK_PATTERN, Window
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -219,7 +219,7 @@ async def _sync_all(
         progress = None
         if console is not None:
             # Lazy: rich progress bars (~20 ms) load only when a console is shown.
-            from bot.progress import SyncProgress
+            from bot.core.progress import SyncProgress
 
             progress = SyncProgress(console, f"{target.scope_label} {span.label}")
         try:

@@ -13,12 +13,12 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING
 
+from bot.core.document import Document
+from bot.core.errors import GitHubError, GitHubUnreachable
+from bot.core.weeks import Window, iso_week
 from bot.digest.document import digest_document
 from bot.digest.history import chain
 from bot.digest.model import Digest
-from bot.document import Document
-from bot.errors import GitHubError, GitHubUnreachable
-from bot.weeks import Window, iso_week
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -47,7 +47,7 @@ async def ensure_synced(
     progress = None
     if console is not None:
         # Lazy: rich progress bars (~20 ms) load only when a console is shown.
-        from bot.progress import SyncProgress
+        from bot.core.progress import SyncProgress
 
         progress = SyncProgress(console, f"{repo} {window.label}")
     try:
@@ -145,7 +145,7 @@ async def _sync_one(
         await sync_window(services.store, services.github(), repo, window)
         return
     # Lazy: rich progress bars (~20 ms) load only when a console is shown.
-    from bot.progress import SyncProgress
+    from bot.core.progress import SyncProgress
 
     with SyncProgress(console, label) as progress:
         await sync_window(services.store, services.github(), repo, window, progress=progress)

@@ -1,7 +1,7 @@
 """Markdown, HTML and JSON renderings of a Document / Digest.
 
 Both text renderers use jinja2 templates in bot/digest/templates/ that contain structure
-only; every word comes from the Document (built from the bot.i18n catalogue), so the
+only; every word comes from the Document (built from the bot.core.i18n catalogue), so the
 English and Chinese outputs share one template. Escaping happens here, in one place per
 output: markdown-special characters are backslash-escaped in user text, and the HTML
 environment autoescapes everything.
@@ -17,8 +17,7 @@ from urllib.parse import urlsplit
 
 import jinja2
 
-from bot.digest.model import Digest
-from bot.document import (
+from bot.core.document import (
     BulletList,
     Code,
     Document,
@@ -31,6 +30,7 @@ from bot.document import (
     Table,
     Text,
 )
+from bot.digest.model import Digest
 
 # Characters that start inline markdown constructs (CommonMark + GFM tables/strikethrough).
 _MD_SPECIAL = re.compile(r"([\\`*_\[\]<>|~])")

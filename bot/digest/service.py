@@ -11,12 +11,12 @@ from datetime import UTC, datetime
 from typing import Protocol
 
 from bot.analysis.themes import ThemeRules, rules_from
+from bot.core.models import Analysis, PullRequest
+from bot.core.weeks import Window
 from bot.digest.build import AUXILIARY_MODULES, DEFAULT_KEY_COUNT, DEFAULT_SCORE_FLOOR, build_digest
 from bot.digest.history import HistoryStore, Timeline, chain, history_of, load_timeline
 from bot.digest.model import Digest
 from bot.digest.narrative import NarrativeConfig, config_from_env, write_narrative
-from bot.models import Analysis, PullRequest
-from bot.weeks import Window
 
 PRStore = HistoryStore
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 from typing import TypedDict
 
 from bot.analysis.themes import Theme
+from bot.core.models import JSON
 from bot.digest.model import Digest
-from bot.models import JSON
 
 _TREND_WORDS = {
     "new": "new this window",

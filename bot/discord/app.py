@@ -40,21 +40,21 @@ from bot.commands import COMMANDS, Argument, Command, CommandError, CommandSpec,
 from bot.commands.backend import services_context
 from bot.commands.driver import drive
 from bot.commands.registry import Source, build
-from bot.config import Config, Environment
+from bot.core.config import Config, Environment
+from bot.core.document import Document
+from bot.core.errors import BotError
+from bot.core.i18n import message
+from bot.core.logging import log_post
+from bot.core.metrics import METRICS, Metrics
+from bot.core.models import JSON
+from bot.core.secrets import redact
+from bot.core.tasks import TaskTracker, Tracked
 from bot.delivery import DeliveryIncomplete, Ledger
 from bot.discord import NAME
 from bot.discord.endpoints import DiscordEndpoints, apply_endpoints, resolve_gateway
 from bot.discord.platform import DiscordPlatform
-from bot.document import Document
-from bot.errors import BotError
-from bot.i18n import message
-from bot.models import JSON
 from bot.platform import Platform
 from bot.posting import incomplete_message, post_document
-from bot.runtime.logging import log_post
-from bot.runtime.metrics import METRICS, Metrics
-from bot.secrets import redact
-from bot.tasks import TaskTracker, Tracked
 from formatters import limits
 from formatters.discord import render_discord
 
@@ -465,7 +465,7 @@ def _localised(key: str) -> app_commands.locale_str:
 
 
 class CatalogueTranslator(app_commands.Translator):
-    """Command and option descriptions in the user's Discord language, from `bot.i18n`."""
+    """Command and option descriptions in the user's Discord language, from `bot.core.i18n`."""
 
     LOCALES: ClassVar[dict[discord.Locale, str]] = {
         discord.Locale.chinese: "zh",

@@ -7,13 +7,13 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
-from bot.config import Config, Environment
+from bot.core.config import Config, Environment
+from bot.core.errors import ConfigError
 from bot.discord import NAME
 from bot.discord.gateway import DiscordGateway
 from bot.discord.probes import discord_channel, discord_me, discord_webhook
-from bot.errors import ConfigError
 from bot.platform import Component, Route
-from bot.runtime.probes import Probe, secret
+from bot.probes import Probe, secret
 
 if TYPE_CHECKING:
     from bot.app import App

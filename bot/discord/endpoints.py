@@ -26,8 +26,8 @@ import yarl
 from discord.gateway import DiscordWebSocket
 from discord.http import HTTPClient, Route
 
-from bot.config import Environment
-from bot.errors import ConfigError
+from bot.core.config import Environment
+from bot.core.errors import ConfigError
 
 log = logging.getLogger(__name__)
 

@@ -12,11 +12,11 @@ from typing import TYPE_CHECKING, Protocol
 
 import discord
 
+from bot.core.metrics import METRICS
+from bot.core.tasks import is_work
 from bot.discord import NAME
 from bot.discord.app import create_client
-from bot.runtime.metrics import METRICS
-from bot.runtime.probes import Probe, secret
-from bot.tasks import is_work
+from bot.probes import Probe, secret
 
 if TYPE_CHECKING:
     from bot.app import App

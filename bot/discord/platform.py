@@ -11,15 +11,15 @@ from collections.abc import Awaitable, Callable
 import aiohttp
 from discord.http import HTTPClient
 
-from bot.config import Config, DigestTarget, Environment
+from bot.core.config import Config, DigestTarget, Environment
+from bot.core.document import Document
+from bot.core.models import JSON
+from bot.core.validators import chat_channel_problem
 from bot.delivery import DeliveryResult, Sent
 from bot.discord import NAME
 from bot.discord.endpoints import DiscordEndpoints, apply_endpoints
 from bot.discord.poster import DiscordPoster, DiscordWebhookPoster
-from bot.document import Document
-from bot.models import JSON
 from bot.platform import PlatformBase, Post
-from bot.validators import chat_channel_problem
 from formatters.discord import discord_thread_name, render_discord
 
 log = logging.getLogger(__name__)

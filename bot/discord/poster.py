@@ -38,6 +38,8 @@ import aiohttp
 import discord
 from discord.http import HTTPClient, Route, handle_message_parameters
 
+from bot.core.errors import BotError, ConfigError, PermanentError, TransientError
+from bot.core.models import JSON
 from bot.delivery import (
     Attachment,
     DeliveryResult,
@@ -48,12 +50,10 @@ from bot.delivery import (
     with_attachment,
 )
 from bot.discord.endpoints import DiscordEndpoints, apply_endpoints
-from bot.errors import BotError, ConfigError, PermanentError, TransientError
-from bot.models import JSON
 from formatters import limits
 
 if TYPE_CHECKING:
-    from bot.config import Environment
+    from bot.core.config import Environment
     from bot.discord.endpoints import DiscordEndpoints
 
 log = logging.getLogger(__name__)

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import httpx
 
-from bot.config import Environment
+from bot.core.config import Environment
+from bot.core.errors import ConfigError
 from bot.discord.poster import parse_webhook_url
-from bot.errors import ConfigError
-from bot.runtime.probes import Probe, client, response_json, secret, unreachable
+from bot.probes import Probe, client, response_json, secret, unreachable
 
 DEFAULT_DISCORD_API = "https://discord.com/api/v10"
 

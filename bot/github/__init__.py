@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
-from bot.config import Config, Environment
+from bot.core.config import Config, Environment
 from bot.github.client import GitHubClient, Notice, RateLimit, Sleep
 
 __all__ = ["GitHubClient", "RateLimit", "github_client"]

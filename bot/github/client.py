@@ -36,7 +36,7 @@ from tenacity import (
     wait_random_exponential,
 )
 
-from bot.errors import (
+from bot.core.errors import (
     GitHubAuthError,
     GitHubError,
     GitHubUnavailable,
@@ -44,7 +44,7 @@ from bot.errors import (
     NotFoundError,
     RateLimitExhausted,
 )
-from bot.models import JSON, JSONValue
+from bot.core.models import JSON, JSONValue
 
 log = logging.getLogger(__name__)
 

@@ -6,11 +6,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 
-from bot.errors import GitHubError, NotFoundError
+from bot.core.errors import GitHubError, NotFoundError
+from bot.core.models import JSON, FileChange, PullRequest, pr_state
 from bot.github import queries as q
 from bot.github.client import GitHubClient
 from bot.github.source import NullProgress, SearchPage, SyncProgress, fingerprint, parse_time
-from bot.models import JSON, FileChange, PullRequest, pr_state
 
 _LOGIN_OK = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-")
 

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 
-from bot.errors import GitHubError, NotFoundError
+from bot.core.errors import GitHubError, NotFoundError
 from bot.github import queries as q
 from bot.github.client import GitHubClient
 from bot.github.graphql_source import split_repo

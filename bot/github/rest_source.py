@@ -15,11 +15,11 @@ from datetime import UTC, datetime, timedelta
 
 import httpx
 
-from bot.errors import GitHubError, NotFoundError
+from bot.core.errors import GitHubError, NotFoundError
+from bot.core.models import FileChange, JSONValue, PullRequest
 from bot.github import queries as q
 from bot.github.client import GitHubClient, Query
 from bot.github.source import NullProgress, SearchPage, SyncProgress, fingerprint, parse_time
-from bot.models import FileChange, JSONValue, PullRequest
 from bot.store.store import Store
 
 _NEXT = re.compile(r'<([^>]+)>;\s*rel="next"')

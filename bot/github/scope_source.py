@@ -9,12 +9,12 @@ from collections import defaultdict
 from collections.abc import Sequence
 from datetime import datetime
 
-from bot.errors import GitHubError
+from bot.core.errors import GitHubError
+from bot.core.models import PullRequest
 from bot.github import queries as q
 from bot.github.client import GitHubClient
 from bot.github.graphql_source import GraphQLSource, parse_pr, parse_search_page
 from bot.github.source import SearchPage, SyncProgress, parse_time
-from bot.models import PullRequest
 
 
 class ScopeSource:

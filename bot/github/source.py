@@ -10,8 +10,8 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Protocol
 
-from bot.errors import GitHubError
-from bot.models import JSON, PullRequest
+from bot.core.errors import GitHubError
+from bot.core.models import JSON, PullRequest
 
 # GitHub's search returns at most 1,000 results per query, whatever the page size.
 SEARCH_CAP = 1000

@@ -7,7 +7,7 @@ slack-bolt and discord.py load with the deployments (`bot.app.deployments`), whi
 
 Work that must finish before shutdown (a command being answered, a webhook delivery being
 processed, an alert flush) lives in the platform code. Anything offering `stop_accepting()`
-and `in_flight() -> {task: name}` (see `bot.tasks.Work`) is drained by `serve`: a route
+and `in_flight() -> {task: name}` (see `bot.core.tasks.Work`) is drained by `serve`: a route
 handler or a route's `work`, the Slack bot behind Socket Mode, the Discord command handler.
 """
 
@@ -21,10 +21,10 @@ from typing import TYPE_CHECKING
 from bot.alerts.webhook import webhook_handler
 from bot.alerts.wiring import poll_alerts
 from bot.app import deployments
+from bot.core.tasks import Work, is_work
+from bot.core.weeks import parse_week
 from bot.platform import Component, Route
 from bot.sync import sync_window
-from bot.tasks import Work, is_work
-from bot.weeks import parse_week
 
 if TYPE_CHECKING:
     from bot.app import App

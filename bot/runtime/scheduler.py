@@ -21,20 +21,20 @@ from apscheduler.triggers.cron import CronTrigger
 from bot.alerts.repository import Subscriptions
 from bot.alerts.subscriptions import ModuleCatalogue
 from bot.analysis.rules import RuleSetError, load_ruleset
-from bot.cron import parse_cron
+from bot.core.cron import parse_cron
+from bot.core.errors import ConfigError
+from bot.core.metrics import METRICS, Metrics, error_kind
+from bot.core.tasks import TaskTracker
+from bot.core.weeks import Window, iso_week
 from bot.digest.document import digest_document_id, scope_key
 from bot.digest.org import build_org_for_window
 from bot.digest.pipeline import build_for_window
-from bot.errors import ConfigError
 from bot.posting import post_digest
-from bot.runtime.metrics import METRICS, Metrics, error_kind
-from bot.tasks import TaskTracker
-from bot.weeks import Window, iso_week
 
 if TYPE_CHECKING:
     from bot.alerts.model import Subscription
     from bot.app import App
-    from bot.config import Config, DigestTarget
+    from bot.core.config import Config, DigestTarget
     from bot.delivery import DeliveryResult
     from bot.store import Store
 
@@ -85,7 +85,7 @@ class DigestJob:
     chart: bool = True
     # A weekly subscription's job: runs scheduled before it existed are not caught up.
     not_before: datetime | None = None
-    # An organisation / several-repository target (bot.config.DigestTarget); `repo` is then
+    # An organisation / several-repository target (bot.core.config.DigestTarget); `repo` is then
     # its scope label, as the digest's JSON "repo" and ledger id name it.
     multi: DigestTarget | None = None
 

@@ -1,4 +1,4 @@
-"""The `[logging]` and `[serve]` sections as `serve` reads them (models: bot/settings.py)."""
+"""The `[logging]` and `[serve]` sections as `serve` reads them (models: bot/core/settings.py)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from typing import TypeVar
 
 from pydantic import BaseModel
 
-from bot.settings import LoggingConfig, ServeConfig
+from bot.core.settings import LoggingConfig, ServeConfig
 
 __all__ = ["LoggingConfig", "ServeConfig", "logging_settings", "serve_settings"]
 

@@ -10,10 +10,10 @@ from typing import TYPE_CHECKING
 from aiohttp import web
 
 from bot.app import deployments
-from bot.models import JSON
+from bot.core.metrics import CONTENT_TYPE, Metrics
+from bot.core.models import JSON
 from bot.platform import Component, Route
-from bot.runtime.metrics import CONTENT_TYPE, Metrics
-from bot.runtime.probes import Probe, github_reachable, store_reachable
+from bot.probes import Probe, github_reachable, store_reachable
 
 if TYPE_CHECKING:
     from bot.app import App

@@ -26,19 +26,19 @@ from slack_sdk.web.async_client import AsyncWebClient
 from bot.commands import Command, CommandError, Context, DigestCommand, Reply, parse_pr_ref
 from bot.commands.backend import services_context
 from bot.commands.driver import drive
+from bot.core.document import Document
+from bot.core.errors import BotError, ConfigError
+from bot.core.i18n import message
+from bot.core.logging import log_post
+from bot.core.metrics import METRICS, Metrics
+from bot.core.models import JSON
+from bot.core.reject import reject, slack_signature_problem
+from bot.core.tasks import TaskTracker, Tracked
 from bot.delivery import DeliveryIncomplete, DeliveryResult, Ledger
-from bot.document import Document
-from bot.errors import BotError, ConfigError
-from bot.i18n import message
-from bot.models import JSON
 from bot.posting import incomplete_message, post_document
-from bot.runtime.logging import log_post
-from bot.runtime.metrics import METRICS, Metrics
-from bot.runtime.reject import reject, slack_signature_problem
 from bot.slack import NAME
 from bot.slack.platform import SlackPlatform
 from bot.slack.poster import SlackPoster
-from bot.tasks import TaskTracker, Tracked
 from formatters.slack import render_slack
 from formatters.validate import validate_slack_message
 

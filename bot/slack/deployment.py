@@ -7,9 +7,9 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
-from bot.config import Config, Environment
+from bot.core.config import Config, Environment
 from bot.platform import Component, Route
-from bot.runtime.probes import Probe, secret
+from bot.probes import Probe, secret
 from bot.slack import NAME
 from bot.slack.app import build_slack_bot
 from bot.slack.http import events_route

@@ -6,13 +6,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from bot.core.document import Document
+from bot.core.models import JSON
+from bot.core.validators import chat_channel_problem
 from bot.delivery import DeliveryResult, Sent
-from bot.document import Document
-from bot.models import JSON
 from bot.platform import PlatformBase, Post
 from bot.slack import NAME
 from bot.slack.poster import SlackPoster
-from bot.validators import chat_channel_problem
 from formatters.slack import render_slack
 
 Render = Callable[[Document], list[JSON]]

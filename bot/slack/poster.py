@@ -22,6 +22,8 @@ import aiohttp
 from slack_sdk.errors import SlackApiError
 from slack_sdk.web.async_client import AsyncWebClient
 
+from bot.core.errors import PermanentError, TransientError
+from bot.core.models import JSON
 from bot.delivery import (
     Attachment,
     DeliveryResult,
@@ -31,8 +33,6 @@ from bot.delivery import (
     deliver,
     with_attachment,
 )
-from bot.errors import PermanentError, TransientError
-from bot.models import JSON
 
 log = logging.getLogger(__name__)
 

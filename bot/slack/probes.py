@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import httpx
 
-from bot.config import Environment
-from bot.models import JSON
-from bot.runtime.probes import Probe, client, json_object, secret, unreachable
+from bot.core.config import Environment
+from bot.core.models import JSON
+from bot.probes import Probe, client, json_object, secret, unreachable
 
 _SLACK_ERRORS = {
     "invalid_auth": "SLACK_BOT_TOKEN is not valid; copy the Bot User OAuth Token (xoxb-…) "

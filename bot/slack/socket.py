@@ -7,8 +7,8 @@ import logging
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from bot.errors import ConfigError
-from bot.runtime.probes import Probe
+from bot.core.errors import ConfigError
+from bot.probes import Probe
 from bot.slack import NAME
 from bot.slack.app import SlackBot, build_slack_bot
 

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from sqlalchemy import delete, select
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
-from bot.models import JSON
+from bot.core.models import JSON
 from bot.store.sql import chunks, table_of, upsert
 from bot.store.tables import PRAnalysisRow, PullRequestRow
 

@@ -35,8 +35,8 @@ from sqlalchemy import and_, delete, select, update
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker
 from sqlalchemy.orm import DeclarativeBase
 
-from bot.models import JSON
-from bot.secrets import redact
+from bot.core.models import JSON
+from bot.core.secrets import redact
 from bot.store.sql import table_of, upsert
 
 CLAIMED = "claimed"

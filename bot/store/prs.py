@@ -10,7 +10,7 @@ from datetime import UTC, datetime
 from sqlalchemy import ColumnElement, delete, func, select
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
-from bot.models import FileChange, PullRequest
+from bot.core.models import FileChange, PullRequest
 from bot.store.analyses import AnalysisCache
 from bot.store.sql import chunks, table_of, upsert
 from bot.store.tables import PRFileRow, PRLabelRow, PullRequestRow

@@ -15,8 +15,8 @@ from bot.alerts.matching import MatchIndex, PRFacts
 from bot.alerts.model import Subscription
 from bot.commands.registry import parse
 from bot.commands.syntax import CommandError
-from bot.filters import SubscriptionFilters
-from bot.models import Analysis, Flag, ModuleMatch
+from bot.core.filters import SubscriptionFilters
+from bot.core.models import Analysis, Flag, ModuleMatch
 
 from .conftest import T0, make_pr
 

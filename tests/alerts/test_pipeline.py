@@ -11,7 +11,7 @@ from bot.alerts.pipeline import AlertPipeline
 from bot.alerts.render import BotCards
 from bot.alerts.repository import AlertSends, AlertStore, Outbox
 from bot.alerts.settings import AlertChannel
-from bot.filters import SubscriptionFilters
+from bot.core.filters import SubscriptionFilters
 from bot.store import Store
 from bot.store.ledger import Owner
 from tests.fakes.processes import dead_pid

@@ -6,8 +6,8 @@ from datetime import datetime, timedelta
 
 from bot.alerts.poller import AlertPoller
 from bot.alerts.repository import PollCursors
-from bot.errors import GitHubUnavailable
-from bot.models import PullRequest
+from bot.core.errors import GitHubUnavailable
+from bot.core.models import PullRequest
 
 from .conftest import REPO, T0, Env, make_pr
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 from bot.alerts.filters import repo_filters
 from bot.alerts.matching import MatchIndex, PRFacts
 from bot.alerts.model import Subscription
-from bot.filters import SubscriptionFilters
-from bot.models import Analysis, ModuleMatch
+from bot.core.filters import SubscriptionFilters
+from bot.core.models import Analysis, ModuleMatch
 
 from .conftest import make_pr
 from .test_matching import CREATED

@@ -11,7 +11,7 @@ from pydantic import ValidationError
 
 import bot.alerts.tables  # noqa: F401  (registers the alert tables on Base.metadata)
 from bot.alerts.settings import AlertSettings
-from bot.config import load_config
+from bot.core.config import load_config
 from bot.store.tables import Base
 
 from .conftest import Env

@@ -9,8 +9,8 @@ from bot.alerts.subscriptions import ModuleCatalogue, SubscriptionService
 from bot.analysis.rules import load_ruleset
 from bot.commands.context import SubscriptionService as SubscriptionServiceProtocol
 from bot.commands.syntax import CommandError
-from bot.errors import UsageError
-from bot.filters import SubscriptionFilters
+from bot.core.errors import UsageError
+from bot.core.filters import SubscriptionFilters
 
 from .conftest import MODULES, Env
 

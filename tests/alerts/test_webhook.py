@@ -19,8 +19,8 @@ from aiohttp.test_utils import TestServer
 
 from bot.alerts.repository import Outbox
 from bot.alerts.webhook import WebhookReceiver
-from bot.errors import GitHubUnavailable
-from bot.models import PullRequest
+from bot.core.errors import GitHubUnavailable
+from bot.core.models import PullRequest
 
 from .conftest import REPO, Env, make_pr
 

@@ -11,7 +11,7 @@ import pytest
 from bot.alerts.matching import MatchIndex, PRFacts
 from bot.alerts.repository import Outbox, Subscriptions
 from bot.commands.syntax import CommandError
-from bot.filters import SubscriptionFilters
+from bot.core.filters import SubscriptionFilters
 
 from .conftest import T0, Env, make_pr
 

@@ -10,11 +10,11 @@ import pytest
 
 from bot.alerts.wiring import runtime
 from bot.app import App
-from bot.config import Environment, load_config
+from bot.core.config import Environment, load_config
+from bot.core.document import Document, Section
+from bot.core.errors import BotError
+from bot.core.filters import SubscriptionFilters
 from bot.discord.endpoints import DiscordEndpoints, override_endpoints
-from bot.document import Document, Section
-from bot.errors import BotError
-from bot.filters import SubscriptionFilters
 from bot.store import Store
 from tests.fakes.discord import FakeDiscord
 from tests.fakes.slack import FakeSlack

@@ -6,7 +6,7 @@ from datetime import UTC, datetime
 
 from bot.analysis.analyzer import Analyzer
 from bot.analysis.rules import load_ruleset
-from bot.models import FileChange, PullRequest
+from bot.core.models import FileChange, PullRequest
 
 VLLM = load_ruleset("vllm")
 ANALYZER = Analyzer(VLLM)

@@ -11,7 +11,7 @@ import pytest
 
 from bot.analysis.analyzer import Analyzer
 from bot.analysis.auto_rules import build_auto_ruleset, readable_name
-from bot.models import FileChange, PullRequest
+from bot.core.models import FileChange, PullRequest
 from tests.conftest import SHARED
 
 SUBS = {"vllm_ascend": ["attention", "ops", "worker", "_310p", "spec_decode"], "tests": ["ut"]}

@@ -13,7 +13,7 @@ from bot.analysis.analyzer import Analyzer
 from bot.analysis.auto_rules import build_auto_ruleset
 from bot.analysis.rules import load_ruleset
 from bot.analysis.score import select_key_prs
-from bot.models import AnalyzedPR, FileChange, PullRequest
+from bot.core.models import AnalyzedPR, FileChange, PullRequest
 
 DATASETS = Path(__file__).resolve().parents[2] / ".." / "shared" / "datasets"
 TITLES = DATASETS / "vllm-titles-week-ending-2026-06-05.json"

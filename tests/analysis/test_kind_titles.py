@@ -15,7 +15,7 @@ import pytest
 
 from bot.analysis.analyzer import Analyzer
 from bot.analysis.rules import load_ruleset
-from bot.models import KIND_IDS, PullRequest
+from bot.core.models import KIND_IDS, PullRequest
 
 HERE = Path(__file__).parent
 

@@ -10,7 +10,7 @@ from bot.analysis.auto_rules import build_auto_ruleset, module_labels
 from bot.analysis.claims import extract_claims
 from bot.analysis.rules import load_ruleset
 from bot.analysis.score import select_key_prs
-from bot.models import AnalyzedPR
+from bot.core.models import AnalyzedPR
 from tests.analysis.analysis_factory import ANALYZER, make_pr
 
 # ---------------------------------------------------------------- 1. auto rule modules

@@ -11,7 +11,7 @@ import pytest
 from bot.analysis.cache import from_dict, to_dict
 from bot.analysis.reasons import contribution_text, flag_text, render
 from bot.cards import pr_text
-from bot.i18n import MESSAGES
+from bot.core.i18n import MESSAGES
 from tests.analysis.analysis_factory import ANALYZER, make_pr
 
 # The analysis reasons are the catalogue's "reason.*" entries.
@@ -98,9 +98,9 @@ def test_i18n_imports_nothing_above_core() -> None:
     import ast
     from pathlib import Path
 
-    import bot.i18n
+    import bot.core.i18n
 
-    tree = ast.parse(Path(bot.i18n.__file__).read_text(encoding="utf-8"))
+    tree = ast.parse(Path(bot.core.i18n.__file__).read_text(encoding="utf-8"))
     imported = {
         (node.module or "") if isinstance(node, ast.ImportFrom) else alias.name
         for node in ast.walk(tree)

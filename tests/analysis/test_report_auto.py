@@ -5,7 +5,7 @@ import json
 from bot.analysis.analyzer import Analyzer
 from bot.analysis.auto_rules import build_auto_ruleset, labeler_rules, mergify_rules
 from bot.analysis.report import analysis_to_json, describe_ruleset, explain_text
-from bot.models import FileChange, PullRequest
+from bot.core.models import FileChange, PullRequest
 from tests.analysis.analysis_factory import ANALYZER, VLLM, make_pr
 
 CONTRACT_KEYS = {

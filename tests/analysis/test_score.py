@@ -4,7 +4,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bot.analysis.score import select_key_prs
-from bot.models import AnalyzedPR
+from bot.core.models import AnalyzedPR
 from tests.analysis.analysis_factory import ANALYZER, VLLM, make_pr
 
 # Substantive changes: a kernel, the scheduler, a model. Low-value: typo, docs-only, CI, revert.

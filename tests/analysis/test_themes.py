@@ -20,11 +20,11 @@ from bot.analysis.themes import (
     detect_themes,
     rules_from,
 )
+from bot.core.models import AnalyzedPR
+from bot.core.weeks import Window
 from bot.digest.build import build_digest
 from bot.digest.service import ruleset_settings
 from bot.importer import read_export
-from bot.models import AnalyzedPR
-from bot.weeks import Window
 from tests.conftest import SHARED
 
 TITLES = SHARED / "datasets" / "vllm-titles"

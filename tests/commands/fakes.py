@@ -13,11 +13,11 @@ from bot.analysis.rules import load_ruleset
 from bot.cards import pr_card
 from bot.commands import Context, ModuleInfo, SubscriptionFilters, SubscriptionInfo, VersionInfo
 from bot.commands.backend import module_infos
-from bot.config import Config, RepoConfig
-from bot.document import BulletList, Document, Link, Paragraph, Section, Strong, Text
-from bot.errors import NotFoundError, UsageError
-from bot.models import PullRequest
-from bot.weeks import Window
+from bot.core.config import Config, RepoConfig
+from bot.core.document import BulletList, Document, Link, Paragraph, Section, Strong, Text
+from bot.core.errors import NotFoundError, UsageError
+from bot.core.models import PullRequest
+from bot.core.weeks import Window
 
 REPO = "vllm-project/vllm"
 NOW = datetime(2026, 6, 10, 12, 0, tzinfo=UTC)  # Wednesday of 2026-W24

@@ -17,7 +17,7 @@ from bot.commands import (
     progress_text,
     quick_reply,
 )
-from bot.errors import GitHubAuthError, GitHubUnavailable, RateLimitExhausted
+from bot.core.errors import GitHubAuthError, GitHubUnavailable, RateLimitExhausted
 from tests.commands.fakes import REPO, FakeBackend, FakeSubscriptions, context, make_pr
 
 

@@ -20,7 +20,7 @@ from bot.commands import (
     parse,
 )
 from bot.commands.registry import GENERAL_USAGE, build, progress_text
-from bot.i18n import MESSAGES
+from bot.core.i18n import MESSAGES
 
 
 def test_every_command_is_declared_once_with_its_help_in_both_languages() -> None:

@@ -8,7 +8,7 @@ import pytest
 from bot.analysis.analyzer import Analyzer
 from bot.analysis.cache import analysis_key, analyze_stored, from_dict, to_dict
 from bot.analysis.rules import load_ruleset
-from bot.models import FileChange, PullRequest
+from bot.core.models import FileChange, PullRequest
 from bot.store import Store
 
 T0 = datetime(2026, 6, 2, tzinfo=UTC)

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from bot.app import App
-from bot.config import Environment, load_config
+from bot.core.config import Environment, load_config
 from bot.store import Store
 from bot.store.migrate import head_revision
 
@@ -81,7 +81,7 @@ def test_help_in_chat_builds_no_alerts_runtime(warm_store: Path) -> None:
 async def test_subscriptions_need_no_alerts_runtime_but_reach_a_running_one(
     tmp_path: Path,
 ) -> None:
-    from bot.filters import SubscriptionFilters
+    from bot.core.filters import SubscriptionFilters
 
     store = await Store.open(f"sqlite+aiosqlite:///{tmp_path / 'bot.sqlite3'}")
     app = App(config=load_config(), env=Environment(), store=store)
@@ -151,7 +151,7 @@ async def test_a_store_behind_head_is_still_upgraded(tmp_path: Path) -> None:
 
 
 async def test_a_weekly_subscription_goes_through_the_app_as_weekly(tmp_path: Path) -> None:
-    from bot.filters import SubscriptionFilters
+    from bot.core.filters import SubscriptionFilters
 
     store = await Store.open(f"sqlite+aiosqlite:///{tmp_path / 'bot.sqlite3'}")
     app = App(config=load_config(), env=Environment(), store=store)

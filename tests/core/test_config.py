@@ -4,8 +4,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.config import Environment, database_url, load_config
-from bot.errors import ConfigError
+from bot.core.config import Environment, database_url, load_config
+from bot.core.errors import ConfigError
 
 
 def write(tmp_path: Path, text: str) -> Path:

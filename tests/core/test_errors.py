@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.discord.poster import DiscordPostError, DiscordUnavailable
-from bot.errors import (
+from bot.core.errors import (
     BotError,
     ConfigError,
     GitHubAuthError,
@@ -16,7 +15,8 @@ from bot.errors import (
     TransientError,
     UsageError,
 )
-from bot.runtime.metrics import error_kind
+from bot.core.metrics import error_kind
+from bot.discord.poster import DiscordPostError, DiscordUnavailable
 from bot.slack.poster import SlackPostError, SlackUnavailable
 
 

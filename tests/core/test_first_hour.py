@@ -63,7 +63,7 @@ def test_unsubscribing_one_module_of_two_says_it_narrowed(tmp_path: Path) -> Non
 
 
 async def test_an_unreachable_github_is_not_retried() -> None:
-    from bot.errors import GitHubUnreachable
+    from bot.core.errors import GitHubUnreachable
     from bot.github.client import GitHubClient
 
     slept: list[float] = []

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.errors import UsageError
+from bot.core.errors import UsageError
 from bot.importer import read_export
 
 

@@ -9,15 +9,15 @@ from pathlib import Path
 import pytest
 
 from bot.app import App, deployments
-from bot.config import Environment, load_config
+from bot.core.config import Environment, load_config
+from bot.core.document import Document, Paragraph, Section, Text
+from bot.core.errors import UsageError
+from bot.core.validators import CHANNEL_FORMATS, CHAT_PLATFORMS
 from bot.delivery import Attachment
-from bot.document import Document, Paragraph, Section, Text
-from bot.errors import UsageError
 from bot.platform import Platform, Platforms, check_channel, target_name
 from bot.posting import post_document
 from bot.store import Store
 from bot.terminal import TerminalPlatform
-from bot.validators import CHANNEL_FORMATS, CHAT_PLATFORMS
 
 
 def document() -> Document:

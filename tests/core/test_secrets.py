@@ -15,11 +15,11 @@ from pathlib import Path
 import pytest
 
 from bot.commands.reply import Reply
-from bot.config import Environment
-from bot.errors import ConfigError
-from bot.runtime.logging import configure_logging
-from bot.runtime.metrics import Counter
-from bot.secrets import REDACTED, forms, redact, register
+from bot.core.config import Environment
+from bot.core.errors import ConfigError
+from bot.core.logging import configure_logging
+from bot.core.metrics import Counter
+from bot.core.secrets import REDACTED, forms, redact, register
 from tests.core.test_cli_end_to_end import BackgroundFake
 from tests.fakes.github import FakeGitHub
 from tests.fakes.prdata import make_prs

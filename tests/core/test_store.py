@@ -8,7 +8,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sqlalchemy import inspect
 
-from bot.models import FileChange, PullRequest
+from bot.core.models import FileChange, PullRequest
 from bot.store import Store
 from bot.store.ledger import Outcome, Owner
 from tests.fakes.databases import postgres_database
@@ -155,7 +155,7 @@ async def test_a_delivery_part_is_claimed_by_one_runner_only(store: Store) -> No
 
 
 async def test_stored_errors_are_redacted_one_line_and_short(store: Store) -> None:
-    from bot.secrets import register
+    from bot.core.secrets import register
 
     secret = "ghp_" + "s" * 36
     register([secret])

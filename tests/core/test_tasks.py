@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
-from bot.tasks import TaskTracker, is_work
+from bot.core.tasks import TaskTracker, is_work
 
 
 async def test_spawned_tasks_are_in_flight_until_done() -> None:

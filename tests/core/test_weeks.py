@@ -7,8 +7,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.errors import UsageError
-from bot.weeks import iso_week, parse_week, parse_window
+from bot.core.errors import UsageError
+from bot.core.weeks import iso_week, parse_week, parse_window
 
 NOW = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-from bot.models import (
+from bot.core.models import (
     Analysis,
     AnalyzedPR,
     Claim,
@@ -19,7 +19,7 @@ from bot.models import (
     PullRequest,
     ScoreContribution,
 )
-from bot.weeks import iso_week
+from bot.core.weeks import iso_week
 
 REPO = "vllm-project/vllm"
 WINDOW = iso_week(2026, 23, UTC)

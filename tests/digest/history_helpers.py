@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from datetime import UTC, datetime, timedelta
 
-from bot.models import Analysis, ModuleMatch, PullRequest
+from bot.core.models import Analysis, ModuleMatch, PullRequest
+from bot.core.weeks import Window, iso_week
 from bot.store import Store
-from bot.weeks import Window, iso_week
 
 REPO = "acme/widgets"
 NAMES = {

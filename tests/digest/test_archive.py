@@ -13,7 +13,7 @@ from urllib.parse import urldefrag, urlsplit
 import pytest
 from aiohttp.test_utils import TestClient, TestServer
 
-from bot.config import load_config
+from bot.core.config import load_config
 from bot.digest.archive import ArchiveCache, entry_id, load_repo_archive, site, write_site
 from bot.runtime.web import archive_routes
 from bot.store import Store

@@ -13,7 +13,7 @@ from bot.analysis.report import explain_text
 from bot.analysis.rules import load_ruleset
 from bot.analysis.score import shown_points
 from bot.cards import pr_card, pr_text
-from bot.models import FileChange, PullRequest, ScoreContribution
+from bot.core.models import FileChange, PullRequest, ScoreContribution
 
 ANALYZER = Analyzer(load_ruleset("vllm"))
 

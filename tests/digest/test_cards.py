@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from bot.cards import alert_card, batched_alert, pr_card, pr_text
+from bot.core.document import Facts
 from bot.digest.render import render_markdown
-from bot.document import Facts
 from tests.digest.fixtures import MODULE_NAMES, this_week
 
 

@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
+from bot.core.models import AnalyzedPR, FileChange, PullRequest, is_automation
+from bot.core.weeks import iso_week
 from bot.digest.build import HOUSEKEEPING_KINDS, build_digest, is_bot
 from bot.digest.document import digest_document
 from bot.digest.render import render_html, render_markdown
-from bot.models import AnalyzedPR, FileChange, PullRequest, is_automation
-from bot.weeks import iso_week
 
 DATASET = (
     Path(__file__).resolve().parents[2].parent / "shared" / "datasets" / "vllm-ascend-2026-W22.json"

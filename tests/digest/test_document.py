@@ -9,9 +9,9 @@ from html.parser import HTMLParser
 import pytest
 from markdown_it import MarkdownIt
 
+from bot.core.document import Document, Link, Paragraph, Section, Text
 from bot.digest.document import digest_document
 from bot.digest.render import render_html, render_json, render_markdown
-from bot.document import Document, Link, Paragraph, Section, Text
 from tests.digest.fixtures import REPO, this_week
 from tests.digest.helpers import fixture_digest
 from tests.digest.test_properties import WINDOW

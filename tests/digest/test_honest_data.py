@@ -17,13 +17,13 @@ from bot.analysis.auto_rules import build_auto_ruleset
 from bot.analysis.report import analysis_to_json
 from bot.analysis.rules import load_ruleset
 from bot.cards import pr_text
+from bot.core.models import AnalyzedPR, FileChange, PullRequest
+from bot.core.weeks import Window, iso_week
 from bot.digest.build import build_digest
 from bot.digest.document import digest_document
 from bot.digest.render import render_markdown
 from bot.digest.service import ruleset_settings
 from bot.importer import read_export
-from bot.models import AnalyzedPR, FileChange, PullRequest
-from bot.weeks import Window, iso_week
 from tests.conftest import SHARED
 
 DATASETS = SHARED / "datasets"

@@ -8,8 +8,8 @@ from datetime import UTC, datetime
 
 import pytest
 
-from bot import i18n
-from bot.models import FLAG_IDS, KIND_IDS
+from bot.core import i18n
+from bot.core.models import FLAG_IDS, KIND_IDS
 
 
 def _fields(template: str) -> set[str]:

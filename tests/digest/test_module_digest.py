@@ -6,7 +6,7 @@ import json
 from datetime import timedelta
 from pathlib import Path
 
-from bot.config import load_config
+from bot.core.config import load_config
 from bot.digest.document import digest_document
 from bot.digest.render import render_json, render_markdown
 from bot.digest.service import make_digest

@@ -11,12 +11,12 @@ from pathlib import Path
 import pytest
 
 from bot.app import App
-from bot.config import Config, DigestTarget, Environment
+from bot.core.config import Config, DigestTarget, Environment
+from bot.core.errors import UsageError
+from bot.core.weeks import Window, iso_week
 from bot.digest.org import build_org_for_window, org_target
 from bot.digest.pipeline import render_digest
-from bot.errors import UsageError
 from bot.store.store import Store
-from bot.weeks import Window, iso_week
 from tests.fakes.github import FakeGitHub
 from tests.fakes.prdata import load_dataset, make_prs
 
@@ -266,7 +266,7 @@ async def test_an_unreachable_github_is_asked_once_not_once_per_history_week(
         github_graphql_url=f"http://127.0.0.1:{port}/graphql",
     )
     services = App(config=_config(target, history_weeks=8), env=env, store=store)
-    from bot.errors import GitHubUnreachable
+    from bot.core.errors import GitHubUnreachable
 
     with (
         caplog.at_level(logging.WARNING, logger="bot.digest.org"),

@@ -9,8 +9,7 @@ from datetime import UTC, timedelta
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.digest.build import HOUSEKEEPING_KINDS, build_digest, is_bot
-from bot.models import (
+from bot.core.models import (
     FLAG_IDS,
     KIND_IDS,
     Analysis,
@@ -21,7 +20,8 @@ from bot.models import (
     PullRequest,
     is_automation,
 )
-from bot.weeks import iso_week
+from bot.core.weeks import iso_week
+from bot.digest.build import HOUSEKEEPING_KINDS, build_digest, is_bot
 
 WINDOW = iso_week(2026, 23, UTC)
 MODULES = ["rocm", "xpu", "cpu", "attention", "moe", "tests", "docs", "frontend", "other"]

@@ -6,9 +6,9 @@ from datetime import UTC, datetime
 
 import pytest
 
+from bot.core.models import Analysis, PullRequest, is_automation
 from bot.digest.build import HOUSEKEEPING_KINDS
 from bot.digest.service import make_digest
-from bot.models import Analysis, PullRequest, is_automation
 from bot.store import Store
 from tests.digest.fixtures import PREVIOUS_WINDOW, REPO, WINDOW, previous_week, this_week
 

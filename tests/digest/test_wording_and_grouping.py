@@ -9,11 +9,11 @@ from datetime import UTC, datetime
 
 import pytest
 
-from bot import i18n
+from bot.core import i18n
+from bot.core.weeks import Window
 from bot.digest.build import HIGHLIGHT_PRS, MAX_HIGHLIGHT_GROUPS, build_digest
 from bot.digest.document import digest_document
 from bot.digest.render import render_markdown
-from bot.weeks import Window
 from tests.digest.fixtures import MODULE_NAMES, REPO, WINDOW, _pr, this_week
 from tests.digest.helpers import fixture_digest
 

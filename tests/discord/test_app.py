@@ -13,11 +13,11 @@ import yarl
 from discord.gateway import DiscordWebSocket
 
 from bot.commands import COMMANDS, Context, help_text
-from bot.config import Config, DiscordConfig, RepoConfig
+from bot.core.config import Config, DiscordConfig, RepoConfig
+from bot.core.errors import GitHubUnavailable
+from bot.core.i18n import message
 from bot.discord.app import CommandHandler, VllmDiscordBot
 from bot.discord.endpoints import DiscordEndpoints
-from bot.errors import GitHubUnavailable
-from bot.i18n import message
 from bot.store import Store
 from bot.store.ledger import Outcome, Owner
 from formatters.discord import render_discord

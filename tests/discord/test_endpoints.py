@@ -9,7 +9,8 @@ import yarl
 from discord.gateway import DiscordWebSocket
 from discord.http import HTTPClient, Route
 
-from bot.config import Environment
+from bot.core.config import Environment
+from bot.core.errors import ConfigError
 from bot.discord.endpoints import (
     DEFAULT_API_URL,
     DEFAULT_GATEWAY_URL,
@@ -17,7 +18,6 @@ from bot.discord.endpoints import (
     override_endpoints,
     resolve_gateway,
 )
-from bot.errors import ConfigError
 from tests.fakes.discord import FakeDiscord
 
 

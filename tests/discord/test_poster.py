@@ -10,7 +10,9 @@ import aiohttp
 import pytest
 from discord.http import HTTPClient, Route
 
-from bot.config import Environment, load_config
+from bot.core.config import Environment, load_config
+from bot.core.document import BulletList, Document, Paragraph, Section, Text
+from bot.core.errors import ConfigError
 from bot.discord.endpoints import DiscordEndpoints, override_endpoints
 from bot.discord.poster import (
     ALLOWED_MENTIONS,
@@ -21,8 +23,6 @@ from bot.discord.poster import (
     parse_webhook_url,
     redact_webhook_url,
 )
-from bot.document import BulletList, Document, Paragraph, Section, Text
-from bot.errors import ConfigError
 from bot.store import Store
 from formatters.discord import discord_thread_name, render_discord
 from tests.commands.fakes import digest_document

@@ -12,7 +12,7 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from bot.document import (
+from bot.core.document import (
     BulletList,
     Code,
     Document,

@@ -4,7 +4,17 @@ from __future__ import annotations
 
 import pytest
 
-from bot.document import BulletList, Code, Document, Link, Paragraph, Section, Strong, Table, Text
+from bot.core.document import (
+    BulletList,
+    Code,
+    Document,
+    Link,
+    Paragraph,
+    Section,
+    Strong,
+    Table,
+    Text,
+)
 from formatters import discord_thread_name, render_discord, render_slack
 from formatters import limits as L
 from formatters.discord import display_width

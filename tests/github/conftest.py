@@ -7,9 +7,9 @@ from datetime import UTC, datetime
 
 import pytest
 
+from bot.core.weeks import Window
 from bot.github.client import GitHubClient
 from bot.store.store import Store
-from bot.weeks import Window
 from tests.fakes.github import FakeGitHub
 
 REPO = "vllm-project/vllm"

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.models import PullRequest
+from bot.core.models import PullRequest
 from tests.fakes.prdata import FakePR
 
 

@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from bot.errors import (
+from bot.core.errors import (
     GitHubAuthError,
     GitHubError,
     GitHubUnavailable,

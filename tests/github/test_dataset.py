@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from bot.core.weeks import Window
 from bot.sync import sync_window
-from bot.weeks import Window
 from tests.fakes.prdata import load_dataset
 from tests.github.helpers import stored
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.errors import NotFoundError
+from bot.core.errors import NotFoundError
 from bot.github.repo_files import repo_snapshot
 from bot.sync import fetch_pr, sync_window
 from tests.fakes.prdata import make_prs, open_and_closed

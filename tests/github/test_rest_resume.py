@@ -6,7 +6,7 @@ import time
 
 import pytest
 
-from bot.errors import RateLimitExhausted
+from bot.core.errors import RateLimitExhausted
 from bot.sync import sync_window
 from tests.fakes.prdata import make_prs
 from tests.github.conftest import REPO, WEEK

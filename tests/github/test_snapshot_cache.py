@@ -7,7 +7,7 @@ from datetime import timedelta
 
 import pytest
 
-from bot.errors import GitHubUnavailable
+from bot.core.errors import GitHubUnavailable
 from bot.github.repo_files import cached_repo_snapshot
 from tests.github.conftest import REPO
 

@@ -6,9 +6,9 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from bot.errors import GitHubUnavailable, NotFoundError
+from bot.core.errors import GitHubUnavailable, NotFoundError
+from bot.core.weeks import Window
 from bot.sync import fetch_pr, first_time_contributors, sync_window
-from bot.weeks import Window
 from tests.fakes.prdata import make_prs, open_and_closed
 from tests.github.conftest import REPO, WEEK
 from tests.github.helpers import expected, stored

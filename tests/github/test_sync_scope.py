@@ -7,7 +7,7 @@ from datetime import timedelta
 
 import pytest
 
-from bot.errors import GitHubError
+from bot.core.errors import GitHubError
 from bot.github import queries as q
 from bot.sync import sync_scope, sync_window
 from tests.fakes.prdata import make_prs

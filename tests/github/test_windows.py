@@ -7,7 +7,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from bot.errors import GitHubError
+from bot.core.errors import GitHubError
 from bot.github.queries import merged_range
 from bot.github.source import SEARCH_CAP, fingerprint, split_window
 from tests.fakes.github import _date_filter

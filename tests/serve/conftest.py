@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from bot.config import Config, Environment
+from bot.core.config import Config, Environment
 from bot.store import Store
 from tests.serve.fakes import FakeAPIs
 

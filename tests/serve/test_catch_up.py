@@ -8,11 +8,11 @@ from typing import Any
 
 import pytest
 
+from bot.core.errors import GitHubUnavailable
+from bot.core.metrics import Metrics
+from bot.core.weeks import Window
 from bot.delivery import DeliveryIncomplete, DeliveryResult
-from bot.errors import GitHubUnavailable
-from bot.runtime.metrics import Metrics
 from bot.runtime.scheduler import DigestJob, Jobs, digest_document_id
-from bot.weeks import Window
 from tests.serve.conftest import FakeServices, make_config
 
 # Target: Mondays 09:00 Europe/Berlin = 07:00 UTC in June. 2026-06-08 is a Monday.

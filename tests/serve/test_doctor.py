@@ -6,7 +6,7 @@ import io
 
 from rich.console import Console
 
-from bot.config import Environment
+from bot.core.config import Environment
 from bot.doctor import run_doctor
 from tests.serve.conftest import FakeServices, make_config
 from tests.serve.fakes import DISCORD_TOKEN, GITHUB_TOKEN, SLACK_APP_TOKEN, SLACK_TOKEN, FakeAPIs
@@ -136,7 +136,7 @@ async def test_unwritable_database_fails(tmp_path, fake_apis: FakeAPIs) -> None:
 async def test_github_checks_pass_against_the_projects_own_github_fake(store) -> None:
     # tests/fakes/github.py validates queries against GitHub's schema: /readyz's
     # GET /rate_limit and doctor's GraphQL `viewer { login }` must work there too.
-    from bot.runtime.probes import github_reachable
+    from bot.probes import github_reachable
     from tests.fakes.github import FakeGitHub
 
     async with FakeGitHub() as github:

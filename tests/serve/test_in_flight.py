@@ -20,12 +20,12 @@ from bot.alerts.pipeline import AlertPipeline
 from bot.alerts.render import BotCards
 from bot.alerts.subscriptions import SubscriptionService
 from bot.commands import Context
-from bot.errors import GitHubUnavailable
+from bot.core.errors import GitHubUnavailable
+from bot.core.logging import configure_logging
+from bot.core.metrics import Metrics
 from bot.platform import Route
 from bot.runtime.integrations import Integrations
 from bot.runtime.leader import AlwaysLeader
-from bot.runtime.logging import configure_logging
-from bot.runtime.metrics import Metrics
 from bot.runtime.settings import ServeConfig
 from bot.serve import Server, serve_forever
 from bot.slack.app import SlackBot
@@ -255,7 +255,7 @@ async def test_metrics_count_commands_alerts_and_errors(store, slack: SlackSetup
 
 
 def _filters() -> Any:
-    from bot.filters import SubscriptionFilters
+    from bot.core.filters import SubscriptionFilters
 
     return SubscriptionFilters()
 
@@ -324,7 +324,7 @@ class FlakyClient:
 
 
 async def test_discord_gateway_retries_with_backoff_and_readyz_says_down(store) -> None:
-    from bot.config import Environment
+    from bot.core.config import Environment
     from bot.discord.gateway import DiscordGateway
     from bot.runtime.web import Readiness
 

@@ -6,8 +6,8 @@ import io
 import json
 import logging
 
-from bot.config import Environment
-from bot.runtime.logging import REDACTED, configure_logging, secret_values
+from bot.core.config import Environment
+from bot.core.logging import REDACTED, configure_logging, secret_values
 from tests.serve.conftest import FakeServices, make_config
 
 TOKEN = "xoxb-very-secret-token"

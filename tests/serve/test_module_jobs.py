@@ -18,11 +18,11 @@ from pydantic import SecretStr
 
 from bot.alerts.repository import Subscriptions
 from bot.app import App
-from bot.config import Config, Environment
+from bot.core.config import Config, Environment
+from bot.core.filters import SubscriptionFilters
+from bot.core.metrics import Metrics
 from bot.digest.pipeline import build_for_window
 from bot.discord.endpoints import DiscordEndpoints, override_endpoints
-from bot.filters import SubscriptionFilters
-from bot.runtime.metrics import Metrics
 from bot.runtime.scheduler import Jobs, week_before
 from bot.slack.poster import SlackPoster, slack_client
 from bot.store import Store
@@ -280,7 +280,7 @@ async def test_catch_up_leaves_out_runs_from_before_the_weekly_subscription(worl
 
 
 def test_target_modules_resolve_like_subscribe_and_unknown_ones_stop_serve() -> None:
-    from bot.errors import ConfigError
+    from bot.core.errors import ConfigError
     from bot.runtime.scheduler import digest_jobs
 
     named = make_config(

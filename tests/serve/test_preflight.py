@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from pydantic import ValidationError
 
-from bot.config import Environment
-from bot.errors import ConfigError
+from bot.core.config import Environment
+from bot.core.errors import ConfigError
 from bot.serve import missing_tokens, preflight
 from tests.serve.conftest import make_config
 

@@ -8,9 +8,9 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from bot.config import Environment
-from bot.errors import ConfigError
-from bot.runtime.metrics import Metrics
+from bot.core.config import Environment
+from bot.core.errors import ConfigError
+from bot.core.metrics import Metrics
 from bot.runtime.scheduler import (
     Jobs,
     build_scheduler,
@@ -71,7 +71,7 @@ def test_bad_cron_is_a_config_error(expr: str) -> None:
 
 
 def test_bad_cron_names_the_target(tmp_path) -> None:
-    from bot.config import load_config
+    from bot.core.config import load_config
 
     path = tmp_path / "c.toml"
     path.write_text('[[digest.targets]]\nplatform = "slack"\nchannel = "C1"\ncron = "x"\n')

@@ -13,10 +13,10 @@ from typing import Any
 import httpx
 import pytest
 
+from bot.core.metrics import Metrics
 from bot.delivery import DeliveryResult
 from bot.runtime.integrations import Integrations
 from bot.runtime.leader import AlwaysLeader
-from bot.runtime.metrics import Metrics
 from bot.runtime.scheduler import digest_document_id
 from bot.runtime.settings import ServeConfig
 from bot.serve import Server, serve_forever

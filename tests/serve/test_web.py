@@ -10,12 +10,12 @@ import httpx
 import pytest
 from aiohttp import web
 
-from bot.config import Environment
+from bot.core.config import Environment
+from bot.core.metrics import Metrics
 from bot.delivery import DeliveryResult
 from bot.platform import Route
 from bot.runtime.integrations import Integrations
 from bot.runtime.leader import AlwaysLeader
-from bot.runtime.metrics import Metrics
 from bot.runtime.settings import ServeConfig
 from bot.serve import Server
 from tests.serve.conftest import FakeServices, make_config

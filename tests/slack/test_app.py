@@ -8,7 +8,7 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from bot.errors import GitHubUnavailable
+from bot.core.errors import GitHubUnavailable
 from bot.slack.poster import SlackPoster
 from bot.store import Store
 from bot.store.ledger import Outcome, Owner

@@ -6,7 +6,7 @@ percent-encodes it. `forms(secret)` lists every shape, and `redact(text)` replac
 them, longest first, wherever text leaves the process (replies, stderr, logs, metrics
 labels, stored errors).
 
-Secrets are registered when the environment is read (bot.config.Environment), so every
+Secrets are registered when the environment is read (bot.core.config.Environment), so every
 entry point redacts without being told which variables hold secrets.
 """
 

@@ -15,11 +15,11 @@ from typing import TYPE_CHECKING
 import httpx
 from pydantic import SecretStr
 
+from bot.core.models import JSON, JSONValue
 from bot.github.client import USER_AGENT
-from bot.models import JSON, JSONValue
 
 if TYPE_CHECKING:
-    from bot.config import Environment
+    from bot.core.config import Environment
     from bot.store import Store
 
 TIMEOUT = httpx.Timeout(10.0)

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal, get_args
 
-from bot.errors import UsageError
+from bot.core.errors import UsageError
 
 ECHO_LIMIT = 60
 REPO_EXAMPLE = "OWNER/NAME, e.g. vllm-project/vllm"

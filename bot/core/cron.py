@@ -10,7 +10,7 @@ import re
 from datetime import tzinfo
 from typing import TYPE_CHECKING
 
-from bot.errors import ConfigError
+from bot.core.errors import ConfigError
 
 if TYPE_CHECKING:
     from apscheduler.triggers.cron import CronTrigger

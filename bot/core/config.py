@@ -31,11 +31,11 @@ from pydantic import (
 from pydantic_settings import BaseSettings, SettingsConfigDict
 from sqlalchemy.engine import make_url
 
-from bot.cron import parse_cron
-from bot.errors import ConfigError
-from bot.secrets import control_characters, register
-from bot.settings import AlertsConfig, LoggingConfig, ServeConfig
-from bot.validators import ChatPlatform, database_url_problem, echo, repo_problem
+from bot.core.cron import parse_cron
+from bot.core.errors import ConfigError
+from bot.core.secrets import control_characters, register
+from bot.core.settings import AlertsConfig, LoggingConfig, ServeConfig
+from bot.core.validators import ChatPlatform, database_url_problem, echo, repo_problem
 
 REPO_PATTERN = r"^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+$"
 

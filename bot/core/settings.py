@@ -1,6 +1,6 @@
 """Config sections that are plain data: `[alerts]`, `[logging]` and `[serve]`.
 
-They live in the core so bot/config.py can hold them without importing the alerts or
+They live in the core so bot/core/config.py can hold them without importing the alerts or
 the runtime packages (which import the config): the config sits below both.
 """
 
@@ -13,7 +13,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from bot.validators import ChatPlatform
+from bot.core.validators import ChatPlatform
 
 _QUIET = re.compile(r"^\s*(\d{1,2}):(\d{2})\s*-\s*(\d{1,2}):(\d{2})\s*$")
 

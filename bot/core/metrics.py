@@ -5,7 +5,7 @@ process-global registry would leak state between tests and between `App` instanc
 
 Other modules record through the process-wide `METRICS`:
 
-    from bot.runtime.metrics import METRICS
+    from bot.core.metrics import METRICS
     METRICS.alerts_posted.inc(platform="slack")
     METRICS.errors.inc(kind="github")
     with METRICS.command("slack", "pr"):
@@ -26,9 +26,9 @@ from threading import Lock
 
 from sqlalchemy.exc import SQLAlchemyError
 
-from bot import errors
-from bot.secrets import redact
-from bot.validators import CHAT_PLATFORMS
+from bot.core import errors
+from bot.core.secrets import redact
+from bot.core.validators import CHAT_PLATFORMS
 
 log = logging.getLogger("bot.commands")
 

@@ -15,9 +15,9 @@ from collections.abc import Iterable
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, TextIO
 
-from bot.models import JSON
-from bot.secrets import MIN_SECRET_LENGTH as _MIN_SECRET_LENGTH
-from bot.secrets import REDACTED, redact, register, registered
+from bot.core.models import JSON
+from bot.core.secrets import MIN_SECRET_LENGTH as _MIN_SECRET_LENGTH
+from bot.core.secrets import REDACTED, redact, register, registered
 
 if TYPE_CHECKING:
     from bot.app import App
@@ -29,7 +29,7 @@ _STANDARD = set(vars(logging.LogRecord("", 0, "", 0, "", None, None))) | {"messa
 
 
 class RedactSecrets(logging.Filter):
-    """Replaces every form of every secret (bot.secrets.forms): the ones given here and
+    """Replaces every form of every secret (bot.core.secrets.forms): the ones given here and
     the ones the process registered when it read its environment."""
 
     def __init__(self, secrets: Iterable[str] = ()) -> None:

@@ -7,8 +7,8 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta, tzinfo
 from zoneinfo import ZoneInfo
 
-from bot.errors import UsageError
-from bot.validators import echo
+from bot.core.errors import UsageError
+from bot.core.validators import echo
 
 WEEK_PATTERN = re.compile(r"^(\d{4})-?W(\d{1,2})$", re.IGNORECASE)
 WEEK_HELP = "expected an ISO week like 2026-W23, or 'this' or 'last'"
