@@ -184,7 +184,7 @@ async def run(commands: int, webhooks: int, concurrency: int, latency: float) ->
             await asyncio.gather(*work)
             wall = time.perf_counter() - wall
             await bot.drain()
-            await receiver.wait_idle()
+            await receiver.drain()
         await runner.cleanup()
         claimed = len(await _delivery_ids(store))
 

@@ -32,7 +32,7 @@ from bot.core.errors import BotError
 from bot.core.metrics import METRICS, error_kind
 from bot.core.models import JSON, PullRequest, pr_state
 from bot.core.reject import reject
-from bot.core.tasks import TaskTracker
+from bot.core.tasks import TaskTracker, Tracked
 from bot.sync import fetch_pr
 
 if TYPE_CHECKING:
@@ -93,7 +93,7 @@ def pr_from_payload(payload: JSON) -> PullRequest:
     )
 
 
-class WebhookReceiver:
+class WebhookReceiver(Tracked):
     def __init__(
         self,
         pipeline: AlertPipeline,
@@ -114,18 +114,6 @@ class WebhookReceiver:
         self._recent: dict[str, None] = {}  # delivery ids answered by this process, oldest first
         self._warned = False
 
-    @property
-    def accepting(self) -> bool:
-        return self.tracker.accepting
-
-    def stop_accepting(self) -> None:
-        """Shutdown: refuse new deliveries with 503 (GitHub shows them as failed, and the
-        poller picks the merges up after the restart); accepted ones finish."""
-        self.tracker.stop_accepting()
-
-    def in_flight(self) -> dict[asyncio.Task[object], str]:
-        return self.tracker.in_flight()
-
     def routes(self) -> list[web.RouteDef]:
         return [web.post(PATH, self.handle)]
 
@@ -134,14 +122,12 @@ class WebhookReceiver:
         app.on_cleanup.append(self._cleanup)
 
     async def _cleanup(self, _app: web.Application) -> None:
-        await self.wait_idle()
-
-    async def wait_idle(self) -> None:
-        """Wait until deliveries accepted so far are processed (tests, shutdown)."""
-        await self.tracker.wait_idle()
+        await self.drain()
 
     async def handle(self, request: web.Request) -> web.Response:
         if not self.accepting:
+            # GitHub shows the delivery as failed; the poller picks the merge up after the
+            # restart, and deliveries accepted before shutdown finish.
             return web.Response(status=503, text="shutting down\n")
         secret = self.secret()
         if not secret:

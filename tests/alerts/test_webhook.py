@@ -111,7 +111,7 @@ async def hook(env: Env) -> AsyncIterator[tuple[Hook, FakeGitHub, dict[str, Any]
             headers["X-Hub-Signature-256"] = signature
         async with session.post(server.make_url("/github/webhook"), data=raw, headers=headers) as r:
             text = await r.text()
-        await receiver.wait_idle()
+        await receiver.drain()
         return r.status, text
 
     yield Hook(receiver, post, github.calls), github, state
