@@ -297,7 +297,7 @@ async def test_shutdown_refuses_new_deliveries_and_lists_those_in_flight(env: En
         return await fetch(repo, number)
 
     h.receiver.fetch_pr = slow_fetch
-    h.receiver.wait_idle = _no_wait  # type: ignore[method-assign]  # keep it in flight
+    h.receiver.drain = _no_wait  # type: ignore[method-assign]  # keep it in flight
     status, _ = await h.post(merged_payload(1), delivery="d-slow")
     assert status == 202
     [name] = h.receiver.in_flight().values()
