@@ -37,7 +37,7 @@ type PullRequest {
   number: Int! title: String! body: String! url: URI! state: PullRequestState!
   createdAt: DateTime! updatedAt: DateTime! mergedAt: DateTime closedAt: DateTime
   additions: Int! deletions: Int! changedFiles: Int! baseRefName: String!
-  author: Actor mergedBy: Actor
+  author: Actor mergedBy: Actor repository: Repository!
   labels(first: Int, after: String): LabelConnection
   files(first: Int, after: String): PullRequestChangedFileConnection
   reviews(first: Int): CountConnection
