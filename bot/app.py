@@ -234,9 +234,8 @@ class App:
             log.warning("labelling rules of %s unavailable (%s); using generic rules", repo, exc)
             snapshot = None
         labels = await self.store.prs.label_names(repo)
-        subfolders = await self.store.prs.subfolders(repo)
+        folders, subfolders = await self.store.prs.folders(repo)
         if snapshot is None:
-            folders = await self.store.prs.top_level_dirs(repo)
             return build_auto_ruleset(
                 None, None, folders, labels=labels, repo=repo, subfolders=subfolders
             )

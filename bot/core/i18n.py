@@ -725,7 +725,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     "org.col.pr": {"en": "PR", "zh": "PR"},
     "org.col.title": {"en": "Title", "zh": "标题"},
     "org.col.score": {"en": "Score (of repo's top)", "zh": "评分（占本仓库最高分）"},
-    "org.change.unknown": {"en": "unknown", "zh": "未知"},
+    "org.unknown": {"en": "unknown", "zh": "未知"},
     "org.theme.line": {"en": "{theme}: {parts}", "zh": "{theme}：{parts}"},
     "org.theme.part": {"en": "{count} PRs in {repo}", "zh": "{repo} {count} 个 PR"},
     "org.theme.part.one": {"en": "{count} PR in {repo}", "zh": "{repo} {count} 个 PR"},
@@ -736,6 +736,11 @@ MESSAGES: dict[str, dict[str, str]] = {
     "org.themes.none.period": {
         "en": "No theme spans more than one repository in this period.",
         "zh": "本期没有跨多个仓库的主题。",
+    },
+    "org.repo.facts.unknown": {
+        "en": "merged, key PRs and contributors unknown: no PR of this window is stored yet "
+        "· change on last week: {change}",
+        "zh": "合并数、重点 PR、贡献者未知：本周期尚无已存储的 PR · 较上周 {change}",
     },
     "org.repo.facts": {
         "en": "{merged} merged · {key} key · {contributors} "

@@ -91,8 +91,14 @@ class RepoPart:
     previous_merged: int | None  # None when last week is not fully synced
 
     @property
+    def unknown(self) -> bool:
+        """An unsynced window with no stored PR: its 0s would be guesses, so they read
+        unknown (and such a repository is not "quiet")."""
+        return not self.digest.complete and self.digest.totals.merged == 0
+
+    @property
     def quiet(self) -> bool:
-        return self.digest.totals.merged <= QUIET_MAX
+        return self.digest.totals.merged <= QUIET_MAX and not self.unknown
 
     @property
     def weight(self) -> tuple[int, int]:
@@ -667,9 +673,15 @@ def combine(
 # ------------------------------------------------------------------ the document (pure)
 
 
+def _count(part: RepoPart, value: int, lang: str) -> str:
+    if part.unknown:
+        return i18n.t(lang, "org.unknown")
+    return i18n.number(value, lang)
+
+
 def _change(part: RepoPart, lang: str) -> str:
     if part.previous_merged is None:
-        return i18n.t(lang, "org.change.unknown")
+        return i18n.t(lang, "org.unknown")
     return i18n.trend(part.digest.totals.merged, part.previous_merged, lang)
 
 
@@ -708,9 +720,14 @@ def _summary(org: OrgDigest) -> Section:
                 rows=tuple(
                     (
                         (Text(part.name),),
-                        (Text(i18n.number(part.digest.totals.merged, lang)),),
-                        (Text(i18n.number(len(part.digest.key_prs), lang)),),
-                        (Text(i18n.number(part.digest.totals.contributors, lang)),),
+                        *(
+                            (Text(_count(part, value, lang)),)
+                            for value in (
+                                part.digest.totals.merged,
+                                len(part.digest.key_prs),
+                                part.digest.totals.contributors,
+                            )
+                        ),
                         (Text(_change(part, lang)),),
                     )
                     for part in org.parts
@@ -768,7 +785,7 @@ def _repo_section(part: RepoPart, lang: str) -> Section:
     digest = part.digest
     facts = i18n.t(
         lang,
-        "org.repo.facts",
+        "org.repo.facts.unknown" if part.unknown else "org.repo.facts",
         merged=digest.totals.merged,
         key=len(digest.key_prs),
         contributors=digest.totals.contributors,
@@ -785,7 +802,7 @@ def _repo_section(part: RepoPart, lang: str) -> Section:
         )
         blocks.append(Paragraph((Strong(i18n.t(lang, "org.repo.key_prs")),)))
         blocks.append(BulletList(items))
-    else:
+    elif not part.unknown:
         blocks.append(Paragraph((Text(i18n.t(lang, "org.repo.no_key")),)))
     risky = [flag for flag in digest.flags if flag.count]
     if risky:

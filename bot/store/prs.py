@@ -200,7 +200,11 @@ class PullRequests:
             )
             return sorted(load_text(name) for (name,) in rows)
 
-    async def _paths(self, repo: str) -> list[str]:
+    async def folders(self, repo: str) -> tuple[list[str], dict[str, list[str]]]:
+        """The folders seen in stored PRs' files, from one read of their paths: the
+        top-level ones (offline stand-in for the repository tree) and the second-level ones
+        under each ("vllm_ascend" → ["attention", "ops", ...]: how auto rules split the
+        repository's own package)."""
         async with self.session() as session:
             rows = await session.execute(
                 select(PRFileRow.path)
@@ -208,18 +212,12 @@ class PullRequests:
                 .where(PullRequestRow.repo == repo)
                 .distinct()
             )
-            return [path for (path,) in rows]
-
-    async def top_level_dirs(self, repo: str) -> list[str]:
-        """Top-level folders seen in stored PRs' files (offline stand-in for the repo tree)."""
-        return sorted({path.split("/", 1)[0] for path in await self._paths(repo) if "/" in path})
-
-    async def subfolders(self, repo: str) -> dict[str, list[str]]:
-        """Second-level folders per top-level folder seen in stored PRs' files ("vllm_ascend"
-        → ["attention", "ops", ...]): how auto rules split the repository's own package."""
-        tree: dict[str, set[str]] = {}
-        for path in await self._paths(repo):
-            parts = path.split("/")
-            if len(parts) > 2:
-                tree.setdefault(parts[0], set()).add(parts[1])
-        return {top: sorted(subs) for top, subs in sorted(tree.items())}
+            tops: set[str] = set()
+            tree: dict[str, set[str]] = {}
+            for (path,) in rows:
+                parts = path.split("/")
+                if len(parts) > 1:
+                    tops.add(parts[0])
+                if len(parts) > 2:
+                    tree.setdefault(parts[0], set()).add(parts[1])
+        return sorted(tops), {top: sorted(subs) for top, subs in sorted(tree.items())}

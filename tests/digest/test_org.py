@@ -276,3 +276,25 @@ async def test_an_unreachable_github_is_asked_once_not_once_per_history_week(
     unreachable = [r for r in caplog.records if "earlier weeks" in r.getMessage()]
     assert len(unreachable) <= 1
     assert not [r for r in caplog.records if "not synced" in r.getMessage()]
+
+
+async def test_a_repository_with_nothing_stored_reads_unknown_not_zero(fake, store) -> None:
+    # Only vllm-ascend is synced (through the fake); vllm never is.
+    only = _config(
+        {"platform": "slack", "channel": "C1", "repos": [ASCEND, "vllm-project/guidellm"]}
+    )
+    await build_org_for_window(_services(fake, store, only), None, WEEK, "en")
+    config = _config({"platform": "slack", "channel": "C1", "repos": [VLLM, ASCEND]})
+    services = _services(fake, store, config)
+    built = await build_org_for_window(services, None, WEEK, "en", sync=False)
+    markdown = render_digest(built, "markdown")
+    rows = {line.split("|")[1].strip(): line for line in markdown.splitlines() if "|" in line}
+    # vllm was never synced: its counts are unknown, not 0, and it is not "quiet".
+    assert [cell.strip() for cell in rows["vllm"].split("|")[2:6]] == ["unknown"] * 4
+    assert "unknown" not in rows["vllm-ascend"].split("|")[2]
+    assert "vllm: 0 merged" not in markdown
+    assert "merged, key PRs and contributors unknown" in markdown
+    zh = render_digest(
+        await build_org_for_window(services, None, WEEK, "zh", sync=False), "markdown"
+    )
+    assert "合并数、重点 PR、贡献者未知" in zh
