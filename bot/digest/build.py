@@ -7,11 +7,13 @@ module id) so the same input always gives the same digest, byte for byte.
 
 from __future__ import annotations
 
+import re
 from collections import Counter, defaultdict
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
+from bot.analysis.changes import Change, title_change
 from bot.analysis.claims import claim_text
 from bot.analysis.score import KeyCandidate, choose_key_prs
 from bot.analysis.themes import HistoryWeek, Theme, ThemeDoc, ThemeResult, ThemeRules, detect_themes
@@ -31,7 +33,7 @@ from bot.digest.model import (
     ThemeFact,
     Totals,
 )
-from bot.digest.summary import summarize
+from bot.digest.summary import purpose, summarize
 
 DEFAULT_KEY_COUNT = 24
 DEFAULT_SCORE_FLOOR = 5.0
@@ -41,6 +43,8 @@ HIGHLIGHT_PRS = 6
 MAX_HIGHLIGHT_GROUPS = 8  # the rule set may lower it ([themes] max_groups)
 THEME_AUTHORS = 3  # leading authors named per theme
 THEME_SENTENCES = 2  # description sentences quoted per theme
+LEAD_PRS = 4  # lead PRs whose change the opening sentence of a highlight names
+THEME_CLAIMS = 3  # claims (each with its PR and metric) quoted per theme
 DOMINANT_THEMES = 5  # themes named in the summary
 THEME_FACTS = 12  # members whose summary and claims the narrative model receives
 OTHER_THEME = "other"
@@ -494,14 +498,6 @@ def _theme_authors(theme: Theme, language: str) -> str | None:
     return i18n.t(language, "theme.authors", authors=i18n.join(shown, language))
 
 
-def _sentence(text: str, language: str = "en") -> str:
-    text = text.strip()
-    if text.endswith((".", "!", "?", "…", "。", "！", "？")):
-        return text
-    # A Chinese sentence ending in a closing quote ends with the Chinese full stop.
-    return text + ("。" if language == "zh" else ".")
-
-
 def theme_highlights(
     result: ThemeResult,
     items: Mapping[int, _Item],
@@ -525,30 +521,25 @@ def theme_highlights(
                 language, "highlight.claim_item", pr=f"#{i.number}", claim=claim_text(c, language)
             )
             for i in members
-            # A claim that names its metric reads as a gain; a bare figure does not.
-            for c in sorted(i.source.analysis.claims, key=lambda c: c.metric is None)[:1]
+            # Only a claim that names its metric is quoted: a bare "90%" says nothing.
+            for c in [c for c in i.source.analysis.claims if c.metric][:1]
         ]
         if claims:
             sentences.append(
-                i18n.t(language, "theme.claims", claims=i18n.join(claims[:3], language))
+                i18n.t(language, "theme.claims", claims=i18n.join(claims[:THEME_CLAIMS], language))
             )
+        changes = {i.number: title_change(i.source.pr.title) for i in members[:THEME_FACTS]}
+        opening = change_sentence(
+            [(i.number, changes[i.number]) for i in members[:THEME_FACTS]], language, span
+        )
+        if opening:
+            sentences.insert(0, opening)
         said = []
         for item in members:
             pr = item.source.pr
-            summary = summarize(pr.body or "", pr.title) if pr.body else ""
-            if summary and summary.strip() != pr.title.strip():
-                said.append(
-                    _sentence(
-                        i18n.t(
-                            language,
-                            "theme.said",
-                            pr=f"#{pr.number}",
-                            # Inside Chinese quotes the sentence ends after the quote.
-                            summary=summary.rstrip(".") if language == "zh" else summary,
-                        ),
-                        language,
-                    )
-                )
+            why = purpose(pr.body or "", pr.title)
+            if why:
+                said.append(quote_purpose(pr.number, why, language))
             if len(said) == THEME_SENTENCES:
                 break
         facts: list[ThemeFact] = [
@@ -556,6 +547,8 @@ def theme_highlights(
                 "number": i.number,
                 "summary": summarize(i.source.pr.body or "", i.source.pr.title),
                 "claims": [c.text for c in i.source.analysis.claims],
+                "change": change_phrase(changes[i.number], i.number, language),
+                "purpose": purpose(i.source.pr.body or "", i.source.pr.title) or "",
             }
             for i in members[:THEME_FACTS]
         ]
@@ -577,6 +570,64 @@ def theme_highlights(
             )
         )
     return out
+
+
+# A lower-case English word (not an identifier such as DeepseekV4, W4A8, `dsa.py`).
+_PROSE_WORD = re.compile(r"(?<![\w`./-])[a-z]{2,}(?:-[a-z]+)*(?![\w`./-])")
+
+
+def _object(change: Change, language: str) -> str:
+    """The object as the title writes it; in a Chinese digest, English wording is quoted
+    (the author's words, not a translation), while bare identifiers stay as they are."""
+    if language != "en" and _PROSE_WORD.search(change.object):
+        return i18n.t(language, "change.quoted", what=change.object)
+    return change.object
+
+
+def change_phrase(change: Change | None, number: int, language: str) -> str:
+    """ "adds the Cohere EAGLE draft model (#42078)" / "新增 Cohere EAGLE draft model（#42078）";
+    "" for a title without a known verb."""
+    if change is None:
+        return ""
+    what = i18n.t(language, "change.ref", what=_object(change, language), pr=f"#{number}")
+    return _tight(i18n.t(language, f"change.{change.action}", what=what), language)
+
+
+def _tight(text: str, language: str) -> str:
+    # Chinese needs no space between a verb and a quotation mark ("修复“…”").
+    return text.replace(" “", "“") if language == "zh" else text
+
+
+def change_sentence(
+    changes: Sequence[tuple[int, Change | None]], language: str, span: str
+) -> str | None:
+    """What a group did: its lead PRs' changes, those with the same action together
+    ("adds A (#1) and B (#2); fixes C (#3)"); None when no title says anything."""
+    grouped: dict[str, list[str]] = {}
+    for number, change in changes:
+        if change is None:
+            continue
+        if sum(len(v) for v in grouped.values()) == LEAD_PRS:
+            break
+        ref = i18n.t(language, "change.ref", what=_object(change, language), pr=f"#{number}")
+        grouped.setdefault(change.action, []).append(ref)
+    if not grouped:
+        return None
+    parts = [
+        _tight(i18n.t(language, f"change.{action}", what=i18n.join(refs, language)), language)
+        for action, refs in grouped.items()
+    ]
+    joined = ("; " if language == "en" else "，").join(parts)
+    return i18n.t(language, "highlight.changes", span=span, changes=joined)
+
+
+def quote_purpose(number: int, text: str, language: str) -> str:
+    """A description's purpose sentence, quoted and marked as the author's words (and, in
+    a Chinese digest, as English when it is)."""
+    text = text.rstrip("。.") if language == "zh" else text
+    english = language == "zh" and not any("\u4e00" <= ch <= "\u9fff" for ch in text)
+    key = "highlight.purpose_en" if english else "highlight.purpose"
+    return i18n.t(language, key, pr=f"#{number}", text=text)
 
 
 # ------------------------------------------------------------------ recommendations

@@ -25,6 +25,9 @@ class ThemeFact(TypedDict):
     number: int
     summary: str
     claims: list[str]
+    # --- prose ---
+    change: str  # what the title says it changes, in the digest's language ("" if unknown)
+    purpose: str  # why, from the description's purpose section ("" when none)
 
 
 @dataclass(slots=True)

@@ -1,0 +1,43 @@
+"""What a title says a PR changes: the action from its leading verb, the object as written."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from bot.analysis.changes import MAX_OBJECT_CHARS, title_change
+
+
+@pytest.mark.parametrize(
+    ("title", "action", "obj"),
+    [
+        ("[Spec Decode] Add Cohere EAGLE draft model", "add", "Cohere EAGLE draft model"),
+        ("[Attention] Remove the Tree Attention backend", "remove", "the Tree Attention backend"),
+        ("[Bugfix][CI] Fix Step3 pipeline KeyError (#123)", "fix", "Step3 pipeline KeyError"),
+        ("Add support for Foo models", "support", "Foo models"),
+        ("[ROCm][CI] Fix and stabilize EAGLE3 acceptance tests", "fix", "EAGLE3 acceptance tests"),
+        ("feat(sched): Migrate MoeWNA16 to MK oracle", "migrate", "MoeWNA16 to MK oracle"),
+        ("[Perf] Speed up prefix cache lookup", "speed", "prefix cache lookup"),
+        # No leading verb: a noun phrase naming what landed, never a guessed verb.
+        ("[Kernel] Native W4A16 kernel for RDNA3", "land", "Native W4A16 kernel for RDNA3"),
+    ],
+)
+def test_action_and_object(title: str, action: str, obj: str) -> None:
+    change = title_change(title)
+    assert change is not None
+    assert (change.action, change.object) == (action, obj)
+
+
+def test_empty_title_has_no_change() -> None:
+    assert title_change("[Bugfix]") is None
+    assert title_change("") is None
+
+
+@given(st.text(min_size=1, max_size=400))
+def test_object_is_bounded_and_taken_from_the_title(title: str) -> None:
+    change = title_change(title)
+    if change is None:
+        return
+    assert len(change.object) <= MAX_OBJECT_CHARS
+    assert change.object.rstrip("…").strip() in " ".join(title.split()) or "…" in change.object
