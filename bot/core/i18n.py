@@ -417,6 +417,9 @@ MESSAGES: dict[str, dict[str, str]] = {
     "claim.metric.acceptance": {"en": "acceptance", "zh": "接受"},
     "claim.metric.rate": {"en": "rate", "zh": "率"},
     "claim.metric.length": {"en": "length", "zh": "长度"},
+    "claim.metric.hit": {"en": "hit", "zh": "命中"},
+    "claim.metric.cache": {"en": "cache", "zh": "缓存"},
+    "claim.metric.prefix": {"en": "prefix", "zh": "前缀"},
     "highlight.by": {"en": " by {author}", "zh": "（作者 {author}）"},
     "highlight.model_written": {
         "en": "(written by {model} from the data above, figures checked)",

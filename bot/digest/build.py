@@ -521,8 +521,8 @@ def theme_highlights(
                 language, "highlight.claim_item", pr=f"#{i.number}", claim=claim_text(c, language)
             )
             for i in members
-            # Only a claim that names its metric is quoted: a bare "90%" says nothing.
-            for c in [c for c in i.source.analysis.claims if c.metric][:1]
+            # Extraction keeps no bare figure; a claim naming its metric reads best.
+            for c in sorted(i.source.analysis.claims, key=lambda c: c.metric is None)[:1]
         ]
         if claims:
             sentences.append(

@@ -120,7 +120,9 @@ CLAIM_CASES = [
     ("e2e latency reduced by 20%", [("e2e latency reduced by 20%", 1.25, "e2e latency")]),
     ("16-24% decode throughput", [("16-24% decode throughput", 1.24, "decode throughput")]),
     ("2.15x throughput", [("2.15x throughput", 2.15, "throughput")]),
-    ("+24%", [("+24%", 1.24, None)]),
+    # A bare "+24%" says nothing of what it measures: not a claim (issue 21).
+    ("+24%", []),
+    ("throughput in this PR: +24%", [("throughput +24%", 1.24, "throughput")]),
 ]
 
 
