@@ -470,6 +470,19 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "{pr} says: “{text}”",
         "zh": "{pr} 的描述（英文原文）：“{text}”。",
     },
+    "risk.revert_relanded_count": {
+        "en": " ({count} re-landed since)",
+        "zh": "（其中 {count} 个已重新合入）",
+    },
+    "risk.revert_relanded": {
+        "en": "; {count} re-landed this week, no follow-up needed: {pairs}",
+        "zh": "；其中 {count} 个已在本周重新合入，无需跟进：{pairs}",
+    },
+    "risk.revert_relanded.period": {
+        "en": "; {count} re-landed in this period, no follow-up needed: {pairs}",
+        "zh": "；其中 {count} 个已在本期重新合入，无需跟进：{pairs}",
+    },
+    "risk.reland_pair": {"en": "{revert} by {reland}", "zh": "{revert} 由 {reland} 重新合入"},
     "change.ref": {"en": "{what} ({pr})", "zh": "{what}（{pr}）"},
     "change.quoted": {"en": "“{what}”", "zh": "“{what}”"},
     "change.add": {"en": "adds {what}", "zh": "新增 {what}"},

@@ -15,6 +15,7 @@ from datetime import datetime
 
 from bot.analysis.changes import Change, title_change
 from bot.analysis.claims import claim_text
+from bot.analysis.flags import relanded
 from bot.analysis.score import KeyCandidate, choose_key_prs
 from bot.analysis.themes import HistoryWeek, Theme, ThemeDoc, ThemeResult, ThemeRules, detect_themes
 from bot.core import i18n
@@ -30,6 +31,7 @@ from bot.digest.model import (
     ModuleCount,
     PRRow,
     Recommendation,
+    Reland,
     ThemeFact,
     Totals,
 )
@@ -349,7 +351,8 @@ def build_digest(
     by_number = {i.number: i for i in items}
     highlights = theme_highlights(theme_result, by_number, module_names, language, span)
     themes = [h.theme_id for h in highlights[:DOMINANT_THEMES]]
-    recommendations = _recommendations(by_rank, by_id, language, span)
+    relands = relanded([i.source.pr for i in items])
+    recommendations = _recommendations(by_rank, by_id, language, span, set(relands))
     quiet = [m.id for m in module_rows if m.count == 0 and (m.previous or 0) > 0]
     core_untested = [
         i.number for i in by_rank if {"core-path", "missing-tests"} <= set(i.risk_flags)
@@ -388,6 +391,7 @@ def build_digest(
         scope=scope,
         history=trends,
         archive_url=archive_url,
+        relanded=[Reland(r, relands[r]) for r in flagged.get("revert", []) if r in relands],
     )
     digest.summary_text = summary_text(digest)
     return digest
@@ -634,9 +638,14 @@ def quote_purpose(number: int, text: str, language: str) -> str:
 
 
 def _recommendations(
-    by_rank: Sequence[_Item], modules: Mapping[str, ModuleCount], language: str, span: str
+    by_rank: Sequence[_Item],
+    modules: Mapping[str, ModuleCount],
+    language: str,
+    span: str,
+    relanded: Collection[int] = (),
 ) -> list[Recommendation]:
-    """Data-driven follow-ups, most urgent rule first; each names its PRs."""
+    """Data-driven follow-ups, most urgent rule first; each names its PRs. A revert whose
+    change re-landed in the window needs no follow-up."""
 
     def having(*flags: str) -> list[int]:
         return [i.number for i in by_rank if all(f in i.risk_flags for f in flags)]
@@ -644,7 +653,7 @@ def _recommendations(
     rules: list[tuple[str, list[int], dict[str, str]]] = [
         ("tests-for-core-path", having("core-path", "missing-tests"), {}),
         ("release-notes-breaking", having("breaking"), {}),
-        ("revert-follow-up", having("revert"), {}),
+        ("revert-follow-up", [n for n in having("revert") if n not in relanded], {}),
         ("watch-dependencies", having("dependency"), {}),
         ("split-large", having("large"), {}),
         ("verify-claims", [i.number for i in by_rank if i.has_claims], {}),
@@ -760,6 +769,8 @@ def _summary_sentences(digest: Digest) -> list[str]:
             if key in i18n.MESSAGES
             else f"{flag} {counts[flag]}"
         )
+        if flag == "revert" and digest.relanded:
+            risks[-1] += i18n.t(lang, "risk.revert_relanded_count", count=len(digest.relanded))
     if risks:
         sentences.append(i18n.t(lang, "summary.flags", items=i18n.join(risks, lang)))
     elif not totals.files_unknown:

@@ -464,13 +464,26 @@ def _risks(digest: Digest, urls: Mapping[int, str], rows: Mapping[int, PRRow]) -
             if key in i18n.MESSAGES
             else f"{flag.id}: {flag.count}"
         )
-        items.append(
-            (
-                Strong(i18n.flag_name(flag.id, lang)),
-                Text(f" — {sentence}{colon}"),
-                *_refs(flag.prs, urls, lang),
+        risk_line: list[Span] = [
+            Strong(i18n.flag_name(flag.id, lang)),
+            Text(f" — {sentence}{colon}"),
+            *_refs(flag.prs, urls, lang),
+        ]
+        if flag.id == "revert" and digest.relanded:
+            # Re-landed in the same window: reported as such, not as open follow-up work.
+            pairs = i18n.separator(lang).join(
+                i18n.t(lang, "risk.reland_pair", revert=f"#{r.revert}", reland=f"#{r.reland}")
+                for r in digest.relanded
             )
-        )
+            note = i18n.t(
+                lang,
+                "risk.revert_relanded",
+                span=digest.span,
+                count=len(digest.relanded),
+                pairs=pairs,
+            )
+            risk_line += linkify(note, urls)
+        items.append(tuple(risk_line))
     # File-based flags that could not be computed for PRs without a file list: one line,
     # so a title-only week never reads as "no core-path change".
     unknown = [f for f in digest.flags if f.unknown]

@@ -40,3 +40,65 @@ def test_same_action_is_grouped_and_order_kept() -> None:
     zh = change_sentence(changes, "zh", "week")
     # English wording inside a Chinese sentence is quoted as the title wrote it.
     assert zh == "本周新增“Foo model”（#1）、“Baz backend”（#3），修复“bar crash”（#2）。"
+
+
+# ------------------------------------------------------------------ reverts re-landed
+
+
+def _analyzed(number: int, title: str, hour: int, body: str = ""):
+    from dataclasses import replace
+    from datetime import timedelta
+
+    from bot.core.models import AnalyzedPR
+    from tests.analysis.analysis_factory import ANALYZER, make_pr
+    from tests.digest.fixtures import WINDOW
+
+    pr = make_pr(title, [("vllm/v1/engine/core.py", 10, 2)], number=number, body=body)
+    pr = replace(pr, merged_at=WINDOW.start + timedelta(hours=hour), repo="vllm-project/vllm")
+    return AnalyzedPR(pr, ANALYZER.analyze(pr))
+
+
+def test_a_revert_relanded_in_the_window_is_not_follow_up_work() -> None:
+    prs = [
+        _analyzed(100, "[Core] Fuse the QKV projection of Foo", 1),
+        _analyzed(101, 'Revert "[Core] Fuse the QKV projection of Foo" (#100)', 5),
+        _analyzed(102, "[Core] Reland fuse the QKV projection of Foo", 30, body="Relands #100."),
+        _analyzed(103, 'Revert "[Misc] Enable weights loading tracking"', 40),
+    ]
+    for language in ("en", "zh"):
+        digest = fixture_digest(language, prs=prs, previous=[])
+        assert [(r.revert, r.reland) for r in digest.relanded] == [(101, 102)]
+        follow = [r for r in digest.recommendations if r.id == "revert-follow-up"]
+        # Only the revert that stays open is follow-up work.
+        assert [r.prs for r in follow] == [[103]]
+    from bot.digest.document import digest_document
+    from bot.digest.render import render_markdown
+
+    text = render_markdown(digest_document(fixture_digest("en", prs=prs, previous=[])))
+    assert "re-landed this week" in text and "#101" in text
+
+
+@pytest.mark.parametrize(
+    "reland",
+    [
+        'Revert "Revert "[Core] Fuse the QKV projection of Foo""',
+        "[Core] Fuse the QKV projection of Foo",  # landed again under its own title
+        "Reapply [Core] Fuse the QKV projection of Foo",
+    ],
+)
+def test_every_way_of_relanding_is_recognised(reland: str) -> None:
+    from bot.analysis.flags import relanded
+
+    prs = [
+        _analyzed(101, 'Revert "[Core] Fuse the QKV projection of Foo"', 5).pr,
+        _analyzed(102, reland, 30).pr,
+    ]
+    assert relanded(prs) == {101: 102}
+
+
+def test_the_original_merged_before_its_revert_is_not_a_reland() -> None:
+    from bot.analysis.flags import relanded
+
+    original = _analyzed(100, "[Core] Fuse the QKV projection of Foo", 1).pr
+    revert = _analyzed(101, 'Revert "[Core] Fuse the QKV projection of Foo"', 5).pr
+    assert relanded([revert, original]) == {}
