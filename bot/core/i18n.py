@@ -537,10 +537,13 @@ MESSAGES: dict[str, dict[str, str]] = {
     "keypr.col.modules": {"en": "Modules", "zh": "模块"},
     "keypr.col.summary": {"en": "Summary", "zh": "概要"},
     "keypr.note.titles": {
-        "en": "* scored from titles: no file list, so ranked against the other title-only PRs "
-        "of the window rather than against the score floor ({floor}).",
-        "zh": "* 依据标题评分：该 PR 没有文件列表，因此与本期其他仅有标题的 PR 相对排序，"
-        "而非按分数门槛（{floor}）筛选。",
+        "en": "* scored from titles: the PR has no file list, so its score reads the title's "
+        "own signals (a new model, backend or kernel, a feature, a numbered series, a severe "
+        "bug; typo, CI and other minor fixes low) and it is ranked against the other "
+        "title-only PRs of the window rather than against the score floor ({floor}).",
+        "zh": "* 依据标题评分：该 PR 没有文件列表，分数取自标题本身的信号（新增模型、后端或算子、"
+        "新功能、编号系列、严重缺陷；拼写、CI 等小改动分低），并与本期其他仅有标题的 PR "
+        "相对排序，而非按分数门槛（{floor}）筛选。",
     },
     "keypr.note.language": {
         "en": "Summaries are quoted from each PR's description, in the language it was written in.",
@@ -983,6 +986,15 @@ MESSAGES: dict[str, dict[str, str]] = {
     "reason.score.activity.reviews.one": {"en": "{count} review", "zh": "{count} 次评审"},
     "reason.score.activity.comments": {"en": "{count} comments", "zh": "{count} 条评论"},
     "reason.score.activity.comments.one": {"en": "{count} comment", "zh": "{count} 条评论"},
+    # --- prose --- title-only score signals
+    "reason.score.title.new": {"en": "new {what} (title)", "zh": "标题表明新增 {what}"},
+    "reason.score.title.removed": {"en": "removes {what} (title)", "zh": "标题表明移除 {what}"},
+    "reason.score.title.model": {"en": "adds a model (title)", "zh": "标题表明新增模型"},
+    "reason.score.title.named": {"en": "names {what} (title)", "zh": "标题点名 {what}"},
+    "reason.score.title.series": {"en": "part of a numbered series", "zh": "属于编号系列"},
+    "reason.score.title.series-head": {"en": "first of its series", "zh": "系列的第一个"},
+    "reason.score.title.severe": {"en": "fixes {what} (title)", "zh": "标题表明修复 {what}"},
+    "reason.score.title.minor": {"en": "minor change ({what})", "zh": "小改动（{what}）"},
     "reason.score.label": {"en": "label {label}", "zh": "标签 {label}"},
     "reason.score.cap.kind": {
         "en": "capped at {cap} for kind {kind}",
