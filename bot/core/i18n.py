@@ -160,63 +160,48 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "No pull requests were merged into {repo} in this window.",
         "zh": "本周期内 {repo} 没有合并任何 PR。",
     },
-    # Several counts in one sentence: English singulars use the inline "{n:one|other}" form.
-    "summary.totals": {
-        "en": "{merged} {merged:PR was|PRs were} merged into {repo} ({key} key "
-        "{key:PR|PRs}) by {contributors} {contributors:contributor|contributors}, adding "
-        "{additions} {additions:line|lines} and removing {deletions}.",
-        "zh": "本周 {repo} 共合并 {merged} 个 PR，其中 {key} 个被标记为重点 PR，来自 "
-        "{contributors} 位贡献者，新增 {additions} 行、删除 {deletions} 行。",
+    # The week's news opens the summary; then the totals, one fact per clause (English
+    # singulars use the inline "{n:one|other}" form).
+    "summary.news": {
+        "en": "This week's work centred on {themes}.",
+        "zh": "本周的工作主要集中在 {themes}。",
     },
-    "summary.totals.period": {
-        "en": "{merged} {merged:PR was|PRs were} merged into {repo} in this period ({key} key "
-        "{key:PR|PRs}) by {contributors} {contributors:contributor|contributors}, adding "
-        "{additions} {additions:line|lines} and removing {deletions}.",
-        "zh": "本期 {repo} 共合并 {merged} 个 PR，其中 {key} 个被标记为重点 PR，来自 "
-        "{contributors} 位贡献者，新增 {additions} 行、删除 {deletions} 行。",
+    "summary.news.period": {
+        "en": "This period's work centred on {themes}.",
+        "zh": "本期的工作主要集中在 {themes}。",
     },
-    "summary.totals_nokey": {
-        "en": "{merged} {merged:PR was|PRs were} merged into {repo} (none reached the key-PR "
-        "score) by {contributors} {contributors:contributor|contributors}, adding "
-        "{additions} {additions:line|lines} and removing {deletions}.",
-        "zh": "本周 {repo} 共合并 {merged} 个 PR，没有 PR 达到重点 PR 的分数，来自 "
-        "{contributors} 位贡献者，新增 {additions} 行、删除 {deletions} 行。",
+    "summary.counts": {
+        "en": "{merged} {merged:PR was|PRs were} merged into {repo}, written by {contributors} "
+        "{contributors:contributor|contributors}, adding {additions} {additions:line|lines} "
+        "and removing {deletions}.",
+        "zh": "本周 {repo} 共合并 {merged} 个 PR，共有 {contributors} 位贡献者参与，"
+        "新增 {additions} 行、删除 {deletions} 行。",
     },
-    "summary.totals_nokey.period": {
-        "en": "{merged} {merged:PR was|PRs were} merged into {repo} in this period (none "
-        "reached the key-PR score) by {contributors} {contributors:contributor|contributors}, "
-        "adding {additions} {additions:line|lines} and removing {deletions}.",
-        "zh": "本期 {repo} 共合并 {merged} 个 PR，没有 PR 达到重点 PR 的分数，来自 "
-        "{contributors} 位贡献者，新增 {additions} 行、删除 {deletions} 行。",
+    "summary.counts.period": {
+        "en": "{merged} {merged:PR was|PRs were} merged into {repo} in this period, written by "
+        "{contributors} {contributors:contributor|contributors}, adding {additions} "
+        "{additions:line|lines} and removing {deletions}.",
+        "zh": "本期 {repo} 共合并 {merged} 个 PR，共有 {contributors} 位贡献者参与，"
+        "新增 {additions} 行、删除 {deletions} 行。",
     },
     # No PR's size is known (title-only data): the line counts are left out, not shown as 0.
-    "summary.totals_nolines": {
-        "en": "{merged} {merged:PR was|PRs were} merged into {repo} ({key} key "
-        "{key:PR|PRs}) by {contributors} {contributors:contributor|contributors}; the "
-        "lines changed are unknown.",
-        "zh": "本周 {repo} 共合并 {merged} 个 PR，其中 {key} 个被标记为重点 PR，来自 "
-        "{contributors} 位贡献者；改动行数未知。",
+    "summary.counts_nolines": {
+        "en": "{merged} {merged:PR was|PRs were} merged into {repo}, written by {contributors} "
+        "{contributors:contributor|contributors}; the lines changed are unknown.",
+        "zh": "本周 {repo} 共合并 {merged} 个 PR，共有 {contributors} 位贡献者参与；改动行数未知。",
     },
-    "summary.totals_nolines.period": {
-        "en": "{merged} {merged:PR was|PRs were} merged into {repo} in this period ({key} key "
-        "{key:PR|PRs}) by {contributors} {contributors:contributor|contributors}; the "
-        "lines changed are unknown.",
-        "zh": "本期 {repo} 共合并 {merged} 个 PR，其中 {key} 个被标记为重点 PR，来自 "
-        "{contributors} 位贡献者；改动行数未知。",
+    "summary.counts_nolines.period": {
+        "en": "{merged} {merged:PR was|PRs were} merged into {repo} in this period, written by "
+        "{contributors} {contributors:contributor|contributors}; the lines changed are unknown.",
+        "zh": "本期 {repo} 共合并 {merged} 个 PR，共有 {contributors} 位贡献者参与；改动行数未知。",
     },
-    "summary.totals_nokey_nolines": {
-        "en": "{merged} {merged:PR was|PRs were} merged into {repo} (none reached the key-PR "
-        "score) by {contributors} {contributors:contributor|contributors}; the lines "
-        "changed are unknown.",
-        "zh": "本周 {repo} 共合并 {merged} 个 PR，没有 PR 达到重点 PR 的分数，来自 "
-        "{contributors} 位贡献者；改动行数未知。",
+    "summary.key": {
+        "en": "{key} of them {key:is a key PR|are key PRs} (see the table below).",
+        "zh": "重点 PR 共 {key} 个（见下方列表）。",
     },
-    "summary.totals_nokey_nolines.period": {
-        "en": "{merged} {merged:PR was|PRs were} merged into {repo} in this period (none "
-        "reached the key-PR score) by {contributors} {contributors:contributor|contributors}; "
-        "the lines changed are unknown.",
-        "zh": "本期 {repo} 共合并 {merged} 个 PR，没有 PR 达到重点 PR 的分数，来自 "
-        "{contributors} 位贡献者；改动行数未知。",
+    "summary.nokey": {
+        "en": "No PR reached the key-PR score.",
+        "zh": "没有 PR 达到重点 PR 的分数。",
     },
     "summary.title_only": {
         "en": "{count} {count:PR has|PRs have} no file list (title-only data), so {count:its|"
@@ -1453,7 +1438,7 @@ _HAN_CHAR = re.compile(rf"[{_HAN}]")
 
 # Only placeholders that hold names (modules, kinds, people) are joined this way; dates
 # and numbers keep the template's spacing ("2026年6月1日 至 2026年6月7日").
-_NAME_FIELDS = frozenset({"module", "modules", "name", "names", "kind", "kinds", "theme"})
+_NAME_FIELDS = frozenset({"module", "modules", "name", "names", "kind", "kinds", "theme", "themes"})
 
 
 def _cjk_spacing(template: str, values: dict[str, object]) -> str:

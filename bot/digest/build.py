@@ -691,7 +691,8 @@ def _recommendations(
 
 
 def summary_text(digest: Digest) -> str:
-    """The rule-based summary paragraph (the narrative model may replace it)."""
+    """The rule-based summary paragraph (the narrative model may replace it): the week's
+    news first, then the totals as separate facts and the risks; data caveats last."""
     lang, span = digest.language, digest.span
     sep = " " if lang == "en" else ""
     if digest.totals.merged == 0:
@@ -700,49 +701,14 @@ def summary_text(digest: Digest) -> str:
         text = sep.join(_summary_sentences(digest))
     status = status_message(digest)
     if status is not None:
-        text = i18n.t(lang, status, span=span) + sep + text
+        text = text + sep + i18n.t(lang, status, span=span)
     return text
 
 
 def _summary_sentences(digest: Digest) -> list[str]:
     lang, span = digest.language, digest.span
     totals = digest.totals
-    # Variants rather than a "0" inside the sentence: "其中 0 个重点 PR" and "adding 0 lines"
-    # (for a week whose sizes are unknown) both read wrong.
-    msg_id = "summary.totals" + ("_nokey" if not totals.key else "")
-    sizes = {}
-    if totals.additions is None or totals.deletions is None:
-        msg_id += "_nolines"
-    else:
-        sizes = {"additions": totals.additions, "deletions": totals.deletions}
-    sentences = [
-        i18n.t(
-            lang,
-            msg_id,
-            span=span,
-            repo=digest.repo,
-            merged=totals.merged,
-            contributors=totals.contributors,
-            key=totals.key,
-            **sizes,
-        )
-    ]
-    if totals.files_unknown:
-        from_titles = sum(1 for k in digest.key_prs if k.scored_from_titles)
-        sentences.append(
-            i18n.t(
-                lang,
-                "summary.title_only_keys" if from_titles else "summary.title_only",
-                count=totals.files_unknown,
-                keys=from_titles,
-            )
-        )
-    if totals.new_contributors is None:
-        sentences.append(i18n.t(lang, "summary.new_contributors_unknown"))
-    elif digest.new_contributors:
-        sentences.append(
-            i18n.t(lang, "summary.new_contributors", names=_names(digest.new_contributors, lang))
-        )
+    sentences: list[str] = []
     items = [
         i18n.t(lang, "summary.theme_item", name=h.theme, count=len(h.prs))
         for h in digest.highlights
@@ -757,7 +723,30 @@ def _summary_sentences(digest: Digest) -> list[str]:
             if k.count
         ]
     if items:
-        sentences.append(i18n.t(lang, "summary.themes", themes=i18n.join(items, lang)))
+        sentences.append(i18n.t(lang, "summary.news", span=span, themes=i18n.join(items, lang)))
+    # One fact per clause: "其中 24 个被标记为重点 PR，来自 131 位贡献者" read as if the 131
+    # people wrote the 24 key PRs. No "0" inside a sentence either ("adding 0 lines" for a
+    # week whose sizes are unknown).
+    sizes = {}
+    msg_id = "summary.counts"
+    if totals.additions is None or totals.deletions is None:
+        msg_id += "_nolines"
+    else:
+        sizes = {"additions": totals.additions, "deletions": totals.deletions}
+    sentences.append(
+        i18n.t(
+            lang,
+            msg_id,
+            span=span,
+            repo=digest.repo,
+            merged=totals.merged,
+            contributors=totals.contributors,
+            **sizes,
+        )
+    )
+    sentences.append(
+        i18n.t(lang, "summary.key", key=totals.key) if totals.key else i18n.t(lang, "summary.nokey")
+    )
     risks = []
     if digest.core_untested:
         risks.append(i18n.t(lang, "risk.core_untested", count=len(digest.core_untested)))
@@ -774,7 +763,24 @@ def _summary_sentences(digest: Digest) -> list[str]:
     if risks:
         sentences.append(i18n.t(lang, "summary.flags", items=i18n.join(risks, lang)))
     elif not totals.files_unknown:
-        # With PRs lacking a file list, the title-only sentence above already says their
+        # With PRs lacking a file list, the title-only sentence below already says their
         # file-based risks are unknown; "no risk flag" would claim more than is known.
         sentences.append(i18n.t(lang, "summary.no_flags", span=span))
+    if digest.new_contributors:
+        sentences.append(
+            i18n.t(lang, "summary.new_contributors", names=_names(digest.new_contributors, lang))
+        )
+    # Caveats about the data come last: they qualify the facts above.
+    if totals.files_unknown:
+        from_titles = sum(1 for k in digest.key_prs if k.scored_from_titles)
+        sentences.append(
+            i18n.t(
+                lang,
+                "summary.title_only_keys" if from_titles else "summary.title_only",
+                count=totals.files_unknown,
+                keys=from_titles,
+            )
+        )
+    if totals.new_contributors is None:
+        sentences.append(i18n.t(lang, "summary.new_contributors_unknown"))
     return sentences

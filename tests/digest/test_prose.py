@@ -102,3 +102,24 @@ def test_the_original_merged_before_its_revert_is_not_a_reland() -> None:
     original = _analyzed(100, "[Core] Fuse the QKV projection of Foo", 1).pr
     revert = _analyzed(101, 'Revert "[Core] Fuse the QKV projection of Foo"', 5).pr
     assert relanded([revert, original]) == {}
+
+
+# ------------------------------------------------------------------ summary order
+
+
+@pytest.mark.parametrize(
+    ("language", "news", "caveat"),
+    [
+        ("en", "This week's work centred on", "First-time contributors: unknown (needs GitHub)."),
+        ("zh", "本周的工作主要集中在", "首次贡献者：未知（需要连接 GitHub 查询）。"),
+    ],
+)
+def test_summary_opens_with_the_news_and_ends_with_caveats(
+    language: str, news: str, caveat: str
+) -> None:
+    digest = fixture_digest(language, new_contributors=None)
+    text = digest.summary_text
+    assert text.startswith(news)
+    assert text.endswith(caveat)
+    # Totals are separate facts: the key-PR count never shares a clause with the authors.
+    assert not re.search(r"重点 PR，来自|key PRs?\) by", text)
