@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from bot.core.models import Flag, PullRequest
 
 from .files import FileFacts, pr_file_count, pr_lines
+from .kinds import TRIVIAL_RE
 from .paths import PatternSet
 from .reasons import localized, make_flag
 from .regex import lazy
@@ -296,7 +297,8 @@ class FlagDetector:
                 what=pin.group("what"),
                 to=pin.group("to"),
             )
-        if pr.files_known and facts.dependency_paths:
+        # "Fix typo in setup.py warning" touches a dependency file without changing one.
+        if pr.files_known and facts.dependency_paths and not TRIVIAL_RE.search(pr.title):
             extra = len(facts.dependency_paths) - 1
             if extra > 0:
                 return make_flag(
