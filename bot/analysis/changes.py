@@ -71,6 +71,8 @@ _VERBS: dict[str, tuple[str, ...]] = {
     "split": ("split", "splits"),
     "pin": ("pin", "pins", "pinned"),
     "integrate": ("integrate", "integrates", "integrated"),
+    "keep": ("keep", "keeps", "preserve", "preserves", "retain", "retains"),
+    "reuse": ("reuse", "reuses"),
 }
 _VERB_OF = {form: action for action, forms in _VERBS.items() for form in forms}
 _VERB_RE = lazy(
@@ -87,6 +89,8 @@ _AND_VERB = lazy(
     + r"|stabili[sz]e|clean|tidy)\b\s*(?P<object>.*)$",
     re.IGNORECASE,
 )
+# A scope before the change: "(dsa, cp): Add …", "IndexCache: reuse …", "ascend_config: use …".
+_SCOPE = lazy(r"^(?:\([^)]{1,40}\)\s*:?|[\w./-]{1,30}:)\s*")
 _TRAILING_REF = lazy(r"\s*\((?:#\d+|from #\d+)\)\s*$|\s*[.;:,]+\s*$")
 MAX_OBJECT_CHARS = 90
 
@@ -112,6 +116,9 @@ def title_change(title: str) -> Change | None:
     if not rest:
         return None
     m = _VERB_RE.match(rest)
+    scope = _SCOPE.match(rest)
+    if scope and not m:
+        m = _VERB_RE.match(rest[scope.end() :])
     if not m or not m.group("object").strip():
         return Change("land", _shorten(rest))
     verb = re.sub(r"\s+", " ", m.group("verb").lower())

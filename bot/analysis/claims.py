@@ -66,6 +66,7 @@ _COMPARISON_RE = lazy(
     rf"|\b(?:vs\.?|versus|than|compared (?:to|with))\b[^.\n]{{0,40}}{_LAYOUT}",
     re.IGNORECASE,
 )
+_LOG_LINE = lazy(r"\b(?:INFO|DEBUG|WARNING|ERROR)\b.*(?:\[[\w.]+\.py:\d+\]|pid=\d+)|pid=\d+\)")
 _LEVEL_RE = lazy(r"hit[- ]rate|acceptance rate|acceptance length", re.IGNORECASE)
 _MULT_RE = lazy(rf"(?<![\w.#/])(?:{_RANGE})\s?(?:[x×](?![\w])|倍)", re.IGNORECASE)
 _PCT_RE = lazy(rf"(?<![\w.#/])(\+)?\s?(?:{_RANGE})\s?%", re.IGNORECASE)
@@ -309,6 +310,10 @@ def _in_context(text: str, span: tuple[int, int], claim: Claim) -> Claim | None:
     """The claim as its sentence qualifies it: a bare figure ("90%") takes the metric its
     sentence names or is dropped; a comparison of two layouts keeps its words and loses its
     speed-up factor."""
+    line_start = text.rfind("\n", 0, span[0]) + 1
+    line_end = text.find("\n", span[1])
+    if _LOG_LINE.search(text[line_start : line_end if line_end >= 0 else len(text)]):
+        return None  # a figure in pasted server logs is a reading, not a claim
     sentence = _sentence_around(text, *span)
     if _COMPARISON_RE.search(sentence):
         clause = _clean(sentence).strip(" -*:")
@@ -317,13 +322,20 @@ def _in_context(text: str, span: tuple[int, int], claim: Claim) -> Claim | None:
         return Claim(clause, None, claim.metric or "comparison")
     if claim.metric or _SPEED_WORDS_RE.search(claim.text):
         return claim
-    named = _STATED_METRIC_RE.search(sentence)
+    # The figure's own label: the words before it back to the last comma, semicolon,
+    # bracket or line break ("Output throughput on the benchmark: +24%"). A metric further
+    # away belongs to another figure ("… generation throughput: 1074.6 tokens/s, GPU KV
+    # cache usage: 11.7%").
+    a = span[0]
+    cut = max(text.rfind(d, 0, a) for d in (",", ";", "(", "\n", ". ", "|"))
+    label = text[cut + 1 : a]
+    found = list(_STATED_METRIC_RE.finditer(label))
+    named = found[-1] if found else None  # the metric nearest the figure
     if named is None:
         return None  # "reduces it by 90%": a figure without what it measures
-    factor = (
-        claim.factor if _speed(named.group(0)) and not _LEVEL_RE.search(named.group(0)) else None
-    )
-    return Claim(f"{_clean(named.group(0))} {claim.text}", factor, _metric_name(named.group(0)))
+    metric = named.group(0)
+    factor = claim.factor if _speed(metric) and not _LEVEL_RE.search(metric) else None
+    return Claim(f"{_clean(metric)} {claim.text}", factor, _metric_name(metric))
 
 
 def is_comparison(claim: Claim) -> bool:

@@ -505,6 +505,8 @@ MESSAGES: dict[str, dict[str, str]] = {
     "change.pin": {"en": "pins {what}", "zh": "锁定 {what}"},
     "change.integrate": {"en": "integrates {what}", "zh": "集成 {what}"},
     # A title without a leading verb names what landed: "Native W4A16 kernel for RDNA3".
+    "change.keep": {"en": "keeps {what}", "zh": "保留 {what}"},
+    "change.reuse": {"en": "reuses {what}", "zh": "复用 {what}"},
     "change.land": {"en": "lands {what}", "zh": "合入 {what}"},
     "change.apply": {"en": "applies {what}", "zh": "应用 {what}"},
     "change.route": {"en": "routes {what}", "zh": "路由 {what}"},

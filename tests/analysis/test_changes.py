@@ -19,6 +19,9 @@ from bot.analysis.changes import MAX_OBJECT_CHARS, title_change
         ("[ROCm][CI] Fix and stabilize EAGLE3 acceptance tests", "fix", "EAGLE3 acceptance tests"),
         ("feat(sched): Migrate MoeWNA16 to MK oracle", "migrate", "MoeWNA16 to MK oracle"),
         ("[Perf] Speed up prefix cache lookup", "speed", "prefix cache lookup"),
+        # A scope before the verb is not the change.
+        ("[Feature](dsa, cp): Add DSA context parallel.", "add", "DSA context parallel"),
+        ("[BugFix] Keep the router gate in FP32", "keep", "the router gate in FP32"),
         # No leading verb: a noun phrase naming what landed, never a guessed verb.
         ("[Kernel] Native W4A16 kernel for RDNA3", "land", "Native W4A16 kernel for RDNA3"),
     ],

@@ -69,6 +69,9 @@ def test_claims_are_extracted_as_stated(
         # Bare figures: what they measure is not said (issue 21: never a bare "90%").
         "Result: +24% on the serving benchmark",
         "This reduces it by 90%.",
+        # A server log pasted in the description: readings, not claims.
+        "(APIServer pid=23) INFO [loggers.py:271] Avg generation throughput: 1074.6 tokens/s, "
+        "GPU KV cache usage: 11.7%, Prefix cache hit rate: 0.0%",
     ],
 )
 def test_numbers_that_are_not_claims(text: str) -> None:
