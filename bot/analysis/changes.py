@@ -73,6 +73,7 @@ _VERBS: dict[str, tuple[str, ...]] = {
     "integrate": ("integrate", "integrates", "integrated"),
     "keep": ("keep", "keeps", "preserve", "preserves", "retain", "retains"),
     "reuse": ("reuse", "reuses"),
+    "exclude": ("exclude", "excludes", "excluded"),
 }
 _VERB_OF = {form: action for action, forms in _VERBS.items() for form in forms}
 _VERB_RE = lazy(
@@ -91,6 +92,12 @@ _AND_VERB = lazy(
 )
 # A scope before the change: "(dsa, cp): Add …", "IndexCache: reuse …", "ascend_config: use …".
 _SCOPE = lazy(r"^(?:\([^)]{1,40}\)\s*:?|[\w./-]{1,30}:)\s*")
+# What a verb-less bug-fix title names as broken ("Gemma4 startup crash").
+_BUG_NOUN = lazy(
+    r"\b(?:crash(?:es)?|errors?|bugs?|issues?|failures?|fails?|hangs?|mismatch(?:es)?|"
+    r"regressions?|NaNs?|leaks?|exceptions?|\w+Error|IMA|deadlocks?|broken|incorrect|wrong)\b",
+    re.IGNORECASE,
+)
 _TRAILING_REF = lazy(r"\s*\((?:#\d+|from #\d+)\)\s*$|\s*[.;:,]+\s*$")
 MAX_OBJECT_CHARS = 90
 
@@ -108,9 +115,10 @@ def _shorten(text: str, limit: int = MAX_OBJECT_CHARS) -> str:
     return text[: cut if cut > limit // 2 else limit - 1].rstrip(" ,;:") + "…"
 
 
-def title_change(title: str) -> Change | None:
+def title_change(title: str, kind: str | None = None) -> Change | None:
     """The change a title states; None for an empty title. Tags such as [Bugfix][CI] and
-    conventional-commit prefixes are dropped; the object keeps its own spelling."""
+    conventional-commit prefixes are dropped; the object keeps its own spelling. A title
+    without a verb whose kind is a bug fix ("[Bugfix] Gemma4 startup crash") fixes it."""
     rest = " ".join(parse_title(title).rest.split())
     rest = _TRAILING_REF.sub("", rest).strip()
     if not rest:
@@ -120,7 +128,8 @@ def title_change(title: str) -> Change | None:
     if scope and not m:
         m = _VERB_RE.match(rest[scope.end() :])
     if not m or not m.group("object").strip():
-        return Change("land", _shorten(rest))
+        fixed = kind == "bugfix" and _BUG_NOUN.search(rest)
+        return Change("fix" if fixed else "land", _shorten(rest))
     verb = re.sub(r"\s+", " ", m.group("verb").lower())
     action = _VERB_OF[verb]
     obj = m.group("object").strip()

@@ -228,6 +228,10 @@ def extract_claims(text: str) -> list[Claim]:
         metric = None
         if after:
             b += after.end()
+            # "20% kernel performance improvement": the direction word stays with the claim.
+            gain_after = _GAIN_AFTER.match(text[b : b + _WINDOW])
+            if gain_after:
+                b += gain_after.end()
             metric = after.group(1)
         elif before:
             a -= len(pre) - before.start()
@@ -262,6 +266,10 @@ def extract_claims(text: str) -> list[Claim]:
         reduced = None if after else _REDUCED_AFTER.match(post)
         if after:
             b += after.end()
+            # "20% kernel performance improvement": the direction word stays with the claim.
+            gain_after = _GAIN_AFTER.match(text[b : b + _WINDOW])
+            if gain_after:
+                b += gain_after.end()
             metric = after.group(1)
         elif reduced:
             b += reduced.end()

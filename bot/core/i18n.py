@@ -507,6 +507,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     # A title without a leading verb names what landed: "Native W4A16 kernel for RDNA3".
     "change.keep": {"en": "keeps {what}", "zh": "保留 {what}"},
     "change.reuse": {"en": "reuses {what}", "zh": "复用 {what}"},
+    "change.exclude": {"en": "excludes {what}", "zh": "排除 {what}"},
     "change.land": {"en": "lands {what}", "zh": "合入 {what}"},
     "change.apply": {"en": "applies {what}", "zh": "应用 {what}"},
     "change.route": {"en": "routes {what}", "zh": "路由 {what}"},

@@ -532,7 +532,7 @@ def theme_highlights(
             sentences.append(
                 i18n.t(language, "theme.claims", claims=i18n.join(claims[:THEME_CLAIMS], language))
             )
-        changes = {i.number: title_change(i.source.pr.title) for i in members[:THEME_FACTS]}
+        changes = {i.number: title_change(i.source.pr.title, i.kind) for i in members[:THEME_FACTS]}
         opening = change_sentence(
             [(i.number, changes[i.number]) for i in members[:THEME_FACTS]], language, span
         )

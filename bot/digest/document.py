@@ -180,10 +180,12 @@ def _summary(digest: Digest, urls: Mapping[int, str]) -> Section:
     text = linkify(digest.summary_text, urls)
     status = status_message(digest)
     if status is not None:
-        # The warning leads the summary in bold so it survives every platform's rendering.
+        # The warning is in bold so it survives every platform's rendering; like every data
+        # caveat it closes the summary, which opens with the week's news (the header line
+        # above already carries "⚠ incomplete").
         warning = i18n.t(lang, status, span=digest.span)
-        rest = digest.summary_text.removeprefix(warning).lstrip()
-        text = (Strong("⚠ " + warning), Text(_sep(lang)), *linkify(rest, urls))
+        rest = digest.summary_text.removesuffix(warning).rstrip()
+        text = (*linkify(rest, urls), Text(_sep(lang)), Strong("⚠ " + warning))
     blocks.append(Paragraph(text))
     if digest.totals.merged:
         totals = digest.totals

@@ -32,6 +32,11 @@ def test_action_and_object(title: str, action: str, obj: str) -> None:
     assert (change.action, change.object) == (action, obj)
 
 
+def test_a_bugfix_title_without_a_verb_fixes_its_subject() -> None:
+    change = title_change("[Bugfix] Gemma4 startup crash", "bugfix")
+    assert change is not None and (change.action, change.object) == ("fix", "Gemma4 startup crash")
+
+
 def test_empty_title_has_no_change() -> None:
     assert title_change("[Bugfix]") is None
     assert title_change("") is None
