@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -119,16 +120,37 @@ def relanded(prs: Sequence[PullRequest]) -> dict[int, int]:
     -> the PR that re-landed it ("Reland #N", "Reapply \"X\"", a PR with the reverted
     title, or a revert of the revert)."""
     order = sorted(prs, key=lambda p: (p.merged_at or p.created_at, p.number))
+    reverts = [i for i, p in enumerate(order) if _REVERT_START.match(p.title)]
+    if not reverts:
+        return {}
+    # Only a few PRs can be a re-land: index them once, so a 10,000-PR window stays linear.
+    by_title: dict[str, list[int]] = defaultdict(list)
+    for i, pr in enumerate(order):
+        by_title[_title_key(parse_title(pr.title).rest)].append(i)
+    marked = [
+        i
+        for i, pr in enumerate(order)
+        if _REVERT_START.match(pr.title)
+        or _RELAND.match(pr.title)
+        or _RELAND_REF.search(f"{pr.title}\n{pr.body[:2000]}")
+    ]
     out: dict[int, int] = {}
-    for i, revert in enumerate(order):
-        if not _REVERT_START.match(revert.title):
-            continue
+    for i in reverts:
+        revert = order[i]
         number, quoted = reverted(revert)
-        for later in order[i + 1 :]:
-            if _is_reland_of(later, revert, number, quoted):
-                out[revert.number] = later.number
+        candidates = set(marked)
+        if quoted:
+            candidates.update(by_title.get(_title_key(_strip(quoted)), ()))
+        for j in sorted(c for c in candidates if c > i):
+            if _is_reland_of(order[j], revert, number, quoted):
+                out[revert.number] = order[j].number
                 break
     return out
+
+
+def _title_key(title: str) -> str:
+    # The first 20 characters: a quoted title may be cut short with "…".
+    return " ".join(title.lower().rstrip("…").split())[:20]
 
 
 def _is_reland_of(

@@ -76,9 +76,11 @@ def _candidates(body: str) -> list[str]:
     return [content for _, content in _sections(body)]
 
 
-def _sections(body: str) -> list[tuple[str, str]]:
+@lru_cache(maxsize=1024)
+def _sections(body: str) -> tuple[tuple[str, str], ...]:
     """(heading of the section it is in, text) of each paragraph or list item that may
-    describe the PR; "" for text before any heading."""
+    describe the PR; "" for text before any heading. Cached: the one-line summary and the
+    purpose both read it."""
     text = _HTML_COMMENT.sub("", body.replace("\r\n", "\n"))
     cut = _CUT_MARKERS.search(text)
     if cut:
@@ -122,7 +124,7 @@ def _sections(body: str) -> list[tuple[str, str]]:
                 heading = content
                 continue
         out.append((heading, content))
-    return out
+    return tuple(out)
 
 
 def _meaningful(text: str) -> str | None:
