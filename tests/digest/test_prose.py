@@ -123,3 +123,41 @@ def test_summary_opens_with_the_news_and_ends_with_caveats(
     assert text.endswith(caveat)
     # Totals are separate facts: the key-PR count never shares a clause with the authors.
     assert not re.search(r"重点 PR，来自|key PRs?\) by", text)
+
+
+# ------------------------------------------------------------------ real weeks (../shared)
+
+
+@pytest.mark.parametrize("dataset", ["titles", "ascend"])
+def test_real_week_highlights_say_what_changed_and_claims_keep_metrics(dataset: str) -> None:
+    from bot.analysis.analyzer import Analyzer
+    from bot.analysis.rules import load_ruleset
+    from bot.core.weeks import iso_week
+    from tests.digest.test_honest_data import (
+        ASCEND_W22,
+        TITLES_WEEK,
+        _ascend_analyzer,
+        _digest,
+        _titles_window,
+    )
+
+    if dataset == "titles":
+        digest, _ = _digest(TITLES_WEEK, Analyzer(load_ruleset("vllm")), _titles_window(), "en")
+        opening = "In this period: "
+    else:
+        from datetime import UTC
+
+        digest, _ = _digest(ASCEND_W22, _ascend_analyzer(), iso_week(2026, 22, UTC), "en")
+        opening = "This week: "
+    assert digest.highlights
+    for highlight in digest.highlights:
+        assert highlight.text.startswith(opening), highlight.text
+        first = highlight.text.split(". ")[0]
+        assert {int(n) for n in re.findall(r"#(\d+)", first)} <= set(highlight.prs)
+    # Every figure quoted anywhere names what it measures.
+    for key in digest.key_prs:
+        for claim in key.claims:
+            assert re.search(r"[A-Za-z]{3,}", re.sub(r"\d+(?:\.\d+)?\s*(?:x|%|ms|us)", "", claim))
+    # Title-only: the key-PR table says it is scored from titles.
+    if dataset == "titles":
+        assert digest.key_prs and all(k.scored_from_titles for k in digest.key_prs)
