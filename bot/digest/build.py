@@ -597,6 +597,19 @@ def change_phrase(change: Change | None, number: int, language: str) -> str:
     return _tight(i18n.t(language, f"change.{change.action}", what=what), language)
 
 
+def title_summary(title: str, kind: str, language: str) -> str:
+    """What a title says the PR does, in the digest's language ("adds Gemma4 MTP support" /
+    "新增“Gemma4 MTP support”"): the key-PR table's summary for a PR without a description,
+    instead of repeating its title."""
+    change = title_change(title, kind)
+    if change is None:
+        return title
+    text = _tight(
+        i18n.t(language, f"change.{change.action}", what=_object(change, language)), language
+    )
+    return text[:1].upper() + text[1:] if language == "en" else text
+
+
 def _tight(text: str, language: str) -> str:
     # Chinese needs no space between a verb and a quotation mark ("修复“…”").
     return text.replace(" “", "“") if language == "zh" else text

@@ -31,9 +31,15 @@ from bot.core.document import (
     Text,
 )
 from bot.core.weeks import WEEK_PATTERN, Window
-from bot.digest.build import CORE_UNTESTED, HIGHLIGHT_PRS, risk_order, status_message
+from bot.digest.build import (
+    CORE_UNTESTED,
+    HIGHLIGHT_PRS,
+    risk_order,
+    status_message,
+    title_summary,
+)
 from bot.digest.history import sparkline
-from bot.digest.model import Digest, PRRow
+from bot.digest.model import Digest, KeyPR, PRRow
 
 # Risk lines, risk details and the trends table list everything: the issue asks for the
 # PRs per flag, and the chat formatters split long lists into several messages themselves.
@@ -536,7 +542,7 @@ def _key_prs(digest: Digest) -> Section:
             (Text(pr.author or i18n.t(lang, "card.unknown_author")),),
             (Text(i18n.score(pr.score, lang) + ("*" if pr.scored_from_titles else "")),),
             (Text(i18n.separator(lang).join(names.get(m, m) for m in pr.modules[:3])),),
-            (Text(shorten(pr.summary, SUMMARY_CHARS)),),
+            (Text(shorten(_key_summary(pr, lang), SUMMARY_CHARS)),),
         )
         for pr in digest.key_prs
     )
@@ -551,6 +557,14 @@ def _key_prs(digest: Digest) -> Section:
         notes.append(i18n.t(lang, "keypr.note.titles", floor=floor))
     blocks: list[Block] = [table, *(Paragraph((Text(note),)) for note in notes)]
     return Section("key_prs", i18n.t(lang, "section.key_prs"), tuple(blocks))
+
+
+def _key_summary(pr: KeyPR, lang: str) -> str:
+    # Without a description the summary is the title: say what the title says it does
+    # instead of repeating it in the next column.
+    if pr.summary.strip() == pr.title.strip():
+        return title_summary(pr.title, pr.kind, lang)
+    return pr.summary
 
 
 def _recommendations(digest: Digest, urls: Mapping[int, str]) -> Section:

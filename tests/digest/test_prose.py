@@ -161,3 +161,18 @@ def test_real_week_highlights_say_what_changed_and_claims_keep_metrics(dataset: 
     # Title-only: the key-PR table says it is scored from titles.
     if dataset == "titles":
         assert digest.key_prs and all(k.scored_from_titles for k in digest.key_prs)
+
+
+def test_key_pr_without_description_is_summarised_by_what_its_title_does() -> None:
+    from bot.digest.document import digest_document
+    from bot.digest.render import render_markdown
+
+    prs = [_analyzed(100 + i, f"[Model] Add Foo{i}-7B model support", i) for i in range(3)]
+    for language, expected in (
+        ("en", "Adds Foo0-7B model support"),
+        ("zh", "新增“Foo0-7B model support”"),
+    ):
+        digest = fixture_digest(language, prs=prs, previous=[], score_floor=0.0)
+        assert digest.key_prs and digest.key_prs[0].summary == digest.key_prs[0].title
+        text = render_markdown(digest_document(digest))
+        assert expected in text
