@@ -224,10 +224,6 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "First-time contributors: unknown (needs GitHub).",
         "zh": "首次贡献者：未知（需要连接 GitHub 查询）。",
     },
-    "summary.themes": {
-        "en": "The dominant themes were {themes}.",
-        "zh": "核心主题包括：{themes}。",
-    },
     "summary.theme_item": {"en": "{name} ({count} PRs)", "zh": "{name}（{count} 个 PR）"},
     "summary.theme_item.one": {"en": "{name} ({count} PR)", "zh": "{name}（{count} 个 PR）"},
     "summary.flags": {"en": "Risks: {items}.", "zh": "风险方面，{items}。"},
