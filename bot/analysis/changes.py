@@ -74,6 +74,8 @@ _VERBS: dict[str, tuple[str, ...]] = {
     "keep": ("keep", "keeps", "preserve", "preserves", "retain", "retains"),
     "reuse": ("reuse", "reuses"),
     "exclude": ("exclude", "excludes", "excluded"),
+    "install": ("install", "installs"),
+    "convert": ("convert", "converts", "converted"),
 }
 _VERB_OF = {form: action for action, forms in _VERBS.items() for form in forms}
 _VERB_RE = lazy(
@@ -82,6 +84,9 @@ _VERB_RE = lazy(
     + r")\b[\s:,-]*(?P<object>.*)$",
     re.IGNORECASE,
 )
+# "EPLB support W8A8", "The DeepSeek V4 model supports kv pool adaptation": the subject
+# gains support for the object.
+_SUBJECT_SUPPORTS = lazy(r"^(?P<subject>[^:]{2,40}?)\s+supports?\s+(?P<object>.+)$", re.IGNORECASE)
 # "Add support for X" / "Support for X": the action is support, its object X.
 _SUPPORT_FOR = lazy(r"^(?:the\s+)?support\s+(?:for\s+)?(?P<object>.+)$", re.IGNORECASE)
 _AND_VERB = lazy(
@@ -127,6 +132,12 @@ def title_change(title: str, kind: str | None = None) -> Change | None:
     scope = _SCOPE.match(rest)
     if scope and not m:
         m = _VERB_RE.match(rest[scope.end() :])
+    if not m:
+        supports = _SUBJECT_SUPPORTS.match(rest)
+        if supports:
+            subject = re.sub(r"^the\s+", "", supports.group("subject"), flags=re.IGNORECASE)
+            obj = f"{supports.group('object').strip()} in {subject}"
+            return Change("support", _shorten(obj))
     if not m or not m.group("object").strip():
         fixed = kind == "bugfix" and _BUG_NOUN.search(rest)
         return Change("fix" if fixed else "land", _shorten(rest))

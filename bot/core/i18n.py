@@ -504,6 +504,8 @@ MESSAGES: dict[str, dict[str, str]] = {
     "change.keep": {"en": "keeps {what}", "zh": "保留 {what}"},
     "change.reuse": {"en": "reuses {what}", "zh": "复用 {what}"},
     "change.exclude": {"en": "excludes {what}", "zh": "排除 {what}"},
+    "change.install": {"en": "installs {what}", "zh": "安装 {what}"},
+    "change.convert": {"en": "converts {what}", "zh": "转换 {what}"},
     "change.land": {"en": "lands {what}", "zh": "合入 {what}"},
     "change.apply": {"en": "applies {what}", "zh": "应用 {what}"},
     "change.route": {"en": "routes {what}", "zh": "路由 {what}"},

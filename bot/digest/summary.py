@@ -220,7 +220,9 @@ def purpose(body: str, title: str) -> str | None:
     ordered = [c for h, c in sections if _PURPOSE_SECTION.search(h)]
     ordered += [c for h, c in sections if not _PURPOSE_SECTION.search(h)]
     for candidate in ordered:
-        text = _meaningful(candidate.lstrip("> "))
+        # A stray "-->" (an HTML comment opened above the description) or a quote marker.
+        text = _meaningful(candidate.lstrip("> -"))
+        text = text.lstrip("> ") if text else text
         if not text or _refs_only(text):
             continue
         for sentence in _sentences(text):

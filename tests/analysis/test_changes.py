@@ -22,6 +22,9 @@ from bot.analysis.changes import MAX_OBJECT_CHARS, title_change
         # A scope before the verb is not the change.
         ("[Feature](dsa, cp): Add DSA context parallel.", "add", "DSA context parallel"),
         ("[BugFix] Keep the router gate in FP32", "keep", "the router gate in FP32"),
+        # "X supports Y": X gains support for Y.
+        ("[EPLB][Feature] EPLB Support w4a8", "support", "w4a8 in EPLB"),
+        ("[CI]Style: Convert `test/` to ruff format", "convert", "`test/` to ruff format"),
         # No leading verb: a noun phrase naming what landed, never a guessed verb.
         ("[Kernel] Native W4A16 kernel for RDNA3", "land", "Native W4A16 kernel for RDNA3"),
     ],
