@@ -23,7 +23,9 @@ log = logging.getLogger(__name__)
 # 2: module/kind/flag/claim fixes; flags and contributions carry reason keys and params.
 # 3: kinds from titles (hand-labelled table), reason ids under "reason." in bot/core/i18n.py,
 #    pure deletions are not missing tests.
-ANALYSIS_VERSION = "3"
+# 4: claims tied to their metric (no bare figures, levels and layout comparisons without a
+#    factor), breaking only with evidence, title signals in the score (branch prose).
+ANALYSIS_VERSION = "4"
 
 
 @runtime_checkable

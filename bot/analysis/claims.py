@@ -19,6 +19,8 @@ _NUM = r"\d+(?:[.,]\d+)?"
 _RANGE = rf"({_NUM})(?:\s*(?:-|–|~|to)\s*({_NUM}))?"
 
 _METRICS = (
+    # Levels that a change moves (a hit rate going 33% -> 86%); never a speed-up factor.
+    r"(?:prefix[- ]?cache |cache |KV[- ]cache )?hit[- ]rate|"
     r"decode throughput|prefill throughput|output throughput|token throughput|throughput|"
     r"end-to-end latency|e2e latency|latency|speed-?up|TPS|TPOT|TTFT|ITL|QPS|RPS|"
     r"tok(?:en)?s?/s|req(?:uest)?s?/s|bandwidth|kernel performance|performance|perf|"
@@ -49,6 +51,23 @@ _ARROW_RE = lazy(
     rf"({_UNITS}|{_METRICS})?(?:\s*\(\s*({_NUM})\s*[x×]\s*(?:faster|speed-?up)?\s*\))?",
     re.IGNORECASE,
 )
+# "hit rate went from 33% to 86%": the same before/after, written in words.
+_FROM_TO_RE = lazy(
+    rf"\bfrom\s+({_NUM})\s*({_UNITS})\s+to\s+({_NUM})\s*({_UNITS})?",
+    re.IGNORECASE,
+)
+# Two deployment layouts or configurations side by side ("TP8 vs DP8", "compared with the
+# TP16 deployment"): a comparison, not a speed-up of the change.
+_LAYOUT = (
+    r"(?:\b(?:TP|DP|EP|PP|SP|CP)\d+\b|\b(?:deployment|layout|topology|setup|configuration)s?\b)"
+)
+_COMPARISON_RE = lazy(
+    rf"{_LAYOUT}[^.\n]{{0,60}}\b(?:vs\.?|versus|than|compared (?:to|with))\b"
+    rf"|\b(?:vs\.?|versus|than|compared (?:to|with))\b[^.\n]{{0,40}}{_LAYOUT}",
+    re.IGNORECASE,
+)
+_LOG_LINE = lazy(r"\b(?:INFO|DEBUG|WARNING|ERROR)\b.*(?:\[[\w.]+\.py:\d+\]|pid=\d+)|pid=\d+\)")
+_LEVEL_RE = lazy(r"hit[- ]rate|acceptance rate|acceptance length", re.IGNORECASE)
 _MULT_RE = lazy(rf"(?<![\w.#/])(?:{_RANGE})\s?(?:[x×](?![\w])|倍)", re.IGNORECASE)
 _PCT_RE = lazy(rf"(?<![\w.#/])(\+)?\s?(?:{_RANGE})\s?%", re.IGNORECASE)
 _METRIC_AFTER = lazy(
@@ -150,7 +169,50 @@ def extract_claims(text: str) -> list[Claim]:
         metric = (
             unit if unit and not _time_unit(unit) else ("latency" if _time_unit(unit) else None)
         )
-        push(m.start(), m.end(), factor, metric)
+        start = m.start()
+        if start:
+            # "Prefix-cache hit rate: 33% -> 86%", "TTFT 120 ms -> 80 ms": the metric is
+            # written before the figures.
+            before_metric = _METRIC_BEFORE.search(text[max(0, start - _WINDOW) : start])
+            if before_metric:
+                start -= len(text[max(0, start - _WINDOW) : start]) - before_metric.start()
+                metric = before_metric.group(1)
+        if unit == "%" and not stated:
+            factor = None  # a percentage going up is a level, not an N-times speed-up
+        push(start, m.end(), factor, metric)
+
+    # 1b) "from 33% to 86%"
+    for m in _FROM_TO_RE.finditer(text):
+        before, unit1, after, unit2 = m.groups()
+        unit = unit2 or unit1
+        pre = text[max(0, m.start() - _WINDOW) : m.start()]
+        named = _METRIC_BEFORE.search(
+            re.sub(
+                r"\s*\b(?:went|goes|go|rose|fell|dropped|changed|"
+                r"improved|increased|decreased|reduced)\s*$",
+                "",
+                pre,
+            )
+        )
+        if named is None and not _time_unit(unit):
+            continue  # "from 2 to 4 workers" is no claim
+        metric = named.group(1) if named else "latency"
+        lower_better = _time_unit(unit) or "latency" in metric.lower()
+        b0, a0 = _num(before), _num(after)
+        factor = None
+        if unit != "%" and b0 > 0 and a0 > 0:
+            factor = b0 / a0 if lower_better else a0 / b0
+        if overlaps(m.start(), m.end()):
+            continue
+        taken.append((m.start(), m.end()))
+        label = _clean(named.group(1)) + " " if named else ""
+        claims.append(
+            Claim(
+                f"{label}{before}{unit1 or unit} → {after}{unit}",
+                round(factor, 3) if factor else None,
+                _metric_name(metric),
+            )
+        )
 
     # 2) multipliers, e.g. "2.15x throughput", "TPS 1.24-3.17x", "3x faster"
     for m in _MULT_RE.finditer(text):
@@ -166,6 +228,10 @@ def extract_claims(text: str) -> list[Claim]:
         metric = None
         if after:
             b += after.end()
+            # "20% kernel performance improvement": the direction word stays with the claim.
+            gain_after = _GAIN_AFTER.match(text[b : b + _WINDOW])
+            if gain_after:
+                b += gain_after.end()
             metric = after.group(1)
         elif before:
             a -= len(pre) - before.start()
@@ -200,6 +266,10 @@ def extract_claims(text: str) -> list[Claim]:
         reduced = None if after else _REDUCED_AFTER.match(post)
         if after:
             b += after.end()
+            # "20% kernel performance improvement": the direction word stays with the claim.
+            gain_after = _GAIN_AFTER.match(text[b : b + _WINDOW])
+            if gain_after:
+                b += gain_after.end()
             metric = after.group(1)
         elif reduced:
             b += reduced.end()
@@ -225,13 +295,60 @@ def extract_claims(text: str) -> list[Claim]:
     # ("throughput +9.18%") is the same claim: keep only the one that names the metric.
     with_metric = {_figures(c.text) for c in claims if c.metric}
     seen: set[str] = set()
+    shown: set[str] = set()
     out: list[Claim] = []
-    for _, c in claims_sorted:
-        if c.text.lower() in seen or (not c.metric and _figures(c.text) in with_metric):
+    for span, raw in claims_sorted:
+        if raw.text.lower() in seen or (not raw.metric and _figures(raw.text) in with_metric):
             continue
-        seen.add(c.text.lower())
-        out.append(c)
+        seen.add(raw.text.lower())
+        c = _in_context(text, span, raw)
+        if c is not None and c.text.lower() not in shown:
+            shown.add(c.text.lower())
+            out.append(c)
     return out[:_MAX_CLAIMS]
+
+
+def _sentence_around(text: str, a: int, b: int) -> str:
+    start = max(text.rfind(". ", 0, a), text.rfind("\n", 0, a)) + 1
+    ends = [i for i in (text.find(". ", b), text.find("\n", b)) if i >= 0]
+    return text[start : min(ends) if ends else len(text)]
+
+
+def _in_context(text: str, span: tuple[int, int], claim: Claim) -> Claim | None:
+    """The claim as its sentence qualifies it: a bare figure ("90%") takes the metric its
+    sentence names or is dropped; a comparison of two layouts keeps its words and loses its
+    speed-up factor."""
+    line_start = text.rfind("\n", 0, span[0]) + 1
+    line_end = text.find("\n", span[1])
+    if _LOG_LINE.search(text[line_start : line_end if line_end >= 0 else len(text)]):
+        return None  # a figure in pasted server logs is a reading, not a claim
+    sentence = _sentence_around(text, *span)
+    if _COMPARISON_RE.search(sentence):
+        clause = _clean(sentence).strip(" -*:")
+        if len(clause) > 120:
+            clause = claim.text
+        return Claim(clause, None, claim.metric or "comparison")
+    if claim.metric or _SPEED_WORDS_RE.search(claim.text):
+        return claim
+    # The figure's own label: the words before it back to the last comma, semicolon,
+    # bracket or line break ("Output throughput on the benchmark: +24%"). A metric further
+    # away belongs to another figure ("… generation throughput: 1074.6 tokens/s, GPU KV
+    # cache usage: 11.7%").
+    a = span[0]
+    cut = max(text.rfind(d, 0, a) for d in (",", ";", "(", "\n", ". ", "|"))
+    label = text[cut + 1 : a]
+    found = list(_STATED_METRIC_RE.finditer(label))
+    named = found[-1] if found else None  # the metric nearest the figure
+    if named is None:
+        return None  # "reduces it by 90%": a figure without what it measures
+    metric = named.group(0)
+    factor = claim.factor if _speed(metric) and not _LEVEL_RE.search(metric) else None
+    return Claim(f"{_clean(metric)} {claim.text}", factor, _metric_name(metric))
+
+
+def is_comparison(claim: Claim) -> bool:
+    """A figure comparing two setups side by side (not a gain of the change itself)."""
+    return claim.metric == "comparison" or bool(_COMPARISON_RE.search(claim.text))
 
 
 def _figures(text: str) -> tuple[str, ...]:
@@ -290,6 +407,9 @@ def claim_text(claim: Claim, language: str) -> str:
     word is left loose in a Chinese sentence."""
     if language == "en":
         return claim.text
+    if is_comparison(claim):
+        # Two setups compared: the author's sentence, quoted, never a "提升" of the change.
+        return i18n.message(language, "claim.quoted", text=claim.text)
     figure = _FIGURE_RE.search(claim.text)
     reduced = bool(_REDUCTION_WORDS.search(claim.text))
     # The metric as the claim states it ("decode throughput", not only "throughput").

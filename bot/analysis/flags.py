@@ -3,16 +3,19 @@
 from __future__ import annotations
 
 import re
+from collections import defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bot.core.models import Flag, PullRequest
 
 from .files import FileFacts, pr_file_count, pr_lines
+from .kinds import TRIVIAL_RE
 from .paths import PatternSet
 from .reasons import localized, make_flag
 from .regex import lazy
 from .rules import RuleSet
-from .titles import TitleInfo
+from .titles import TitleInfo, parse_title
 
 # "breaking" alone is an ordinary English word ("breaking down the cost", "breaking ties"),
 # so only phrases that announce a compatibility break count: "breaking change",
@@ -37,15 +40,12 @@ _REMOVAL = lazy(
 )
 _PUBLIC_THING = lazy(
     r"(?P<thing>\b(?:APIs?|endpoints?|CLI|(?:command[- ]line )?flags?|--[a-z][\w-]+|"
-    r"env(?:ironment)?[ _]?var(?:iable)?s?|envs?\b|VLLM_[A-Z0-9_]+|config(?:uration)?s?|"
-    r"options?|arguments?|args?|parameters?|params?|backends?|legacy|compat(?:ibility)?|"
-    r"deprecated|support for|interfaces?|(?:public )?classes)\b)",
-    re.IGNORECASE,
-)
-# Things users set by name: removing one breaks their scripts even when the title calls it
-# dead or unused (a "dead" env var is still exported in someone's deployment).
-_USER_SETTING = lazy(
-    r"--[a-z][\w-]+|\bVLLM_[A-Z0-9_]+|\benv(?:ironment)?[ _]?var|\bCLI\b|\bcommand[- ]line\b",
+    r"env(?:ironment)?[ _]?var(?:iable)?s?|envs?\b|VLLM_[A-Z0-9_]+|config(?:uration)? options?|"
+    # A function's arguments are internal; those users pass (CLI, engine, server, sampling,
+    # API) are public.
+    r"(?:CLI|engine|server|sampling|API|public|user[- ]facing)\s+(?:arguments?|args?|"
+    r"parameters?|params?|options?)|options?|backends?|legacy|compat(?:ibility)?|"
+    r"deprecated|support for|public (?:interfaces?|classes))\b)",
     re.IGNORECASE,
 )
 _INTERNAL = lazy(
@@ -58,6 +58,7 @@ _REVERT_NUMBER = lazy(
     r"(?:\brevert(?:s|ed|ing)?\b[^#\n]{0,60}?|\breverts\s+[\w.-]+/[\w.-]+)#(\d+)", re.IGNORECASE
 )
 _PR_REF = lazy(r"\(#(\d+)\)")
+_REVERT_START = lazy(r"^\s*(?:\[[^\]]*\]\s*)*revert(?:s|ed)?\b", re.IGNORECASE)
 _REVERT_COMMIT = lazy(r"This reverts commit ([0-9a-f]{7,40})", re.IGNORECASE)
 _VERSION_PIN = lazy(
     r"\b(?P<verb>bump|bumps|upgrade|upgrades|update|updates|pin|pins|unpin|downgrade)\s+"
@@ -67,21 +68,27 @@ _VERSION_PIN = lazy(
 )
 
 
-def revert_target(pr: PullRequest) -> str | None:
-    """Name what a revert reverts: '#41234 "title"', '#41234', '"title"' or a commit."""
+def reverted(pr: PullRequest) -> tuple[int | None, str | None]:
+    """What a revert reverts: the PR number and the quoted title, each when stated."""
     number = None
     for text in (pr.title, pr.body[:2000]):
         m = _REVERT_NUMBER.search(text)
         if m:
-            number = m.group(1)
+            number = int(m.group(1))
             break
     qm = _REVERT_QUOTED.search(pr.title)
     quoted = qm.group("title").strip().rstrip("…").strip() if qm else None
     if quoted:
         ref = _PR_REF.search(quoted)
         if ref:
-            number = number or ref.group(1)
+            number = number or int(ref.group(1))
             quoted = _PR_REF.sub("", quoted).strip()
+    return number, quoted or None
+
+
+def revert_target(pr: PullRequest) -> str | None:
+    """Name what a revert reverts: '#41234 "title"', '#41234', '"title"' or a commit."""
+    number, quoted = reverted(pr)
     if number and quoted:
         return f'#{number} "{quoted}"'
     if number:
@@ -90,6 +97,82 @@ def revert_target(pr: PullRequest) -> str | None:
         return f'"{quoted}"'
     cm = _REVERT_COMMIT.search(pr.body[:2000])
     return f"commit {cm.group(1)[:10]}" if cm else None
+
+
+_RELAND = lazy(
+    r"^\s*(?:\[[^\]]*\]\s*)*(?:re-?land(?:s|ed|ing)?|re-?appl(?:y|ies|ied)|re-?submit)\b"
+    r"[\s:]*[\"“']?(?P<rest>.*?)[\"”']?\s*$",
+    re.IGNORECASE,
+)
+_RELAND_REF = lazy(r"\bre-?(?:land|apply|submit)\w*\b[^#\n]{0,40}#(\d+)", re.IGNORECASE)
+
+
+def _same_title(a: str, b: str) -> bool:
+    """Equal titles, allowing GitHub's "…" truncation of the quoted one."""
+    a, b = (" ".join(t.lower().rstrip("…").split()) for t in (a, b))
+    return bool(a and b) and (
+        a == b or (len(a) >= 20 and b.startswith(a)) or (len(b) >= 20 and a.startswith(b))
+    )
+
+
+def relanded(prs: Sequence[PullRequest]) -> dict[int, int]:
+    """Reverts in `prs` whose change landed again later in the same window: revert number
+    -> the PR that re-landed it ("Reland #N", "Reapply \"X\"", a PR with the reverted
+    title, or a revert of the revert)."""
+    order = sorted(prs, key=lambda p: (p.merged_at or p.created_at, p.number))
+    reverts = [i for i, p in enumerate(order) if _REVERT_START.match(p.title)]
+    if not reverts:
+        return {}
+    # Only a few PRs can be a re-land: index them once, so a 10,000-PR window stays linear.
+    by_title: dict[str, list[int]] = defaultdict(list)
+    for i, pr in enumerate(order):
+        by_title[_title_key(parse_title(pr.title).rest)].append(i)
+    marked = [
+        i
+        for i, pr in enumerate(order)
+        if _REVERT_START.match(pr.title)
+        or _RELAND.match(pr.title)
+        or _RELAND_REF.search(f"{pr.title}\n{pr.body[:2000]}")
+    ]
+    out: dict[int, int] = {}
+    for i in reverts:
+        revert = order[i]
+        number, quoted = reverted(revert)
+        candidates = set(marked)
+        if quoted:
+            candidates.update(by_title.get(_title_key(_strip(quoted)), ()))
+        for j in sorted(c for c in candidates if c > i):
+            if _is_reland_of(order[j], revert, number, quoted):
+                out[revert.number] = order[j].number
+                break
+    return out
+
+
+def _title_key(title: str) -> str:
+    # The first 20 characters: a quoted title may be cut short with "…".
+    return " ".join(title.lower().rstrip("…").split())[:20]
+
+
+def _is_reland_of(
+    pr: PullRequest, revert: PullRequest, number: int | None, quoted: str | None
+) -> bool:
+    if number is not None and pr.number == number:
+        return False  # the original itself (merged after its revert only on odd data)
+    if _REVERT_START.match(pr.title):
+        # A revert of the revert brings the change back.
+        back, back_title = reverted(pr)
+        return back == revert.number or bool(back_title and _same_title(back_title, revert.title))
+    ref = _RELAND_REF.search(f"{pr.title}\n{pr.body[:2000]}")
+    if ref and number is not None and int(ref.group(1)) == number:
+        return True
+    reland = _RELAND.match(pr.title)
+    if reland and quoted and _same_title(parse_title(reland.group("rest")).rest, _strip(quoted)):
+        return True
+    return bool(quoted) and _same_title(parse_title(pr.title).rest, _strip(quoted or ""))
+
+
+def _strip(title: str) -> str:
+    return parse_title(title).rest
 
 
 def breaking_reason(
@@ -108,7 +191,11 @@ def breaking_reason(
                 more=extra,
             )
         return make_flag("breaking", "flag.breaking.deleted-file", path=facts.deleted_public[0])
-    if facts.settings_removed:
+    # A title that calls the removed thing dead or unused says no one can depend on it
+    # (issue 21: "Remove dead environment variable X" is not breaking); only a label or a
+    # stated break (checked above and below) overrules it.
+    internal = bool(_INTERNAL.search(title.rest))
+    if facts.settings_removed and not internal:
         path, removed = facts.settings_removed[0]
         return make_flag("breaking", "flag.breaking.settings-removed", path=path, removed=removed)
     # A change confined to docs, tests or CI cannot break users.
@@ -130,7 +217,7 @@ def breaking_reason(
         if not thing:
             continue
         named = rest[: thing.end()]
-        if _INTERNAL.search(rest[:30]) and not _USER_SETTING.search(named):
+        if _INTERNAL.search(rest[:30]):
             continue
         what = re.sub(r"\s+", " ", (m.group(0)[: m.start("rest") - m.start()] + named).strip())
         return make_flag("breaking", "flag.breaking.title", what=what)
@@ -232,7 +319,8 @@ class FlagDetector:
                 what=pin.group("what"),
                 to=pin.group("to"),
             )
-        if pr.files_known and facts.dependency_paths:
+        # "Fix typo in setup.py warning" touches a dependency file without changing one.
+        if pr.files_known and facts.dependency_paths and not TRIVIAL_RE.search(pr.title):
             extra = len(facts.dependency_paths) - 1
             if extra > 0:
                 return make_flag(

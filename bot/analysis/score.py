@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -13,7 +14,9 @@ from .claims import best_claim
 from .files import pr_lines
 from .kinds import TRIVIAL_RE
 from .reasons import localized, make_contribution, nested, reuse_flag
+from .regex import lazy
 from .rules import ModuleRule, RuleSet
+from .titles import parse_title
 
 MAX_SCORE = 10.0
 # A claim without a speed-up factor ("88% fewer bank conflicts") is real but says less
@@ -75,7 +78,10 @@ def _score(
             module = localized(rule.name_en, rule.name_zh)
             out.append(make_contribution("module", pts, "score.module", module=module))
     if len(regular) > 1 and w.breadth_per_module:
-        pts = min(w.breadth_max, w.breadth_per_module * (len(regular) - 1))
+        # Modules read from a title's words (no file list) overlap ("rms_norm", "quant",
+        # "fusion" are three modules of one change): breadth counts one extra module at most.
+        most = w.breadth_max if pr.files_known else w.breadth_per_module
+        pts = min(most, w.breadth_per_module * (len(regular) - 1))
         out.append(
             make_contribution("breadth", pts, "score.breadth", count=len(regular), ids=regular)
         )
@@ -105,6 +111,8 @@ def _score(
     kind_pts = s.kinds.get(kind, 0.0)
     if kind_pts:
         out.append(make_contribution("kind", kind_pts, "score.kind", kind=_kind_param(kind)))
+    if not pr.files_known:
+        out.extend(title_signals(pr.title, kind))
 
     activity = 2 * pr.review_count + pr.comment_count
     if activity > 0 and w.activity:
@@ -140,6 +148,112 @@ def _score(
     ]
     contributions.sort(key=lambda c: (-c.points, c.feature, c.reason))
     return round(total + 1e-9, 1), contributions
+
+
+# ------------------------------------------------------------------ title-only signals
+
+# Without a file list a PR earns no size or core-path points (up to 4.5 of 10), and every
+# title-only score used to fall between 3.1 and 4.2: the title's own signals stand in for
+# them. Each is a phrase of the title, shown as the reason. Not applied when files are
+# known (size and paths say more than words then).
+_TITLE_COMPONENT = (
+    r"(?:attention )?backends?|kernels?|connectors?|parsers?|samplers?|schedulers?|"
+    r"executors?|runners?|engines?|endpoints?|APIs?|quantization (?:method|scheme)s?|"
+    r"ops?|operators?|fusions?|pipelines?|formats?|modes?|draft models?|MTP|EAGLE\d?"
+)
+_NEW_COMPONENT = lazy(
+    r"\b(?:add(?:s|ed|ing)?|introduc(?:e|es|ed|ing)|implement(?:s|ed|ing)?|new|native|initial|"
+    r"support(?:s|ing)?|"
+    r"enable[sd]?|integrat(?:e|es|ed|ion))\b.{0,60}?\b(?P<what>" + _TITLE_COMPONENT + r")\b",
+    re.IGNORECASE,
+)
+_REMOVED_COMPONENT = lazy(
+    r"\b(?:remove[sd]?|drop(?:s|ped)?|delete[sd]?|deprecate[sd]?)\b.{0,50}?\b(?P<what>"
+    + _TITLE_COMPONENT
+    + r")\b",
+    re.IGNORECASE,
+)
+_SERIES = lazy(
+    r"[\[(]\s*(?P<part>\d+)[a-z]?\s*/\s*(?:n|\d+)\s*[\])]|\bpart\s+(?P<n>\d+)\b", re.IGNORECASE
+)
+_SEVERE_BUG = lazy(
+    r"\b(?:crash(?:es|ed)?|segfaults?|IMA|illegal memory access|deadlocks?|hangs?|hanging|"
+    r"NaNs?|corrupt(?:ion|ed)?|accuracy|correctness|wrong (?:outputs?|results?)|"
+    r"memory leaks?|OOM|race conditions?|regressions?)\b",
+)
+_MINOR = lazy(
+    r"\b(?:typos?|nits?|minor|tiny|small|cosmetic|comments?|docstrings?|logging|log(?:s)? "
+    r"(?:message|level)|warnings?|type hints?|typing|lint(?:ing)?|format(?:ting)?|rename "
+    r"variables?|reword|wording|readme|pre-commit|mypy|ruff|flaky|skip(?:ped)? tests?)\b"
+    r"|^\s*\[(?:misc|minor|nit|doc|docs|ci|ci/build|test|tests)\]",
+    re.IGNORECASE,
+)
+# A named subject: CamelCase, an acronym with digits or a versioned name (KVCacheSpec,
+# WNA8O8Int, Gemma4, DeepSeek V4) rather than only common words.
+_NAMED = lazy(r"\b(?:[A-Z][a-z]+[A-Z]\w*|[A-Z]{2,}\w*\d\w*|[A-Z][a-z]+\d[\w.]*|[A-Z][a-z]+ V\d)\b")
+TITLE_POINTS = {
+    "new-model": 1.6,
+    "named": 0.5,
+    "new-component": 1.4,
+    "removed-component": 1.0,
+    "series": 0.8,
+    "series-head": 0.4,
+    "severe-bug": 0.8,
+    "minor": -1.0,
+}
+
+
+def title_signals(title: str, kind: str) -> list[ScoreContribution]:
+    """Score contributions read from a title alone (for PRs without a file list)."""
+    out: list[ScoreContribution] = []
+    if kind == "model":
+        out.append(make_contribution("title", TITLE_POINTS["new-model"], "score.title.model"))
+    named = _NAMED.search(parse_title(title).rest)
+    if named and kind in {"feature", "model", "performance", "refactor"}:
+        out.append(
+            make_contribution("title", TITLE_POINTS["named"], "score.title.named", what=named[0])
+        )
+    new = None if kind == "model" else _NEW_COMPONENT.search(title)
+    if new and kind in {"feature", "performance"}:
+        out.append(
+            make_contribution(
+                "title", TITLE_POINTS["new-component"], "score.title.new", what=new.group("what")
+            )
+        )
+    removed = _REMOVED_COMPONENT.search(title)
+    if removed and not new and kind in {"refactor", "feature", "misc"}:
+        out.append(
+            make_contribution(
+                "title",
+                TITLE_POINTS["removed-component"],
+                "score.title.removed",
+                what=removed.group("what"),
+            )
+        )
+    series = _SERIES.search(title)
+    if series:
+        part = series.group("part") or series.group("n")
+        out.append(make_contribution("title", TITLE_POINTS["series"], "score.title.series"))
+        if part in {"0", "1"}:
+            out.append(
+                make_contribution("title", TITLE_POINTS["series-head"], "score.title.series-head")
+            )
+    if kind == "bugfix":
+        severe = _SEVERE_BUG.search(title)
+        if severe:
+            out.append(
+                make_contribution(
+                    "title", TITLE_POINTS["severe-bug"], "score.title.severe", what=severe.group(0)
+                )
+            )
+    minor = _MINOR.search(title)
+    if minor:
+        out.append(
+            make_contribution(
+                "title", TITLE_POINTS["minor"], "score.title.minor", what=minor.group(0).strip()
+            )
+        )
+    return out
 
 
 _KIND_PARAMS: dict[str, dict[str, str]] = {}

@@ -160,63 +160,48 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "No pull requests were merged into {repo} in this window.",
         "zh": "本周期内 {repo} 没有合并任何 PR。",
     },
-    # Several counts in one sentence: English singulars use the inline "{n:one|other}" form.
-    "summary.totals": {
-        "en": "{merged} {merged:PR was|PRs were} merged into {repo} ({key} key "
-        "{key:PR|PRs}) by {contributors} {contributors:contributor|contributors}, adding "
-        "{additions} {additions:line|lines} and removing {deletions}.",
-        "zh": "本周 {repo} 共合并 {merged} 个 PR，其中 {key} 个被标记为重点 PR，来自 "
-        "{contributors} 位贡献者，新增 {additions} 行、删除 {deletions} 行。",
+    # The week's news opens the summary; then the totals, one fact per clause (English
+    # singulars use the inline "{n:one|other}" form).
+    "summary.news": {
+        "en": "This week's work centred on {themes}.",
+        "zh": "本周的工作主要集中在 {themes}。",
     },
-    "summary.totals.period": {
-        "en": "{merged} {merged:PR was|PRs were} merged into {repo} in this period ({key} key "
-        "{key:PR|PRs}) by {contributors} {contributors:contributor|contributors}, adding "
-        "{additions} {additions:line|lines} and removing {deletions}.",
-        "zh": "本期 {repo} 共合并 {merged} 个 PR，其中 {key} 个被标记为重点 PR，来自 "
-        "{contributors} 位贡献者，新增 {additions} 行、删除 {deletions} 行。",
+    "summary.news.period": {
+        "en": "This period's work centred on {themes}.",
+        "zh": "本期的工作主要集中在 {themes}。",
     },
-    "summary.totals_nokey": {
-        "en": "{merged} {merged:PR was|PRs were} merged into {repo} (none reached the key-PR "
-        "score) by {contributors} {contributors:contributor|contributors}, adding "
-        "{additions} {additions:line|lines} and removing {deletions}.",
-        "zh": "本周 {repo} 共合并 {merged} 个 PR，没有 PR 达到重点 PR 的分数，来自 "
-        "{contributors} 位贡献者，新增 {additions} 行、删除 {deletions} 行。",
+    "summary.counts": {
+        "en": "{merged} {merged:PR was|PRs were} merged into {repo}, written by {contributors} "
+        "{contributors:contributor|contributors}, adding {additions} {additions:line|lines} "
+        "and removing {deletions}.",
+        "zh": "本周 {repo} 共合并 {merged} 个 PR，共有 {contributors} 位贡献者参与，"
+        "新增 {additions} 行、删除 {deletions} 行。",
     },
-    "summary.totals_nokey.period": {
-        "en": "{merged} {merged:PR was|PRs were} merged into {repo} in this period (none "
-        "reached the key-PR score) by {contributors} {contributors:contributor|contributors}, "
-        "adding {additions} {additions:line|lines} and removing {deletions}.",
-        "zh": "本期 {repo} 共合并 {merged} 个 PR，没有 PR 达到重点 PR 的分数，来自 "
-        "{contributors} 位贡献者，新增 {additions} 行、删除 {deletions} 行。",
+    "summary.counts.period": {
+        "en": "{merged} {merged:PR was|PRs were} merged into {repo} in this period, written by "
+        "{contributors} {contributors:contributor|contributors}, adding {additions} "
+        "{additions:line|lines} and removing {deletions}.",
+        "zh": "本期 {repo} 共合并 {merged} 个 PR，共有 {contributors} 位贡献者参与，"
+        "新增 {additions} 行、删除 {deletions} 行。",
     },
     # No PR's size is known (title-only data): the line counts are left out, not shown as 0.
-    "summary.totals_nolines": {
-        "en": "{merged} {merged:PR was|PRs were} merged into {repo} ({key} key "
-        "{key:PR|PRs}) by {contributors} {contributors:contributor|contributors}; the "
-        "lines changed are unknown.",
-        "zh": "本周 {repo} 共合并 {merged} 个 PR，其中 {key} 个被标记为重点 PR，来自 "
-        "{contributors} 位贡献者；改动行数未知。",
+    "summary.counts_nolines": {
+        "en": "{merged} {merged:PR was|PRs were} merged into {repo}, written by {contributors} "
+        "{contributors:contributor|contributors}; the lines changed are unknown.",
+        "zh": "本周 {repo} 共合并 {merged} 个 PR，共有 {contributors} 位贡献者参与；改动行数未知。",
     },
-    "summary.totals_nolines.period": {
-        "en": "{merged} {merged:PR was|PRs were} merged into {repo} in this period ({key} key "
-        "{key:PR|PRs}) by {contributors} {contributors:contributor|contributors}; the "
-        "lines changed are unknown.",
-        "zh": "本期 {repo} 共合并 {merged} 个 PR，其中 {key} 个被标记为重点 PR，来自 "
-        "{contributors} 位贡献者；改动行数未知。",
+    "summary.counts_nolines.period": {
+        "en": "{merged} {merged:PR was|PRs were} merged into {repo} in this period, written by "
+        "{contributors} {contributors:contributor|contributors}; the lines changed are unknown.",
+        "zh": "本期 {repo} 共合并 {merged} 个 PR，共有 {contributors} 位贡献者参与；改动行数未知。",
     },
-    "summary.totals_nokey_nolines": {
-        "en": "{merged} {merged:PR was|PRs were} merged into {repo} (none reached the key-PR "
-        "score) by {contributors} {contributors:contributor|contributors}; the lines "
-        "changed are unknown.",
-        "zh": "本周 {repo} 共合并 {merged} 个 PR，没有 PR 达到重点 PR 的分数，来自 "
-        "{contributors} 位贡献者；改动行数未知。",
+    "summary.key": {
+        "en": "{key} of them {key:is a key PR|are key PRs} (see the table below).",
+        "zh": "重点 PR 共 {key} 个（见下方列表）。",
     },
-    "summary.totals_nokey_nolines.period": {
-        "en": "{merged} {merged:PR was|PRs were} merged into {repo} in this period (none "
-        "reached the key-PR score) by {contributors} {contributors:contributor|contributors}; "
-        "the lines changed are unknown.",
-        "zh": "本期 {repo} 共合并 {merged} 个 PR，没有 PR 达到重点 PR 的分数，来自 "
-        "{contributors} 位贡献者；改动行数未知。",
+    "summary.nokey": {
+        "en": "No PR reached the key-PR score.",
+        "zh": "没有 PR 达到重点 PR 的分数。",
     },
     "summary.title_only": {
         "en": "{count} {count:PR has|PRs have} no file list (title-only data), so {count:its|"
@@ -238,10 +223,6 @@ MESSAGES: dict[str, dict[str, str]] = {
     "summary.new_contributors_unknown": {
         "en": "First-time contributors: unknown (needs GitHub).",
         "zh": "首次贡献者：未知（需要连接 GitHub 查询）。",
-    },
-    "summary.themes": {
-        "en": "The dominant themes were {themes}.",
-        "zh": "核心主题包括：{themes}。",
     },
     "summary.theme_item": {"en": "{name} ({count} PRs)", "zh": "{name}（{count} 个 PR）"},
     "summary.theme_item.one": {"en": "{name} ({count} PR)", "zh": "{name}（{count} 个 PR）"},
@@ -375,10 +356,9 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "Led by {authors}, with {count} other {count:contributor|contributors}.",
         "zh": "主要贡献者：{authors}，另有 {count} 位贡献者参与。",
     },
-    "theme.claims": {"en": "Claimed gains: {claims}.", "zh": "声称的收益：{claims}。"},
+    "theme.claims": {"en": "Stated figures: {claims}.", "zh": "PR 中给出的数据：{claims}。"},
     "theme.author_item": {"en": "{name} ({count})", "zh": "{name}（{count} 个）"},
     # A quoted description keeps its language; in Chinese the quotes mark it as quoted.
-    "theme.said": {"en": "{pr}: {summary}", "zh": "{pr}：“{summary}”"},
     "theme.more": {
         "en": "And {count} more {count:PR|PRs} in this theme: {prs}",
         "zh": "该主题另有 {count} 个 PR：{prs}",
@@ -418,6 +398,9 @@ MESSAGES: dict[str, dict[str, str]] = {
     "claim.metric.acceptance": {"en": "acceptance", "zh": "接受"},
     "claim.metric.rate": {"en": "rate", "zh": "率"},
     "claim.metric.length": {"en": "length", "zh": "长度"},
+    "claim.metric.hit": {"en": "hit", "zh": "命中"},
+    "claim.metric.cache": {"en": "cache", "zh": "缓存"},
+    "claim.metric.prefix": {"en": "prefix", "zh": "前缀"},
     "highlight.by": {"en": " by {author}", "zh": "（作者 {author}）"},
     "highlight.model_written": {
         "en": "(written by {model} from the data above, figures checked)",
@@ -458,6 +441,80 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "Went quiet (active in the previous period, no PR in this one): {modules}.",
         "zh": "本期沉寂的模块（上期活跃、本期无 PR）：{modules}。",
     },
+    # --- prose ---
+    # What a highlight's lead PRs change: the action from the title's verb, the object as
+    # written. zh puts a space after the verb so a Latin object never runs into it.
+    "highlight.changes": {"en": "This week: {changes}.", "zh": "本周{changes}。"},
+    "highlight.changes.period": {"en": "In this period: {changes}.", "zh": "本期{changes}。"},
+    "highlight.purpose": {"en": "{pr} says: “{text}”", "zh": "{pr} 的描述：“{text}”。"},
+    "highlight.purpose_en": {
+        "en": "{pr} says: “{text}”",
+        "zh": "{pr} 的描述（英文原文）：“{text}”。",
+    },
+    "risk.revert_relanded_count": {
+        "en": " ({count} re-landed since)",
+        "zh": "（其中 {count} 个已重新合入）",
+    },
+    "risk.revert_relanded": {
+        "en": "; {count} re-landed this week, no follow-up needed: {pairs}",
+        "zh": "；其中 {count} 个已在本周重新合入，无需跟进：{pairs}",
+    },
+    "risk.revert_relanded.period": {
+        "en": "; {count} re-landed in this period, no follow-up needed: {pairs}",
+        "zh": "；其中 {count} 个已在本期重新合入，无需跟进：{pairs}",
+    },
+    "risk.reland_pair": {"en": "{revert} by {reland}", "zh": "{revert} 由 {reland} 重新合入"},
+    "change.ref": {"en": "{what} ({pr})", "zh": "{what}（{pr}）"},
+    "change.quoted": {"en": "“{what}”", "zh": "“{what}”"},
+    "change.add": {"en": "adds {what}", "zh": "新增 {what}"},
+    "change.support": {"en": "adds support for {what}", "zh": "支持 {what}"},
+    "change.fix": {"en": "fixes {what}", "zh": "修复 {what}"},
+    "change.remove": {"en": "removes {what}", "zh": "移除 {what}"},
+    "change.delete": {"en": "deletes {what}", "zh": "删除 {what}"},
+    "change.refactor": {"en": "refactors {what}", "zh": "重构 {what}"},
+    "change.migrate": {"en": "migrates {what}", "zh": "迁移 {what}"},
+    "change.optimize": {"en": "optimizes {what}", "zh": "优化 {what}"},
+    "change.enable": {"en": "enables {what}", "zh": "启用 {what}"},
+    "change.disable": {"en": "disables {what}", "zh": "禁用 {what}"},
+    "change.implement": {"en": "implements {what}", "zh": "实现 {what}"},
+    "change.introduce": {"en": "introduces {what}", "zh": "引入 {what}"},
+    "change.replace": {"en": "replaces {what}", "zh": "替换 {what}"},
+    "change.rename": {"en": "renames {what}", "zh": "重命名 {what}"},
+    "change.move": {"en": "moves {what}", "zh": "移动 {what}"},
+    "change.update": {"en": "updates {what}", "zh": "更新 {what}"},
+    "change.upgrade": {"en": "upgrades {what}", "zh": "升级 {what}"},
+    "change.deprecate": {"en": "deprecates {what}", "zh": "弃用 {what}"},
+    "change.clean": {"en": "cleans up {what}", "zh": "清理 {what}"},
+    "change.unify": {"en": "unifies {what}", "zh": "统一 {what}"},
+    "change.simplify": {"en": "simplifies {what}", "zh": "简化 {what}"},
+    "change.speed": {"en": "speeds up {what}", "zh": "加速 {what}"},
+    "change.avoid": {"en": "avoids {what}", "zh": "避免 {what}"},
+    "change.revert": {"en": "reverts {what}", "zh": "回滚 {what}"},
+    "change.reland": {"en": "re-lands {what}", "zh": "重新合入 {what}"},
+    "change.port": {"en": "ports {what}", "zh": "移植 {what}"},
+    "change.extend": {"en": "extends {what}", "zh": "扩展 {what}"},
+    "change.improve": {"en": "improves {what}", "zh": "改进 {what}"},
+    "change.allow": {"en": "allows {what}", "zh": "允许 {what}"},
+    "change.expose": {"en": "exposes {what}", "zh": "开放 {what}"},
+    "change.use": {"en": "switches to {what}", "zh": "改用 {what}"},
+    "change.split": {"en": "splits {what}", "zh": "拆分 {what}"},
+    "change.pin": {"en": "pins {what}", "zh": "锁定 {what}"},
+    "change.integrate": {"en": "integrates {what}", "zh": "集成 {what}"},
+    # A title without a leading verb names what landed: "Native W4A16 kernel for RDNA3".
+    "change.keep": {"en": "keeps {what}", "zh": "保留 {what}"},
+    "change.reuse": {"en": "reuses {what}", "zh": "复用 {what}"},
+    "change.exclude": {"en": "excludes {what}", "zh": "排除 {what}"},
+    "change.install": {"en": "installs {what}", "zh": "安装 {what}"},
+    "change.convert": {"en": "converts {what}", "zh": "转换 {what}"},
+    "change.land": {"en": "lands {what}", "zh": "合入 {what}"},
+    "change.apply": {"en": "applies {what}", "zh": "应用 {what}"},
+    "change.route": {"en": "routes {what}", "zh": "路由 {what}"},
+    "change.handle": {"en": "handles {what}", "zh": "处理 {what}"},
+    "change.reduce": {"en": "reduces {what}", "zh": "减少 {what}"},
+    "change.prevent": {"en": "prevents {what}", "zh": "防止 {what}"},
+    "change.set": {"en": "sets {what}", "zh": "设置 {what}"},
+    "change.increase": {"en": "increases {what}", "zh": "提高 {what}"},
+    "change.extract": {"en": "extracts {what}", "zh": "拆出 {what}"},
     # ------------------------------------------------------------ key PR table
     "keypr.col.pr": {"en": "PR", "zh": "PR"},
     "keypr.col.title": {"en": "Title", "zh": "标题"},
@@ -466,10 +523,13 @@ MESSAGES: dict[str, dict[str, str]] = {
     "keypr.col.modules": {"en": "Modules", "zh": "模块"},
     "keypr.col.summary": {"en": "Summary", "zh": "概要"},
     "keypr.note.titles": {
-        "en": "* scored from titles: no file list, so ranked against the other title-only PRs "
-        "of the window rather than against the score floor ({floor}).",
-        "zh": "* 依据标题评分：该 PR 没有文件列表，因此与本期其他仅有标题的 PR 相对排序，"
-        "而非按分数门槛（{floor}）筛选。",
+        "en": "* scored from titles: the PR has no file list, so its score reads the title's "
+        "own signals (a new model, backend or kernel, a feature, a numbered series, a severe "
+        "bug; typo, CI and other minor fixes low) and it is ranked against the other "
+        "title-only PRs of the window rather than against the score floor ({floor}).",
+        "zh": "* 依据标题评分：该 PR 没有文件列表，分数取自标题本身的信号（新增模型、后端或算子、"
+        "新功能、编号系列、严重缺陷；拼写、CI 等小改动分低），并与本期其他仅有标题的 PR "
+        "相对排序，而非按分数门槛（{floor}）筛选。",
     },
     "keypr.note.language": {
         "en": "Summaries are quoted from each PR's description, in the language it was written in.",
@@ -912,6 +972,15 @@ MESSAGES: dict[str, dict[str, str]] = {
     "reason.score.activity.reviews.one": {"en": "{count} review", "zh": "{count} 次评审"},
     "reason.score.activity.comments": {"en": "{count} comments", "zh": "{count} 条评论"},
     "reason.score.activity.comments.one": {"en": "{count} comment", "zh": "{count} 条评论"},
+    # --- prose --- title-only score signals
+    "reason.score.title.new": {"en": "new {what} (title)", "zh": "标题表明新增 {what}"},
+    "reason.score.title.removed": {"en": "removes {what} (title)", "zh": "标题表明移除 {what}"},
+    "reason.score.title.model": {"en": "adds a model (title)", "zh": "标题表明新增模型"},
+    "reason.score.title.named": {"en": "names {what} (title)", "zh": "标题点名 {what}"},
+    "reason.score.title.series": {"en": "part of a numbered series", "zh": "属于编号系列"},
+    "reason.score.title.series-head": {"en": "first of its series", "zh": "系列的第一个"},
+    "reason.score.title.severe": {"en": "fixes {what} (title)", "zh": "标题表明修复 {what}"},
+    "reason.score.title.minor": {"en": "minor change ({what})", "zh": "小改动（{what}）"},
     "reason.score.label": {"en": "label {label}", "zh": "标签 {label}"},
     "reason.score.cap.kind": {
         "en": "capped at {cap} for kind {kind}",
@@ -1370,7 +1439,7 @@ _HAN_CHAR = re.compile(rf"[{_HAN}]")
 
 # Only placeholders that hold names (modules, kinds, people) are joined this way; dates
 # and numbers keep the template's spacing ("2026年6月1日 至 2026年6月7日").
-_NAME_FIELDS = frozenset({"module", "modules", "name", "names", "kind", "kinds", "theme"})
+_NAME_FIELDS = frozenset({"module", "modules", "name", "names", "kind", "kinds", "theme", "themes"})
 
 
 def _cjk_spacing(template: str, values: dict[str, object]) -> str:

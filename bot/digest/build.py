@@ -7,12 +7,15 @@ module id) so the same input always gives the same digest, byte for byte.
 
 from __future__ import annotations
 
+import re
 from collections import Counter, defaultdict
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
+from bot.analysis.changes import Change, title_change
 from bot.analysis.claims import claim_text
+from bot.analysis.flags import relanded
 from bot.analysis.score import KeyCandidate, choose_key_prs
 from bot.analysis.themes import HistoryWeek, Theme, ThemeDoc, ThemeResult, ThemeRules, detect_themes
 from bot.core import i18n
@@ -28,10 +31,11 @@ from bot.digest.model import (
     ModuleCount,
     PRRow,
     Recommendation,
+    Reland,
     ThemeFact,
     Totals,
 )
-from bot.digest.summary import summarize
+from bot.digest.summary import purpose, summarize
 
 DEFAULT_KEY_COUNT = 24
 DEFAULT_SCORE_FLOOR = 5.0
@@ -41,6 +45,8 @@ HIGHLIGHT_PRS = 6
 MAX_HIGHLIGHT_GROUPS = 8  # the rule set may lower it ([themes] max_groups)
 THEME_AUTHORS = 3  # leading authors named per theme
 THEME_SENTENCES = 2  # description sentences quoted per theme
+LEAD_PRS = 4  # lead PRs whose change the opening sentence of a highlight names
+THEME_CLAIMS = 3  # claims (each with its PR and metric) quoted per theme
 DOMINANT_THEMES = 5  # themes named in the summary
 THEME_FACTS = 12  # members whose summary and claims the narrative model receives
 OTHER_THEME = "other"
@@ -345,7 +351,8 @@ def build_digest(
     by_number = {i.number: i for i in items}
     highlights = theme_highlights(theme_result, by_number, module_names, language, span)
     themes = [h.theme_id for h in highlights[:DOMINANT_THEMES]]
-    recommendations = _recommendations(by_rank, by_id, language, span)
+    relands = relanded([i.source.pr for i in items])
+    recommendations = _recommendations(by_rank, by_id, language, span, set(relands))
     quiet = [m.id for m in module_rows if m.count == 0 and (m.previous or 0) > 0]
     core_untested = [
         i.number for i in by_rank if {"core-path", "missing-tests"} <= set(i.risk_flags)
@@ -384,6 +391,7 @@ def build_digest(
         scope=scope,
         history=trends,
         archive_url=archive_url,
+        relanded=[Reland(r, relands[r]) for r in flagged.get("revert", []) if r in relands],
     )
     digest.summary_text = summary_text(digest)
     return digest
@@ -494,14 +502,6 @@ def _theme_authors(theme: Theme, language: str) -> str | None:
     return i18n.t(language, "theme.authors", authors=i18n.join(shown, language))
 
 
-def _sentence(text: str, language: str = "en") -> str:
-    text = text.strip()
-    if text.endswith((".", "!", "?", "…", "。", "！", "？")):
-        return text
-    # A Chinese sentence ending in a closing quote ends with the Chinese full stop.
-    return text + ("。" if language == "zh" else ".")
-
-
 def theme_highlights(
     result: ThemeResult,
     items: Mapping[int, _Item],
@@ -525,30 +525,25 @@ def theme_highlights(
                 language, "highlight.claim_item", pr=f"#{i.number}", claim=claim_text(c, language)
             )
             for i in members
-            # A claim that names its metric reads as a gain; a bare figure does not.
+            # Extraction keeps no bare figure; a claim naming its metric reads best.
             for c in sorted(i.source.analysis.claims, key=lambda c: c.metric is None)[:1]
         ]
         if claims:
             sentences.append(
-                i18n.t(language, "theme.claims", claims=i18n.join(claims[:3], language))
+                i18n.t(language, "theme.claims", claims=i18n.join(claims[:THEME_CLAIMS], language))
             )
+        changes = {i.number: title_change(i.source.pr.title, i.kind) for i in members[:THEME_FACTS]}
+        opening = change_sentence(
+            [(i.number, changes[i.number]) for i in members[:THEME_FACTS]], language, span
+        )
+        if opening:
+            sentences.insert(0, opening)
         said = []
         for item in members:
             pr = item.source.pr
-            summary = summarize(pr.body or "", pr.title) if pr.body else ""
-            if summary and summary.strip() != pr.title.strip():
-                said.append(
-                    _sentence(
-                        i18n.t(
-                            language,
-                            "theme.said",
-                            pr=f"#{pr.number}",
-                            # Inside Chinese quotes the sentence ends after the quote.
-                            summary=summary.rstrip(".") if language == "zh" else summary,
-                        ),
-                        language,
-                    )
-                )
+            why = purpose(pr.body or "", pr.title)
+            if why:
+                said.append(quote_purpose(pr.number, why, language))
             if len(said) == THEME_SENTENCES:
                 break
         facts: list[ThemeFact] = [
@@ -556,6 +551,8 @@ def theme_highlights(
                 "number": i.number,
                 "summary": summarize(i.source.pr.body or "", i.source.pr.title),
                 "claims": [c.text for c in i.source.analysis.claims],
+                "change": change_phrase(changes[i.number], i.number, language),
+                "purpose": purpose(i.source.pr.body or "", i.source.pr.title) or "",
             }
             for i in members[:THEME_FACTS]
         ]
@@ -579,13 +576,89 @@ def theme_highlights(
     return out
 
 
+# A lower-case English word (not an identifier such as DeepseekV4, W4A8, `dsa.py`).
+_PROSE_WORD = re.compile(r"(?<![\w`./-])[a-z]{2,}(?:-[a-z]+)*(?![\w`./-])")
+
+
+def _object(change: Change, language: str) -> str:
+    """The object as the title writes it; in a Chinese digest, English wording is quoted
+    (the author's words, not a translation), while bare identifiers stay as they are."""
+    if language != "en" and _PROSE_WORD.search(change.object):
+        return i18n.t(language, "change.quoted", what=change.object)
+    return change.object
+
+
+def change_phrase(change: Change | None, number: int, language: str) -> str:
+    """ "adds the Cohere EAGLE draft model (#42078)" / "新增 Cohere EAGLE draft model（#42078）";
+    "" for a title without a known verb."""
+    if change is None:
+        return ""
+    what = i18n.t(language, "change.ref", what=_object(change, language), pr=f"#{number}")
+    return _tight(i18n.t(language, f"change.{change.action}", what=what), language)
+
+
+def title_summary(title: str, kind: str, language: str) -> str:
+    """What a title says the PR does, in the digest's language ("adds Gemma4 MTP support" /
+    "新增“Gemma4 MTP support”"): the key-PR table's summary for a PR without a description,
+    instead of repeating its title."""
+    change = title_change(title, kind)
+    if change is None:
+        return title
+    text = _tight(
+        i18n.t(language, f"change.{change.action}", what=_object(change, language)), language
+    )
+    return text[:1].upper() + text[1:] if language == "en" else text
+
+
+def _tight(text: str, language: str) -> str:
+    # Chinese needs no space between a verb and a quotation mark ("修复“…”").
+    return text.replace(" “", "“") if language == "zh" else text
+
+
+def change_sentence(
+    changes: Sequence[tuple[int, Change | None]], language: str, span: str
+) -> str | None:
+    """What a group did: its lead PRs' changes, those with the same action together
+    ("adds A (#1) and B (#2); fixes C (#3)"); None when no title says anything."""
+    grouped: dict[str, list[str]] = {}
+    for number, change in changes:
+        if change is None:
+            continue
+        if sum(len(v) for v in grouped.values()) == LEAD_PRS:
+            break
+        ref = i18n.t(language, "change.ref", what=_object(change, language), pr=f"#{number}")
+        grouped.setdefault(change.action, []).append(ref)
+    if not grouped:
+        return None
+    parts = [
+        _tight(i18n.t(language, f"change.{action}", what=i18n.join(refs, language)), language)
+        for action, refs in grouped.items()
+    ]
+    joined = ("; " if language == "en" else "，").join(parts)
+    return i18n.t(language, "highlight.changes", span=span, changes=joined)
+
+
+def quote_purpose(number: int, text: str, language: str) -> str:
+    """A description's purpose sentence, quoted and marked as the author's words (and, in
+    a Chinese digest, as English when it is)."""
+    text = text.rstrip("。.") if language == "zh" else text
+    english = language == "zh" and not any("\u4e00" <= ch <= "\u9fff" for ch in text)
+    key = "highlight.purpose_en" if english else "highlight.purpose"
+    return i18n.t(language, key, pr=f"#{number}", text=text)
+
+
 # ------------------------------------------------------------------ recommendations
 
 
 def _recommendations(
-    by_rank: Sequence[_Item], modules: Mapping[str, ModuleCount], language: str, span: str
+    by_rank: Sequence[_Item],
+    modules: Mapping[str, ModuleCount],
+    language: str,
+    span: str,
+    relanded: Collection[int] = (),
 ) -> list[Recommendation]:
-    """Data-driven follow-ups, most urgent rule first; each names its PRs."""
+    """Data-driven follow-ups, most urgent rule first; each names its PRs. A revert whose
+    change re-landed in the window needs no follow-up."""
 
     def having(*flags: str) -> list[int]:
         return [i.number for i in by_rank if all(f in i.risk_flags for f in flags)]
@@ -593,7 +666,7 @@ def _recommendations(
     rules: list[tuple[str, list[int], dict[str, str]]] = [
         ("tests-for-core-path", having("core-path", "missing-tests"), {}),
         ("release-notes-breaking", having("breaking"), {}),
-        ("revert-follow-up", having("revert"), {}),
+        ("revert-follow-up", [n for n in having("revert") if n not in relanded], {}),
         ("watch-dependencies", having("dependency"), {}),
         ("split-large", having("large"), {}),
         ("verify-claims", [i.number for i in by_rank if i.has_claims], {}),
@@ -631,7 +704,8 @@ def _recommendations(
 
 
 def summary_text(digest: Digest) -> str:
-    """The rule-based summary paragraph (the narrative model may replace it)."""
+    """The rule-based summary paragraph (the narrative model may replace it): the week's
+    news first, then the totals as separate facts and the risks; data caveats last."""
     lang, span = digest.language, digest.span
     sep = " " if lang == "en" else ""
     if digest.totals.merged == 0:
@@ -640,49 +714,14 @@ def summary_text(digest: Digest) -> str:
         text = sep.join(_summary_sentences(digest))
     status = status_message(digest)
     if status is not None:
-        text = i18n.t(lang, status, span=span) + sep + text
+        text = text + sep + i18n.t(lang, status, span=span)
     return text
 
 
 def _summary_sentences(digest: Digest) -> list[str]:
     lang, span = digest.language, digest.span
     totals = digest.totals
-    # Variants rather than a "0" inside the sentence: "其中 0 个重点 PR" and "adding 0 lines"
-    # (for a week whose sizes are unknown) both read wrong.
-    msg_id = "summary.totals" + ("_nokey" if not totals.key else "")
-    sizes = {}
-    if totals.additions is None or totals.deletions is None:
-        msg_id += "_nolines"
-    else:
-        sizes = {"additions": totals.additions, "deletions": totals.deletions}
-    sentences = [
-        i18n.t(
-            lang,
-            msg_id,
-            span=span,
-            repo=digest.repo,
-            merged=totals.merged,
-            contributors=totals.contributors,
-            key=totals.key,
-            **sizes,
-        )
-    ]
-    if totals.files_unknown:
-        from_titles = sum(1 for k in digest.key_prs if k.scored_from_titles)
-        sentences.append(
-            i18n.t(
-                lang,
-                "summary.title_only_keys" if from_titles else "summary.title_only",
-                count=totals.files_unknown,
-                keys=from_titles,
-            )
-        )
-    if totals.new_contributors is None:
-        sentences.append(i18n.t(lang, "summary.new_contributors_unknown"))
-    elif digest.new_contributors:
-        sentences.append(
-            i18n.t(lang, "summary.new_contributors", names=_names(digest.new_contributors, lang))
-        )
+    sentences: list[str] = []
     items = [
         i18n.t(lang, "summary.theme_item", name=h.theme, count=len(h.prs))
         for h in digest.highlights
@@ -697,7 +736,30 @@ def _summary_sentences(digest: Digest) -> list[str]:
             if k.count
         ]
     if items:
-        sentences.append(i18n.t(lang, "summary.themes", themes=i18n.join(items, lang)))
+        sentences.append(i18n.t(lang, "summary.news", span=span, themes=i18n.join(items, lang)))
+    # One fact per clause: "其中 24 个被标记为重点 PR，来自 131 位贡献者" read as if the 131
+    # people wrote the 24 key PRs. No "0" inside a sentence either ("adding 0 lines" for a
+    # week whose sizes are unknown).
+    sizes = {}
+    msg_id = "summary.counts"
+    if totals.additions is None or totals.deletions is None:
+        msg_id += "_nolines"
+    else:
+        sizes = {"additions": totals.additions, "deletions": totals.deletions}
+    sentences.append(
+        i18n.t(
+            lang,
+            msg_id,
+            span=span,
+            repo=digest.repo,
+            merged=totals.merged,
+            contributors=totals.contributors,
+            **sizes,
+        )
+    )
+    sentences.append(
+        i18n.t(lang, "summary.key", key=totals.key) if totals.key else i18n.t(lang, "summary.nokey")
+    )
     risks = []
     if digest.core_untested:
         risks.append(i18n.t(lang, "risk.core_untested", count=len(digest.core_untested)))
@@ -709,10 +771,29 @@ def _summary_sentences(digest: Digest) -> list[str]:
             if key in i18n.MESSAGES
             else f"{flag} {counts[flag]}"
         )
+        if flag == "revert" and digest.relanded:
+            risks[-1] += i18n.t(lang, "risk.revert_relanded_count", count=len(digest.relanded))
     if risks:
         sentences.append(i18n.t(lang, "summary.flags", items=i18n.join(risks, lang)))
     elif not totals.files_unknown:
-        # With PRs lacking a file list, the title-only sentence above already says their
+        # With PRs lacking a file list, the title-only sentence below already says their
         # file-based risks are unknown; "no risk flag" would claim more than is known.
         sentences.append(i18n.t(lang, "summary.no_flags", span=span))
+    if digest.new_contributors:
+        sentences.append(
+            i18n.t(lang, "summary.new_contributors", names=_names(digest.new_contributors, lang))
+        )
+    # Caveats about the data come last: they qualify the facts above.
+    if totals.files_unknown:
+        from_titles = sum(1 for k in digest.key_prs if k.scored_from_titles)
+        sentences.append(
+            i18n.t(
+                lang,
+                "summary.title_only_keys" if from_titles else "summary.title_only",
+                count=totals.files_unknown,
+                keys=from_titles,
+            )
+        )
+    if totals.new_contributors is None:
+        sentences.append(i18n.t(lang, "summary.new_contributors_unknown"))
     return sentences

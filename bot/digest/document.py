@@ -31,9 +31,15 @@ from bot.core.document import (
     Text,
 )
 from bot.core.weeks import WEEK_PATTERN, Window
-from bot.digest.build import CORE_UNTESTED, HIGHLIGHT_PRS, risk_order, status_message
+from bot.digest.build import (
+    CORE_UNTESTED,
+    HIGHLIGHT_PRS,
+    risk_order,
+    status_message,
+    title_summary,
+)
 from bot.digest.history import sparkline
-from bot.digest.model import Digest, PRRow
+from bot.digest.model import Digest, KeyPR, PRRow
 
 # Risk lines, risk details and the trends table list everything: the issue asks for the
 # PRs per flag, and the chat formatters split long lists into several messages themselves.
@@ -180,10 +186,12 @@ def _summary(digest: Digest, urls: Mapping[int, str]) -> Section:
     text = linkify(digest.summary_text, urls)
     status = status_message(digest)
     if status is not None:
-        # The warning leads the summary in bold so it survives every platform's rendering.
+        # The warning is in bold so it survives every platform's rendering; like every data
+        # caveat it closes the summary, which opens with the week's news (the header line
+        # above already carries "⚠ incomplete").
         warning = i18n.t(lang, status, span=digest.span)
-        rest = digest.summary_text.removeprefix(warning).lstrip()
-        text = (Strong("⚠ " + warning), Text(_sep(lang)), *linkify(rest, urls))
+        rest = digest.summary_text.removesuffix(warning).rstrip()
+        text = (*linkify(rest, urls), Text(_sep(lang)), Strong("⚠ " + warning))
     blocks.append(Paragraph(text))
     if digest.totals.merged:
         totals = digest.totals
@@ -464,13 +472,26 @@ def _risks(digest: Digest, urls: Mapping[int, str], rows: Mapping[int, PRRow]) -
             if key in i18n.MESSAGES
             else f"{flag.id}: {flag.count}"
         )
-        items.append(
-            (
-                Strong(i18n.flag_name(flag.id, lang)),
-                Text(f" — {sentence}{colon}"),
-                *_refs(flag.prs, urls, lang),
+        risk_line: list[Span] = [
+            Strong(i18n.flag_name(flag.id, lang)),
+            Text(f" — {sentence}{colon}"),
+            *_refs(flag.prs, urls, lang),
+        ]
+        if flag.id == "revert" and digest.relanded:
+            # Re-landed in the same window: reported as such, not as open follow-up work.
+            pairs = i18n.separator(lang).join(
+                i18n.t(lang, "risk.reland_pair", revert=f"#{r.revert}", reland=f"#{r.reland}")
+                for r in digest.relanded
             )
-        )
+            note = i18n.t(
+                lang,
+                "risk.revert_relanded",
+                span=digest.span,
+                count=len(digest.relanded),
+                pairs=pairs,
+            )
+            risk_line += linkify(note, urls)
+        items.append(tuple(risk_line))
     # File-based flags that could not be computed for PRs without a file list: one line,
     # so a title-only week never reads as "no core-path change".
     unknown = [f for f in digest.flags if f.unknown]
@@ -521,7 +542,7 @@ def _key_prs(digest: Digest) -> Section:
             (Text(pr.author or i18n.t(lang, "card.unknown_author")),),
             (Text(i18n.score(pr.score, lang) + ("*" if pr.scored_from_titles else "")),),
             (Text(i18n.separator(lang).join(names.get(m, m) for m in pr.modules[:3])),),
-            (Text(shorten(pr.summary, SUMMARY_CHARS)),),
+            (Text(shorten(_key_summary(pr, lang), SUMMARY_CHARS)),),
         )
         for pr in digest.key_prs
     )
@@ -536,6 +557,14 @@ def _key_prs(digest: Digest) -> Section:
         notes.append(i18n.t(lang, "keypr.note.titles", floor=floor))
     blocks: list[Block] = [table, *(Paragraph((Text(note),)) for note in notes)]
     return Section("key_prs", i18n.t(lang, "section.key_prs"), tuple(blocks))
+
+
+def _key_summary(pr: KeyPR, lang: str) -> str:
+    # Without a description the summary is the title: say what the title says it does
+    # instead of repeating it in the next column.
+    if pr.summary.strip() == pr.title.strip():
+        return title_summary(pr.title, pr.kind, lang)
+    return pr.summary
 
 
 def _recommendations(digest: Digest, urls: Mapping[int, str]) -> Section:

@@ -25,6 +25,9 @@ class ThemeFact(TypedDict):
     number: int
     summary: str
     claims: list[str]
+    # --- prose ---
+    change: str  # what the title says it changes, in the digest's language ("" if unknown)
+    purpose: str  # why, from the description's purpose section ("" when none)
 
 
 @dataclass(slots=True)
@@ -102,6 +105,15 @@ class Highlight:
     facts: list[ThemeFact] = field(default_factory=list, repr=False)
 
 
+# --- prose ---
+@dataclass(slots=True)
+class Reland:
+    """A revert whose change landed again in the same window: not open follow-up work."""
+
+    revert: int
+    reland: int
+
+
 @dataclass(slots=True)
 class Recommendation:
     text: str
@@ -163,6 +175,8 @@ class Digest:
     # Trends over the last N weeks (None when not computed, e.g. a bare build_digest).
     history: History | None = None
     archive_url: str | None = None  # where this week's page lives ([web] base_url)
+    # --- prose ---
+    relanded: list[Reland] = field(default_factory=list)  # reverts re-landed in the window
 
     @property
     def span(self) -> str:

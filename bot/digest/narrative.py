@@ -42,7 +42,9 @@ _SYSTEM = (
     "figure, and only cite PRs as #NUMBER from the data. Be concise and concrete. Answer "
     'with one JSON object: {"summary": "<3-5 sentences>", "highlights": {"<theme_id>": '
     '"<2-3 sentences>"}}. A theme\'s paragraph says what changed and why it matters, '
-    "using only that theme's PRs (titles, summaries, claims) and citing only them."
+    "using only that theme's PRs (titles, each PR's change and purpose, summaries, claims) "
+    "and citing only them; open it with what the group did, naming its lead PRs inline. "
+    "Quote a figure only with its PR and metric; put data caveats last."
 )
 
 
@@ -125,6 +127,9 @@ def theme_input(digest: Digest, highlight: Highlight) -> JSON:
                 "score": row.score if row else None,
                 "summary": pr.summary if pr else fact["summary"] if fact else "",
                 "claims": pr.claims if pr else fact["claims"] if fact else [],
+                # What the title says it changes and why, from the description (prose).
+                "change": fact["change"] if fact else "",
+                "purpose": fact["purpose"] if fact else "",
                 "flags": row.flags if row else [],
             }
         )

@@ -73,12 +73,21 @@ def _inline_text(token: Token) -> str:
 
 
 def _candidates(body: str) -> list[str]:
+    return [content for _, content in _sections(body)]
+
+
+@lru_cache(maxsize=1024)
+def _sections(body: str) -> tuple[tuple[str, str], ...]:
+    """(heading of the section it is in, text) of each paragraph or list item that may
+    describe the PR; "" for text before any heading. Cached: the one-line summary and the
+    purpose both read it."""
     text = _HTML_COMMENT.sub("", body.replace("\r\n", "\n"))
     cut = _CUT_MARKERS.search(text)
     if cut:
         text = text[: cut.start()]
     tokens = _md.parse(text)
-    out: list[str] = []
+    out: list[tuple[str, str]] = []
+    heading = ""
     skipping = False  # inside a section whose heading says it is not a description
     in_heading = False
     in_table = 0
@@ -103,6 +112,7 @@ def _candidates(body: str) -> list[str]:
         content = _inline_text(token).strip()
         if in_heading:
             skipping = bool(_SKIP_SECTION.search(content))
+            heading = content
             continue
         if skipping or in_table or not content:
             continue
@@ -111,9 +121,10 @@ def _candidates(body: str) -> list[str]:
         if children and children[0].type == "strong_open" and children[-1].type == "strong_close":
             skipping = bool(_SKIP_SECTION.search(content))
             if _BOILERPLATE.match(content) or content.endswith((":", "?")):
+                heading = content
                 continue
-        out.append(content)
-    return out
+        out.append((heading, content))
+    return tuple(out)
 
 
 def _meaningful(text: str) -> str | None:
@@ -149,3 +160,77 @@ def summarize(body: str, title: str) -> str:
             if text:
                 return _first_sentence(text)
     return title.strip()
+
+
+# --------------------------------------------------------------- purpose of a PR
+
+# Template sections that state why a PR exists ("### What this PR does / why we need it?",
+# "## Purpose", "Motivation").
+_PURPOSE_SECTION = re.compile(
+    r"what (?:this|the) pr does|why (?:we|is this|do we) need|purpose|motivation|"
+    r"\bsummary\b|description|overview|background|\bwhy\b",
+    re.IGNORECASE,
+)
+# Words that only point elsewhere ("Related RFC issue: Refs #123", "Part of #4567").
+_REF_WORDS = re.compile(
+    r"(?:[\w.-]+/[\w.-]+)?#\d+|https?://\S+|\[[^\]]{1,40}\]|\b(?:related|rfc|issues?|refs?|"
+    r"see|fix(?:es|ed)?|close[sd]?|resolve[sd]?|part|of|follow[- ]?up|to|prs?|depends?|on|"
+    r"this|the|tracking|parent|and)\b",
+    re.IGNORECASE,
+)
+# A sentence cut before its list ("Adds dedicated light E2E test files for:").
+_DANGLING = re.compile(r"(?:\b(?:for|to|with|of|in|and|the|as|by)|[:,])\s*$", re.IGNORECASE)
+_WORD = re.compile(r"[a-z0-9]+")
+_TITLE_WORDS_SHARE = 0.7
+
+
+def _restates(sentence: str, title: str) -> bool:
+    """True when the sentence says little beyond the title ("Fix permission check logic."
+    under "[Bugfix] Fix permission check logic")."""
+    words = set(_WORD.findall(_REF_WORDS.sub(" ", sentence).lower()))
+    title_words = set(_WORD.findall(title.lower()))
+    words -= {"this", "pr", "the", "a", "an", "to", "we", "in", "of", "for"}
+    if not words:
+        return True
+    return len(words & title_words) / len(words) >= _TITLE_WORDS_SHARE
+
+
+def _refs_only(text: str) -> bool:
+    rest = _REF_WORDS.sub(" ", text)
+    return sum(ch.isalpha() for ch in rest) < _MIN_LETTERS
+
+
+def _sentences(text: str) -> list[str]:
+    out, start = [], 0
+    for match in _SENTENCE_END.finditer(text):
+        out.append(text[start : match.end()].strip())
+        start = match.end()
+    out.append(text[start:].strip())
+    return [s for s in out if s]
+
+
+@lru_cache(maxsize=2048)
+def purpose(body: str, title: str) -> str | None:
+    """Why the PR was made, from its description: the first informative sentence of the
+    template's purpose section, else of the description; never a sentence that only
+    restates the title or points at an issue. None when the description says nothing more."""
+    if not body:
+        return None
+    sections = _sections(body)
+    ordered = [c for h, c in sections if _PURPOSE_SECTION.search(h)]
+    ordered += [c for h, c in sections if not _PURPOSE_SECTION.search(h)]
+    for candidate in ordered:
+        # A stray "-->" (an HTML comment opened above the description) or a quote marker.
+        text = _meaningful(candidate.lstrip("> -"))
+        text = text.lstrip("> ") if text else text
+        if not text or _refs_only(text):
+            continue
+        for sentence in _sentences(text):
+            if _refs_only(sentence) or _restates(sentence, title) or _DANGLING.search(sentence):
+                continue
+            if sum(ch.isalpha() for ch in sentence) < _MIN_LETTERS and not any(
+                "\u4e00" <= ch <= "\u9fff" for ch in sentence
+            ):
+                continue
+            return _first_sentence(sentence)
+    return None

@@ -216,3 +216,10 @@ def test_no_file_based_flag_when_files_unknown() -> None:
     # Title words are not file-based, so a stated pin or removal still counts.
     assert "dependency" in flags_of(make_pr("Bump torch to 2.11", None))
     assert "breaking" in flags_of(make_pr("[Core] Remove the V0 engine API", None))
+
+
+def test_a_typo_fix_in_a_dependency_file_is_not_a_dependency_change() -> None:
+    # branch prose: "[Doc] Fix typo pleause -> please in setup.py warning" was a dependency risk.
+    pr = make_pr("[Doc] Fix typo pleause -> please in setup.py warning", [("setup.py", 1, 1)])
+    assert "dependency" not in flags_of(pr)
+    assert "dependency" in flags_of(make_pr("[Build] Require numpy<3", [("setup.py", 1, 1)]))

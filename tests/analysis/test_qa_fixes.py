@@ -120,7 +120,9 @@ CLAIM_CASES = [
     ("e2e latency reduced by 20%", [("e2e latency reduced by 20%", 1.25, "e2e latency")]),
     ("16-24% decode throughput", [("16-24% decode throughput", 1.24, "decode throughput")]),
     ("2.15x throughput", [("2.15x throughput", 2.15, "throughput")]),
-    ("+24%", [("+24%", 1.24, None)]),
+    # A bare "+24%" says nothing of what it measures: not a claim (issue 21).
+    ("+24%", []),
+    ("throughput in this PR: +24%", [("throughput +24%", 1.24, "throughput")]),
 ]
 
 
@@ -170,12 +172,41 @@ def test_breaking_phrases_are_found(body: str) -> None:
     assert "breaking" in ANALYZER.analyze(make_pr("[Core] Tweak", SRC, body=body)).flag_ids
 
 
-def test_removing_a_dead_env_var_is_breaking_and_a_refactor() -> None:
-    title = "[Misc] Remove dead VLLM_RPC_TIMEOUT env var"
+def test_removing_a_dead_env_var_is_a_refactor_not_breaking() -> None:
+    # Issue 21: the title says no one can use it; "remove" alone is no evidence of a break.
+    title = "[Misc] Remove dead VLLM_RPC_TIMEOUT env var and fix profiling doc that references it"
     for files in (None, [("vllm/envs.py", 0, 6), ("vllm/v1/engine/core_client.py", 1, 3)]):
         analysis = ANALYZER.analyze(make_pr(title, files))
         assert analysis.kind == "refactor"
-        assert "breaking" in analysis.flag_ids
+        assert "breaking" not in analysis.flag_ids
+    # A label or a stated break still counts.
+    labelled = ANALYZER.analyze(make_pr(title, None, labels=["breaking"]))
+    assert "breaking" in labelled.flag_ids
+
+
+@pytest.mark.parametrize(
+    "title",
+    [
+        "[Refactor] Remove unused helper arguments from the scheduler",
+        "[Core] Remove redundant config options check",
+        "[Misc] Drop dead `--foo` handling code",
+        "[Model] Remove the num_heads parameter from attention helper",
+    ],
+)
+def test_removal_without_evidence_is_not_breaking(title: str) -> None:
+    assert "breaking" not in ANALYZER.analyze(make_pr(title, None)).flag_ids
+
+
+@pytest.mark.parametrize(
+    "title",
+    [
+        "[Frontend] Remove the --disable-log-requests CLI flag",
+        "[Core] Remove the deprecated `best_of` sampling parameter",
+        "[API] Drop the /v1/legacy endpoint",
+    ],
+)
+def test_removed_public_option_or_api_is_breaking(title: str) -> None:
+    assert "breaking" in ANALYZER.analyze(make_pr(title, None)).flag_ids
 
 
 def test_net_removal_in_envs_py_is_breaking_and_a_default_change_is_not() -> None:

@@ -141,3 +141,52 @@ def test_key_prs_top_k_above_floor_ties_by_number() -> None:
     assert [a.pr.number for a in keys] == [1, 2]
     assert all(a.analysis.score >= VLLM.score.key_floor for a in keys)
     assert 4 not in [a.pr.number for a in select_key_prs(analyzed, VLLM)]
+
+
+# ------------------------------------------------------------------ title-only (branch prose)
+
+# Titles that say a lot (a new model, backend or kernel, the head of a series, a crash fix)
+# and titles that say little; on title-only data every score used to fall in 3.1-4.2.
+STRONG_TITLES = [
+    "[Model] Add Foo-7B model support",
+    "[Spec Decode] Add Cohere EAGLE draft model",
+    "[Kernel][ROCm] Native W4A16 MoE kernel for AMD RDNA3",
+    "[Attention] Add FlashFoo attention backend",
+    "[KVConnector][1/N] Plan-based transfer for the NIXL connector",
+]
+WEAK_TITLES = [
+    "[Misc] Remove dead VLLM_RPC_TIMEOUT env var and fix profiling doc that references it",
+    "[Misc] Fix typo in scheduler comment",
+    "[CI] Tweak the test pipeline",
+    "[Core] Small logging cleanup in engine core",
+    "[Bugfix] Fix a warning in the scheduler",
+]
+
+
+@given(
+    strong=st.sampled_from(STRONG_TITLES),
+    weak=st.sampled_from(WEAK_TITLES),
+    reviews=st.integers(min_value=0, max_value=3),
+)
+def test_title_only_scores_follow_the_titles_signals(strong: str, weak: str, reviews: int) -> None:
+    high = ANALYZER.analyze(make_pr(strong, None))
+    low = ANALYZER.analyze(make_pr(weak, None, reviews=reviews))
+    assert high.score > low.score + 1.0, (high.contributions, low.contributions)
+
+
+def test_title_only_key_prs_are_the_titles_that_say_most() -> None:
+    titles = (
+        STRONG_TITLES
+        + WEAK_TITLES
+        + [f"[Bugfix] Fix issue {i} in the scheduler" for i in range(40)]
+    )
+    prs = [
+        AnalyzedPR(pr, ANALYZER.analyze(pr))
+        for i, title in enumerate(titles)
+        for pr in [make_pr(title, None, number=1000 + i)]
+    ]
+    keys = {a.pr.title for a in select_key_prs(prs, VLLM)}
+    assert keys and keys <= set(STRONG_TITLES)
+    # The spread is wide enough to rank: strong titles sit above every ordinary fix.
+    ordinary = max(a.analysis.score for a in prs if a.pr.title.startswith("[Bugfix] Fix issue"))
+    assert min(a.analysis.score for a in prs if a.pr.title in STRONG_TITLES) > ordinary

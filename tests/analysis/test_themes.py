@@ -207,7 +207,8 @@ def test_seed_week_highlights_hold_every_member_once(seed_digest) -> None:
         for n in highlight.prs:
             assert digest.start <= prs[n].merged_at < digest.end  # type: ignore[operator]
         # The count in the theme sentence is the member count.
-        assert highlight.text.startswith(f"{len(highlight.prs)} PR")
+        # The count follows the sentence on what the group changed (branch prose).
+        assert f"{len(highlight.prs)} PR" in highlight.text
     names = [h.theme for h in digest.highlights]
     assert "DeepSeek V4" in names and "Rust frontend" in names
     # Dominant themes in the summary are these themes with their counts.

@@ -10,6 +10,7 @@ import sys
 from importlib import metadata
 from pathlib import Path
 
+from bot.analysis.cache import ANALYSIS_VERSION
 from bot.store.migrations.versions import __path__ as versions_path
 
 
@@ -25,7 +26,8 @@ def test_version_over_the_real_backend(tmp_path: Path) -> None:
     assert shown.returncode == 0, shown.stderr
     head = max(p.name[:4] for p in Path(versions_path[0]).glob("0*.py"))
     expected = (
-        rf"vllm-bot {re.escape(metadata.version('vllm-bot'))} · rule set vllm 3:[0-9a-f]{{8}} · "
+        rf"vllm-bot {re.escape(metadata.version('vllm-bot'))} · "
+        rf"rule set vllm {ANALYSIS_VERSION}:[0-9a-f]{{8}} · "
         rf"store schema {head}"
     )
     assert re.fullmatch(expected, shown.stdout.strip()), shown.stdout

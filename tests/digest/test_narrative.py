@@ -167,3 +167,14 @@ async def test_a_figure_from_another_theme_is_rejected(fake_model) -> None:
     by_id = {h.theme_id: h for h in result.highlights}
     assert not by_id[target.theme_id].model_written
     assert by_id[source.theme_id].text == source.text
+
+
+def test_model_input_carries_each_prs_change_and_purpose() -> None:
+    # branch prose: the narrative gets the same facts as the rule-based highlight.
+    from bot.digest.narrative import narrative_input
+    from tests.digest.helpers import fixture_digest
+
+    data = narrative_input(fixture_digest("en"))
+    prs = [p for h in data["highlights"] for p in h["prs"]]
+    assert prs and all("change" in p and "purpose" in p for p in prs)
+    assert any(p["change"].endswith(f"(#{p['number']})") for p in prs)

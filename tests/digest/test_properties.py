@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 from collections import Counter
 from datetime import UTC, timedelta
 
@@ -176,7 +177,8 @@ def test_every_count_is_a_count_over_the_prs(
     assert len(grouped) == len(set(grouped)) and set(grouped) <= set(by_number)
     for h in data["highlights"]:
         count = len(h["prs"])
-        assert h["text"].startswith(f"{count} PR") or h["text"].startswith(f"本周 {count} 个 PR")
+        # The count sentence follows the opening sentence on what changed.
+        assert re.search(rf"(?:^|[.。] ?)(?:{count} PR|本周 {count} 个 PR)", h["text"]), h["text"]
         assert count >= 2 or set(h["prs"]) <= {k["number"] for k in data["key_prs"]}
     assert len(data["highlights"]) <= 8
     for rec in data["recommendations"]:

@@ -86,3 +86,28 @@ def test_long_sentences_are_cut_at_a_word() -> None:
     summary = summarize(body, "TITLE")
     assert summary.endswith("…") and len(summary) <= 160
     assert summary[:-1].split()[-1] == "really"
+
+
+# ------------------------------------------------------------------ purpose (branch prose)
+
+
+def test_purpose_comes_from_the_template_purpose_section() -> None:
+    from bot.digest.summary import purpose
+
+    body = (
+        "Related RFC issue: Refs #4012\n\n"
+        "## Purpose\n\nFix permission check logic.\n\n"
+        "Admins were denied access to shared dashboards because the role was read too late.\n\n"
+        "## Test Plan\n\npytest tests/test_perm.py\n"
+    )
+    # The reference line and the sentence restating the title are skipped.
+    assert purpose(body, "[Bugfix] Fix permission check logic") == (
+        "Admins were denied access to shared dashboards because the role was read too late."
+    )
+
+
+def test_purpose_is_none_when_the_description_only_points_elsewhere() -> None:
+    from bot.digest.summary import purpose
+
+    assert purpose("Fixes vllm-project/vllm#9314.\n\n- [x] tests", "Keep script removable") is None
+    assert purpose("", "anything") is None

@@ -104,7 +104,7 @@ def test_a_running_week_is_not_called_unsynced(language: str, running: str, unsy
     digest = fixture_digest(language, complete=False, in_progress=True)
     doc = digest_document(digest)
     assert doc.context.startswith("⚠ " + i18n.t(language, "incomplete.short.running"))
-    assert digest.summary_text.startswith(running)
+    assert digest.summary_text.endswith(running)  # a caveat: last (issue 21)
     assert unsynced not in render_markdown(doc)
 
     failed = fixture_digest(language, complete=False)
@@ -130,18 +130,17 @@ def test_english_counts_of_one_are_singular(msg_id: str) -> None:
 def test_summary_totals_are_singular_for_one() -> None:
     text = i18n.t(
         "en",
-        "summary.totals",
+        "summary.counts",
         repo="o/r",
         merged=1,
-        key=1,
         contributors=1,
         additions=1,
         deletions=0,
     )
-    assert (
-        text
-        == "1 PR was merged into o/r (1 key PR) by 1 contributor, adding 1 line and removing 0."
+    assert text == (
+        "1 PR was merged into o/r, written by 1 contributor, adding 1 line and removing 0."
     )
+    assert i18n.t("en", "summary.key", key=1) == "1 of them is a key PR (see the table below)."
 
 
 # ------------------------------------------------------------------ 5. custom windows, Chinese
@@ -274,7 +273,7 @@ def test_auxiliary_only_weeks_say_no_theme_stood_out(modules: list[str]) -> None
     # Tests, CI, docs and the catch-all are no subject: no theme, and the summary names
     # the kinds of change instead.
     assert not digest.themes and not digest.highlights
-    assert "The dominant themes were" in digest.summary_text
+    assert "This week's work centred on" in digest.summary_text
     assert "No theme stood out" in _markdown(digest)
 
 
@@ -284,4 +283,4 @@ def test_prs_without_modules_fall_back_to_kinds_as_themes() -> None:
         prs, [], repo=REPO, window=WINDOW, timezone="UTC", language="en", module_names={}
     )
     assert digest.themes == []
-    assert "The dominant themes were CI/build (6 PRs)." in digest.summary_text
+    assert "This week's work centred on CI/build (6 PRs)." in digest.summary_text

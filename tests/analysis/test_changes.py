@@ -1,0 +1,54 @@
+"""What a title says a PR changes: the action from its leading verb, the object as written."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from bot.analysis.changes import MAX_OBJECT_CHARS, title_change
+
+
+@pytest.mark.parametrize(
+    ("title", "action", "obj"),
+    [
+        ("[Spec Decode] Add Cohere EAGLE draft model", "add", "Cohere EAGLE draft model"),
+        ("[Attention] Remove the Tree Attention backend", "remove", "the Tree Attention backend"),
+        ("[Bugfix][CI] Fix Step3 pipeline KeyError (#123)", "fix", "Step3 pipeline KeyError"),
+        ("Add support for Foo models", "support", "Foo models"),
+        ("[ROCm][CI] Fix and stabilize EAGLE3 acceptance tests", "fix", "EAGLE3 acceptance tests"),
+        ("feat(sched): Migrate MoeWNA16 to MK oracle", "migrate", "MoeWNA16 to MK oracle"),
+        ("[Perf] Speed up prefix cache lookup", "speed", "prefix cache lookup"),
+        # A scope before the verb is not the change.
+        ("[Feature](dsa, cp): Add DSA context parallel.", "add", "DSA context parallel"),
+        ("[BugFix] Keep the router gate in FP32", "keep", "the router gate in FP32"),
+        # "X supports Y": X gains support for Y.
+        ("[EPLB][Feature] EPLB Support w4a8", "support", "w4a8 in EPLB"),
+        ("[CI]Style: Convert `test/` to ruff format", "convert", "`test/` to ruff format"),
+        # No leading verb: a noun phrase naming what landed, never a guessed verb.
+        ("[Kernel] Native W4A16 kernel for RDNA3", "land", "Native W4A16 kernel for RDNA3"),
+    ],
+)
+def test_action_and_object(title: str, action: str, obj: str) -> None:
+    change = title_change(title)
+    assert change is not None
+    assert (change.action, change.object) == (action, obj)
+
+
+def test_a_bugfix_title_without_a_verb_fixes_its_subject() -> None:
+    change = title_change("[Bugfix] Gemma4 startup crash", "bugfix")
+    assert change is not None and (change.action, change.object) == ("fix", "Gemma4 startup crash")
+
+
+def test_empty_title_has_no_change() -> None:
+    assert title_change("[Bugfix]") is None
+    assert title_change("") is None
+
+
+@given(st.text(min_size=1, max_size=400))
+def test_object_is_bounded_and_taken_from_the_title(title: str) -> None:
+    change = title_change(title)
+    if change is None:
+        return
+    assert len(change.object) <= MAX_OBJECT_CHARS
+    assert change.object.rstrip("…").strip() in " ".join(title.split()) or "…" in change.object

@@ -1,0 +1,178 @@
+"""Highlights say what changed (branch prose, issue 21 B): an opening sentence built from the
+lead PRs' titles, naming each PR inline, and only the PRs of the theme."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from bot.analysis.changes import title_change
+from bot.digest.build import change_sentence
+from tests.digest.helpers import fixture_digest
+
+
+@pytest.mark.parametrize(("language", "opening"), [("en", "This week: "), ("zh", "本周")])
+def test_each_highlight_opens_with_what_its_lead_prs_change(language: str, opening: str) -> None:
+    digest = fixture_digest(language)
+    assert digest.highlights
+    titles = {row.number: row.title for row in digest.prs}
+    for highlight in digest.highlights:
+        first = re.split(r"(?<=[.。])\s", highlight.text, maxsplit=1)[0]
+        assert first.startswith(opening), highlight.text
+        named = [int(n) for n in re.findall(r"#(\d+)", first)]
+        # The lead PR is named, and nothing outside the theme is.
+        assert named and named[0] == highlight.prs[0]
+        assert set(named) <= set(highlight.prs)
+        for number in named:
+            change = title_change(titles[number])
+            assert change is not None and change.object.split()[0] in first
+
+
+def test_same_action_is_grouped_and_order_kept() -> None:
+    changes = [
+        (1, title_change("[Model] Add Foo model")),
+        (2, title_change("[Bugfix] Fix bar crash")),
+        (3, title_change("Add Baz backend")),
+    ]
+    text = change_sentence(changes, "en", "week")
+    assert text == "This week: adds Foo model (#1) and Baz backend (#3); fixes bar crash (#2)."
+    zh = change_sentence(changes, "zh", "week")
+    # English wording inside a Chinese sentence is quoted as the title wrote it.
+    assert zh == "本周新增“Foo model”（#1）、“Baz backend”（#3），修复“bar crash”（#2）。"
+
+
+# ------------------------------------------------------------------ reverts re-landed
+
+
+def _analyzed(number: int, title: str, hour: int, body: str = ""):
+    from dataclasses import replace
+    from datetime import timedelta
+
+    from bot.core.models import AnalyzedPR
+    from tests.analysis.analysis_factory import ANALYZER, make_pr
+    from tests.digest.fixtures import WINDOW
+
+    pr = make_pr(title, [("vllm/v1/engine/core.py", 10, 2)], number=number, body=body)
+    pr = replace(pr, merged_at=WINDOW.start + timedelta(hours=hour), repo="vllm-project/vllm")
+    return AnalyzedPR(pr, ANALYZER.analyze(pr))
+
+
+def test_a_revert_relanded_in_the_window_is_not_follow_up_work() -> None:
+    prs = [
+        _analyzed(100, "[Core] Fuse the QKV projection of Foo", 1),
+        _analyzed(101, 'Revert "[Core] Fuse the QKV projection of Foo" (#100)', 5),
+        _analyzed(102, "[Core] Reland fuse the QKV projection of Foo", 30, body="Relands #100."),
+        _analyzed(103, 'Revert "[Misc] Enable weights loading tracking"', 40),
+    ]
+    for language in ("en", "zh"):
+        digest = fixture_digest(language, prs=prs, previous=[])
+        assert [(r.revert, r.reland) for r in digest.relanded] == [(101, 102)]
+        follow = [r for r in digest.recommendations if r.id == "revert-follow-up"]
+        # Only the revert that stays open is follow-up work.
+        assert [r.prs for r in follow] == [[103]]
+    from bot.digest.document import digest_document
+    from bot.digest.render import render_markdown
+
+    text = render_markdown(digest_document(fixture_digest("en", prs=prs, previous=[])))
+    assert "re-landed this week" in text and "#101" in text
+
+
+@pytest.mark.parametrize(
+    "reland",
+    [
+        'Revert "Revert "[Core] Fuse the QKV projection of Foo""',
+        "[Core] Fuse the QKV projection of Foo",  # landed again under its own title
+        "Reapply [Core] Fuse the QKV projection of Foo",
+    ],
+)
+def test_every_way_of_relanding_is_recognised(reland: str) -> None:
+    from bot.analysis.flags import relanded
+
+    prs = [
+        _analyzed(101, 'Revert "[Core] Fuse the QKV projection of Foo"', 5).pr,
+        _analyzed(102, reland, 30).pr,
+    ]
+    assert relanded(prs) == {101: 102}
+
+
+def test_the_original_merged_before_its_revert_is_not_a_reland() -> None:
+    from bot.analysis.flags import relanded
+
+    original = _analyzed(100, "[Core] Fuse the QKV projection of Foo", 1).pr
+    revert = _analyzed(101, 'Revert "[Core] Fuse the QKV projection of Foo"', 5).pr
+    assert relanded([revert, original]) == {}
+
+
+# ------------------------------------------------------------------ summary order
+
+
+@pytest.mark.parametrize(
+    ("language", "news", "caveat"),
+    [
+        ("en", "This week's work centred on", "First-time contributors: unknown (needs GitHub)."),
+        ("zh", "本周的工作主要集中在", "首次贡献者：未知（需要连接 GitHub 查询）。"),
+    ],
+)
+def test_summary_opens_with_the_news_and_ends_with_caveats(
+    language: str, news: str, caveat: str
+) -> None:
+    digest = fixture_digest(language, new_contributors=None)
+    text = digest.summary_text
+    assert text.startswith(news)
+    assert text.endswith(caveat)
+    # Totals are separate facts: the key-PR count never shares a clause with the authors.
+    assert not re.search(r"重点 PR，来自|key PRs?\) by", text)
+
+
+# ------------------------------------------------------------------ real weeks (../shared)
+
+
+@pytest.mark.parametrize("dataset", ["titles", "ascend"])
+def test_real_week_highlights_say_what_changed_and_claims_keep_metrics(dataset: str) -> None:
+    from bot.analysis.analyzer import Analyzer
+    from bot.analysis.rules import load_ruleset
+    from bot.core.weeks import iso_week
+    from tests.digest.test_honest_data import (
+        ASCEND_W22,
+        TITLES_WEEK,
+        _ascend_analyzer,
+        _digest,
+        _titles_window,
+    )
+
+    if dataset == "titles":
+        digest, _ = _digest(TITLES_WEEK, Analyzer(load_ruleset("vllm")), _titles_window(), "en")
+        opening = "In this period: "
+    else:
+        from datetime import UTC
+
+        digest, _ = _digest(ASCEND_W22, _ascend_analyzer(), iso_week(2026, 22, UTC), "en")
+        opening = "This week: "
+    assert digest.highlights
+    for highlight in digest.highlights:
+        assert highlight.text.startswith(opening), highlight.text
+        first = highlight.text.split(". ")[0]
+        assert {int(n) for n in re.findall(r"#(\d+)", first)} <= set(highlight.prs)
+    # Every figure quoted anywhere names what it measures.
+    for key in digest.key_prs:
+        for claim in key.claims:
+            assert re.search(r"[A-Za-z]{3,}", re.sub(r"\d+(?:\.\d+)?\s*(?:x|%|ms|us)", "", claim))
+    # Title-only: the key-PR table says it is scored from titles.
+    if dataset == "titles":
+        assert digest.key_prs and all(k.scored_from_titles for k in digest.key_prs)
+
+
+def test_key_pr_without_description_is_summarised_by_what_its_title_does() -> None:
+    from bot.digest.document import digest_document
+    from bot.digest.render import render_markdown
+
+    prs = [_analyzed(100 + i, f"[Model] Add Foo{i}-7B model support", i) for i in range(3)]
+    for language, expected in (
+        ("en", "Adds Foo0-7B model support"),
+        ("zh", "新增“Foo0-7B model support”"),
+    ):
+        digest = fixture_digest(language, prs=prs, previous=[], score_floor=0.0)
+        assert digest.key_prs and digest.key_prs[0].summary == digest.key_prs[0].title
+        text = render_markdown(digest_document(digest))
+        assert expected in text
