@@ -76,6 +76,15 @@ def test_help_in_chat_builds_no_alerts_runtime(warm_store: Path) -> None:
     assert result["code"] in (0, None)
     loaded = set(result["loaded"])  # type: ignore[call-overload]
     assert {"bot.alerts.wiring", "bot.alerts.pipeline", "discord", "slack_bolt"} & loaded == set()
+    # Help is answered from the config alone: the store is not even imported.
+    assert {"bot.store", "bot.app"} & loaded == set()
+
+
+def test_a_one_repository_digest_loads_no_organisation_digest(warm_store: Path) -> None:
+    result = _cli(["digest", "--week", "2026-W23", "--no-sync", "--format", "json"], warm_store)
+    assert result["code"] in (0, None)
+    loaded = set(result["loaded"])  # type: ignore[call-overload]
+    assert "bot.digest.pipeline" in loaded and "bot.digest.org" not in loaded
 
 
 async def test_subscriptions_need_no_alerts_runtime_but_reach_a_running_one(
