@@ -221,7 +221,19 @@ def bot(argv: list[str]) -> list[str]:
 
 
 def fill(env: dict[str, str], size: int, folder: Path) -> int:
-    files, pr_number = exports(size, folder)
+    # The export files are written by a child: peak RSS is read with wait4, and a forked
+    # child starts with its parent's resident pages, so this process must stay small.
+    written = subprocess.run(
+        [sys.executable, __file__, "--write-exports", str(size), str(folder)],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    pr_number = int(written.stdout)
+    files = [
+        (folder / f"week-{back}.json", WEEK_START - timedelta(weeks=back))
+        for back in range(HISTORY_WEEKS + 1)
+    ]
     for path, start in files:
         since, until = start.date().isoformat(), (start + timedelta(weeks=1)).date().isoformat()
         run_once(bot(["import", str(path), "--since", since, "--until", until, "--complete"]), env)
@@ -270,7 +282,7 @@ def _goal(command: Command, run: Run, floor: Run) -> str:
 def _line(name: str, run: Run, floor: Run) -> str:
     return (
         f"{name:6} {run.wall:6.3f} s  CPU {run.cpu:6.3f} s  RSS {run.rss_mb:5.0f} MB  "
-        f"{run.wall / floor.wall:4.2f}x floor"
+        f"{run.wall / floor.wall:4.2f}x floor (CPU {run.cpu / floor.cpu:4.2f}x)"
     )
 
 
@@ -280,12 +292,17 @@ def main() -> None:
     parser.add_argument("--only", default="pr,help,digest,10k", help="commands to run")
     parser.add_argument("--importtime", action="store_true", help="top 10 imports per command")
     parser.add_argument("--compare", type=Path, help="another checkout, run alternately")
+    parser.add_argument("--write-exports", nargs=2, metavar=("SIZE", "DIR"), help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.write_exports:
+        print(exports(int(args.write_exports[0]), Path(args.write_exports[1]))[1])
+        return
     wanted = set(args.only.split(","))
     trees = {"this": ROOT}
     if args.compare is not None:
         trees["other"] = args.compare.resolve()
-    _, _, source = _sources()
+    real = (SHARED / "vllm-titles").is_dir() and (SHARED / "vllm-ascend").is_dir()
+    source = "real vLLM titles and descriptions" if real else "synthetic PRs (no ../shared)"
     load = os.getloadavg()
     print(f"data: {source}; load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
     with tempfile.TemporaryDirectory() as tmp:
