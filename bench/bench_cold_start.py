@@ -196,6 +196,9 @@ def _env(data_dir: Path, root: Path) -> dict[str, str]:
     # The tree under test, also when it is not the installed one.
     env["PYTHONPATH"] = str(root)
     env.pop("VLLM_BOT_CONFIG", None)
+    # Bytecode is written and reused, as in an installed copy: a tree that must compile its
+    # modules on every run would measure the compiler.
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
     return env
 
 
