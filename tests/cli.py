@@ -5,7 +5,9 @@ environment, working directory, argv, stdout and stderr of the run swapped in an
 process-global state a fresh process would start without (the root logger's handlers, the
 registered secrets, the CLI's rich consoles) reset around it. It answers like
 `subprocess.run`: a CompletedProcess with the exit status and both streams as text.
-Starting a Python process costs about half a second; this costs none of it.
+Starting a Python process costs about half a second; this costs none of it. Called from an
+async test, the run happens in a thread while the test's loop waits: the fakes it talks to
+must run on a loop of their own (`BackgroundFake` in tests/core/test_cli_end_to_end.py).
 
 `vllm_bot_process` is the real process, for the tests whose subject is the process
 boundary (signals, crashes and resumption, what a fresh interpreter loads); mark those
