@@ -1,86 +1,253 @@
-"""Cold start of the CLI from a warm store: median wall time of fresh `vllm-bot` processes.
+"""What people wait for: fresh `vllm-bot` processes against a store that holds real weeks.
 
-Imports the sample export into a throwaway SQLite store once, then runs each command
-`--runs` times (default 10) as a new process and prints the median and the goal.
+Builds throwaway SQLite stores through the CLI itself (`vllm-bot import … --complete`):
 
-    .venv/bin/python bench/bench_cold_start.py [--runs 10]
-    .venv/bin/python bench/bench_cold_start.py --importtime "pr 43001"   # top 10 imports
-    .venv/bin/python bench/bench_cold_start.py --root /tmp/old-checkout   # another tree
-    .venv/bin/python bench/bench_cold_start.py --compare /tmp/old-checkout  # both, interleaved
+- `week`: a 250-PR week (2026-W23) and the 8 weeks before it, ~230 PRs each;
+- `10k`: a 10,000-PR week and the same 8 weeks of history.
 
-Wall time on a shared machine moves with the load; the CPU time (user + system) of the
-child process is printed beside it and is the steadier figure to compare trees by.
-`--compare` alternates the runs of the two trees, so both see the same load.
+Titles are vLLM's own (`../shared/datasets/vllm-titles`), descriptions real PR descriptions
+(`../shared/datasets/vllm-ascend`), files derived from each title's tag so the vllm rule set
+classifies them. Without `../shared` the PRs are bench_digest's synthetic ones (said so).
+
+Each command then runs as a new process, alternating with the floor, `python -c "import
+sqlalchemy.ext.asyncio, aiosqlite, httpx, pydantic"` (what any store-reading command pays),
+so both see the same load. Reported per command: median wall time, CPU time (user + system)
+and peak RSS of the child (`os.wait4`), the ratio of the medians to the floor's, and the
+goal. The first run after the import is reported apart: it analyses every PR once and fills
+the store's analysis cache, which every later run reads.
+
+    .venv/bin/python bench/bench_cold_start.py [--runs 5] [--only pr,help,digest,10k]
+    .venv/bin/python bench/bench_cold_start.py --importtime          # top 10 imports each
+    .venv/bin/python bench/bench_cold_start.py --compare /work/main  # another tree, alternated
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
+import random
 import re
-import resource
 import shlex
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-SAMPLE = Path(__file__).resolve().parent.parent / "examples" / "vllm-sample-2026-W22-W23.json"
-CLI = [sys.executable, "-m", "bot"]
+SHARED = ROOT.parent / "shared" / "datasets"
+REPO = "vllm-project/vllm"
+WEEK = "2026-W23"
+WEEK_START = datetime(2026, 6, 1, tzinfo=UTC)  # Monday of 2026-W23
+HISTORY_WEEKS = 8
+FLOOR = [sys.executable, "-c", "import sqlalchemy.ext.asyncio, aiosqlite, httpx, pydantic"]
+# A title's tag to a file the vllm rule set knows (bench_digest's areas, plus common tags).
+TAG_PATHS = {
+    "rocm": "vllm/platforms/rocm.py",
+    "amd": "vllm/platforms/rocm.py",
+    "xpu": "vllm/platforms/xpu.py",
+    "cpu": "vllm/platforms/cpu.py",
+    "tpu": "vllm/platforms/tpu.py",
+    "attention": "vllm/v1/attention/backends/flash_attn.py",
+    "moe": "vllm/model_executor/layers/fused_moe/layer.py",
+    "core": "vllm/v1/core/sched/scheduler.py",
+    "scheduler": "vllm/v1/core/sched/scheduler.py",
+    "frontend": "vllm/entrypoints/openai/serving_chat.py",
+    "spec decode": "vllm/v1/spec_decode/eagle.py",
+    "quantization": "vllm/model_executor/layers/quantization/fp8.py",
+    "quant": "vllm/model_executor/layers/quantization/fp8.py",
+    "model": "vllm/model_executor/models/llama.py",
+    "ci/build": ".buildkite/test-pipeline.yaml",
+    "ci": ".buildkite/test-pipeline.yaml",
+    "doc": "docs/usage/README.md",
+    "docs": "docs/usage/README.md",
+    "bugfix": "vllm/engine/arg_utils.py",
+    "misc": "vllm/utils/__init__.py",
+    "kernel": "csrc/attention/attention_kernels.cu",
+    "v1": "vllm/v1/engine/core.py",
+}
+_TAG = re.compile(r"^\s*\[([^\]]+)\]")
 
-# (label, argv, goal in seconds)
-COMMANDS: list[tuple[str, list[str], float]] = [
-    ("vllm-bot pr 43001", ["pr", "43001"], 0.6),
-    ('vllm-bot chat "/vllm help"', ["chat", "/vllm help"], 0.6),
-    (
-        "vllm-bot digest --week 2026-W23 --no-sync",
-        ["digest", "--week", "2026-W23", "--no-sync"],
-        1.0,
-    ),
-]
+
+@dataclass(frozen=True)
+class Command:
+    key: str
+    label: str
+    argv: list[str]
+    store: str  # "week" or "10k"
+    goal_ratio: float | None  # to the floor
+    goal_seconds: float | None = None
+    goal_rss_mb: float | None = None
 
 
-def _env(data_dir: Path, root: Path | None = None) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("SLACK_", "DISCORD_"))}
-    env["DATABASE_URL"] = f"sqlite:///{data_dir / 'bench.db'}"
+def commands(pr_number: int) -> list[Command]:
+    digest = ["digest", "--week", WEEK, "--no-sync"]
+    return [
+        Command("pr", f"vllm-bot pr {pr_number}", ["pr", str(pr_number)], "week", 1.2),
+        Command("help", 'vllm-bot chat "/vllm help"', ["chat", "/vllm help"], "week", 1.2),
+        Command("digest", "vllm-bot digest --no-sync (250 PRs)", digest, "week", 2.0),
+        Command("10k", "vllm-bot digest --no-sync (10,000 PRs)", digest, "10k", None, 5.0, 300),
+    ]
+
+
+# ---------------------------------------------------------------------------- the data
+
+
+def _read(path: Path) -> list[dict[str, object]]:
+    prs: list[dict[str, object]] = json.loads(path.read_text())["pullRequests"]
+    return prs
+
+
+def _sources() -> tuple[list[list[str]], list[str], str]:
+    """Weeks of real titles, real descriptions, and where they came from."""
+    titles_dir, bodies_dir = SHARED / "vllm-titles", SHARED / "vllm-ascend"
+    if titles_dir.is_dir() and bodies_dir.is_dir():
+        weeks = [
+            [str(pr["title"]) for pr in _read(path)] for path in sorted(titles_dir.glob("*.json"))
+        ]
+        bodies = [
+            str(pr["body"])
+            for path in sorted(bodies_dir.glob("*.json"))
+            for pr in _read(path)
+            if pr.get("body")
+        ]
+        return weeks, bodies, "real vLLM titles, real descriptions (../shared/datasets)"
+    sys.path.insert(0, str(ROOT))
+    from bench.bench_digest import synthetic_prs
+
+    fake = synthetic_prs(250 * (HISTORY_WEEKS + 1), 1, seed=7)
+    weeks = [[p.title for p in fake[i : i + 250]] for i in range(0, len(fake), 250)]
+    return weeks, [p.body for p in fake], "synthetic PRs (../shared is absent)"
+
+
+def _pr(
+    number: int, title: str, body: str, merged: datetime, rng: random.Random
+) -> dict[str, object]:
+    tag = _TAG.match(title)
+    path = TAG_PATHS.get(tag.group(1).strip().lower(), "") if tag else ""
+    path = path or f"vllm/{rng.choice(['engine', 'worker', 'config', 'utils'])}/x{number % 40}.py"
+    files = [{"path": path, "additions": rng.randrange(1, 400), "deletions": rng.randrange(0, 120)}]
+    if rng.random() < 0.5:
+        files.append({"path": f"tests/test_{number % 97}.py", "additions": 30, "deletions": 0})
+    created = merged - timedelta(days=rng.randrange(1, 20))
+    return {
+        "number": number,
+        "title": title,
+        "body": body,
+        "url": f"https://github.com/{REPO}/pull/{number}",
+        "author": f"dev{rng.randrange(400)}",
+        "createdAt": created.strftime("%Y-%m-%dT%H:%M:%SZ"),
+        "mergedAt": merged.strftime("%Y-%m-%dT%H:%M:%SZ"),
+        "labels": [],
+        "additions": sum(int(f["additions"]) for f in files),  # type: ignore[call-overload]
+        "deletions": sum(int(f["deletions"]) for f in files),  # type: ignore[call-overload]
+        "changedFiles": len(files),
+        "files": files,
+    }
+
+
+def exports(size: int, folder: Path) -> tuple[list[tuple[Path, datetime]], int]:
+    """One export file per week (target week of `size` PRs, then the history weeks), and
+    the number of one PR of the target week."""
+    weeks, bodies, _ = _sources()
+    rng = random.Random(size)
+    number = 100_000
+    files: list[tuple[Path, datetime]] = []
+    for back in range(HISTORY_WEEKS + 1):
+        start = WEEK_START - timedelta(weeks=back)
+        if back == 0:
+            pool = [t for week in weeks for t in week]
+            titles = [pool[i % len(pool)] for i in range(size)]
+        else:
+            titles = weeks[-back % len(weeks)]
+        step = 7 * 86400 / len(titles)
+        prs = []
+        for i, title in enumerate(titles):
+            merged = start + timedelta(seconds=int(i * step) + 1)
+            prs.append(_pr(number, title, bodies[number % len(bodies)], merged, rng))
+            number += 1
+        path = folder / f"week-{back}.json"
+        end = start + timedelta(weeks=1)
+        window = {"since": start.isoformat(), "until": end.isoformat()}
+        path.write_text(json.dumps({"repository": REPO, "pullRequests": prs, "window": window}))
+        files.append((path, start))
+    return files, 100_000
+
+
+# ---------------------------------------------------------------------------- running
+
+
+@dataclass
+class Run:
+    wall: float
+    cpu: float
+    rss_mb: float
+
+
+def _env(data_dir: Path, root: Path) -> dict[str, str]:
+    env = {
+        k: v for k, v in os.environ.items() if not k.startswith(("SLACK_", "DISCORD_", "GITHUB_"))
+    }
+    env["DATABASE_URL"] = f"sqlite:///{data_dir / 'bench.sqlite3'}"
     # The tree under test, also when it is not the installed one.
-    env["PYTHONPATH"] = str(root or ROOT)
+    env["PYTHONPATH"] = str(root)
     env.pop("VLLM_BOT_CONFIG", None)
+    # Bytecode is written and reused, as in an installed copy: a tree that must compile its
+    # modules on every run would measure the compiler.
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
     return env
 
 
-def _cpu() -> float:
-    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return usage.ru_utime + usage.ru_stime
+def run_once(argv: list[str], env: dict[str, str] | None = None) -> Run:
+    """Wall time, CPU time and peak RSS of one fresh process (its own rusage, via wait4)."""
+    started = time.perf_counter()
+    cwd = env["PYTHONPATH"] if env else None
+    child = subprocess.Popen(
+        argv, env=env, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=False
+    )
+    assert child.stderr is not None
+    error = child.stderr.read()
+    _, status, usage = os.wait4(child.pid, 0)
+    wall = time.perf_counter() - started
+    child.returncode = os.waitstatus_to_exitcode(status)
+    if child.returncode != 0:
+        raise SystemExit(f"{shlex.join(argv)} exited {child.returncode}: {error.decode()[-400:]}")
+    return Run(wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024)
 
 
-def _run(argv: list[str], env: dict[str, str]) -> tuple[float, float]:
-    """(wall seconds, CPU seconds) of one fresh process."""
-    cpu, start = _cpu(), time.perf_counter()
-    cwd = env["PYTHONPATH"]
-    done = subprocess.run([*CLI, *argv], env=env, cwd=cwd, capture_output=True, text=True)
-    elapsed = time.perf_counter() - start
-    if done.returncode != 0:
-        raise SystemExit(f"{shlex.join(argv)} exited {done.returncode}: {done.stderr.strip()}")
-    return elapsed, _cpu() - cpu
+def bot(argv: list[str]) -> list[str]:
+    return [sys.executable, "-m", "bot", *argv]
 
 
-def warm_store(env: dict[str, str]) -> None:
-    argv = ["import", str(SAMPLE), "--since", "2026-05-25", "--until", "2026-06-08", "--complete"]
-    _run(argv, env)
-    # One run of each command fills caches a real user's store already holds (analyses).
-    for _label, command, _goal in COMMANDS:
-        _run(command, env)
+def fill(env: dict[str, str], size: int, folder: Path) -> int:
+    # The export files are written by a child: peak RSS is read with wait4, and a forked
+    # child starts with its parent's resident pages, so this process must stay small.
+    written = subprocess.run(
+        [sys.executable, __file__, "--write-exports", str(size), str(folder)],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    pr_number = int(written.stdout)
+    files = [
+        (folder / f"week-{back}.json", WEEK_START - timedelta(weeks=back))
+        for back in range(HISTORY_WEEKS + 1)
+    ]
+    for path, start in files:
+        since, until = start.date().isoformat(), (start + timedelta(weeks=1)).date().isoformat()
+        run_once(bot(["import", str(path), "--since", since, "--until", until, "--complete"]), env)
+    return pr_number
 
 
 def importtime(argv: list[str], env: dict[str, str], top: int = 10) -> list[tuple[int, str]]:
     done = subprocess.run(
         [sys.executable, "-X", "importtime", "-m", "bot", *argv],
         env=env,
-        cwd=ROOT,
+        cwd=env["PYTHONPATH"],
         capture_output=True,
         text=True,
     )
@@ -93,58 +260,89 @@ def importtime(argv: list[str], env: dict[str, str], top: int = 10) -> list[tupl
     return sorted(rows, reverse=True)[:top]
 
 
+def _median(runs: list[Run]) -> Run:
+    return Run(
+        statistics.median(r.wall for r in runs),
+        statistics.median(r.cpu for r in runs),
+        max(r.rss_mb for r in runs),
+    )
+
+
+def _goal(command: Command, run: Run, floor: Run) -> str:
+    parts = []
+    if command.goal_ratio is not None:
+        ok = run.wall <= command.goal_ratio * floor.wall
+        parts.append(f"goal <= {command.goal_ratio}x {'ok' if ok else 'over'}")
+    if command.goal_seconds is not None:
+        ok = run.wall < command.goal_seconds
+        parts.append(f"goal < {command.goal_seconds:.0f} s {'ok' if ok else 'over'}")
+    if command.goal_rss_mb is not None:
+        ok = run.rss_mb < command.goal_rss_mb
+        parts.append(f"< {command.goal_rss_mb:.0f} MB {'ok' if ok else 'over'}")
+    return "; ".join(parts)
+
+
+def _line(name: str, run: Run, floor: Run) -> str:
+    return (
+        f"{name:6} {run.wall:6.3f} s  CPU {run.cpu:6.3f} s  RSS {run.rss_mb:5.0f} MB  "
+        f"{run.wall / floor.wall:4.2f}x floor (CPU {run.cpu / floor.cpu:4.2f}x)"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--runs", type=int, default=10)
-    parser.add_argument("--importtime", metavar="ARGS", help="print the top 10 imports of one run")
-    parser.add_argument("--root", type=Path, help="the checkout to measure (default: this one)")
+    parser.add_argument("--runs", type=int, default=5, help="runs per command (10k: at most 3)")
+    parser.add_argument("--only", default="pr,help,digest,10k", help="commands to run")
+    parser.add_argument("--importtime", action="store_true", help="top 10 imports per command")
     parser.add_argument("--compare", type=Path, help="another checkout, run alternately")
+    parser.add_argument("--write-exports", nargs=2, metavar=("SIZE", "DIR"), help=argparse.SUPPRESS)
     args = parser.parse_args()
-    if args.compare is not None:
-        compare(args.compare.resolve(), args.runs)
+    if args.write_exports:
+        print(exports(int(args.write_exports[0]), Path(args.write_exports[1]))[1])
         return
-    if args.root is not None:
-        global ROOT
-        ROOT = args.root.resolve()
+    wanted = set(args.only.split(","))
+    trees = {"this": ROOT}
+    if args.compare is not None:
+        trees["other"] = args.compare.resolve()
+    real = (SHARED / "vllm-titles").is_dir() and (SHARED / "vllm-ascend").is_dir()
+    source = "real vLLM titles and descriptions" if real else "synthetic PRs (no ../shared)"
+    load = os.getloadavg()
+    print(f"data: {source}; load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
     with tempfile.TemporaryDirectory() as tmp:
-        env = _env(Path(tmp))
-        warm_store(env)
-        if args.importtime:
-            for micros, name in importtime(shlex.split(args.importtime), env):
-                print(f"{micros / 1000:8.1f} ms  {name}")
-            return
-        for label, command, goal in COMMANDS:
-            runs = [_run(command, env) for _ in range(args.runs)]
-            times = [wall for wall, _ in runs]
-            median = statistics.median(times)
-            cpu = statistics.median(c for _, c in runs)
-            verdict = "ok" if median <= goal else "over"
-            print(
-                f"{label:45} median {median:.3f} s (CPU {cpu:.3f} s)  min {min(times):.3f}  "
-                f"max {max(times):.3f}  goal {goal:.1f} s  {verdict}"
-            )
-
-
-def _summary(runs: list[tuple[float, float]]) -> tuple[float, float]:
-    return statistics.median(w for w, _ in runs), statistics.median(c for _, c in runs)
-
-
-def compare(other: Path, runs: int) -> None:
-    """This tree and `other`, one run each in turn, each from its own warm store."""
-    with tempfile.TemporaryDirectory() as mine, tempfile.TemporaryDirectory() as theirs:
-        envs = {"this": _env(Path(mine)), "other": _env(Path(theirs), other)}
-        for env in envs.values():
-            warm_store(env)
-        for label, command, goal in COMMANDS:
-            results: dict[str, list[tuple[float, float]]] = {name: [] for name in envs}
+        envs: dict[tuple[str, str], dict[str, str]] = {}
+        pr_number = 0
+        stores = {"week": 250, "10k": 10_000}
+        needed = {c.store for c in commands(0) if c.key in wanted}
+        for (name, root), store in [(t, s) for t in trees.items() for s in sorted(needed)]:
+            folder = Path(tmp) / f"{name}-{store}"
+            folder.mkdir()
+            envs[name, store] = env = _env(folder, root)
+            started = time.perf_counter()
+            pr_number = fill(env, stores[store], folder)
+            print(f"{name} tree, {store} store imported in {time.perf_counter() - started:.1f} s")
+        for command in commands(pr_number):
+            if command.key not in wanted:
+                continue
+            print(f"\n{command.label}")
+            if args.importtime:
+                for micros, module in importtime(command.argv, envs["this", command.store]):
+                    print(f"    {micros / 1000:7.1f} ms  {module}")
+            for name in trees:
+                first = run_once(bot(command.argv), envs[name, command.store])
+                print(f"  {name:5} first run (fills the analysis cache): {first.wall:.3f} s, "
+                      f"RSS {first.rss_mb:.0f} MB")  # fmt: skip
+            runs = min(args.runs, 3) if command.store == "10k" else args.runs
+            results: dict[str, list[Run]] = {"floor": [], **{name: [] for name in trees}}
             for _ in range(runs):
-                for name, env in envs.items():
-                    results[name].append(_run(command, env))
-            (wall, cpu), (other_wall, other_cpu) = (_summary(r) for r in results.values())
-            print(
-                f"{label:45} this {wall:.3f} s (CPU {cpu:.3f})  other {other_wall:.3f} s "
-                f"(CPU {other_cpu:.3f})  saved {other_wall - wall:+.3f} s  goal {goal:.1f} s"
-            )
+                results["floor"].append(run_once(FLOOR))
+                for name in trees:
+                    results[name].append(run_once(bot(command.argv), envs[name, command.store]))
+            floor = _median(results["floor"])
+            print(f"  {'floor':6} {floor.wall:6.3f} s  CPU {floor.cpu:6.3f} s  "
+                  f"RSS {floor.rss_mb:5.0f} MB")  # fmt: skip
+            for name in trees:
+                run = _median(results[name])
+                print(f"  {_line(name, run, floor)}  {_goal(command, run, floor)}")
 
 
 if __name__ == "__main__":

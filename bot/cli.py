@@ -16,7 +16,7 @@ import typer.core
 
 from bot.core.errors import BotError, GitHubUnreachable, UsageError, one_line
 from bot.core.secrets import RedactingStream, redact
-from bot.core.validators import check_out_file, echo
+from bot.core.validators import MAX_PR_NUMBER, check_out_file, echo
 from bot.core.weeks import parse_window
 from bot.importer import coverage, read_export_file
 
@@ -144,9 +144,6 @@ def _multi_target(
     repos: list[str] | None, org: str | None, exclude: list[str] | None
 ) -> DigestTarget | None:
     """An organisation target for `--repo` repeated or `--org`; None for one repository."""
-    # Lazy: bot.digest.org (~100 ms) loads only when --repo/--org names a multi-repo target.
-    from bot.digest.org import ad_hoc_target
-
     if exclude and org is None:
         raise UsageError(
             "--exclude only applies with --org NAME, e.g. "
@@ -154,6 +151,9 @@ def _multi_target(
         )
     if org is None and len(repos or []) < 2:
         return None
+    # Lazy: bot.digest.org (~240 ms) loads only when --repo/--org names a multi-repo target.
+    from bot.digest.org import ad_hoc_target
+
     if org is not None and repos:
         raise UsageError("give --org NAME or --repo OWNER/NAME (repeated), not both")
     return ad_hoc_target(repos or [], org, exclude or [])
@@ -416,6 +416,11 @@ def sync_summary(repo: str, label: str, result: SyncResult) -> str:
 
 def _pr_ref(ref: str, repo: str | None) -> tuple[int, str | None]:
     """`42121`, `#42121`, `OWNER/NAME#42121` or a PR URL, as `/vllm pr` accepts."""
+    plain = ref.strip()
+    if plain.isascii() and plain.isdigit() and 1 <= int(plain) <= MAX_PR_NUMBER:
+        # The usual form, answered as parse_pr_ref answers it without loading the command
+        # layer (bot.commands, ~20 ms of `vllm-bot pr N`).
+        return int(plain), repo
     # Lazy: the chat command parser stays off commands that take no PR reference.
     from bot.commands import CommandError, parse_pr_ref
 
@@ -776,11 +781,16 @@ def chat(
     """Run one /vllm command through the same command layer as Slack and Discord."""
 
     async def go() -> int:
-        # Lazy: the chat adapter and command registry load only for `chat`.
-        from bot.commands.cli_adapter import run_chat
+        # Lazy: the chat adapter, command registry and config load only for `chat`.
+        from bot.commands.cli_adapter import reply_without_store, run_chat
+        from bot.core.config import Environment, load_config
 
-        async with await _services() as services:
-            reply_text, code = await run_chat(services, text, channel=channel, user=user)
+        answered = reply_without_store(text, channel, load_config(state.config, Environment()))
+        if answered is not None:
+            reply_text, code = answered
+        else:
+            async with await _services() as services:
+                reply_text, code = await run_chat(services, text, channel=channel, user=user)
         if code == 0:
             _emit(reply_text, None)
         else:

@@ -55,9 +55,10 @@ def to_dict(analysis: Analysis) -> JSON:
         "m": [[m.id, m.rule, m.lines] for m in analysis.modules],
         "k": analysis.kind,
         "kr": analysis.kind_reason,
-        "f": [[f.id, f.reason, f.key, f.params] for f in analysis.flags],
+        # A reason with a message key is kept as key and parameters only (models.Flag).
+        "f": [[f.id, f.text, f.key, f.params] for f in analysis.flags],
         "s": analysis.score,
-        "c": [[c.feature, c.points, c.reason, c.key, c.params] for c in analysis.contributions],
+        "c": [[c.feature, c.points, c.text, c.key, c.params] for c in analysis.contributions],
         "cl": [[c.text, c.factor, c.metric] for c in analysis.claims],
     }
 

@@ -2,12 +2,15 @@
 parameters of the one catalogue, bot/core/i18n.py (ids under ``reason.``).
 
 Analysis code never writes a reason string itself: it names a message id and passes
-parameters (see ``bot.core.i18n.reason`` for the value types). The English rendering is stored in
-``Flag.reason`` / ``ScoreContribution.reason`` (the CONTRACT JSON stays English); cards
-render ``key`` + ``params`` again in the card's language.
+parameters (see ``bot.core.i18n.reason`` for the value types). That is all an analysis
+keeps and the store caches: the English text (``Flag.reason`` / ``ScoreContribution.reason``,
+the CONTRACT JSON stays English) is rendered on first read, for the few PRs a card, a
+report or a digest's key-PR table shows; cards render ``key`` + ``params`` in their language.
 """
 
 from __future__ import annotations
+
+from itertools import groupby
 
 from bot.core import i18n
 from bot.core.models import Flag, ScoreContribution
@@ -31,19 +34,28 @@ def nested(key: str, params: Params) -> dict[str, object]:
 
 
 def make_flag(flag_id: str, key: str, **params: object) -> Flag:
-    key = i18n.reason_id(key)
-    return Flag(flag_id, render(key, params), key, params)
+    return Flag(flag_id, "", i18n.reason_id(key), params)
 
 
 def make_contribution(feature: str, points: float, key: str, **params: object) -> ScoreContribution:
-    key = i18n.reason_id(key)
-    return ScoreContribution(feature, points, render(key, params), key, params)
+    return ScoreContribution(feature, points, "", i18n.reason_id(key), params)
 
 
 def reuse_flag(feature: str, points: float, key: str, flag: Flag) -> ScoreContribution:
-    """A contribution whose template is the flag's own one (same placeholders): reuses the
-    flag's English text instead of rendering it again."""
-    return ScoreContribution(feature, points, flag.reason, i18n.reason_id(key), flag.params)
+    """A contribution whose template is the flag's own one (same placeholders): shares the
+    flag's English text when it has been rendered."""
+    return ScoreContribution(feature, points, flag.text, i18n.reason_id(key), flag.params)
+
+
+def by_weight(contributions: list[ScoreContribution]) -> list[ScoreContribution]:
+    """Largest points first, then by feature, then by English reason: the reason decides
+    only between equal points of one feature, so only those are rendered."""
+    ordered = sorted(contributions, key=lambda c: (-c.points, c.feature))
+    out: list[ScoreContribution] = []
+    for _, tied in groupby(ordered, key=lambda c: (-c.points, c.feature)):
+        group = list(tied)
+        out.extend(sorted(group, key=lambda c: c.reason) if len(group) > 1 else group)
+    return out
 
 
 def flag_text(flag: Flag, language: str) -> str:

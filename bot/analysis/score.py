@@ -13,7 +13,7 @@ from bot.core.models import AnalyzedPR, Claim, Flag, ModuleMatch, PullRequest, S
 from .claims import best_claim
 from .files import pr_lines
 from .kinds import TRIVIAL_RE
-from .reasons import localized, make_contribution, nested, reuse_flag
+from .reasons import by_weight, localized, make_contribution, nested, reuse_flag
 from .regex import lazy
 from .rules import ModuleRule, RuleSet
 from .titles import parse_title
@@ -143,10 +143,9 @@ def _score(
         total = MAX_SCORE
     total = max(0.0, total)
 
-    contributions = [
-        ScoreContribution(c.feature, round(c.points, 2), c.reason, c.key, c.params) for c in out
-    ]
-    contributions.sort(key=lambda c: (-c.points, c.feature, c.reason))
+    contributions = by_weight(
+        [ScoreContribution(c.feature, round(c.points, 2), c.text, c.key, c.params) for c in out]
+    )
     return round(total + 1e-9, 1), contributions
 
 

@@ -5,16 +5,19 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from bot.commands.backend import services_context
+from bot.commands.context import channel_language
+from bot.commands.dispatch import parse_error
 from bot.commands.driver import drive
+from bot.commands.registry import help_text, parse
 from bot.commands.reply import Reply
-from bot.commands.syntax import Command
+from bot.commands.syntax import Command, CommandError, HelpCommand
 from bot.core.errors import UsageError
 from bot.core.i18n import message
 from bot.core.validators import CHAT_PLATFORMS, chat_channel_problem
 
 if TYPE_CHECKING:
     from bot.app import App
+    from bot.core.config import Config
 
 
 def chat_address(channel: str | None) -> tuple[str, str | None]:
@@ -65,6 +68,27 @@ class TerminalSurface:
         return body
 
 
+def reply_without_store(text: str, channel: str | None, config: Config) -> tuple[str, int] | None:
+    """Help and malformed commands typed at the terminal, answered from the config alone
+    as `drive` answers them; None for every other command (it needs the store).
+
+    A terminal channel has no subscriptions (they are refused there), so its language is
+    the config's or its digest target's, and `chat "/vllm help"` opens no store."""
+    platform, address = chat_address(channel)
+    if platform != "cli":
+        return None
+    language = channel_language(config, platform, address) or config.language
+    try:
+        command = parse(text)
+    except CommandError as exc:
+        reply = parse_error(exc, language)
+    else:
+        if not isinstance(command, HelpCommand):
+            return None
+        reply = Reply(text=help_text(command.topic, language))
+    return TerminalSurface(language).text(reply), reply.exit_code
+
+
 async def run_chat(
     services: App,
     text: str,
@@ -74,6 +98,10 @@ async def run_chat(
     progress: Callable[[str], None] | None = None,
 ) -> tuple[str, int]:
     """The reply as terminal text and the CONTRACT exit status (0, 2 bad input, 1 failure)."""
+    # Lazy: the store behind the services (~75 ms of tables and queries) stays off the
+    # replies above, which need none (measured with bench/bench_cold_start.py).
+    from bot.commands.backend import services_context
+
     platform, address = chat_address(channel)
     ctx = services_context(services, platform=platform, channel=address, user=user)
     surface = TerminalSurface(ctx.lang, progress)

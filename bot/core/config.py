@@ -29,13 +29,18 @@ from pydantic import (
     model_validator,
 )
 from pydantic_settings import BaseSettings, SettingsConfigDict
-from sqlalchemy.engine import make_url
 
 from bot.core.cron import parse_cron
 from bot.core.errors import ConfigError
 from bot.core.secrets import control_characters, register
 from bot.core.settings import AlertsConfig, LoggingConfig, ServeConfig
-from bot.core.validators import ChatPlatform, database_url_problem, echo, repo_problem
+from bot.core.validators import (
+    ChatPlatform,
+    database_password,
+    database_url_problem,
+    echo,
+    repo_problem,
+)
 
 REPO_PATTERN = r"^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+$"
 
@@ -346,13 +351,9 @@ class Environment(BaseSettings):
             for name in SECRET_VARIABLES
             if getattr(self, name) is not None
         ]
-        if self.database_url:
-            try:
-                password = make_url(self.database_url).password
-            except Exception:  # an unparsable URL is refused later with its own message
-                password = None
-            if password:
-                values.append(str(password))
+        password = database_password(self.database_url or "")
+        if password:
+            values.append(password)
         return values
 
 

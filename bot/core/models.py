@@ -110,23 +110,66 @@ class ModuleMatch:
     lines: int = 0  # changed lines in files of this module (primary = most lines)
 
 
-@dataclass(slots=True)
+def _english_reason(key: str, params: dict[str, object]) -> str:
+    # Lazy: the message catalogue (bot.core.i18n with babel, ~13 ms) loads only when a
+    # reason is read, not wherever the data model is.
+    from bot.core.i18n import reason
+
+    return reason("en", key, params)
+
+
+@dataclass(slots=True, eq=False)
 class Flag:
+    """A risk flag. Its reason is data, `key` + `params` (bot/analysis/reasons.py), and
+    `text` the English rendering: given for a reason without a key, else rendered on the
+    first read of `reason` and kept, since most analysed PRs never show theirs (a digest of
+    10,000 PRs: ~1 s of English nobody reads)."""
+
     id: str  # one of FLAG_IDS
-    reason: str  # English text (CONTRACT `flags[].reason`)
+    text: str  # English (CONTRACT `flags[].reason`); "" with a key: rendered on first read
     # Message key and parameters for other languages (bot/analysis/reasons.py renders them);
     # an empty key means the reason exists in English only.
     key: str = ""
     params: dict[str, object] = field(default_factory=dict)
 
+    @property
+    def reason(self) -> str:
+        """The English reason (CONTRACT `flags[].reason`)."""
+        self.text = self.text or (self.key and _english_reason(self.key, self.params))
+        return self.text
 
-@dataclass(slots=True)
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Flag):
+            return NotImplemented
+        mine = (self.id, self.reason, self.key, self.params)
+        return mine == (other.id, other.reason, other.key, other.params)
+
+    __hash__ = None  # type: ignore[assignment]  # mutable, compared by value (as @dataclass)
+
+
+@dataclass(slots=True, eq=False)
 class ScoreContribution:
+    """One score contribution; its reason is data as a Flag's is (`text`, `key`, `params`)."""
+
     feature: str  # e.g. "core-path", "size", "claim"
     points: float
-    reason: str  # "touches the scheduler", "1,450 lines changed" (English)
+    text: str  # "touches the scheduler", "1,450 lines changed" (English); "" with a key
     key: str = ""  # message key in bot/analysis/reasons.py; "" = English only
     params: dict[str, object] = field(default_factory=dict)
+
+    @property
+    def reason(self) -> str:
+        """The English reason (CONTRACT `score_reasons`), rendered on first read as a Flag's."""
+        self.text = self.text or (self.key and _english_reason(self.key, self.params))
+        return self.text
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, ScoreContribution):
+            return NotImplemented
+        mine = (self.feature, self.points, self.reason, self.key, self.params)
+        return mine == (other.feature, other.points, other.reason, other.key, other.params)
+
+    __hash__ = None  # type: ignore[assignment]  # mutable, compared by value (as @dataclass)
 
 
 @dataclass(slots=True)

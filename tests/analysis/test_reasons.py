@@ -7,9 +7,17 @@ import string
 import unicodedata
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from bot.analysis.cache import from_dict, to_dict
-from bot.analysis.reasons import contribution_text, flag_text, render
+from bot.analysis.reasons import (
+    by_weight,
+    contribution_text,
+    flag_text,
+    make_contribution,
+    render,
+)
 from bot.cards import pr_text
 from bot.core.i18n import MESSAGES
 from tests.analysis.analysis_factory import ANALYZER, make_pr
@@ -108,3 +116,43 @@ def test_i18n_imports_nothing_above_core() -> None:
         for alias in node.names
     }
     assert not {m for m in imported if m.startswith("bot")}
+
+
+@given(
+    st.lists(
+        st.tuples(
+            st.sampled_from([-1.0, 0.5, 1.0, 2.5]),
+            st.sampled_from(["size", "module", "claim"]),
+            st.sampled_from(["score.size", "score.module", "score.label"]),
+            st.integers(1, 3),
+        ),
+        max_size=8,
+    )
+)
+def test_contributions_are_ordered_as_by_points_feature_and_english_reason(
+    rows: list[tuple[float, str, str, int]],
+) -> None:
+    contributions = [
+        make_contribution(feature, points, key, lines=n, module="m", label=f"l{n}")
+        for points, feature, key, n in rows
+    ]
+    expected = sorted(
+        contributions, key=lambda c: (-c.points, c.feature, render(c.key, c.params, "en"))
+    )
+    assert [(c.feature, c.points, c.reason) for c in by_weight(contributions)] == [
+        (c.feature, c.points, c.reason) for c in expected
+    ]
+
+
+def test_a_reason_is_kept_as_data_and_read_in_english() -> None:
+    analysis = ANALYZER.analyze(
+        make_pr("[Core] Rework the scheduler", [("vllm/v1/core/sched/scheduler.py", 1_300, 4)])
+    )
+    stored = to_dict(analysis)
+    assert stored["f"] and stored["c"]  # core-path, large, missing-tests; their points
+    # The cache keeps key and parameters; the English text is what a reader gets.
+    assert all(text == "" for _, text, key, _ in stored["f"] if key)
+    assert all(text == "" for _, _, text, key, _ in stored["c"] if key)
+    again = from_dict(stored)
+    assert again == analysis
+    assert [f.reason for f in again.flags] == [render(f.key, f.params) for f in analysis.flags]

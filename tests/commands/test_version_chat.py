@@ -5,24 +5,17 @@ from __future__ import annotations
 
 import os
 import re
-import subprocess
-import sys
 from importlib import metadata
 from pathlib import Path
 
 from bot.analysis.cache import ANALYSIS_VERSION
 from bot.store.migrations.versions import __path__ as versions_path
+from tests.cli import vllm_bot
 
 
 def test_version_over_the_real_backend(tmp_path: Path) -> None:
     environment = dict(os.environ, DATABASE_URL=f"sqlite+aiosqlite:///{tmp_path / 'v.sqlite3'}")
-    shown = subprocess.run(
-        [sys.executable, "-m", "bot", "chat", "/vllm version"],
-        env=environment,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    shown = vllm_bot(environment, "chat", "/vllm version")
     assert shown.returncode == 0, shown.stderr
     head = max(p.name[:4] for p in Path(versions_path[0]).glob("0*.py"))
     expected = (

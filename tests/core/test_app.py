@@ -52,6 +52,7 @@ def warm_store(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return db
 
 
+@pytest.mark.subprocess  # what a fresh interpreter loads
 def test_a_pr_lookup_loads_no_alerts_platform_scheduler_or_migrations(warm_store: Path) -> None:
     result = _cli(["pr", "43001"], warm_store)
     assert result["code"] in (0, None)
@@ -71,11 +72,22 @@ def test_a_pr_lookup_loads_no_alerts_platform_scheduler_or_migrations(warm_store
     assert loaded & unwanted == set()
 
 
+@pytest.mark.subprocess  # what a fresh interpreter loads
 def test_help_in_chat_builds_no_alerts_runtime(warm_store: Path) -> None:
     result = _cli(["chat", "/vllm help"], warm_store)
     assert result["code"] in (0, None)
     loaded = set(result["loaded"])  # type: ignore[call-overload]
     assert {"bot.alerts.wiring", "bot.alerts.pipeline", "discord", "slack_bolt"} & loaded == set()
+    # Help is answered from the config alone: the store is not even imported.
+    assert {"bot.store", "bot.app"} & loaded == set()
+
+
+@pytest.mark.subprocess  # what a fresh interpreter loads
+def test_a_one_repository_digest_loads_no_organisation_digest(warm_store: Path) -> None:
+    result = _cli(["digest", "--week", "2026-W23", "--no-sync", "--format", "json"], warm_store)
+    assert result["code"] in (0, None)
+    loaded = set(result["loaded"])  # type: ignore[call-overload]
+    assert "bot.digest.pipeline" in loaded and "bot.digest.org" not in loaded
 
 
 async def test_subscriptions_need_no_alerts_runtime_but_reach_a_running_one(

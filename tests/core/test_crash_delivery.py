@@ -10,6 +10,9 @@ import pytest
 
 from tests.fakes.crash import CrashRig, crash_rig, plan
 
+# A real process killed mid-delivery and run again: the process boundary is the subject.
+pytestmark = pytest.mark.subprocess
+
 
 @pytest.fixture(scope="module")
 def rig(tmp_path_factory: pytest.TempPathFactory) -> Iterator[CrashRig]:

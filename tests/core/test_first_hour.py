@@ -118,6 +118,7 @@ def _in_pty(argv: list[str], env: dict[str, str], columns: int) -> str:
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="needs a pty")
+@pytest.mark.subprocess
 def test_terminal_digest_wraps_pr_lines_at_80_columns(tmp_path: Path) -> None:
     import json
 

@@ -127,6 +127,7 @@ def services_up() -> Iterator[tuple[FakeGitHub, FakeSlack]]:
         yield github, slack
 
 
+@pytest.mark.subprocess
 def test_full_run_shows_no_secret_in_any_form(
     services_up: tuple[FakeGitHub, FakeSlack], tmp_path: Path
 ) -> None:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
 from datetime import timedelta
 from pathlib import Path
 
@@ -11,6 +13,7 @@ from bot.digest.document import digest_document
 from bot.digest.render import render_json, render_markdown
 from bot.digest.service import make_digest
 from bot.store import Store
+from tests.cli import vllm_bot
 from tests.digest.history_helpers import NAMES, NOW, REPO, LabelAnalyzer, fill, pr, weeks_ending
 
 
@@ -96,15 +99,9 @@ def test_the_footer_says_where_the_archive_lives_when_base_url_is_set() -> None:
     assert week_url(None, "a/b", "2026-W23", "en") is None
 
 
-def _cli(tmp_path: Path, *args: str):
-    import os
-    import subprocess
-    import sys
-
+def _cli(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
     env = dict(os.environ, DATABASE_URL=f"sqlite+aiosqlite:///{tmp_path / 'cli.sqlite3'}")
-    return subprocess.run(
-        [sys.executable, "-m", "bot", *args], env=env, capture_output=True, text=True, timeout=120
-    )
+    return vllm_bot(env, *args)
 
 
 def test_the_cli_builds_a_module_digest(tmp_path: Path) -> None:

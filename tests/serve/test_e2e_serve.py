@@ -38,6 +38,9 @@ from tests.fakes.prdata import FakeFile, FakePR, make_prs
 from tests.fakes.slack import FakeSlack, Message
 from tests.slack.helpers import command_body, signed_headers
 
+# The deployed process (signals, drain, exit status): the process boundary is the subject.
+pytestmark = pytest.mark.subprocess
+
 ROOT = Path(__file__).resolve().parents[2]
 REPO = "vllm-project/vllm"
 SIGNING_SECRET = "e2e0signing0secret0for0the0fake0slack"

@@ -71,6 +71,7 @@ def test_preflight_raises_one_line_config_error() -> None:
     assert info.value.exit_code == 2
 
 
+@pytest.mark.subprocess
 def test_vllm_bot_serve_exits_2_with_one_line(tmp_path: Path) -> None:
     config = tmp_path / "bot.toml"
     config.write_text('[[digest.targets]]\nplatform = "slack"\nchannel = "C0123"\n')

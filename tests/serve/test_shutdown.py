@@ -129,6 +129,7 @@ async def _read_until(stream: asyncio.StreamReader, pattern: re.Pattern[str]) ->
             return match
 
 
+@pytest.mark.subprocess
 async def test_vllm_bot_serve_process_answers_health_and_exits_0_on_sigterm(
     tmp_path: Path,
 ) -> None:
