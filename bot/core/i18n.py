@@ -1334,6 +1334,56 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": " (another run is posting message {part} right now)",
         "zh": "（另一个任务正在发布第 {part} 条消息）",
     },
+    # --- themes ---
+    # Trends against last week's highlight of the same theme (bot/analysis/themes.py).
+    "theme.trend.new": {
+        "en": "{count} {count:PR|PRs}, new: not a highlight last week.",
+        "zh": "本周 {count} 个 PR，新主题（上周不是重点主题）。",
+    },
+    "theme.trend.new.period": {
+        "en": "{count} {count:PR|PRs}, new: not a highlight the week before.",
+        "zh": "本期 {count} 个 PR，新主题（前一周不是重点主题）。",
+    },
+    "theme.trend.rising": {
+        "en": "{count} {count:PR|PRs}, rising (last week {previous} → this week {count}).",
+        "zh": "本周 {count} 个 PR，明显增多（上周 {previous} 个 → 本周 {count} 个）。",
+    },
+    "theme.trend.rising.period": {
+        "en": "{count} {count:PR|PRs}, rising (previous week {previous} → this period {count}).",
+        "zh": "本期 {count} 个 PR，明显增多（前一周 {previous} 个 → 本期 {count} 个）。",
+    },
+    "theme.trend.falling": {
+        "en": "{count} {count:PR|PRs}, falling (last week {previous} → this week {count}).",
+        "zh": "本周 {count} 个 PR，明显减少（上周 {previous} 个 → 本周 {count} 个）。",
+    },
+    "theme.trend.falling.period": {
+        "en": "{count} {count:PR|PRs}, falling (previous week {previous} → this period {count}).",
+        "zh": "本期 {count} 个 PR，明显减少（前一周 {previous} 个 → 本期 {count} 个）。",
+    },
+    "theme.trend.unheld": {
+        "en": "{count} {count:PR|PRs} (last week is not in the store: no trend).",
+        "zh": "本周 {count} 个 PR（存储中没有上周的数据，无法判断趋势）。",
+    },
+    "theme.trend.unheld.period": {
+        "en": "{count} {count:PR|PRs} (the week before is not in the store: no trend).",
+        "zh": "本期 {count} 个 PR（存储中没有前一周的数据，无法判断趋势）。",
+    },
+    "theme.trend.average": {
+        "en": "About {average} PRs a week named it in the {weeks} earlier {weeks:week|weeks}.",
+        "zh": "此前 {weeks} 周平均每周约 {average} 个 PR 涉及该主题。",
+    },
+    "theme.fading": {
+        "en": "Fading since last week: {items}.",
+        "zh": "较上周明显减少的主题：{items}。",
+    },
+    "theme.fading.period": {
+        "en": "Fading since the week before: {items}.",
+        "zh": "较前一周明显减少的主题：{items}。",
+    },
+    "theme.fading_item": {
+        "en": "{name} ({previous} → {count} {count:PR|PRs})",
+        "zh": "{name}（{previous} 个 → {count} 个 PR）",
+    },
 }
 
 
