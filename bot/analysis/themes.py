@@ -53,12 +53,11 @@ RUN_MIN = 3  # one author's PRs sharing a term
 SERIES_MIN = 2  # numbered-series PRs sharing a term
 SMOOTHING = 0.5
 NESTED = 0.8  # share of a term's PRs inside a chosen area that makes it part of it
-# Areas: the heaviest AREA_TOP modules by main-subject PRs, with at least AREA_MIN of them
+# Areas: modules with at least AREA_MIN main-subject PRs
 # (and AREA_SHARE of the window), whose main-subject PRs are at least AREA_COHERENCE of the
 # PRs touching the module, and at least AREA_NAMED of them name it (tag, title words, label):
 # a module that only its path or keyword rules fill ("CUDA kernels": MoE, quantization and
 # sampler PRs that touch csrc/) is where work happens, not what it is about.
-AREA_TOP = 8
 AREA_NAMED = 0.4
 AREA_BITS = 2.0  # log2(1 + 3)
 AREA_MIN = 3
@@ -91,6 +90,7 @@ _DIGIT = re.compile(r"\d")
 _VERSION_RE = re.compile(r"^v?\d+(?:\.\d+)*[a-z]?$")
 _TOKEN_SPLIT = re.compile(r"[\s\-./:,;()\[\]]+")
 _LETTERS = "abcdefghijklmnopqrstuvwxyz"
+_MAIN_WHY = {"named": "its tag or label", "lines": "most changed lines", "title": "title word"}
 
 
 def normalize_term(text: str) -> str:
@@ -197,6 +197,7 @@ class ThemeDoc:
     labels: tuple[str, ...] = ()
     modules: tuple[str, ...] = ()  # theme-eligible modules the PR touches
     main_module: str | None = None  # the module that is the PR's main subject, if any
+    main_why: str = ""  # "named" (tag, label), "lines", "title" (a whole title word)
     score: float = 0.0
     key: bool = False  # a key PR of the window
 
@@ -496,23 +497,28 @@ _NAMED_RULE = re.compile(r"(?:^|; )(?:tag \[|label )")
 _TITLE_WORD_RULE = re.compile(r"title (?:word|hint) '([^']+)'")
 
 
-def main_module(pr: PullRequest, eligible: Sequence[ModuleMatch]) -> str | None:
-    """The module a PR is mainly about: named by a tag or label, or holding at least half
-    of its module lines; on title-only data also a whole word of the title (a rule's
-    keyword found inside another word, "awq" of "awq_marlin_test", is not enough)."""
+def main_module(pr: PullRequest, eligible: Sequence[ModuleMatch]) -> tuple[str, str] | None:
+    """The module a PR is mainly about and why: "named" (a tag or label of the module),
+    "lines" (at least half of its module lines; the first path module when line counts
+    are unknown), or "title" (a rule's keyword as a whole word of the title, on title-only
+    data; "awq" inside "xpu_awq_test" is not enough)."""
     if not eligible:
         return None
     for match in eligible:
         if _NAMED_RULE.search(match.rule):
-            return match.id
-    first = eligible[0]
-    total = sum(m.lines for m in eligible)
-    if pr.files_known and total > 0:
-        return first.id if first.lines >= MAIN_LINES * total else None
+            return match.id, "named"
+    if pr.files_known:
+        total = sum(m.lines for m in eligible)
+        first = eligible[0]
+        if total > 0:
+            return (first.id, "lines") if first.lines >= MAIN_LINES * total else None
+        path = next((m for m in eligible if m.rule.startswith("path")), None)
+        if path is not None:
+            return path.id, "lines"
     for match in eligible:
         for word in _TITLE_WORD_RULE.findall(match.rule):
             if re.search(rf"(?<![A-Za-z0-9_]){re.escape(word)}(?![A-Za-z0-9_])", pr.title, re.I):
-                return match.id
+                return match.id, "title"
     return None
 
 
@@ -786,10 +792,15 @@ def _detect(
         if not key.startswith("m:") or len(numbers) < area_min:
             continue
         touched = touching.get(key, set()) | set(numbers)
-        named = sum(1 for x in numbers if evidence[x][key].strength > STRENGTH["module"])
+        named = sum(
+            1
+            for x in numbers
+            if evidence[x][key].strength > STRENGTH["module"]
+            or by_number[x].main_why in ("named", "lines")
+        )
         if len(numbers) >= AREA_COHERENCE * len(touched) and named >= AREA_NAMED * len(numbers):
             areas.append((len(numbers), key))
-    for _, key in sorted(areas, key=lambda a: (-a[0], a[1]))[:AREA_TOP]:
+    for _, key in areas:
         qualifying[key] = lift_of(key)
     # Initiatives: named subjects, distinctive this week (or a run or series).
     for key, numbers in carriers.items():
@@ -804,7 +815,10 @@ def _detect(
 
     def mass(key: str, numbers: Iterable[int]) -> float:
         # Importance (score 0-10 adds up to 100%) times how directly the PR names the term.
-        return sum((1.0 + by_number[x].score / SCORE_SCALE) * FACTOR[evidence[x][key].strength] for x in numbers)
+        return sum(
+            (1.0 + by_number[x].score / SCORE_SCALE) * FACTOR[evidence[x][key].strength]
+            for x in numbers
+        )
 
     # Greedy, lazily re-scored selection. A PR placed in a theme is still open to a term
     # that names it more directly (a tag beats a main module), so an area chosen early does
@@ -812,10 +826,20 @@ def _detect(
     home: dict[int, tuple[int, int, str]] = {}  # number -> (strength, -rank, key)
 
     def open_to(key: str) -> list[int]:
+        # Equally direct evidence goes to the narrower area: "[Frontend][Rust Frontend]" is
+        # a Rust frontend PR.
+        size = len(carriers[key])
         return [
             x
             for x in carriers[key]
-            if (current := home.get(x)) is None or evidence[x][key].strength > current[0]
+            if (current := home.get(x)) is None
+            or evidence[x][key].strength > current[0]
+            or (
+                evidence[x][key].strength == current[0]
+                and key.startswith("m:")
+                and current[2].startswith("m:")
+                and size < len(carriers[current[2]])
+            )
         ]
 
     def gain(key: str) -> float:

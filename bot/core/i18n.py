@@ -1369,8 +1369,8 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "本期 {count} 个 PR（存储中没有前一周的数据，无法判断趋势）。",
     },
     "theme.trend.average": {
-        "en": "About {average} PRs a week named it in the {weeks} earlier {weeks:week|weeks}.",
-        "zh": "此前 {weeks} 周平均每周约 {average} 个 PR 涉及该主题。",
+        "en": "Earlier weekly mean: {average} ({weeks} {weeks:week|weeks}).",
+        "zh": "此前 {weeks} 周的周均值：{average} 个。",
     },
     "theme.fading": {
         "en": "Fading since last week: {items}.",

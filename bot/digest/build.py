@@ -444,13 +444,15 @@ def theme_doc(apr: AnalyzedPR, auxiliary: Collection[str], key: bool = False) ->
     and the one that is its main subject (titles only: descriptions add no member)."""
     pr, analysis = apr.pr, apr.analysis
     eligible = [m for m in analysis.modules if m.id not in auxiliary]
+    main = main_module(pr, eligible)
     return ThemeDoc(
         number=pr.number,
         title=pr.title,
         author=None if is_bot(pr.author) else pr.author,
         labels=tuple(pr.labels),
         modules=tuple(dict.fromkeys(m.id for m in eligible)),
-        main_module=main_module(pr, eligible),
+        main_module=main[0] if main else None,
+        main_why=main[1] if main else "",
         score=float(analysis.score),
         key=key,
     )

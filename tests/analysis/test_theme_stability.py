@@ -1,0 +1,90 @@
+"""Theme stability on real weeks (../shared, skipped when absent): moving the window by two
+days keeps most groups. Prints the figure (Jaccard of highlight names and of members)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from bot.analysis.analyzer import Analyzer
+from bot.analysis.auto_rules import build_auto_ruleset
+from bot.analysis.themes import HistoryWeek, ThemeResult, detect_themes, rules_from
+from bot.core.models import AnalyzedPR, PullRequest
+from bot.digest.build import theme_doc
+from bot.digest.service import ruleset_settings
+from bot.importer import read_export
+from tests.conftest import SHARED
+
+ASCEND = SHARED / "datasets" / "vllm-ascend"
+W22 = SHARED / "datasets" / "vllm-ascend-2026-W22.json"
+HISTORY = 6  # the Saturday windows' oldest weeks start before the first file: 6 are whole
+MONDAY_W14 = datetime(2026, 3, 30, tzinfo=UTC)
+
+
+def _jaccard(a: set[object], b: set[object]) -> float:
+    return len(a & b) / len(a | b) if a | b else 1.0
+
+
+@pytest.fixture(scope="module")
+def ascend() -> tuple[list[AnalyzedPR], Analyzer]:
+    files = sorted(ASCEND.glob("vllm-ascend-2026-W*.json"))
+    if len(files) < 8 or not W22.exists():
+        pytest.skip(f"{ASCEND} not available")
+    prs: list[PullRequest] = []
+    for path in [*files, W22]:
+        repo, part = read_export(path)
+        prs.extend(part)
+    paths = {f.path for p in prs for f in p.files}
+    subs: dict[str, set[str]] = {}
+    for p in paths:
+        parts = p.split("/")
+        if len(parts) > 2:
+            subs.setdefault(parts[0], set()).add(parts[1])
+    ruleset = build_auto_ruleset(
+        None,
+        None,
+        sorted({p.split("/")[0] for p in paths if "/" in p}),
+        labels=[label for p in prs for label in p.labels],
+        repo=repo,
+        subfolders={k: sorted(v) for k, v in subs.items()},
+    )
+    analyzer = Analyzer(ruleset)
+    return [AnalyzedPR(p, analyzer.analyze(p)) for p in prs], analyzer
+
+
+def _themes(prs: list[AnalyzedPR], analyzer: Analyzer, start: datetime) -> ThemeResult:
+    _, auxiliary, _, _ = ruleset_settings(analyzer)
+    not_themes = auxiliary | {analyzer.ruleset.fallback_module}
+    rules = rules_from(analyzer.ruleset, not_themes)
+
+    def week(offset: int) -> list[AnalyzedPR]:
+        lo = start - timedelta(days=7 * offset)
+        return [a for a in prs if a.pr.merged_at and lo <= a.pr.merged_at < lo + timedelta(7)]
+
+    history = [
+        HistoryWeek(f"-{k}", k, [theme_doc(a, not_themes) for a in week(k)])
+        for k in range(1, HISTORY + 2)
+    ]
+    docs = [theme_doc(a, not_themes) for a in week(0)]
+    return detect_themes(docs, history, rules, baseline_weeks=HISTORY)
+
+
+def test_two_day_shift_keeps_most_groups(ascend) -> None:
+    prs, analyzer = ascend
+    names, members = [], []
+    for k in (7, 8):  # W21 and W22 (Mondays), against the windows starting two days before
+        monday = MONDAY_W14 + timedelta(days=7 * k)
+        a = _themes(prs, analyzer, monday)
+        b = _themes(prs, analyzer, monday - timedelta(days=2))
+        names.append(_jaccard({t.key for t in a.themes}, {t.key for t in b.themes}))
+        pairs_a = {(t.key, n) for t in a.themes for n in t.numbers}
+        pairs_b = {(t.key, n) for t in b.themes for n in t.numbers}
+        members.append(_jaccard(pairs_a, pairs_b))
+        print(
+            f"{monday.date()}: names {names[-1]:.2f} members {members[-1]:.2f}",
+            sorted(t.name for t in a.themes),
+            sorted(t.name for t in b.themes),
+        )
+    # Most groups survive the shift: at least half the highlight names on average.
+    assert sum(names) / len(names) >= 0.5, names
