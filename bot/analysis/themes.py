@@ -324,11 +324,14 @@ def _words(text: str) -> list[tuple[str, int, int, bool, bool, str]]:
 
 
 def _edge_word(word: str, written: str, stop: frozenset[str]) -> bool:
-    """Whether a phrase may start or end with this word: not a stop term, a bare number or
-    a common English word (unless written as an identifier: "MoE", "MLA", "PD")."""
+    """Whether a phrase may start or end with this word: not a stop term, a bare number, a
+    common English word (unless written as an identifier: "MoE", "MLA", "PD") or a
+    misspelling of one."""
     if word in stop or word.isdigit() or len(word) < 2:
         return False
-    return not is_common(word) or _identifier(written)
+    if _identifier(written):
+        return True
+    return not is_common(word) and not is_misspelling(word)
 
 
 @lru_cache(maxsize=1 << 16)
@@ -594,7 +597,8 @@ def trend_of(members: int, last_week: int | None) -> str:
 
 
 _MEMO: OrderedDict[tuple[object, ...], ThemeResult] = OrderedDict()
-_MEMO_SIZE = 8
+_MEMO_SIZE = 32
+CARRY_DEPTH = 3  # last week's detection continues the week before's, and so on 3 weeks deep
 
 
 def detect_themes(
@@ -609,7 +613,8 @@ def detect_themes(
 
     The lift uses the history weeks up to `baseline_weeks` back (None: all). Trends compare
     with last week's highlights: the same detection for the week at offset 1 against the
-    weeks before it (up to `baseline_weeks` of them), memoised so that building consecutive
+    weeks before it (up to `baseline_weeks` of them), itself continuing the initiatives of
+    the week before it (CARRY_DEPTH weeks deep); memoised so that building consecutive
     weeks detects each week once."""
     rules = rules or ThemeRules()
     limit = (
@@ -617,35 +622,53 @@ def detect_themes(
         if baseline_weeks is not None
         else max((w.offset for w in history), default=0)
     )
-    own = [w for w in history if w.docs and w.offset <= limit]
-    result = _detect_memo(docs, own, rules)
-    if not compare_last_week:
+    weeks = {w.offset: w for w in history if w.docs}
+    depth = CARRY_DEPTH if compare_last_week else 0
+    result, previous = _result_at(0, docs, weeks, rules, limit, depth)
+    if previous is None:
         return result
-    last = next((w for w in history if w.offset == 1 and w.docs), None)
-    if last is None:
-        return result
-    before = [
-        HistoryWeek(w.label, w.offset - 1, w.docs)
-        for w in history
-        if w.docs and 1 < w.offset <= limit + 1
+    return _with_trends(result, previous, docs, rules, weeks[1].label)
+
+
+def _result_at(
+    level: int,
+    docs: Sequence[ThemeDoc],
+    weeks: Mapping[int, HistoryWeek],
+    rules: ThemeRules,
+    limit: int,
+    depth: int,
+) -> tuple[ThemeResult, ThemeResult | None]:
+    """The detection of the week `level` weeks back (0: the window) and of the week before
+    it, whose highlights it continues."""
+    own = [
+        HistoryWeek(w.label, off - level, w.docs)
+        for off, w in sorted(weeks.items())
+        if level < off <= level + limit
     ]
-    previous = _detect_memo(last.docs, before, rules)
-    return _with_trends(result, previous, docs, rules, last.label)
+    previous = None
+    if depth > 0 and level + 1 in weeks:
+        previous, _ = _result_at(level + 1, weeks[level + 1].docs, weeks, rules, limit, depth - 1)
+    carry = frozenset(t.key for t in previous.themes) if previous else frozenset()
+    return _detect_memo(docs, own, rules, carry), previous
 
 
 def _detect_memo(
-    docs: Sequence[ThemeDoc], history: Sequence[HistoryWeek], rules: ThemeRules
+    docs: Sequence[ThemeDoc],
+    history: Sequence[HistoryWeek],
+    rules: ThemeRules,
+    carry: frozenset[str] = frozenset(),
 ) -> ThemeResult:
     key = (
         tuple(docs),
         tuple((w.label, w.offset, tuple(w.docs)) for w in history),
         rules.fingerprint(),
+        carry,
     )
     hit = _MEMO.get(key)
     if hit is not None:
         _MEMO.move_to_end(key)
         return _copy(hit)
-    result = _detect(docs, history, rules)
+    result = _detect(docs, history, rules, carry)
     _MEMO[key] = result
     while len(_MEMO) > _MEMO_SIZE:
         _MEMO.popitem(last=False)
@@ -699,7 +722,10 @@ def _with_trends(
 
 
 def _detect(
-    docs: Sequence[ThemeDoc], history: Sequence[HistoryWeek], rules: ThemeRules
+    docs: Sequence[ThemeDoc],
+    history: Sequence[HistoryWeek],
+    rules: ThemeRules,
+    carry: frozenset[str] = frozenset(),
 ) -> ThemeResult:
     stop = _stop_terms(rules)
     vocab = _Vocabulary(rules, stop)
@@ -809,7 +835,9 @@ def _detect(
         if key not in vocab.known and not any(is_name(s) for s in surfaces[key]):
             continue
         lift = lift_of(key)
-        run = key in signals and (lift is None or lift >= RUN_LIFT)
+        # A run, a series or last week's initiative continuing only needs to be no rarer
+        # than usual: an initiative's history fills up with its own earlier weeks.
+        run = (key in signals or key in carry) and (lift is None or lift >= RUN_LIFT)
         if run or lift is None or lift >= INITIATIVE_LIFT:
             qualifying[key] = lift
 
