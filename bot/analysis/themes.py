@@ -433,7 +433,13 @@ class _Vocabulary:
                     self.alias.setdefault(norm, key)
                 if norm.isalpha() and len(norm) >= 8:
                     single.setdefault(norm, key)
-        self.single = single  # one-word module names: "quant" abbreviates quantization
+        # A clipped one-word module name ("quant" of quantization, "multi" of multimodal):
+        # 5+ letters of exactly one such name, at least 3 letters short of it.
+        clipped: dict[str, set[str]] = defaultdict(set)
+        for norm, module_key in single.items():
+            for end in range(5, len(norm) - 2):
+                clipped[norm[:end]].add(module_key)
+        self.clipped = {k: next(iter(v)) for k, v in clipped.items() if len(v) == 1}
         for name, variants in rules.aliases.items():
             canonical = normalize_term(name)
             target = self.alias.get(canonical, canonical)
@@ -442,57 +448,54 @@ class _Vocabulary:
             self.known.add(target)
             for variant in variants:
                 self.alias[normalize_term(variant)] = target
-        self._cache: dict[str, str] = {}
 
     def resolve(self, key: str) -> str:
-        if key in self.alias:
-            return self.alias[key]
-        cached = self._cache.get(key)
-        if cached is not None:
-            return cached
-        out = key
-        # A clipped module name ("quant" of quantization, "multi" of multimodal): 5+ letters
-        # of exactly one one-word module name, at least 3 letters short of it.
-        if key.isalpha() and len(key) >= 5:
-            hits = {
-                m for n, m in self.single.items() if n.startswith(key) and len(n) - len(key) >= 3
-            }
-            if len(hits) == 1:
-                out = hits.pop()
-        self._cache[key] = out
-        return out
+        return self.alias.get(key) or self.clipped.get(key) or key
+
+
+@lru_cache(maxsize=1 << 16)
+def _written_terms(
+    title: str, labels: tuple[str, ...], stop: frozenset[str]
+) -> tuple[tuple[str, int, str, str, bool], ...]:
+    """(key, strength, reason, surface, plain) of a title's tags and phrases and of the
+    labels, before aliases: computed once per title (history weeks come back every week)."""
+    out = []
+    tags, rest = _tags(title)
+    for tag in tags:
+        norm = normalize_term(tag)
+        if (
+            norm
+            and norm not in stop
+            and not norm.isdigit()
+            and not _SERIES_RE.fullmatch(f"[{tag}]")
+        ):
+            out.append((norm, STRENGTH["tag"], f"tag [{tag}]", tag, True))
+    for key, surface, plain in _phrase_table(rest, stop):
+        out.append((key, STRENGTH["title"], f"title “{surface}”", surface, plain))
+    for label in labels:
+        name = label.split(":", 1)[-1].strip()
+        norm = normalize_term(name)
+        if norm and norm not in stop:
+            out.append((norm, STRENGTH["label"], f"label {label}", name, True))
+    return tuple(out)
 
 
 def _title_evidence(doc: ThemeDoc, vocab: _Vocabulary) -> dict[str, _Evidence]:
     """Tags, whole-word title phrases, labels and the main module of one PR."""
     found: dict[str, _Evidence] = {}
-
-    def put(key: str, evidence: _Evidence) -> None:
-        old = found.get(key)
-        if old is None or evidence.strength > old.strength:
-            found[key] = evidence
-
-    tags, rest = _tags(doc.title)
-    for tag in tags:
-        norm = normalize_term(tag)
-        if not norm or norm in vocab.stop or norm.isdigit() or _SERIES_RE.fullmatch(f"[{tag}]"):
-            continue
-        put(vocab.resolve(norm), _Evidence(STRENGTH["tag"], f"tag [{tag}]", tag))
-    for key, surface, plain in _phrase_table(rest, vocab.stop):
+    for key, strength, reason, surface, plain in _written_terms(doc.title, doc.labels, vocab.stop):
         resolved = vocab.resolve(key)
-        if plain or resolved in vocab.known or resolved.startswith("m:"):
-            put(resolved, _Evidence(STRENGTH["title"], f"title “{surface}”", surface))
-    for label in doc.labels:
-        name = label.split(":", 1)[-1].strip()
-        norm = normalize_term(name)
-        if norm and norm not in vocab.stop:
-            put(vocab.resolve(norm), _Evidence(STRENGTH["label"], f"label {label}", name))
+        # A phrase with a common word at its edge counts only as a known name's spelling.
+        if not plain and resolved not in vocab.known and not resolved.startswith("m:"):
+            continue
+        old = found.get(resolved)
+        if old is None or strength > old.strength:
+            found[resolved] = _Evidence(strength, reason, surface)
     if doc.main_module:
         module_key = vocab.module_key.get(doc.main_module)
         if module_key and module_key not in found:
-            found[module_key] = _Evidence(
-                STRENGTH["module"], f"module {doc.main_module} (main subject)"
-            )
+            why = _MAIN_WHY.get(doc.main_why, "main subject")
+            found[module_key] = _Evidence(STRENGTH["module"], f"module {doc.main_module} ({why})")
     return found
 
 
