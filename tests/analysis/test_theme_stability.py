@@ -8,13 +8,13 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from bot.analysis.analyzer import Analyzer
-from bot.analysis.auto_rules import build_auto_ruleset
 from bot.analysis.themes import HistoryWeek, ThemeResult, detect_themes, rules_from
 from bot.core.models import AnalyzedPR, PullRequest
 from bot.digest.build import theme_doc
 from bot.digest.service import ruleset_settings
 from bot.importer import read_export
 from tests.conftest import SHARED
+from tests.digest.test_honest_data import _ascend_analyzer
 
 ASCEND = SHARED / "datasets" / "vllm-ascend"
 W22 = SHARED / "datasets" / "vllm-ascend-2026-W22.json"
@@ -33,23 +33,10 @@ def ascend() -> tuple[list[AnalyzedPR], Analyzer]:
         pytest.skip(f"{ASCEND} not available")
     prs: list[PullRequest] = []
     for path in [*files, W22]:
-        repo, part = read_export(path)
+        _, part = read_export(path)
         prs.extend(part)
-    paths = {f.path for p in prs for f in p.files}
-    subs: dict[str, set[str]] = {}
-    for p in paths:
-        parts = p.split("/")
-        if len(parts) > 2:
-            subs.setdefault(parts[0], set()).add(parts[1])
-    ruleset = build_auto_ruleset(
-        None,
-        None,
-        sorted({p.split("/")[0] for p in paths if "/" in p}),
-        labels=[label for p in prs for label in p.labels],
-        repo=repo,
-        subfolders={k: sorted(v) for k, v in subs.items()},
-    )
-    analyzer = Analyzer(ruleset)
+    # The rule set the CLI derives for vllm-ascend (labels, package sub-folders).
+    analyzer = _ascend_analyzer()
     return [AnalyzedPR(p, analyzer.analyze(p)) for p in prs], analyzer
 
 
@@ -73,7 +60,7 @@ def _themes(prs: list[AnalyzedPR], analyzer: Analyzer, start: datetime) -> Theme
 def test_two_day_shift_keeps_most_groups(ascend) -> None:
     prs, analyzer = ascend
     names, members = [], []
-    for k in (7, 8):  # W21 and W22 (Mondays), against the windows starting two days before
+    for k in (6, 7, 8):  # W20-W22 (Mondays), against the windows starting two days before
         monday = MONDAY_W14 + timedelta(days=7 * k)
         a = _themes(prs, analyzer, monday)
         b = _themes(prs, analyzer, monday - timedelta(days=2))
