@@ -788,7 +788,12 @@ def _detect(
             # (a standing area keeps its slot against coincidental terms).
             return AREA_BITS
         lift = qualifying[key]
-        return 1.0 if lift is None else min(math.log2(1 + lift), LIFT_CAP_BITS)
+        # A qualifying initiative weighs at least as an area does (the week's named work is
+        # what maintainers lead with), more when it is more unusual; without history nothing
+        # is known to be unusual.
+        if lift is None:
+            return AREA_BITS
+        return min(max(math.log2(1 + lift), AREA_BITS), LIFT_CAP_BITS)
 
     # Author runs and numbered series.
     signals: dict[str, list[str]] = defaultdict(list)
@@ -838,9 +843,11 @@ def _detect(
         if key not in vocab.known and not any(is_name(s) for s in surfaces[key]):
             continue
         lift = lift_of(key)
-        # A run, a series or last week's initiative continuing only needs to be no rarer
-        # than usual: an initiative's history fills up with its own earlier weeks.
-        run = (key in signals or key in carry) and (lift is None or lift >= RUN_LIFT)
+        # A run, a series, last week's initiative continuing or a name the rule set declares
+        # ([themes.aliases]: "Model Runner V2") only needs to be no rarer than usual: an
+        # initiative's history fills up with its own earlier weeks.
+        steady = key in signals or key in carry or key in vocab.known
+        run = steady and (lift is None or lift >= RUN_LIFT)
         if run or lift is None or lift >= INITIATIVE_LIFT:
             qualifying[key] = lift
 
@@ -904,8 +911,10 @@ def _detect(
             continue
         rounds += 1
         free = open_to(key)
-        # A term whose PRs nearly all sit in an area already chosen is part of it ("W4A8"
-        # inside Quantization): it joins it rather than taking a group.
+        # A term whose PRs nearly all sit in an area already chosen, as a minor part of it,
+        # belongs to it ("AITER" inside ROCm): it joins it rather than taking a group. One
+        # that is most of the area's work this week (MRV2 inside "Model runner") keeps its
+        # own name and group.
         parent = None
         if not key.startswith("m:"):
             parent = next(
@@ -914,6 +923,7 @@ def _detect(
                     for k in chosen
                     if k in area_members
                     and sum(1 for x in free if x in area_members[k]) >= NESTED * len(free)
+                    and len(free) * 2 <= len(area_members[k])
                 ),
                 None,
             )
