@@ -7,6 +7,7 @@ import dataclasses
 from typing import TypedDict
 
 from bot.analysis.themes import RISE_MIN, RISE_RATIO, Theme
+from bot.core import i18n
 from bot.core.models import JSON
 from bot.digest.model import Digest
 
@@ -162,3 +163,16 @@ def theme_of(digest: Digest, number: int) -> PRTheme | None:
                     "why": member.reasons,
                 }
     return None
+
+
+def fading_text(digest: Digest) -> str | None:
+    """The digest's plain line on last week's highlights that are gone or fell by half
+    (None when there are none), in the digest's language."""
+    if not digest.fading:
+        return None
+    lang = digest.language
+    items = [
+        i18n.t(lang, "theme.fading_item", name=f.name, previous=f.last_week, count=f.this_week)
+        for f in digest.fading
+    ]
+    return i18n.t(lang, "theme.fading", span=digest.span, items=i18n.join(items, lang))

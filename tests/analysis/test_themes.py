@@ -374,3 +374,46 @@ def test_consecutive_digests_agree_and_fading_is_listed() -> None:
     assert fading["Mooncake"].last_week == 6 and fading["Mooncake"].this_week == 1
     assert not fading["Mooncake"].highlight
     assert "DSV4" not in fading
+
+
+# ------------------------------------------------------------------ in the digest
+
+
+def test_areas_take_the_module_name_in_the_digest_language() -> None:
+    from tests.digest.fixtures import MODULE_NAMES
+    from tests.digest.helpers import fixture_digest
+
+    for language, index in (("en", 0), ("zh", 1)):
+        digest = fixture_digest(language)
+        areas = [h for h in digest.highlights if h.module]
+        assert areas
+        for highlight in areas:
+            assert highlight.theme == MODULE_NAMES[highlight.module][index]
+
+
+@pytest.mark.parametrize(
+    ("language", "line"),
+    [
+        ("en", "Fading since last week: Mooncake (6 → 1 PR)."),
+        ("zh", "较上周明显减少的主题：Mooncake（6 个 → 1 个 PR）。"),
+    ],
+)
+def test_fading_themes_are_in_the_json_and_one_plain_line(language: str, line: str) -> None:
+    from bot.digest.document import digest_document
+    from bot.digest.model import FadingTheme
+    from bot.digest.render import render_markdown
+    from tests.digest.helpers import fixture_digest
+
+    fading = FadingTheme("mooncake", "Mooncake", last_week=6, this_week=1, highlight=False)
+    digest = replace(fixture_digest(language), fading=[fading])
+    assert digest.to_json()["fading"] == [
+        {
+            "id": "mooncake",
+            "name": "Mooncake",
+            "last_week": 6,
+            "this_week": 1,
+            "highlight": False,
+            "module": None,
+        }
+    ]
+    assert line in render_markdown(digest_document(digest))
