@@ -32,6 +32,11 @@ class PRTheme(TypedDict):
     id: str
     name: str
     why: list[str]  # why the PR joined
+    kind: str  # "area" | "initiative"
+    members: int
+    trend: str  # new | continuing | rising | falling | unknown
+    last_week: int | None  # members of last week's highlight of it (None: none)
+    trend_rule: str
 
 
 class WeekPRTheme(PRTheme):
@@ -149,7 +154,8 @@ def _fading_lines(digest: Digest) -> list[str]:
 
 
 def theme_of(digest: Digest, number: int) -> PRTheme | None:
-    """The theme PR `number` is in, as {"id", "name", "why"}; None when it is in none."""
+    """The theme PR `number` is in ({"id", "name", "why", "kind", "members", "trend",
+    "last_week", "trend_rule"}); None when it is in none."""
     result = digest.theme_result
     if result is None:
         return None
@@ -161,6 +167,11 @@ def theme_of(digest: Digest, number: int) -> PRTheme | None:
                     "id": theme.id,
                     "name": names.get(theme.id, theme.name),
                     "why": member.reasons,
+                    "kind": theme.kind,
+                    "members": len(theme.members),
+                    "trend": theme.trend,
+                    "last_week": theme.last_week,
+                    "trend_rule": TREND_RULE,
                 }
     return None
 
