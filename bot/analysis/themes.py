@@ -71,6 +71,10 @@ MAIN_LINES = 0.5  # a module with at least half a PR's module lines is its main 
 COMMON_ZIPF = 3.0
 MISSPELLING_ZIPF = 4.0
 MISSPELLING_MIN = 6
+# A clipped common word ("Config", "Perf") starts a word of Zipf >= 3.5 at least 3 letters
+# longer; checked from 4 letters ("Phi" starts "philosophy").
+CLIPPED_ZIPF = 3.5
+CLIPPED_MIN = 4
 # Trends against last week's highlight of the same theme.
 RISE_RATIO = 1.5
 RISE_MIN = 3
@@ -164,10 +168,25 @@ def _identifier(token: str) -> bool:
 
 
 @lru_cache(maxsize=1 << 14)
+def is_clipped(word: str) -> bool:
+    """A rare word that is the start of a common longer word: a clipping ("config" of
+    configuration, "perf" of performance, "param" of parameter), not a name."""
+    word = word.lower()
+    if len(word) < CLIPPED_MIN or not word.isalpha() or is_common(word):
+        return False
+    return any(
+        w.startswith(word) and len(w) >= len(word) + 3
+        for w, z in _zipf_table().items()
+        if z >= CLIPPED_ZIPF and w[:2] == word[:2]
+    )
+
+
+@lru_cache(maxsize=1 << 14)
 def is_name(written: str) -> bool:
     """Whether a written term can name a theme: one of its words is an identifier, or a
-    capitalised word that is neither common English nor a misspelling of it ("Mooncake",
-    "Triton"). "install", "Router", "quant" and "Spplement" are not names."""
+    capitalised word that is neither common English, a misspelling of it nor a clipping
+    ("Mooncake", "Triton"). "install", "Router", "quant", "Config" and "Spplement" are not
+    names."""
     for token in _TOKEN_SPLIT.split(written):
         if not token:
             continue
@@ -179,6 +198,7 @@ def is_name(written: str) -> bool:
             and len(token) >= 3
             and not is_common(token)
             and not is_misspelling(token)
+            and not is_clipped(token)
         ):
             return True
     return False
@@ -321,6 +341,16 @@ def _words(text: str) -> list[tuple[str, int, int, bool, bool, str]]:
                 )
             )
     return out
+
+
+def repo_terms(repo: str) -> frozenset[str]:
+    """The repository's own name and owner as stop terms: "vllm" on vllm-project/vllm is
+    every PR's subject, never a theme ("vllm-ascend": vllmascend, vllm, ascend)."""
+    out: set[str] = set()
+    for part in repo.lower().split("/"):
+        out.add(normalize_term(part))
+        out.update(w for w in re.split(r"[-_.]+", part) if len(w) >= 2)
+    return frozenset(out)
 
 
 def _edge_word(word: str, written: str, stop: frozenset[str]) -> bool:

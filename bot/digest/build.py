@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 from collections.abc import Collection, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 
 from bot.analysis.claims import claim_text
@@ -23,6 +23,7 @@ from bot.analysis.themes import (
     ThemeRules,
     detect_themes,
     main_module,
+    repo_terms,
 )
 from bot.core import i18n
 from bot.core.models import FLAG_IDS, KIND_IDS, AnalyzedPR, is_automation
@@ -344,6 +345,8 @@ def build_digest(
     if not history and previous_complete and previous:
         # The week before is history too (the trend baseline of every digest).
         history = [(window.previous().label, 1, list(previous))]
+    # The repository's own name is every PR's subject, never a theme.
+    rules = replace(rules, stop_terms=rules.stop_terms | repo_terms(repo))
     key_numbers = {i.number for i in key_items}
     theme_result = detect_themes(
         [theme_doc(i.source, not_themes, i.number in key_numbers) for i in items],
