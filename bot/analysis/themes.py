@@ -468,7 +468,8 @@ class _Vocabulary:
         clipped: dict[str, set[str]] = defaultdict(set)
         for norm, module_key in single.items():
             for end in range(5, len(norm) - 2):
-                clipped[norm[:end]].add(module_key)
+                if not is_common(norm[:end]):  # "model" is a word, not model-loader's clip
+                    clipped[norm[:end]].add(module_key)
         self.clipped = {k: next(iter(v)) for k, v in clipped.items() if len(v) == 1}
         for name, variants in rules.aliases.items():
             canonical = normalize_term(name)
@@ -891,7 +892,17 @@ def _detect(
     # Greedy, lazily re-scored selection. A PR placed in a theme is still open to a term
     # that names it more directly (a tag beats a main module), so an area chosen early does
     # not keep the PRs of a sharper initiative chosen later.
-    home: dict[int, tuple[int, int, str]] = {}  # number -> (strength, -rank, key)
+    home: dict[int, tuple[int, int, str]] = {}  # number -> (claim, -rank, key)
+
+    def claim(x: int, key: str) -> int:
+        # How strongly a theme claims a PR: by its evidence (tag > title > label > main
+        # module), except that an initiative named by a tag or title words comes before any
+        # area ("[Ops] Add DeepSeek V4 custom operators" is DeepSeek V4 work; "[ROCm] Fix
+        # MoE padding" stays ROCm's).
+        strength = evidence[x][key].strength
+        if key.startswith("m:") or strength < STRENGTH["title"]:
+            return 2 * strength + (0 if key.startswith("m:") else 1)
+        return 2 * STRENGTH["tag"] + 1 + strength - STRENGTH["title"]
 
     def open_to(key: str) -> list[int]:
         # Equally direct evidence goes to the narrower area: "[Frontend][Rust Frontend]" is
@@ -901,9 +912,9 @@ def _detect(
             x
             for x in carriers[key]
             if (current := home.get(x)) is None
-            or evidence[x][key].strength > current[0]
+            or claim(x, key) > current[0]
             or (
-                evidence[x][key].strength == current[0]
+                claim(x, key) == current[0]
                 and key.startswith("m:")
                 and current[2].startswith("m:")
                 and size < len(carriers[current[2]])
@@ -960,7 +971,7 @@ def _detect(
         if parent is not None:
             merged[parent].append(key)
             for x in free:
-                home[x] = (evidence[x][key].strength, home_rank[parent], parent)
+                home[x] = (claim(x, key), home_rank[parent], parent)
                 evidence[x].setdefault(parent, evidence[x][key])
             continue
         rank = len(chosen)
@@ -969,11 +980,22 @@ def _detect(
         if key.startswith("m:"):
             area_members[key] = set(free)
         for x in free:
-            home[x] = (evidence[x][key].strength, -rank, key)
+            home[x] = (claim(x, key), -rank, key)
     # An area keeps AREA_MIN members after sharper themes took theirs; an initiative 2.
+    groups = groups_now()
+    # An initiative whose name holds an area's name ("W8A8 quantization") is part of that
+    # area when both have groups.
+    for key in [k for k in groups if not k.startswith("m:")]:
+        words = {vocab.resolve(normalize_term(w)) for s in surfaces[key] for w in s.split()}
+        area = next((w for w in sorted(words) if w.startswith("m:") and w in groups), None)
+        if area is not None:
+            merged[area].append(key)
+            for x in groups.pop(key):
+                evidence[x].setdefault(area, evidence[x][key])
+                groups[area].append(x)
     final = {
         k: v
-        for k, v in groups_now().items()
+        for k, v in groups.items()
         if len(v) >= (area_min if k.startswith("m:") else MIN_SUPPORT)
     }
     if len(final) > rules.max_groups:

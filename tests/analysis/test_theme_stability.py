@@ -3,12 +3,19 @@ days keeps most groups. Prints the figure (Jaccard of highlight names and of mem
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
 import pytest
 
 from bot.analysis.analyzer import Analyzer
-from bot.analysis.themes import HistoryWeek, ThemeResult, detect_themes, rules_from
+from bot.analysis.themes import (
+    HistoryWeek,
+    ThemeResult,
+    detect_themes,
+    repo_terms,
+    rules_from,
+)
 from bot.core.models import AnalyzedPR, PullRequest
 from bot.digest.build import theme_doc
 from bot.digest.service import ruleset_settings
@@ -20,6 +27,7 @@ ASCEND = SHARED / "datasets" / "vllm-ascend"
 W22 = SHARED / "datasets" / "vllm-ascend-2026-W22.json"
 HISTORY = 6  # the Saturday windows' oldest weeks start before the first file: 6 are whole
 MONDAY_W14 = datetime(2026, 3, 30, tzinfo=UTC)
+REPO = "vllm-project/vllm-ascend"
 
 
 def _jaccard(a: set[object], b: set[object]) -> float:
@@ -44,6 +52,7 @@ def _themes(prs: list[AnalyzedPR], analyzer: Analyzer, start: datetime) -> Theme
     _, auxiliary, _, _ = ruleset_settings(analyzer)
     not_themes = auxiliary | {analyzer.ruleset.fallback_module}
     rules = rules_from(analyzer.ruleset, not_themes)
+    rules = replace(rules, stop_terms=rules.stop_terms | repo_terms(REPO))
 
     def week(offset: int) -> list[AnalyzedPR]:
         lo = start - timedelta(days=7 * offset)
