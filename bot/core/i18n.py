@@ -319,14 +319,6 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "trend.words.flat.period": {"en": "as many as the previous period", "zh": "与上期持平"},
     # ------------------------------------------------------------ themes (highlight groups)
-    "theme.new": {
-        "en": "{count} {count:PR|PRs}, new this week.",
-        "zh": "本周 {count} 个 PR，是本周新出现的主题。",
-    },
-    "theme.new.period": {
-        "en": "{count} {count:PR|PRs}, new in this period.",
-        "zh": "本期 {count} 个 PR，是本期新出现的主题。",
-    },
     "theme.continuing": {
         "en": "{count} {count:PR|PRs}, continuing (last week {previous} → this week {count}).",
         "zh": "本周 {count} 个 PR，延续上周的工作（上周 {previous} 个 → 本周 {count} 个）。",
@@ -335,32 +327,6 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "{count} {count:PR|PRs}, continuing (previous week {previous} → this period "
         "{count}).",
         "zh": "本期 {count} 个 PR，延续此前的工作（前一周 {previous} 个 → 本期 {count} 个）。",
-    },
-    "theme.continuing_average": {
-        "en": "{count} {count:PR|PRs}, continuing (about {average} a week in the {weeks} "
-        "earlier {weeks:week|weeks} held).",
-        "zh": "本周 {count} 个 PR，延续此前的工作（此前 {weeks} 周平均每周约 {average} 个）。",
-    },
-    "theme.continuing_average.period": {
-        "en": "{count} {count:PR|PRs}, continuing (about {average} a week in the {weeks} "
-        "earlier {weeks:week|weeks} held).",
-        "zh": "本期 {count} 个 PR，延续此前的工作（此前 {weeks} 周平均每周约 {average} 个）。",
-    },
-    "theme.rising": {
-        "en": "{count} {count:PR|PRs}, rising (about {average} a week before).",
-        "zh": "本周 {count} 个 PR，明显增多（此前平均每周约 {average} 个）。",
-    },
-    "theme.rising.period": {
-        "en": "{count} {count:PR|PRs}, rising (about {average} a week before).",
-        "zh": "本期 {count} 个 PR，明显增多（此前平均每周约 {average} 个）。",
-    },
-    "theme.tailing": {
-        "en": "{count} {count:PR|PRs}, tailing off (about {average} a week before).",
-        "zh": "本周 {count} 个 PR，有所减少（此前平均每周约 {average} 个）。",
-    },
-    "theme.tailing.period": {
-        "en": "{count} {count:PR|PRs}, tailing off (about {average} a week before).",
-        "zh": "本期 {count} 个 PR，有所减少（此前平均每周约 {average} 个）。",
     },
     "theme.unknown": {
         "en": "{count} {count:PR|PRs} (no earlier weeks in the store to compare with).",
