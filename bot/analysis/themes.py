@@ -176,9 +176,18 @@ def is_clipped(word: str) -> bool:
         return False
     return any(
         w.startswith(word) and len(w) >= len(word) + 3
-        for w, z in _zipf_table().items()
-        if z >= CLIPPED_ZIPF and w[:2] == word[:2]
+        for w in _frequent_by_start().get(word[:2], ())
     )
+
+
+@lru_cache(maxsize=1)
+def _frequent_by_start() -> Mapping[str, tuple[str, ...]]:
+    """Words of Zipf >= CLIPPED_ZIPF by their first two letters (for clippings)."""
+    out: dict[str, list[str]] = defaultdict(list)
+    for w, z in _zipf_table().items():
+        if z >= CLIPPED_ZIPF and len(w) > CLIPPED_MIN:
+            out[w[:2]].append(w)
+    return {k: tuple(v) for k, v in out.items()}
 
 
 @lru_cache(maxsize=1 << 14)
