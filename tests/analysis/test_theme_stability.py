@@ -84,3 +84,19 @@ def test_two_day_shift_keeps_most_groups(ascend) -> None:
         )
     # Most groups survive the shift: at least half the highlight names on average.
     assert sum(names) / len(names) >= 0.5, names
+
+
+def test_consecutive_weeks_agree_and_the_old_junk_is_gone(ascend) -> None:
+    prs, analyzer = ascend
+    w21 = _themes(prs, analyzer, MONDAY_W14 + timedelta(days=7 * 7))
+    w22 = _themes(prs, analyzer, MONDAY_W14 + timedelta(days=7 * 8))
+    shown = {t.key: len(t.members) for t in w21.themes}
+    for theme in w22.themes:
+        # W22's "last week" is W21's group as W21's digest showed it.
+        assert theme.last_week == shown.get(theme.key), theme.name
+    by_id = {t.id: len(t.members) for t in w21.themes}
+    for fading in w22.fading:
+        assert fading.last_week == by_id[fading.id] and fading.this_week * 2 <= fading.last_week
+    # The junk groups W21 had before ("install", "weekly", "quant", "NPU", "operator").
+    names = {t.name.lower() for t in w21.themes}
+    assert not names & {"install", "weekly", "quant", "npu", "operator"}, names
