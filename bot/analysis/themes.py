@@ -63,7 +63,7 @@ AREA_BITS = 2.0  # log2(1 + 3)
 AREA_MIN = 3
 AREA_SHARE = 0.03
 AREA_COHERENCE = 0.5
-MAIN_LINES = 0.5  # a module with at least half a PR's module lines is its main subject
+MAIN_LINES = 1 / 3  # a primary module with a third of a PR's module lines is its main subject
 # "Common English": Zipf frequency >= 3.0 (once per million words: "install", "router",
 # "cache", "embedding" ...). A capitalised rare word one edit away from a word of Zipf >= 4
 # is a misspelling ("Spplement"), checked from MISSPELLING_MIN letters (short names such as
@@ -88,6 +88,7 @@ _WORD_RE = re.compile(r"[A-Za-z0-9]+(?:\.[0-9]+)*")
 # CamelCase and acronym boundaries: "AutoWeightsLoader" -> Auto Weights Loader,
 # "DeepseekV4Attention" -> Deepseek V4 Attention, "ROCm" and "DSv4" stay whole.
 _CAMEL_RE = re.compile(r"[A-Z]?[a-z]+[0-9]*|[A-Z]+[0-9]*[a-z]?[0-9]*(?![a-z])|[0-9]+[a-z]?|[A-Z]+")
+_SNAKE_RE = re.compile(r"[A-Za-z0-9]+(?:_+[A-Za-z0-9]+)+")
 _TAG_RE = re.compile(r"[\[【]([^\]】]{1,60})[\]】]")
 _SERIES_RE = re.compile(r"[\[(]\s*(\d+[a-z]?)\s*/\s*(n|\d+)\s*[\])]", re.IGNORECASE)
 _DIGIT = re.compile(r"\d")
@@ -349,7 +350,20 @@ def _words(text: str) -> list[tuple[str, int, int, bool, bool, str]]:
                     token,
                 )
             )
-    return out
+    if "_" not in text:
+        return out
+    # A snake_case identifier is one written token: "npu" of npu_add_rms_norm or "awq" of
+    # awq_triton is no whole word; the whole identifier ("split_group") is.
+    snakes = [(m.start(), m.end(), m.group(0)) for m in _SNAKE_RE.finditer(text)]
+    if not snakes:
+        return out
+    fixed = []
+    for word, start, end, starts, ends, token in out:
+        span = next((sp for sp in snakes if sp[0] <= start and end <= sp[1]), None)
+        if span is not None:
+            starts, ends, token = start == span[0], end == span[1], span[2]
+        fixed.append((word, start, end, starts, ends, token))
+    return fixed
 
 
 def repo_terms(repo: str) -> frozenset[str]:
@@ -393,9 +407,10 @@ def _phrase_table(text: str, stop: frozenset[str]) -> tuple[tuple[str, str, bool
                 gap = text[words[j - 1][2] : words[j][1]]
                 if len(gap) > 2 or gap.strip(" -_./"):
                     break
-            # It ends where a token ends, or at a version inside one ("DeepseekV4" of
-            # DeepseekV4Attention), never inside a word ("Mini" of MiniMax).
-            if not ends and not digit[j]:
+            # It ends where a token ends, or at a version before a capital inside one
+            # ("DeepseekV4" of DeepseekV4Attention), never inside a word ("Mini" of MiniMax,
+            # "Main2" of Main2main).
+            if not ends and not (digit[j] and text[words[j + 1][1]].isupper()):
                 continue
             key = "".join(w[0] for w in words[i : j + 1]).replace(".", "")
             plain = edge[i] and edge[j] and not (j == i and _VERSION_RE.match(first))
@@ -525,6 +540,8 @@ def _title_evidence(doc: ThemeDoc, vocab: _Vocabulary) -> dict[str, _Evidence]:
     found: dict[str, _Evidence] = {}
     for key, strength, reason, surface, plain in _written_terms(doc.title, doc.labels, vocab.stop):
         resolved = vocab.resolve(key)
+        if strength == STRENGTH["label"] and resolved.startswith("m:"):
+            continue  # a path-derived label: the PR touches the area (doc.modules says so)
         # A phrase with a common word at its edge counts only as a known name's spelling.
         if not plain and resolved not in vocab.known and not resolved.startswith("m:"):
             continue
@@ -539,15 +556,17 @@ def _title_evidence(doc: ThemeDoc, vocab: _Vocabulary) -> dict[str, _Evidence]:
     return found
 
 
-_NAMED_RULE = re.compile(r"(?:^|; )(?:tag \[|label )")
+# Labels are left out: labeler and Mergify rules set them from the changed paths, so a label
+# says the PR touches a module, not that it is about it.
+_NAMED_RULE = re.compile(r"(?:^|; )tag \[")
 _TITLE_WORD_RULE = re.compile(r"title (?:word|hint) '([^']+)'")
 
 
 def main_module(pr: PullRequest, eligible: Sequence[ModuleMatch]) -> tuple[str, str] | None:
-    """The module a PR is mainly about and why: "named" (a tag or label of the module),
-    "lines" (at least half of its module lines; the first path module when line counts
-    are unknown), or "title" (a rule's keyword as a whole word of the title, on title-only
-    data; "awq" inside "xpu_awq_test" is not enough)."""
+    """The module a PR is mainly about and why: "named" (a tag of the module), "lines" (the
+    primary module with at least a third of its module lines; the first path module when
+    line counts are unknown), or "title" (a rule's keyword as a whole word of the title, on
+    title-only data; "awq" inside "xpu_awq_test" is not enough)."""
     if not eligible:
         return None
     for match in eligible:
@@ -942,7 +961,8 @@ def _detect(
             out[key].append(number)
         return out
 
-    heap = [(-gain(k), k) for k in qualifying]
+    # Ties go to the longer term: "Main2main" over its "Main2", "DeepSeek V4" over "DeepSeek".
+    heap = [(-gain(k), -len(k), k) for k in qualifying]
     heapq.heapify(heap)
     chosen: list[str] = []
     merged: dict[str, list[str]] = defaultdict(list)
@@ -952,12 +972,12 @@ def _detect(
     while heap and rounds < 4 * rules.max_groups:
         if sum(1 for v in groups_now().values() if len(v) >= MIN_SUPPORT) >= rules.max_groups:
             break
-        neg, key = heapq.heappop(heap)
+        neg, _, key = heapq.heappop(heap)
         current = gain(key)
         if current <= 0:
             continue
         if current < -neg - 1e-9:
-            heapq.heappush(heap, (-current, key))
+            heapq.heappush(heap, (-current, -len(key), key))
             continue
         rounds += 1
         free = open_to(key)
