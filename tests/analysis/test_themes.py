@@ -417,3 +417,33 @@ def test_fading_themes_are_in_the_json_and_one_plain_line(language: str, line: s
         }
     ]
     assert line in render_markdown(digest_document(digest))
+
+
+def test_a_snake_case_identifier_is_one_word() -> None:
+    titles = [
+        "[AWQ] fuse dequant",
+        "AWQ scales on device",
+        "[AWQ] zero points",
+        "[XPU] Extend lightning_attn and awq_triton kernel tests",  # not an AWQ PR
+        "Fix npu_awq_gemm import",
+    ]
+    result = detect_themes(_week(titles, 1), [BACKGROUND], ThemeRules())
+    awq = next(t for t in result.themes if t.name == "AWQ")
+    assert sorted(awq.numbers) == [1, 2, 3]
+
+
+def test_a_path_label_does_not_make_a_pr_an_area_member() -> None:
+    rules = ThemeRules(modules={"ops": "Ops"})
+    # Every PR carries the labeler's "module:ops" (it touched ops/); only 3 are about ops.
+    docs = [
+        *(
+            ThemeDoc(i, f"[Ops] kernel {i}", f"u{i}", ("module:ops",), ("ops",), "ops", "named")
+            for i in range(1, 4)
+        ),
+        *(
+            ThemeDoc(i, f"Tune scheduler {i}", f"u{i}", ("module:ops",), ("ops",))
+            for i in range(4, 10)
+        ),
+    ]
+    result = detect_themes(docs, [BACKGROUND], rules)
+    assert [t.module for t in result.themes] == []  # 3 of 9 PRs touching ops: not coherent
