@@ -518,7 +518,8 @@ def explain(
                 _emit(_dump({**analysis_to_json(pr_, analysis), "theme": theme}), None)
             else:
                 line = (
-                    f"theme: {theme['name']} ({theme['week']}; {'; '.join(theme['why'])})"
+                    f"theme: {theme['name']} ({theme['week']}; {'; '.join(theme['why'])}; "
+                    f"{theme['trend']}, last week {theme['last_week']}; {theme['trend_rule']})"
                     if theme
                     else "theme: none (not in a theme of its week in the store)"
                 )

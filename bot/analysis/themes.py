@@ -1,118 +1,101 @@
-"""Themes: the initiatives of a window, found from the data (pure, no I/O).
+"""Themes: the week's busiest areas and its initiatives, found from the data (pure, no I/O).
 
-A theme is a subject that is unusually frequent among this window's PRs compared with the
-weeks before (the store's history): a model family ("DeepSeek V4", also written DSV4,
-DSv4, [DSV4]), a component or migration ("AutoWeightsLoader", "Model Runner V2" = MRV2),
-a platform push (ROCm, XPU), a numbered series ([1/N] … [4/N]) or one author's run.
+A window's highlights are of two kinds (docs/digest.md, "Themes and highlights"):
 
-Detection is generic:
+- **areas**: the rule set's modules (also `auto` modules) that are among the week's heaviest,
+  whatever their lift. An area's group holds the PRs whose *main subject* it is: the title
+  or a tag or label names it, or it is the PR's main module (most of its changed lines; on
+  title-only data a module named by a tag, label or whole title word). A module where most
+  PRs touching it are about something else (a catch-all such as "CUDA kernels") is not
+  coherent and gives no group.
+- **initiatives**: distinctive named subjects (a model family, a component, a migration, a
+  numbered series, one author's run) named as people write them: "DeepSeek V4",
+  "AutoWeightsLoader", "MRV2", "Ascend950". A name must look like one: a word written with
+  a digit, an underscore or inner capitals (CamelCase, acronyms), a capitalised word that is
+  not common English and not a misspelling of a common word (the `wordfreq` English list,
+  Zipf >= COMMON_ZIPF), or a name the rule set knows (aliases, modules).
 
-1. Every PR gives *terms*: its bracket tags, the 1-3 word phrases of its title, its labels,
-   its (theme-eligible) modules, and - only to reinforce terms some title already uses -
-   the phrases of its description and the folder names of its files. A phrase's key is its
-   words lower-cased and joined without separators, so "DeepSeek V4", "DeepSeek-V4",
-   "deepseek_v4" and "DeepseekV4Attention"'s "DeepseekV4" are one key. CamelCase splits
-   into words ("AutoWeightsLoader" = auto weights loader).
-2. Aliases join keys: the rule set's `[themes.aliases]`, a module's id or English name
-   (the text "Rust Frontend" is the rust-frontend module), and acronyms found in the data:
-   a multi-word phrase's initials plus its version token ("Model Runner V2" -> mrv2,
-   "DeepSeek V4" -> dsv4) when that acronym is itself written in the window.
-3. Generic words never make a term alone or at a phrase's edge: built-in stop words, the
-   rule set's kind tags and ignored tags, auxiliary modules, and `[themes].stop_terms`.
-4. Distinctiveness (see docs/digest.md): with `n` PRs in the window of which `k` carry the
-   term, and `N` PRs in the history weeks of which `K` carry it,
-   ``lift = (k / n) / ((K + 0.5) / (N + 0.5))`` and the term's score is
-   ``k * min(log2(1 + lift), 3)``. A term qualifies with k >= 2 and lift >= 2 (unusual
-   this week) or k >= max(5, 3% of n) and lift >= 0.8 (a standing area that is heavy this
-   week). Without history the lift is unknown and terms are scored by support alone.
-   An author's run (>= 3 of their PRs share the term) or a numbered series ([k/N], >= 2
-   PRs) qualifies a term whatever its lift.
-5. Groups are chosen greedily: the best-scoring term over the PRs not yet placed becomes a
-   theme, until `max_groups` themes or no qualifying term is left (lazy re-scoring; scores
-   only fall as PRs are placed). Each PR then moves to its best theme: the one its strongest
-   evidence names (tag > title > label > module > path > description), ties to the heavier
-   theme. A group keeps at least 2 PRs, or one key PR.
+Membership needs real evidence: a title tag, a title phrase as whole words, a label, or the
+module rules as above. Descriptions and file folders add no member, so no phrase table is
+built from them and history weeks cost one cached pass over their titles.
+
+Trends compare with LAST WEEK'S HIGHLIGHTS: the same detection run for the week before
+against its own history (memoised), so consecutive digests agree. "new": not a highlight
+last week; "rising"/"falling": at least RISE_RATIO times more/fewer members and RISE_MIN PRs
+apart; "continuing" otherwise. Last week's highlights that are gone or fell by half are the
+window's `fading` themes.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import gzip
 import heapq
+import importlib.util
 import math
 import re
-from collections import Counter, defaultdict
+from collections import Counter, OrderedDict, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
+from pathlib import Path
+
+from bot.core.models import ModuleMatch, PullRequest
 
 MAX_GROUPS = 8
 MAX_WORDS = 3
 LIFT_CAP_BITS = 3.0  # log2(1 + lift) is capped: beyond 7x a term is simply "distinctive"
-MIN_SUPPORT = 2
-MIN_LIFT = 1.4
-STANDING_MIN = 5
-STANDING_SHARE = 0.10
-STANDING_LIFT = 0.8
+SCORE_SCALE = 5.0  # a PR of score 5 weighs twice one of score 0
+MIN_SUPPORT = 2  # PRs that name a term, and members a group keeps
+INITIATIVE_LIFT = 2.0  # an initiative is at least twice as frequent as in the history weeks
+RUN_LIFT = 1.0  # an author's run or a numbered series only needs to be no rarer than usual
 RUN_MIN = 3  # one author's PRs sharing a term
 SERIES_MIN = 2  # numbered-series PRs sharing a term
-BODY_CHARS = 1200
 SMOOTHING = 0.5
-POWER = 1.0
-NESTED = 0.8  # share of a term's PRs inside a chosen module theme that makes it part of it
+NESTED = 0.8  # share of a term's PRs inside a chosen area that makes it part of it
+# Areas: modules with at least AREA_MIN main-subject PRs
+# (and AREA_SHARE of the window), whose main-subject PRs are at least AREA_COHERENCE of the
+# PRs touching the module, and at least AREA_NAMED of them name it (tag, title words, label):
+# a module that only its path or keyword rules fill ("CUDA kernels": MoE, quantization and
+# sampler PRs that touch csrc/) is where work happens, not what it is about.
+AREA_NAMED = 0.4
+AREA_BITS = 2.0  # log2(1 + 3)
+AREA_MIN = 3
+AREA_SHARE = 0.03
+AREA_COHERENCE = 0.5
+MAIN_LINES = 1 / 3  # a primary module with a third of a PR's module lines is its main subject
+# "Common English": Zipf frequency >= 3.0 (once per million words: "install", "router",
+# "cache", "embedding" ...). A capitalised rare word one edit away from a word of Zipf >= 4
+# is a misspelling ("Spplement"), checked from MISSPELLING_MIN letters (short names such as
+# "Qwen" are a letter away from too many words).
+COMMON_ZIPF = 3.0
+MISSPELLING_ZIPF = 4.0
+MISSPELLING_MIN = 6
+# A clipped common word ("Config", "Perf") starts a word of Zipf >= 3.5 at least 3 letters
+# longer; checked from 4 letters ("Phi" starts "philosophy").
+CLIPPED_ZIPF = 3.5
+CLIPPED_MIN = 4
+# Trends against last week's highlight of the same theme.
+RISE_RATIO = 1.5
+RISE_MIN = 3
+FADE_SHARE = 0.5  # last week's highlight with at most half its members (or gone) is fading
 
-# Evidence strength: which signal names a PR's best theme, and how much of the PR counts
-# for a theme's weight (a PR whose title names the term counts fully, one that a module
-# rule or a folder puts there counts half).
-STRENGTH = {"tag": 6, "title": 5, "label": 4, "module": 3, "path": 2, "body": 1}
-FACTOR = {6: 1.0, 5: 1.0, 4: 0.8, 3: 1.0, 2: 0.5, 1: 0.3}
-
-# Words that never name a theme or start/end a phrase: English function words and the
-# generic verbs and nouns of commit titles ("fix", "support", "add", "model", "kernel").
-_GENERIC_TEXT = """
-    reduce reduces avoid refine adapt align unify replace prevent ensure enhance supplement
-    nightly dense split splits online offline own large small big high low long short full
-    partial real same other both each every single failed fails failing failure broken
-    a an and or the of to in on for with without from by at as into onto via vs per is are be
-    was were been it its this that these those not no non only also all any some more less
-    when while if else than then so but up down out over under after before between across new
-    old use used uses using usage make makes made allow allows let lets enable enables enabled
-    disable disabled add adds added adding remove removes removed removing delete deleted drop
-    drops fix fixes fixed fixing bug bugs bugfix bugfixes hotfix issue issues error errors
-    crash support supports supported supporting update updates updated updating upgrade bump
-    improve improves improved improvement improvements optimize optimized optimization
-    optimizations refactor refactoring refactored cleanup clean cleans misc minor nit nits
-    typo typos feature features feat perf performance test tests testing tested ci doc docs
-    documentation model models kernel kernels change changes changed move moved moves rename
-    renamed handle handles handling check checks default defaults config configs configuration
-    code file files dead unused unnecessary version versions type types case cases path paths
-    run runs running implement implementation implemented introduce introduces set sets get
-    gets call calls option options flag flags value values logic method methods function
-    functions class classes module modules script scripts example examples readme wip rfc
-    draft small simple various multiple several missing wrong incorrect correct correctly
-    properly proper better faster extra first second temporary follow followup follow-up part
-    related revert reverts reverted chore style format formatting lint linting log logs
-    warning warnings message messages mode modes based main master branch release releases
-    build builds skip skips skipped try retry can could should would will may might must do
-    does did done doing has have having we our you your they them their he she his her i my me
-    us one two three via etc e g ie eg x y z vllm v0 v1 torch pytorch python api apis step
-    steps block blocks layer layers batch batches size sizes shape shapes token tokens request
-    requests input inputs output outputs tensor tensors op ops backend backends state states
-    memory time length dtype device devices env arg args param params parameter parameters
-    helper helpers util utils fast slow init initialization load loading process group groups
-    level migrate migrated migration linear native stage info data list lists item items key
-    keys name names number numbers count counts result results work works working
-"""
-GENERIC_WORDS = frozenset(_GENERIC_TEXT.split())
+# Evidence strength: which signal names a PR's best theme.
+STRENGTH = {"tag": 6, "title": 5, "label": 4, "module": 3}
+FACTOR = {6: 1.0, 5: 1.0, 4: 0.8, 3: 1.0}
 
 _WORD_RE = re.compile(r"[A-Za-z0-9]+(?:\.[0-9]+)*")
 # CamelCase and acronym boundaries: "AutoWeightsLoader" -> Auto Weights Loader,
 # "DeepseekV4Attention" -> Deepseek V4 Attention, "ROCm" and "DSv4" stay whole.
 _CAMEL_RE = re.compile(r"[A-Z]?[a-z]+[0-9]*|[A-Z]+[0-9]*[a-z]?[0-9]*(?![a-z])|[0-9]+[a-z]?|[A-Z]+")
+_SNAKE_RE = re.compile(r"[A-Za-z0-9]+(?:_+[A-Za-z0-9]+)+")
 _TAG_RE = re.compile(r"[\[【]([^\]】]{1,60})[\]】]")
 _SERIES_RE = re.compile(r"[\[(]\s*(\d+[a-z]?)\s*/\s*(n|\d+)\s*[\])]", re.IGNORECASE)
 _DIGIT = re.compile(r"\d")
 _VERSION_RE = re.compile(r"^v?\d+(?:\.\d+)*[a-z]?$")
-_COMMENT_RE = re.compile(r"<!--.*?(?:-->|$)", re.DOTALL)
-_URL_RE = re.compile(r"https?://\S+")
+_TOKEN_SPLIT = re.compile(r"[\s\-./:,;()\[\]]+")
+_LETTERS = "abcdefghijklmnopqrstuvwxyz"
+_MAIN_WHY = {"named": "its tag or label", "lines": "most changed lines", "title": "title word"}
 
 
 def normalize_term(text: str) -> str:
@@ -120,22 +103,133 @@ def normalize_term(text: str) -> str:
     return re.sub(r"[\s\-_./]+", "", text.strip().lower())
 
 
+# ------------------------------------------------------------------ common English
+
+
+@lru_cache(maxsize=1)
+def _zipf_table() -> Mapping[str, float]:
+    """English words of Zipf >= ~3 with their Zipf frequency: wordfreq's "small" list.
+
+    Read from the package's data file rather than through `import wordfreq`, which costs
+    0.4 s in a fresh process (langcodes, the large list); the small list covers every word
+    COMMON_ZIPF and MISSPELLING_ZIPF ask about. Falls back to wordfreq's own API."""
+    spec = importlib.util.find_spec("wordfreq")
+    for folder in spec.submodule_search_locations or () if spec else ():
+        path = Path(folder) / "data" / "small_en.msgpack.gz"
+        if not path.exists():
+            continue
+        import msgpack  # Lazy: only when themes are detected (a wordfreq dependency)
+
+        data = msgpack.unpackb(gzip.decompress(path.read_bytes()), raw=False)
+        if data and data[0] == {"format": "cB", "version": 1}:
+            # Bucket i holds the words of frequency 10^(-i/100): Zipf = 9 - i/100.
+            return {w: 9 - i / 100 for i, bucket in enumerate(data[1:]) for w in bucket}
+    from wordfreq import get_frequency_dict  # Lazy: fallback when the data file moved
+
+    return {
+        w: math.log10(f) + 9 for w, f in get_frequency_dict("en", wordlist="small").items() if f > 0
+    }
+
+
+def zipf(word: str) -> float:
+    """The word's Zipf frequency in English (0 when it is rarer than the small list)."""
+    return _zipf_table().get(word.lower(), 0.0)
+
+
+def is_common(word: str) -> bool:
+    """A common English word (Zipf >= COMMON_ZIPF): never a theme's name alone."""
+    return zipf(word) >= COMMON_ZIPF
+
+
+@lru_cache(maxsize=1 << 14)
+def is_misspelling(word: str) -> bool:
+    """A rare word one edit (deletion, insertion, substitution, swap) away from a frequent
+    one: "spplement" (supplement), "quantiztion"."""
+    word = word.lower()
+    if len(word) < MISSPELLING_MIN or not word.isalpha() or is_common(word):
+        return False
+    table = _zipf_table()
+    splits = [(word[:i], word[i:]) for i in range(len(word) + 1)]
+    edits = {a + b[1:] for a, b in splits if b}
+    edits |= {a + b[1] + b[0] + b[2:] for a, b in splits if len(b) > 1}
+    edits |= {a + c + b[1:] for a, b in splits if b for c in _LETTERS}
+    edits |= {a + c + b for a, b in splits for c in _LETTERS}
+    edits.discard(word)
+    return any(table.get(e, 0.0) >= MISSPELLING_ZIPF for e in edits)
+
+
+def _identifier(token: str) -> bool:
+    """A written token that is a name whatever English says: a digit ("W4A8", "V4"), an
+    underscore ("split_group"), inner capitals ("DeepSeek", "ROCm", "XPU", "MoE")."""
+    return bool(
+        _DIGIT.search(token)
+        or "_" in token
+        or (len(token) >= 2 and any(c.isupper() for c in token[1:]))
+    )
+
+
+@lru_cache(maxsize=1 << 14)
+def is_clipped(word: str) -> bool:
+    """A rare word that is the start of a common longer word: a clipping ("config" of
+    configuration, "perf" of performance, "param" of parameter), not a name."""
+    word = word.lower()
+    if len(word) < CLIPPED_MIN or not word.isalpha() or is_common(word):
+        return False
+    return any(
+        w.startswith(word) and len(w) >= len(word) + 3
+        for w in _frequent_by_start().get(word[:2], ())
+    )
+
+
+@lru_cache(maxsize=1)
+def _frequent_by_start() -> Mapping[str, tuple[str, ...]]:
+    """Words of Zipf >= CLIPPED_ZIPF by their first two letters (for clippings)."""
+    out: dict[str, list[str]] = defaultdict(list)
+    for w, z in _zipf_table().items():
+        if z >= CLIPPED_ZIPF and len(w) > CLIPPED_MIN:
+            out[w[:2]].append(w)
+    return {k: tuple(v) for k, v in out.items()}
+
+
+@lru_cache(maxsize=1 << 14)
+def is_name(written: str) -> bool:
+    """Whether a written term can name a theme: one of its words is an identifier, or a
+    capitalised word that is neither common English, a misspelling of it nor a clipping
+    ("Mooncake", "Triton"). "install", "Router", "quant", "Config" and "Spplement" are not
+    names."""
+    for token in _TOKEN_SPLIT.split(written):
+        if not token:
+            continue
+        if _identifier(token) and not _VERSION_RE.match(token.lower()):
+            return True
+        if (
+            token[0].isupper()
+            and token[1:].islower()
+            and len(token) >= 3
+            and not is_common(token)
+            and not is_misspelling(token)
+            and not is_clipped(token)
+        ):
+            return True
+    return False
+
+
 # ------------------------------------------------------------------ inputs
 
 
 @dataclass(frozen=True, slots=True)
 class ThemeDoc:
-    """The fields of one PR that theme detection reads."""
+    """The fields of one PR that theme detection reads (titles, never descriptions)."""
 
     number: int
     title: str
     author: str | None = None
-    body: str = ""
     labels: tuple[str, ...] = ()
-    modules: tuple[str, ...] = ()
-    paths: tuple[str, ...] = ()
+    modules: tuple[str, ...] = ()  # theme-eligible modules the PR touches
+    main_module: str | None = None  # the module that is the PR's main subject, if any
+    main_why: str = ""  # "named" (tag, label), "lines", "title" (a whole title word)
     score: float = 0.0
-    key: bool = False  # a key PR of the window (a one-PR group is allowed for it)
+    key: bool = False  # a key PR of the window
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,9 +244,17 @@ class ThemeRules:
     # Display name -> other ways to write it ("DeepSeek V4" = ["DSV4", "DeepSeek-V4"]).
     aliases: Mapping[str, Sequence[str]] = field(default_factory=dict)
     stop_terms: frozenset[str] = frozenset()
-    # Modules that may be themes -> English name (auxiliary and catch-all ones left out).
+    # Modules that may be areas -> English name (auxiliary and catch-all ones left out).
     modules: Mapping[str, str] = field(default_factory=dict)
     max_groups: int = MAX_GROUPS
+
+    def fingerprint(self) -> tuple[object, ...]:
+        return (
+            tuple(sorted((k, tuple(v)) for k, v in self.aliases.items())),
+            self.stop_terms,
+            tuple(sorted(self.modules.items())),
+            self.max_groups,
+        )
 
 
 # ------------------------------------------------------------------ outputs
@@ -168,29 +270,44 @@ class Member:
 @dataclass(slots=True)
 class Theme:
     id: str  # stable slug: "deepseek-v4", "module-rocm"
-    name: str  # as users write it ("DeepSeek V4"); a module's English name for module themes
-    module: str | None  # module id when the theme is a module's
+    name: str  # as users write it ("DeepSeek V4"); a module's English name for areas
+    module: str | None  # module id for an area
     named_by_module: bool  # name is the module's English name: the caller localises it
     terms: list[str]  # the written forms and signals that formed it
-    support: int  # window PRs carrying the theme's term(s), before PRs went to best themes
+    support: int  # window PRs naming the theme's term(s), before PRs went to best themes
     window_prs: int
-    history_prs: int  # history PRs carrying the term(s)
+    history_prs: int  # history PRs naming the term(s)
     history_total: int  # all PRs in the history weeks
     history_weeks: int
     lift: float | None  # None: no history to compare with
     score: float
     weight: float
     members: list[Member]  # most important first
-    history: dict[int, int]  # offset -> PRs carrying the term(s) that week
-    trend: str  # new | continuing | rising | tailing | unknown
-    last_week: int | None  # PRs carrying the term(s) the week right before, when held
-    baseline: float | None  # mean PRs a week in the history weeks
+    history: dict[int, int]  # offset -> PRs naming the term(s) that week
+    trend: str  # new | continuing | rising | falling | unknown
+    last_week: int | None  # members of last week's highlight of this theme (None: none)
+    baseline: float | None  # mean PRs a week naming the term(s) in the history weeks
     authors: list[tuple[str, int]]
     signals: list[str]  # "series [1/N]…[4/N] by X", "run of 4 PRs by X"
+    kind: str = "initiative"  # "area" (a module) | "initiative" (a named subject)
+    key: str = ""  # the canonical term ("m:rocm", "deepseekv4"): matches weeks
 
     @property
     def numbers(self) -> list[int]:
         return [m.number for m in self.members]
+
+
+@dataclass(slots=True)
+class Fading:
+    """Last week's highlight that is gone or fell by half this week."""
+
+    id: str
+    name: str  # as last week showed it (an area: the module's English name)
+    module: str | None
+    named_by_module: bool
+    last_week: int  # members last week
+    this_week: int  # members this week (0 when gone: PRs naming it, not in a highlight)
+    highlight: bool  # still a highlight this week (with at most half the members)
 
 
 @dataclass(slots=True)
@@ -199,6 +316,8 @@ class ThemeResult:
     history_weeks: int
     history_labels: list[str]
     candidates: int  # qualifying terms considered
+    fading: list[Fading] = field(default_factory=list)
+    last_week: str | None = None  # label of the week the trends compare with (None: none)
 
     def theme_of(self, number: int) -> Theme | None:
         for theme in self.themes:
@@ -210,14 +329,14 @@ class ThemeResult:
 # ------------------------------------------------------------------ tokenising
 
 
-def _words(text: str) -> list[tuple[str, int, int, bool, bool]]:
-    """(lower-case word, start, end, starts a written token, ends one) of `text`, with
-    CamelCase split ("AutoWeightsLoader" -> auto weights loader)."""
+def _words(text: str) -> list[tuple[str, int, int, bool, bool, str]]:
+    """(lower-case word, start, end, starts a written token, ends one, the written token)
+    of `text`, with CamelCase split ("AutoWeightsLoader" -> auto weights loader)."""
     out = []
     for match in _WORD_RE.finditer(text):
         token, base = match.group(0), match.start()
         if "." in token or token.islower() or token.isupper() or token.isdigit():
-            out.append((token.lower(), base, match.end(), True, True))
+            out.append((token.lower(), base, match.end(), True, True, token))
             continue
         parts = list(_CAMEL_RE.finditer(token))
         for i, part in enumerate(parts):
@@ -228,59 +347,78 @@ def _words(text: str) -> list[tuple[str, int, int, bool, bool]]:
                     base + part.end(),
                     i == 0,
                     i == len(parts) - 1,
+                    token,
                 )
             )
-    return out
+    if "_" not in text:
+        return out
+    # A snake_case identifier is one written token: "npu" of npu_add_rms_norm or "awq" of
+    # awq_triton is no whole word; the whole identifier ("split_group") is.
+    snakes = [(m.start(), m.end(), m.group(0)) for m in _SNAKE_RE.finditer(text)]
+    if not snakes:
+        return out
+    fixed = []
+    for word, start, end, starts, ends, token in out:
+        span = next((sp for sp in snakes if sp[0] <= start and end <= sp[1]), None)
+        if span is not None:
+            starts, ends, token = start == span[0], end == span[1], span[2]
+        fixed.append((word, start, end, starts, ends, token))
+    return fixed
 
 
-def _is_generic(word: str, stop: frozenset[str]) -> bool:
-    return word in GENERIC_WORDS or word in stop or word.isdigit() or len(word) < 2
+def repo_terms(repo: str) -> frozenset[str]:
+    """The repository's own name and owner as stop terms: "vllm" on vllm-project/vllm is
+    every PR's subject, never a theme ("vllm-ascend": vllmascend, vllm, ascend)."""
+    out: set[str] = set()
+    for part in repo.lower().split("/"):
+        out.add(normalize_term(part))
+        out.update(w for w in re.split(r"[-_.]+", part) if len(w) >= 2)
+    return frozenset(out)
+
+
+def _edge_word(word: str, written: str, stop: frozenset[str]) -> bool:
+    """Whether a phrase may start or end with this word: not a stop term, a bare number, a
+    common English word (unless written as an identifier: "MoE", "MLA", "PD") or a
+    misspelling of one."""
+    if word in stop or word.isdigit() or len(word) < 2:
+        return False
+    if _identifier(written):
+        return True
+    return not is_common(word) and not is_misspelling(word)
 
 
 @lru_cache(maxsize=1 << 16)
-def _phrase_table(
-    text: str, stop: frozenset[str]
-) -> tuple[tuple[str, str, tuple[str, ...], bool], ...]:
-    """Every candidate phrase of `text` once: (key, surface, words, plain), `plain` False
-    when it starts or ends with a generic word or is a bare version. Cached: the same
-    titles come back every week as history."""
+def _phrase_table(text: str, stop: frozenset[str]) -> tuple[tuple[str, str, bool], ...]:
+    """Every candidate phrase of `text` once: (key, surface, plain), `plain` False when it
+    starts or ends with a word no name starts or ends with, or is a bare version. Cached:
+    the same titles come back every week as history."""
     words = _words(text)
-    # Per word once: generic or not, holds a digit (a version inside a CamelCase token).
-    generic = [_is_generic(w[0], stop) for w in words]
+    edge = [_edge_word(w[0], w[5], stop) for w in words]
     digit = [_DIGIT.search(w[0]) is not None for w in words]
     out = []
-    for i, (first, start, _, starts, _) in enumerate(words):
+    for i, (first, start, _, starts, _, _) in enumerate(words):
         # A phrase starts where a written token starts: "Max" of MiniMax is no term.
         if not starts:
             continue
         for j in range(i, min(i + MAX_WORDS, len(words))):
-            _, _, end, _, ends = words[j]
+            _, _, end, _, ends, _ = words[j]
             # A phrase does not cross punctuation other than '-', '_', '.', '/' or spaces.
             if j > i:
                 gap = text[words[j - 1][2] : words[j][1]]
                 if len(gap) > 2 or gap.strip(" -_./"):
                     break
-            # It ends where a token ends, or at a version inside one ("DeepseekV4" of
-            # DeepseekV4Attention), never inside a word ("Mini" of MiniMax).
-            if not ends and not digit[j]:
+            # It ends where a token ends, or at a version before a capital inside one
+            # ("DeepseekV4" of DeepseekV4Attention), never inside a word ("Mini" of MiniMax,
+            # "Main2" of Main2main).
+            if not ends and not (digit[j] and text[words[j + 1][1]].isupper()):
                 continue
-            parts = tuple(w[0] for w in words[i : j + 1])
-            plain = not (generic[i] or generic[j]) and not (j == i and _VERSION_RE.match(first))
-            # Keys drop the dots of versions like normalize_term ("V3.2" = "v32").
-            out.append(("".join(parts).replace(".", ""), text[start:end], parts, plain))
+            key = "".join(w[0] for w in words[i : j + 1]).replace(".", "")
+            plain = edge[i] and edge[j] and not (j == i and _VERSION_RE.match(first))
+            out.append((key, text[start:end], plain))
     return tuple(out)
 
 
-def _phrases(
-    text: str, stop: frozenset[str], keep: Mapping[str, str] | frozenset[str] = frozenset()
-) -> Iterable[tuple[str, str, tuple[str, ...]]]:
-    """(key, surface, words) of every 1..MAX_WORDS word phrase that does not start or end
-    with a generic word (unless it is a rule set's alias, in `keep`); a single word must
-    not be generic or a bare version."""
-    return [(k, s, p) for k, s, p, plain in _phrase_table(text, stop) if plain or k in keep]
-
-
-def _acronyms(parts: tuple[str, ...]) -> set[str]:
+def _acronyms(parts: Sequence[str]) -> set[str]:
     """Acronyms of a multi-word phrase: initials of its words, a trailing version kept
     whole ("model runner v2" -> "mrv2", "deep seek v4" -> "dsv4")."""
     if len(parts) < 2:
@@ -293,19 +431,12 @@ def _acronyms(parts: tuple[str, ...]) -> set[str]:
         return set()
     if any(not w[0].isalpha() for w in letters):
         return set()
-    initials = "".join(w[0] for w in letters)
-    out = {initials + version}
-    return {a for a in out if len(a) >= 3}
+    acronym = "".join(w[0] for w in letters) + version
+    return {acronym} if len(acronym) >= 3 else set()
 
 
-@dataclass(slots=True)
-class _Evidence:
-    strength: int
-    reason: str
-    surface: str | None = None  # the written form, for naming
-
-
-def _tags(title: str) -> tuple[list[str], str]:
+@lru_cache(maxsize=1 << 16)
+def _tags(title: str) -> tuple[tuple[str, ...], str]:
     """Leading bracket tags and the rest of the title."""
     tags: list[str] = []
     pos = 0
@@ -321,124 +452,170 @@ def _tags(title: str) -> tuple[list[str], str]:
         pos = match.end()
         while pos < len(title) and title[pos] in " :":
             pos += 1
-    return tags, title[pos:]
-
-
-class _Vocabulary:
-    """Key resolution: aliases, module names and acronyms -> one canonical key."""
-
-    def __init__(self, rules: ThemeRules, stop: frozenset[str]) -> None:
-        self.stop = stop
-        self.alias: dict[str, str] = {}
-        self.display: dict[str, str] = {}
-        self.module_key: dict[str, str] = {}
-        for module_id, name in rules.modules.items():
-            if re.split(r"[-_.]", module_id)[-1] in stop:
-                continue  # a module named by a generic word ("models", "cuda-kernels")
-            key = f"m:{module_id}"
-            for written in (module_id, name):
-                norm = normalize_term(written)
-                if norm and norm not in stop and norm not in GENERIC_WORDS:
-                    self.alias.setdefault(norm, key)
-            self.module_key[module_id] = key
-        for name, variants in rules.aliases.items():
-            canonical = normalize_term(name)
-            target = self.alias.get(canonical, canonical)
-            if not target.startswith("m:"):  # a module theme keeps its localised name
-                self.display[target] = name
-            for variant in variants:
-                self.alias[normalize_term(variant)] = target
-
-    def resolve(self, key: str) -> str:
-        return self.alias.get(key, key)
-
-
-def _title_evidence(doc: ThemeDoc, vocab: _Vocabulary) -> dict[str, _Evidence]:
-    found: dict[str, _Evidence] = {}
-
-    def put(key: str, evidence: _Evidence) -> None:
-        old = found.get(key)
-        if old is None or evidence.strength > old.strength:
-            found[key] = evidence
-
-    tags, rest = _tags(doc.title)
-    for tag in tags:
-        norm = normalize_term(tag)
-        if not norm or _SERIES_RE.fullmatch(f"[{tag}]") or norm in vocab.stop:
-            continue
-        if norm in GENERIC_WORDS or norm.isdigit():
-            continue
-        put(vocab.resolve(norm), _Evidence(STRENGTH["tag"], f"tag [{tag}]", tag))
-    for key, surface, _parts in _phrases(rest, vocab.stop, vocab.alias):
-        put(vocab.resolve(key), _Evidence(STRENGTH["title"], f"title “{surface}”", surface))
-    return found
-
-
-def _weak_evidence(
-    doc: ThemeDoc, vocab: _Vocabulary, known: set[str], found: dict[str, _Evidence]
-) -> None:
-    """Labels and modules always count; description phrases and file folders only for
-    terms some title of the window already uses."""
-    for label in doc.labels:
-        name = label.split(":", 1)[-1].strip()
-        norm = normalize_term(name)
-        if norm and norm not in vocab.stop and norm not in GENERIC_WORDS:
-            key = vocab.resolve(norm)
-            if key not in found:
-                found[key] = _Evidence(STRENGTH["label"], f"label {label}", name)
-    for module_id in doc.modules:
-        module_key = vocab.module_key.get(module_id)
-        if module_key and module_key not in found:
-            found[module_key] = _Evidence(STRENGTH["module"], f"module {module_id}")
-    for path in doc.paths:
-        for folder in path.split("/")[:-1]:
-            key = vocab.resolve(normalize_term(folder))
-            if key in known and key not in found:
-                found[key] = _Evidence(STRENGTH["path"], f"path {path}")
-    if doc.body:
-        body = _URL_RE.sub(" ", _COMMENT_RE.sub(" ", doc.body[: BODY_CHARS * 2]))[:BODY_CHARS]
-        for key, surface, _ in _phrases(body, vocab.stop, vocab.alias):
-            key = vocab.resolve(key)
-            if key in known and key not in found:
-                found[key] = _Evidence(STRENGTH["body"], f"description “{surface}”")
-
-
-def _within(numbers: Sequence[int], container: set[int]) -> bool:
-    return bool(numbers) and sum(1 for x in numbers if x in container) >= NESTED * len(numbers)
+    return tuple(tags), title[pos:]
 
 
 def _series_of(title: str) -> bool:
     return bool(_SERIES_RE.search(title))
 
 
-# ------------------------------------------------------------------ detection
+@dataclass(slots=True)
+class _Evidence:
+    strength: int
+    reason: str
+    surface: str | None = None  # the written form, for naming
+
+
+class _Vocabulary:
+    """Key resolution: aliases, module names, their abbreviations and acronyms -> one key."""
+
+    def __init__(self, rules: ThemeRules, stop: frozenset[str]) -> None:
+        self.stop = stop
+        self.alias: dict[str, str] = {}
+        self.display: dict[str, str] = {}
+        self.known: set[str] = set()  # keys the rule set names: names whatever English says
+        self.module_key: dict[str, str] = {}
+        self.module_name: dict[str, str] = {}
+        single: dict[str, str] = {}
+        for module_id, name in rules.modules.items():
+            key = f"m:{module_id}"
+            self.module_key[module_id] = key
+            self.module_name[key] = name
+            for written in (module_id, name):
+                norm = normalize_term(written)
+                if norm and norm not in stop:
+                    self.alias.setdefault(norm, key)
+                if norm.isalpha() and len(norm) >= 8:
+                    single.setdefault(norm, key)
+        # A clipped one-word module name ("quant" of quantization, "multi" of multimodal):
+        # 5+ letters of exactly one such name, at least 3 letters short of it.
+        clipped: dict[str, set[str]] = defaultdict(set)
+        for norm, module_key in single.items():
+            for end in range(5, len(norm) - 2):
+                if not is_common(norm[:end]):  # "model" is a word, not model-loader's clip
+                    clipped[norm[:end]].add(module_key)
+        self.clipped = {k: next(iter(v)) for k, v in clipped.items() if len(v) == 1}
+        for name, variants in rules.aliases.items():
+            canonical = normalize_term(name)
+            target = self.alias.get(canonical, canonical)
+            if not target.startswith("m:"):  # an area keeps its module's (localised) name
+                self.display[target] = name
+            self.known.add(target)
+            for variant in variants:
+                self.alias[normalize_term(variant)] = target
+
+    def resolve(self, key: str) -> str:
+        return self.alias.get(key) or self.clipped.get(key) or key
+
+
+@lru_cache(maxsize=1 << 16)
+def _written_terms(
+    title: str, labels: tuple[str, ...], stop: frozenset[str]
+) -> tuple[tuple[str, int, str, str, bool], ...]:
+    """(key, strength, reason, surface, plain) of a title's tags and phrases and of the
+    labels, before aliases: computed once per title (history weeks come back every week)."""
+    out = []
+    tags, rest = _tags(title)
+    for tag in tags:
+        norm = normalize_term(tag)
+        if (
+            norm
+            and norm not in stop
+            and not norm.isdigit()
+            and not _SERIES_RE.fullmatch(f"[{tag}]")
+        ):
+            out.append((norm, STRENGTH["tag"], f"tag [{tag}]", tag, True))
+    for key, surface, plain in _phrase_table(rest, stop):
+        out.append((key, STRENGTH["title"], f"title “{surface}”", surface, plain))
+    for label in labels:
+        name = label.split(":", 1)[-1].strip()
+        norm = normalize_term(name)
+        if norm and norm not in stop:
+            out.append((norm, STRENGTH["label"], f"label {label}", name, True))
+    return tuple(out)
+
+
+def _title_evidence(doc: ThemeDoc, vocab: _Vocabulary) -> dict[str, _Evidence]:
+    """Tags, whole-word title phrases, labels and the main module of one PR."""
+    found: dict[str, _Evidence] = {}
+    for key, strength, reason, surface, plain in _written_terms(doc.title, doc.labels, vocab.stop):
+        resolved = vocab.resolve(key)
+        if strength == STRENGTH["label"] and resolved.startswith("m:"):
+            continue  # a path-derived label: the PR touches the area (doc.modules says so)
+        # A phrase with a common word at its edge counts only as a known name's spelling.
+        if not plain and resolved not in vocab.known and not resolved.startswith("m:"):
+            continue
+        old = found.get(resolved)
+        if old is None or strength > old.strength:
+            found[resolved] = _Evidence(strength, reason, surface)
+    if doc.main_module:
+        module_key = vocab.module_key.get(doc.main_module)
+        if module_key and module_key not in found:
+            why = _MAIN_WHY.get(doc.main_why, "main subject")
+            found[module_key] = _Evidence(STRENGTH["module"], f"module {doc.main_module} ({why})")
+    return found
+
+
+# Labels are left out: labeler and Mergify rules set them from the changed paths, so a label
+# says the PR touches a module, not that it is about it.
+_NAMED_RULE = re.compile(r"(?:^|; )tag \[")
+_TITLE_WORD_RULE = re.compile(r"title (?:word|hint) '([^']+)'")
+
+
+def main_module(pr: PullRequest, eligible: Sequence[ModuleMatch]) -> tuple[str, str] | None:
+    """The module a PR is mainly about and why: "named" (a tag of the module), "lines" (the
+    primary module with at least a third of its module lines; the first path module when
+    line counts are unknown), or "title" (a rule's keyword as a whole word of the title, on
+    title-only data; "awq" inside "xpu_awq_test" is not enough)."""
+    if not eligible:
+        return None
+    for match in eligible:
+        if _NAMED_RULE.search(match.rule):
+            return match.id, "named"
+    if pr.files_known:
+        total = sum(m.lines for m in eligible)
+        first = eligible[0]
+        if total > 0:
+            return (first.id, "lines") if first.lines >= MAIN_LINES * total else None
+        path = next((m for m in eligible if m.rule.startswith("path")), None)
+        if path is not None:
+            return path.id, "lines"
+    for match in eligible:
+        for word in _TITLE_WORD_RULE.findall(match.rule):
+            if re.search(rf"(?<![A-Za-z0-9_]){re.escape(word)}(?![A-Za-z0-9_])", pr.title, re.I):
+                return match.id, "title"
+    return None
 
 
 def _stop_terms(rules: ThemeRules) -> frozenset[str]:
-    return frozenset(normalize_term(t) for t in rules.stop_terms) | GENERIC_WORDS
+    return frozenset(normalize_term(t) for t in rules.stop_terms)
 
 
-def _learn_acronyms(
-    docs: Iterable[ThemeDoc], vocab: _Vocabulary, window_keys: Counter[str]
-) -> None:
+def _learn_acronyms(docs: Iterable[ThemeDoc], vocab: _Vocabulary, keys: Counter[str]) -> None:
     """Map an acronym written in the window to the long form it abbreviates (the most
     frequent one when several share it)."""
     best: dict[str, tuple[int, str]] = {}
     for doc in docs:
         tags, rest = _tags(doc.title)
-        # A whole tag abbreviates too ("[Model Runner V2]" -> MRV2), generic words included.
-        whole = [(normalize_term(t), t, tuple(w[0] for w in _words(t))) for t in tags]
-        for key, _surface, parts in [*whole, *_phrases(rest, vocab.stop)]:
+        # A whole tag abbreviates too ("[Model Runner V2]" -> MRV2), common words included.
+        phrases = [(normalize_term(t), [w[0] for w in _words(t)]) for t in tags]
+        phrases += [
+            (k, [w[0] for w in _words(s)])
+            for k, s, plain in _phrase_table(rest, vocab.stop)
+            if plain
+        ]
+        for key, parts in phrases:
             for acronym in _acronyms(parts):
-                if acronym == key or window_keys[acronym] == 0:
+                if acronym == key or keys[acronym] == 0 or acronym in vocab.alias:
                     continue
-                if acronym in vocab.alias:
-                    continue
-                count = window_keys[vocab.resolve(key)]
+                count = keys[vocab.resolve(key)]
                 if count and (acronym not in best or count > best[acronym][0]):
                     best[acronym] = (count, vocab.resolve(key))
     for acronym, (_, target) in best.items():
         vocab.alias[acronym] = target
+
+
+# ------------------------------------------------------------------ detection
 
 
 def _name_of(key: str, surfaces: Counter[str], vocab: _Vocabulary) -> str:
@@ -449,12 +626,11 @@ def _name_of(key: str, surfaces: Counter[str], vocab: _Vocabulary) -> str:
     # The long form over its acronyms ("DeepSeek V4" over "DSV4"), a capitalised form,
     # then the most common way it is written, then a spaced form ("DeepSeek V4" over
     # "DeepseekV4"), then more capitals (ROCm over rocm), then alphabetical.
-    plain = key[2:] if key.startswith("m:") else key
     return min(
         surfaces,
         key=lambda s: (
-            normalize_term(s) != plain,
-            s.islower(),  # "DSA" over "dsa", "Triton" over "triton"
+            normalize_term(s) != key,
+            s.islower(),
             -surfaces[s],
             " " not in s,
             -sum(c.isupper() for c in s),
@@ -470,28 +646,149 @@ def _slug(key: str, name: str) -> str:
     return slug or key
 
 
-def _trend(members: int, history: dict[int, int], weeks: int) -> tuple[str, float | None]:
-    if weeks == 0:
-        return "unknown", None
-    total = sum(history.values())
-    mean = total / weeks
-    if total == 0:
-        return "new", 0.0
-    last = history.get(1)
-    if members >= 1.5 * mean and members >= mean + 2 and (last is None or members > last):
-        return "rising", mean
-    if members <= 0.67 * mean and (last is None or members < last):
-        return "tailing", mean
-    return "continuing", mean
+def trend_of(members: int, last_week: int | None) -> str:
+    """new (no highlight of it last week), rising, falling or continuing against last
+    week's highlight: RISE_RATIO times more (fewer) members and RISE_MIN PRs apart."""
+    if last_week is None:
+        return "new"
+    if members >= last_week * RISE_RATIO and members - last_week >= RISE_MIN:
+        return "rising"
+    if members * RISE_RATIO <= last_week and last_week - members >= RISE_MIN:
+        return "falling"
+    return "continuing"
+
+
+_MEMO: OrderedDict[tuple[object, ...], ThemeResult] = OrderedDict()
+_MEMO_SIZE = 32
+CARRY_DEPTH = 3  # last week's detection continues the week before's, and so on 3 weeks deep
 
 
 def detect_themes(
     docs: Sequence[ThemeDoc],
     history: Sequence[HistoryWeek] = (),
     rules: ThemeRules | None = None,
+    *,
+    baseline_weeks: int | None = None,
+    compare_last_week: bool = True,
 ) -> ThemeResult:
-    """The themes of `docs` (one window) against `history` (earlier weeks, any subset)."""
+    """The themes of `docs` (one window) against `history` (earlier weeks, any subset).
+
+    The lift uses the history weeks up to `baseline_weeks` back (None: all). Trends compare
+    with last week's highlights: the same detection for the week at offset 1 against the
+    weeks before it (up to `baseline_weeks` of them), itself continuing the initiatives of
+    the week before it (CARRY_DEPTH weeks deep); memoised so that building consecutive
+    weeks detects each week once."""
     rules = rules or ThemeRules()
+    limit = (
+        baseline_weeks
+        if baseline_weeks is not None
+        else max((w.offset for w in history), default=0)
+    )
+    weeks = {w.offset: w for w in history if w.docs}
+    depth = CARRY_DEPTH if compare_last_week else 0
+    result, previous = _result_at(0, docs, weeks, rules, limit, depth)
+    if previous is None:
+        return result
+    return _with_trends(result, previous, docs, rules, weeks[1].label)
+
+
+def _result_at(
+    level: int,
+    docs: Sequence[ThemeDoc],
+    weeks: Mapping[int, HistoryWeek],
+    rules: ThemeRules,
+    limit: int,
+    depth: int,
+) -> tuple[ThemeResult, ThemeResult | None]:
+    """The detection of the week `level` weeks back (0: the window) and of the week before
+    it, whose highlights it continues."""
+    own = [
+        HistoryWeek(w.label, off - level, w.docs)
+        for off, w in sorted(weeks.items())
+        if level < off <= level + limit
+    ]
+    previous = None
+    if depth > 0 and level + 1 in weeks:
+        previous, _ = _result_at(level + 1, weeks[level + 1].docs, weeks, rules, limit, depth - 1)
+    carry = frozenset(t.key for t in previous.themes) if previous else frozenset()
+    return _detect_memo(docs, own, rules, carry), previous
+
+
+def _detect_memo(
+    docs: Sequence[ThemeDoc],
+    history: Sequence[HistoryWeek],
+    rules: ThemeRules,
+    carry: frozenset[str] = frozenset(),
+) -> ThemeResult:
+    key = (
+        tuple(docs),
+        tuple((w.label, w.offset, tuple(w.docs)) for w in history),
+        rules.fingerprint(),
+        carry,
+    )
+    hit = _MEMO.get(key)
+    if hit is not None:
+        _MEMO.move_to_end(key)
+        return _copy(hit)
+    result = _detect(docs, history, rules, carry)
+    _MEMO[key] = result
+    while len(_MEMO) > _MEMO_SIZE:
+        _MEMO.popitem(last=False)
+    return _copy(result)
+
+
+def _copy(result: ThemeResult) -> ThemeResult:
+    # Callers set trends on the themes: the memo keeps its own copy.
+    themes = [dataclasses.replace(t) for t in result.themes]
+    return ThemeResult(themes, result.history_weeks, list(result.history_labels), result.candidates)
+
+
+def _with_trends(
+    result: ThemeResult,
+    previous: ThemeResult,
+    docs: Sequence[ThemeDoc],
+    rules: ThemeRules,
+    label: str,
+) -> ThemeResult:
+    """Trends and fading themes of `result` against last week's highlights."""
+    by_key = {t.key: t for t in previous.themes}
+    for theme in result.themes:
+        before = by_key.get(theme.key)
+        theme.last_week = len(before.members) if before else None
+        theme.trend = trend_of(len(theme.members), theme.last_week)
+    now = {t.key: t for t in result.themes}
+    stop = _stop_terms(rules)
+    vocab = _Vocabulary(rules, stop)
+    named: Counter[str] = Counter()
+    for doc in docs:
+        named.update(_title_evidence(doc, vocab).keys())
+    fading = []
+    for before in previous.themes:
+        current = now.get(before.key)
+        count = len(current.members) if current else named[before.key]
+        if count <= FADE_SHARE * len(before.members):
+            fading.append(
+                Fading(
+                    id=before.id,
+                    name=before.name,
+                    module=before.module,
+                    named_by_module=before.named_by_module,
+                    last_week=len(before.members),
+                    this_week=count,
+                    highlight=current is not None,
+                )
+            )
+    result.fading = fading
+    result.last_week = label
+    return result
+
+
+def _detect(
+    docs: Sequence[ThemeDoc],
+    history: Sequence[HistoryWeek],
+    rules: ThemeRules,
+    carry: frozenset[str] = frozenset(),
+) -> ThemeResult:
     stop = _stop_terms(rules)
     vocab = _Vocabulary(rules, stop)
     docs = list({d.number: d for d in docs}.values())
@@ -502,20 +799,12 @@ def detect_themes(
     for doc in docs:
         tags, rest = _tags(doc.title)
         keys = {vocab.resolve(normalize_term(t)) for t in tags}
-        keys |= {vocab.resolve(k) for k, _, _ in _phrases(rest, stop, vocab.alias)}
+        keys |= {vocab.resolve(k) for k, _, plain in _phrase_table(rest, stop) if plain}
         raw.update(keys)
     _learn_acronyms(docs, vocab, raw)
 
-    # Pass 2: evidence per PR.
-    evidence: dict[int, dict[str, _Evidence]] = {}
-    known: set[str] = set()
-    for doc in docs:
-        found = _title_evidence(doc, vocab)
-        evidence[doc.number] = found
-        known.update(found)
-    for doc in docs:
-        _weak_evidence(doc, vocab, known, evidence[doc.number])
-
+    # Pass 2: evidence per PR; module carriers (every PR touching a module) for coherence.
+    evidence = {doc.number: _title_evidence(doc, vocab) for doc in docs}
     carriers: dict[str, list[int]] = defaultdict(list)
     surfaces: dict[str, Counter[str]] = defaultdict(Counter)
     for number, found in evidence.items():
@@ -523,19 +812,19 @@ def detect_themes(
             carriers[key].append(number)
             if ev.surface:
                 surfaces[key][ev.surface] += 1
+    touching: dict[str, set[int]] = defaultdict(set)
+    for doc in docs:
+        for module_id in doc.modules:
+            if module_id in vocab.module_key:
+                touching[vocab.module_key[module_id]].add(doc.number)
 
-    # History: PRs per term per week (same extraction, titles/labels/modules only).
-    hist_weeks = [w for w in history if w.docs]
+    # History: PRs naming each of this window's terms, per week (titles, labels, modules).
     hist_counts: dict[int, Counter[str]] = {}
     hist_total = 0
-    for week in hist_weeks:
+    for week in history:
         counts: Counter[str] = Counter()
         for doc in week.docs:
-            # The same signals as this window's PRs, or the baseline would be unfair to
-            # terms that folders, labels or descriptions carry ("patch/" in every path).
-            found = _title_evidence(doc, vocab)
-            _weak_evidence(doc, vocab, known, found)
-            counts.update(found.keys() & carriers.keys())
+            counts.update(_title_evidence(doc, vocab).keys() & carriers.keys())
         hist_counts[week.offset] = counts
         hist_total += len(week.docs)
     hist_any: Counter[str] = Counter()
@@ -543,7 +832,7 @@ def detect_themes(
         hist_any.update(counts)
 
     n = len(docs)
-    with_history = bool(hist_weeks) and hist_total > 0
+    with_history = bool(history) and hist_total > 0
 
     def lift_of(key: str) -> float | None:
         if not with_history or n == 0:
@@ -552,10 +841,20 @@ def detect_themes(
         base = (hist_any[key] + SMOOTHING) / (hist_total + SMOOTHING)
         return rate / base
 
-    def bits(lift: float | None) -> float:
-        return 1.0 if lift is None else min(math.log2(1 + lift), LIFT_CAP_BITS)
+    def bits(key: str) -> float:
+        if key.startswith("m:"):
+            # An area is heavy, not unusual: its PRs weigh as a term 3x as frequent as usual
+            # (a standing area keeps its slot against coincidental terms).
+            return AREA_BITS
+        lift = qualifying[key]
+        # A qualifying initiative weighs at least as an area does (the week's named work is
+        # what maintainers lead with), more when it is more unusual; without history nothing
+        # is known to be unusual.
+        if lift is None:
+            return AREA_BITS
+        return min(max(math.log2(1 + lift), AREA_BITS), LIFT_CAP_BITS)
 
-    # Author runs and numbered series qualify a term whatever its lift.
+    # Author runs and numbered series.
     signals: dict[str, list[str]] = defaultdict(list)
     by_author: dict[str, list[int]] = defaultdict(list)
     for doc in docs:
@@ -578,51 +877,83 @@ def detect_themes(
             if count >= SERIES_MIN:
                 signals[key].append(f"numbered series of {count} PRs by {author}")
 
-    standing_min = max(STANDING_MIN, math.ceil(STANDING_SHARE * n))
     qualifying: dict[str, float | None] = {}
+    # Areas: the heaviest coherent modules, whatever their lift.
+    area_min = max(AREA_MIN, math.ceil(AREA_SHARE * n))
+    areas = []
     for key, numbers in carriers.items():
-        k = len(numbers)
-        if k < 1:
+        if not key.startswith("m:") or len(numbers) < area_min:
+            continue
+        touched = touching.get(key, set()) | set(numbers)
+        named = sum(
+            1
+            for x in numbers
+            if evidence[x][key].strength > STRENGTH["module"]
+            or by_number[x].main_why in ("named", "lines")
+        )
+        if len(numbers) >= AREA_COHERENCE * len(touched) and named >= AREA_NAMED * len(numbers):
+            areas.append((len(numbers), key))
+    for _, key in areas:
+        qualifying[key] = lift_of(key)
+    # Initiatives: named subjects, distinctive this week (or a run or series).
+    for key, numbers in carriers.items():
+        if key.startswith("m:") or len(numbers) < MIN_SUPPORT or key in stop:
+            continue
+        if key not in vocab.known and not any(is_name(s) for s in surfaces[key]):
             continue
         lift = lift_of(key)
-        # Support that names the term (tag, title, label, module): folders and
-        # descriptions only add members to a term some PRs name, never make one.
-        named = [x for x in numbers if evidence[x][key].strength >= STRENGTH["module"]]
-        one_key = len(named) == 1 and by_number[named[0]].key
-        if len(named) < MIN_SUPPORT and not one_key:
-            continue
-        run = key in signals and not key.startswith("m:") and (lift is None or lift >= 1.0)
-        standing = len(named) >= standing_min and (lift is None or lift >= STANDING_LIFT)
-        if run or lift is None or lift >= MIN_LIFT or standing:
+        # A run, a series, last week's initiative continuing or a name the rule set declares
+        # ([themes.aliases]: "Model Runner V2") only needs to be no rarer than usual: an
+        # initiative's history fills up with its own earlier weeks.
+        steady = key in signals or key in carry or key in vocab.known
+        run = steady and (lift is None or lift >= RUN_LIFT)
+        if run or lift is None or lift >= INITIATIVE_LIFT:
             qualifying[key] = lift
 
     def mass(key: str, numbers: Iterable[int]) -> float:
         # Importance (score 0-10 adds up to 100%) times how directly the PR names the term.
-        return sum((1.0 + by_number[x].score) * FACTOR[evidence[x][key].strength] for x in numbers)
+        return sum(
+            (1.0 + by_number[x].score / SCORE_SCALE) * FACTOR[evidence[x][key].strength]
+            for x in numbers
+        )
 
     # Greedy, lazily re-scored selection. A PR placed in a theme is still open to a term
-    # that names it more directly (a tag beats a module match), so a broad module chosen
-    # early does not keep the PRs of a sharper theme chosen later.
-    home: dict[int, tuple[int, int, str]] = {}  # number -> (strength, -rank, key)
+    # that names it more directly (a tag beats a main module), so an area chosen early does
+    # not keep the PRs of a sharper initiative chosen later.
+    home: dict[int, tuple[int, int, str]] = {}  # number -> (claim, -rank, key)
+
+    def claim(x: int, key: str) -> int:
+        # How strongly a theme claims a PR: by its evidence (tag > title > label > main
+        # module), except that an initiative named by a tag or title words comes before any
+        # area ("[Ops] Add DeepSeek V4 custom operators" is DeepSeek V4 work; "[ROCm] Fix
+        # MoE padding" stays ROCm's).
+        strength = evidence[x][key].strength
+        if key.startswith("m:") or strength < STRENGTH["title"]:
+            return 2 * strength + (0 if key.startswith("m:") else 1)
+        return 2 * STRENGTH["tag"] + 1 + strength - STRENGTH["title"]
 
     def open_to(key: str) -> list[int]:
-        out = []
-        for x in carriers[key]:
-            current = home.get(x)
-            if current is None or evidence[x][key].strength > current[0]:
-                out.append(x)
-        return out
+        # Equally direct evidence goes to the narrower area: "[Frontend][Rust Frontend]" is
+        # a Rust frontend PR.
+        size = len(carriers[key])
+        return [
+            x
+            for x in carriers[key]
+            if (current := home.get(x)) is None
+            or claim(x, key) > current[0]
+            or (
+                claim(x, key) == current[0]
+                and key.startswith("m:")
+                and current[2].startswith("m:")
+                and size < len(carriers[current[2]])
+            )
+        ]
 
     def gain(key: str) -> float:
         free = open_to(key)
-        if len(free) < MIN_SUPPORT and not any(by_number[x].key for x in free):
+        if len(free) < MIN_SUPPORT:
             return 0.0
-        value: float = mass(key, free) * bits(qualifying[key]) ** POWER
-        return round(value, 9)
-
-    heap = [(-gain(k), k) for k in qualifying]
-    heapq.heapify(heap)
-    chosen: list[str] = []
+        return round(mass(key, free) * bits(key), 9)
 
     def groups_now() -> dict[str, list[int]]:
         out: dict[str, list[int]] = defaultdict(list)
@@ -630,123 +961,127 @@ def detect_themes(
             out[key].append(number)
         return out
 
-    def proper(key: str) -> bool:
-        # A one-PR theme must be a name (a module, a tag, or a word written with a capital
-        # or a digit: "Mamba", "Gemma4"), never a common word ("decode").
-        if key.startswith("m:"):
-            return True
-        return any(
-            ev.strength == STRENGTH["tag"]
-            or any(c.isupper() or c.isdigit() for c in (ev.surface or ""))
-            for x in carriers[key]
-            for ev in (evidence[x][key],)
-        )
-
-    def viable_group(key: str, numbers: list[int]) -> bool:
-        return len(numbers) >= MIN_SUPPORT or (proper(key) and viable(numbers))
-
-    def viable(numbers: list[int]) -> bool:
-        return len(numbers) >= MIN_SUPPORT or any(by_number[x].key for x in numbers)
-
-    rounds = 0
+    # Ties go to the longer term: "Main2main" over its "Main2", "DeepSeek V4" over "DeepSeek".
+    heap = [(-gain(k), -len(k), k) for k in qualifying]
+    heapq.heapify(heap)
+    chosen: list[str] = []
     merged: dict[str, list[str]] = defaultdict(list)
     home_rank: dict[str, int] = {}
-    carriers_set = {k: set(v) for k, v in carriers.items() if k.startswith("m:")}
+    area_members: dict[str, set[int]] = {}
+    rounds = 0
     while heap and rounds < 4 * rules.max_groups:
-        if sum(1 for k, v in groups_now().items() if viable_group(k, v)) >= rules.max_groups:
+        if sum(1 for v in groups_now().values() if len(v) >= MIN_SUPPORT) >= rules.max_groups:
             break
-        neg, key = heapq.heappop(heap)
+        neg, _, key = heapq.heappop(heap)
         current = gain(key)
         if current <= 0:
             continue
         if current < -neg - 1e-9:
-            heapq.heappush(heap, (-current, key))
+            heapq.heappush(heap, (-current, -len(key), key))
             continue
         rounds += 1
         free = open_to(key)
-        # A term whose PRs nearly all sit in a module already chosen is part of that theme
-        # ("kv_offload" inside KV transfer): it joins it rather than taking a group.
+        # A term whose PRs nearly all sit in an area already chosen, as a minor part of it,
+        # belongs to it ("AITER" inside ROCm): it joins it rather than taking a group. One
+        # that is most of the area's work this week (MRV2 inside "Model runner") keeps its
+        # own name and group.
         parent = None
         if not key.startswith("m:"):
-            inside = [k for k in chosen if k.startswith("m:") and _within(free, carriers_set[k])]
-            parent = inside[0] if inside else None
+            parent = next(
+                (
+                    k
+                    for k in chosen
+                    if k in area_members
+                    and sum(1 for x in free if x in area_members[k]) >= NESTED * len(free)
+                    and len(free) * 2 <= len(area_members[k])
+                ),
+                None,
+            )
         if parent is not None:
             merged[parent].append(key)
             for x in free:
-                home[x] = (evidence[x][key].strength, home_rank[parent], parent)
+                home[x] = (claim(x, key), home_rank[parent], parent)
                 evidence[x].setdefault(parent, evidence[x][key])
             continue
         rank = len(chosen)
         chosen.append(key)
         home_rank[key] = -rank
+        if key.startswith("m:"):
+            area_members[key] = set(free)
         for x in free:
-            home[x] = (evidence[x][key].strength, -rank, key)
-    final = {k: v for k, v in groups_now().items() if viable_group(k, v)}
-    # More than max_groups viable groups can remain when a late pick split none: keep the
-    # heaviest.
+            home[x] = (claim(x, key), -rank, key)
+    # An area keeps AREA_MIN members after sharper themes took theirs; an initiative 2.
+    groups = groups_now()
+    # An initiative whose name holds an area's name ("W8A8 quantization") is part of that
+    # area when both have groups.
+    for key in [k for k in groups if not k.startswith("m:")]:
+        words = {vocab.resolve(normalize_term(w)) for s in surfaces[key] for w in s.split()}
+        area = next((w for w in sorted(words) if w.startswith("m:") and w in groups), None)
+        if area is not None:
+            merged[area].append(key)
+            for x in groups.pop(key):
+                evidence[x].setdefault(area, evidence[x][key])
+                groups[area].append(x)
+    final = {
+        k: v
+        for k, v in groups.items()
+        if len(v) >= (area_min if k.startswith("m:") else MIN_SUPPORT)
+    }
     if len(final) > rules.max_groups:
-        heaviest = sorted(final, key=lambda k: -mass(k, final[k]) * bits(qualifying[k]) ** POWER)
+        heaviest = sorted(final, key=lambda k: -mass(k, final[k]) * bits(k))
         final = {k: final[k] for k in heaviest[: rules.max_groups]}
 
+    weeks = len(history)
     themes: list[Theme] = []
     for key in chosen:
         if key not in final:
             continue
-        numbers = final[key]
-        numbers.sort(key=lambda x: (-by_number[x].score, x))
+        numbers = sorted(final[key], key=lambda x: (-by_number[x].score, x))
         lift = qualifying[key]
         module = key[2:] if key.startswith("m:") else None
         written = surfaces.get(key, Counter())
-        named_by_module = False
         if module is not None:
-            # A module theme is named as users write it when a tag or title form covers
-            # at least half of its PRs ("ROCm" rather than "ROCm / AMD").
-            # A module theme is named as users write it when a tag or title form other
-            # than the module's own name covers at least half of its PRs ("ROCm" rather
-            # than "ROCm / AMD"); otherwise by the module's (localised) name.
-            own = {normalize_term(module), normalize_term(rules.modules.get(module, ""))}
-            module_name = normalize_term(rules.modules.get(module, module))
-            written = Counter({w: c for w, c in written.items() if normalize_term(w) in own})
-            covered = sum(
-                1 for x in numbers if normalize_term(evidence[x][key].surface or "") in own
-            )
-            name = _name_of(key, written, vocab) if written else ""
-            if not name or normalize_term(name) == module_name or covered * 2 < len(numbers):
-                name, named_by_module = rules.modules.get(module, module), True
+            # An area is always named by its module (localised by the caller): the same
+            # name every week, whichever spelling the week's titles used.
+            name = vocab.module_name.get(key, module)
         else:
             name = _name_of(key, written, vocab)
         hist = {offset: counts[key] for offset, counts in hist_counts.items()}
-        trend, baseline = _trend(len(numbers), hist, len(hist_weeks))
         authors = Counter(a for x in numbers if (a := by_number[x].author))
         terms = [f"{s} ({c})" for s, c in written.most_common(6)]
         for sub in merged.get(key, []):
             terms.append(f"{_name_of(sub, surfaces.get(sub, Counter()), vocab)} (nested term)")
         if module is not None:
-            terms.append(f"module {module}")
+            coherent = len(carriers[key]) / max(
+                1, len(touching.get(key, set()) | set(carriers[key]))
+            )
+            terms.append(f"module {module} (main subject of {coherent:.0%} of PRs touching it)")
         themes.append(
             Theme(
                 id=_slug(key, name),
                 name=name,
                 module=module,
-                named_by_module=named_by_module,
+                named_by_module=module is not None,
                 terms=terms,
                 support=len(carriers[key]),
                 window_prs=n,
                 history_prs=hist_any[key],
                 history_total=hist_total,
-                history_weeks=len(hist_weeks),
+                history_weeks=weeks,
                 lift=None if lift is None else round(lift, 2),
-                score=round(len(carriers[key]) * bits(lift), 2),
-                weight=round(mass(key, numbers) * bits(lift) ** POWER, 2),
+                score=round(len(carriers[key]) * bits(key), 2),
+                weight=round(mass(key, numbers) * bits(key), 2),
                 members=[
                     Member(x, [evidence[x][key].reason], evidence[x][key].strength) for x in numbers
                 ],
                 history=hist,
-                trend=trend,
-                last_week=hist.get(1),
-                baseline=None if baseline is None else round(baseline, 2),
+                trend="unknown",
+                last_week=None,
+                baseline=round(sum(hist.values()) / weeks, 2) if weeks else None,
                 authors=sorted(authors.items(), key=lambda kv: (-kv[1], kv[0].lower())),
                 signals=signals.get(key, []),
+                kind="area" if module is not None else "initiative",
+                key=key,
             )
         )
     themes.sort(key=lambda t: (-t.weight, t.id))
@@ -758,15 +1093,27 @@ def detect_themes(
         seen.add(theme.id)
     return ThemeResult(
         themes=themes,
-        history_weeks=len(hist_weeks),
-        history_labels=[w.label for w in sorted(hist_weeks, key=lambda w: w.offset)],
+        history_weeks=weeks,
+        history_labels=[w.label for w in sorted(history, key=lambda w: w.offset)],
         candidates=len(qualifying),
     )
 
 
+def _broad(module: object) -> bool:
+    """A catch-all that is a whole top-level folder or a package's remaining top-level
+    files: where everything lives, not a subject."""
+    if not getattr(module, "catch_all", False):
+        return False
+    if getattr(module, "exclude", None):
+        return True
+    paths = getattr(module, "paths", ()) or ()
+    return any(p.rstrip("*/").count("/") == 0 for p in paths)
+
+
 def rules_from(ruleset: object, not_themes: Iterable[str] = ()) -> ThemeRules:
     """ThemeRules of a rule set: its `[themes]` table, with its kind tags, ignored tags and
-    the modules in `not_themes` (auxiliary, catch-all) as stop terms."""
+    the modules in `not_themes` (auxiliary, catch-all) as stop terms. A package's sub-folder
+    modules (`auto` rule sets) may be areas; whole top-level folders may not."""
     settings = getattr(ruleset, "themes", None)
     excluded = set(not_themes)
     stop: set[str] = set(getattr(settings, "stop_terms", ()) or ())
@@ -776,8 +1123,7 @@ def rules_from(ruleset: object, not_themes: Iterable[str] = ()) -> ThemeRules:
         stop.update(tags)
     modules = {}
     for module in getattr(ruleset, "modules", ()) or ():
-        # A catch-all folder module ("vllm_ascend/") is where everything lives, not a subject.
-        if module.id in excluded or module.auxiliary or module.catch_all:
+        if module.id in excluded or module.auxiliary or _broad(module):
             stop.add(module.id)
             continue
         modules[module.id] = module.name_en

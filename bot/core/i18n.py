@@ -300,14 +300,6 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "trend.words.flat.period": {"en": "as many as the previous period", "zh": "与上期持平"},
     # ------------------------------------------------------------ themes (highlight groups)
-    "theme.new": {
-        "en": "{count} {count:PR|PRs}, new this week.",
-        "zh": "本周 {count} 个 PR，是本周新出现的主题。",
-    },
-    "theme.new.period": {
-        "en": "{count} {count:PR|PRs}, new in this period.",
-        "zh": "本期 {count} 个 PR，是本期新出现的主题。",
-    },
     "theme.continuing": {
         "en": "{count} {count:PR|PRs}, continuing (last week {previous} → this week {count}).",
         "zh": "本周 {count} 个 PR，延续上周的工作（上周 {previous} 个 → 本周 {count} 个）。",
@@ -316,32 +308,6 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "{count} {count:PR|PRs}, continuing (previous week {previous} → this period "
         "{count}).",
         "zh": "本期 {count} 个 PR，延续此前的工作（前一周 {previous} 个 → 本期 {count} 个）。",
-    },
-    "theme.continuing_average": {
-        "en": "{count} {count:PR|PRs}, continuing (about {average} a week in the {weeks} "
-        "earlier {weeks:week|weeks} held).",
-        "zh": "本周 {count} 个 PR，延续此前的工作（此前 {weeks} 周平均每周约 {average} 个）。",
-    },
-    "theme.continuing_average.period": {
-        "en": "{count} {count:PR|PRs}, continuing (about {average} a week in the {weeks} "
-        "earlier {weeks:week|weeks} held).",
-        "zh": "本期 {count} 个 PR，延续此前的工作（此前 {weeks} 周平均每周约 {average} 个）。",
-    },
-    "theme.rising": {
-        "en": "{count} {count:PR|PRs}, rising (about {average} a week before).",
-        "zh": "本周 {count} 个 PR，明显增多（此前平均每周约 {average} 个）。",
-    },
-    "theme.rising.period": {
-        "en": "{count} {count:PR|PRs}, rising (about {average} a week before).",
-        "zh": "本期 {count} 个 PR，明显增多（此前平均每周约 {average} 个）。",
-    },
-    "theme.tailing": {
-        "en": "{count} {count:PR|PRs}, tailing off (about {average} a week before).",
-        "zh": "本周 {count} 个 PR，有所减少（此前平均每周约 {average} 个）。",
-    },
-    "theme.tailing.period": {
-        "en": "{count} {count:PR|PRs}, tailing off (about {average} a week before).",
-        "zh": "本期 {count} 个 PR，有所减少（此前平均每周约 {average} 个）。",
     },
     "theme.unknown": {
         "en": "{count} {count:PR|PRs} (no earlier weeks in the store to compare with).",
@@ -1402,6 +1368,56 @@ MESSAGES: dict[str, dict[str, str]] = {
     "posting.incomplete.busy": {
         "en": " (another run is posting message {part} right now)",
         "zh": "（另一个任务正在发布第 {part} 条消息）",
+    },
+    # --- themes ---
+    # Trends against last week's highlight of the same theme (bot/analysis/themes.py).
+    "theme.trend.new": {
+        "en": "{count} {count:PR|PRs}, new: not a highlight last week.",
+        "zh": "本周 {count} 个 PR，新主题（上周不是重点主题）。",
+    },
+    "theme.trend.new.period": {
+        "en": "{count} {count:PR|PRs}, new: not a highlight the week before.",
+        "zh": "本期 {count} 个 PR，新主题（前一周不是重点主题）。",
+    },
+    "theme.trend.rising": {
+        "en": "{count} {count:PR|PRs}, rising (last week {previous} → this week {count}).",
+        "zh": "本周 {count} 个 PR，明显增多（上周 {previous} 个 → 本周 {count} 个）。",
+    },
+    "theme.trend.rising.period": {
+        "en": "{count} {count:PR|PRs}, rising (previous week {previous} → this period {count}).",
+        "zh": "本期 {count} 个 PR，明显增多（前一周 {previous} 个 → 本期 {count} 个）。",
+    },
+    "theme.trend.falling": {
+        "en": "{count} {count:PR|PRs}, falling (last week {previous} → this week {count}).",
+        "zh": "本周 {count} 个 PR，明显减少（上周 {previous} 个 → 本周 {count} 个）。",
+    },
+    "theme.trend.falling.period": {
+        "en": "{count} {count:PR|PRs}, falling (previous week {previous} → this period {count}).",
+        "zh": "本期 {count} 个 PR，明显减少（前一周 {previous} 个 → 本期 {count} 个）。",
+    },
+    "theme.trend.unheld": {
+        "en": "{count} {count:PR|PRs} (last week is not in the store: no trend).",
+        "zh": "本周 {count} 个 PR（存储中没有上周的数据，无法判断趋势）。",
+    },
+    "theme.trend.unheld.period": {
+        "en": "{count} {count:PR|PRs} (the week before is not in the store: no trend).",
+        "zh": "本期 {count} 个 PR（存储中没有前一周的数据，无法判断趋势）。",
+    },
+    "theme.trend.average": {
+        "en": "Earlier weekly mean: {average} ({weeks} {weeks:week|weeks}).",
+        "zh": "此前 {weeks} 周的周均值：{average} 个。",
+    },
+    "theme.fading": {
+        "en": "Fading since last week: {items}.",
+        "zh": "较上周明显减少的主题：{items}。",
+    },
+    "theme.fading.period": {
+        "en": "Fading since the week before: {items}.",
+        "zh": "较前一周明显减少的主题：{items}。",
+    },
+    "theme.fading_item": {
+        "en": "{name} ({previous} → {count} {count:PR|PRs})",
+        "zh": "{name}（{previous} 个 → {count} 个 PR）",
     },
 }
 

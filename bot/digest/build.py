@@ -10,20 +10,31 @@ from __future__ import annotations
 import re
 from collections import Counter, defaultdict
 from collections.abc import Collection, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 
 from bot.analysis.changes import Change, title_change
 from bot.analysis.claims import claim_text
 from bot.analysis.flags import relanded
 from bot.analysis.score import KeyCandidate, choose_key_prs
-from bot.analysis.themes import HistoryWeek, Theme, ThemeDoc, ThemeResult, ThemeRules, detect_themes
+from bot.analysis.themes import (
+    Fading,
+    HistoryWeek,
+    Theme,
+    ThemeDoc,
+    ThemeResult,
+    ThemeRules,
+    detect_themes,
+    main_module,
+    repo_terms,
+)
 from bot.core import i18n
 from bot.core.models import FLAG_IDS, KIND_IDS, AnalyzedPR, is_automation
 from bot.core.weeks import WEEK_PATTERN, Window
 from bot.digest.history import History, in_modules
 from bot.digest.model import (
     Digest,
+    FadingTheme,
     FlagCount,
     Highlight,
     KeyPR,
@@ -221,6 +232,7 @@ def build_digest(
     fallback_modules: Collection[str] = (OTHER_THEME,),
     history: Sequence[tuple[str, int, Sequence[AnalyzedPR]]] = (),
     theme_rules: ThemeRules | None = None,
+    baseline_weeks: int | None = None,
     modules: Collection[str] = (),
     trends: History | None = None,
     archive_url: str | None = None,
@@ -339,6 +351,8 @@ def build_digest(
     if not history and previous_complete and previous:
         # The week before is history too (the trend baseline of every digest).
         history = [(window.previous().label, 1, list(previous))]
+    # The repository's own name is every PR's subject, never a theme.
+    rules = replace(rules, stop_terms=rules.stop_terms | repo_terms(repo))
     key_numbers = {i.number for i in key_items}
     theme_result = detect_themes(
         [theme_doc(i.source, not_themes, i.number in key_numbers) for i in items],
@@ -347,6 +361,7 @@ def build_digest(
             for label, offset, week in history
         ],
         rules,
+        baseline_weeks=baseline_weeks,
     )
     by_number = {i.number: i for i in items}
     highlights = theme_highlights(theme_result, by_number, module_names, language, span)
@@ -388,6 +403,7 @@ def build_digest(
         history_weeks=theme_result.history_weeks,
         history_labels=theme_result.history_labels,
         theme_result=theme_result,
+        fading=_fading(theme_result, module_names, language),
         scope=scope,
         history=trends,
         archive_url=archive_url,
@@ -435,27 +451,46 @@ def _key_pr(item: _Item, from_titles: bool = False) -> KeyPR:
 
 
 def theme_doc(apr: AnalyzedPR, auxiliary: Collection[str], key: bool = False) -> ThemeDoc:
-    """What theme detection reads of one PR: title, description, labels, files, and its
-    modules that may be themes."""
+    """What theme detection reads of one PR: title, labels, its modules that may be themes
+    and the one that is its main subject (titles only: descriptions add no member)."""
     pr, analysis = apr.pr, apr.analysis
-    modules = tuple(dict.fromkeys(m.id for m in analysis.modules if m.id not in auxiliary))
+    eligible = [m for m in analysis.modules if m.id not in auxiliary]
+    main = main_module(pr, eligible)
     return ThemeDoc(
         number=pr.number,
         title=pr.title,
         author=None if is_bot(pr.author) else pr.author,
-        body=pr.body or "",
         labels=tuple(pr.labels),
-        modules=modules,
-        paths=tuple(f.path for f in pr.files) if pr.files_known else (),
+        modules=tuple(dict.fromkeys(m.id for m in eligible)),
+        main_module=main[0] if main else None,
+        main_why=main[1] if main else "",
         score=float(analysis.score),
         key=key,
     )
 
 
-def _theme_name(theme: Theme, names: Mapping[str, tuple[str, str]], language: str) -> str:
+def _theme_name(theme: Theme | Fading, names: Mapping[str, tuple[str, str]], language: str) -> str:
+    """An area by its module's name in the digest's language (the same every week), an
+    initiative by its proper name."""
     if theme.named_by_module and theme.module:
         return _module_name(theme.module, names, language)
     return theme.name
+
+
+def _fading(
+    result: ThemeResult, names: Mapping[str, tuple[str, str]], language: str
+) -> list[FadingTheme]:
+    return [
+        FadingTheme(
+            id=f.id,
+            name=_theme_name(f, names, language),
+            last_week=f.last_week,
+            this_week=f.this_week,
+            highlight=f.highlight,
+            module=f.module,
+        )
+        for f in result.fading
+    ]
 
 
 def _average(value: float | None) -> str:
@@ -465,26 +500,30 @@ def _average(value: float | None) -> str:
 
 
 def _theme_head(theme: Theme, language: str, span: str) -> str:
+    """Count and trend against last week's highlight of the theme; the weekly mean of the
+    history weeks is quoted beside it, never instead."""
     count = len(theme.members)
     if theme.trend == "unknown":
-        return i18n.t(language, "theme.unknown", span=span, count=count)
-    if theme.trend == "new":
-        return i18n.t(language, "theme.new", span=span, count=count)
-    average = _average(theme.baseline)
-    if theme.trend in ("rising", "tailing"):
-        return i18n.t(language, f"theme.{theme.trend}", span=span, count=count, average=average)
-    if theme.last_week is not None:
-        return i18n.t(
+        if theme.history_weeks == 0:
+            return i18n.t(language, "theme.unknown", span=span, count=count)
+        head = i18n.t(language, "theme.trend.unheld", span=span, count=count)
+    elif theme.trend == "continuing" and theme.last_week is not None:
+        head = i18n.t(
             language, "theme.continuing", span=span, count=count, previous=theme.last_week
         )
-    return i18n.t(
-        language,
-        "theme.continuing_average",
-        span=span,
-        count=count,
-        average=average,
-        weeks=theme.history_weeks,
-    )
+    else:
+        head = i18n.t(
+            language, f"theme.trend.{theme.trend}", span=span, count=count, previous=theme.last_week
+        )
+    if theme.baseline is not None and theme.history_weeks:
+        average = i18n.t(
+            language,
+            "theme.trend.average",
+            average=_average(theme.baseline),
+            weeks=theme.history_weeks,
+        )
+        head = f"{head}{'' if language == 'zh' else ' '}{average}"
+    return head
 
 
 def _theme_authors(theme: Theme, language: str) -> str | None:

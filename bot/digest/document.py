@@ -40,6 +40,7 @@ from bot.digest.build import (
 )
 from bot.digest.history import sparkline
 from bot.digest.model import Digest, KeyPR, PRRow
+from bot.digest.themes_report import fading_text
 
 # Risk lines, risk details and the trends table list everything: the issue asks for the
 # PRs per flag, and the chat formatters split long lists into several messages themselves.
@@ -272,6 +273,9 @@ def _highlights(digest: Digest, urls: Mapping[int, str]) -> Section:
     title = i18n.t(lang, "section.highlights", span=digest.span)
     if not blocks:
         blocks.append(Paragraph((Text(i18n.t(lang, "theme.none", span=digest.span)),)))
+    fading = fading_text(digest)  # last week's themes that are gone or fell by half
+    if fading:
+        blocks.append(Paragraph((Text(fading),)))
     return Section("highlights", title, tuple(blocks))
 
 

@@ -97,7 +97,7 @@ class Highlight:
     prs: list[int]  # every member PR, most important first
     text: str
     model_written: bool = False
-    trend: str = "unknown"  # new | continuing | rising | tailing | unknown (no history)
+    trend: str = "unknown"  # new | continuing | rising | falling | unknown (no last week)
     previous: int | None = None  # PRs on the theme the week before, when the store has it
     terms: list[str] = field(default_factory=list)  # the written forms that formed it
     module: str | None = None  # the module id when the theme is a module's
@@ -112,6 +112,18 @@ class Reland:
 
     revert: int
     reland: int
+
+
+@dataclass(slots=True)
+class FadingTheme:
+    """A highlight of last week that is gone or has at most half its members this week."""
+
+    id: str  # last week's theme id
+    name: str  # as last week's digest named it (an area: the module's localised name)
+    last_week: int  # members of last week's highlight
+    this_week: int  # members this week, or PRs naming it when it is no highlight now
+    highlight: bool  # still a highlight this week
+    module: str | None = None
 
 
 @dataclass(slots=True)
@@ -177,6 +189,8 @@ class Digest:
     archive_url: str | None = None  # where this week's page lives ([web] base_url)
     # --- prose ---
     relanded: list[Reland] = field(default_factory=list)  # reverts re-landed in the window
+    # Last week's highlights that are gone or fell by half (bot/analysis/themes.py).
+    fading: list[FadingTheme] = field(default_factory=list)
 
     @property
     def span(self) -> str:

@@ -85,9 +85,10 @@ async def make_digest(
     """
     now = now or datetime.now(UTC)
     # One read of the whole span (the history weeks, last week and this one), bucketed per
-    # week: themes and trends cost the same three queries whatever N is.
+    # week: themes and trends cost the same three queries whatever N is. One week more than
+    # the baseline: last week's highlights are detected against their own N weeks.
     timeline = await load_timeline(
-        store, analyzer, repo, chain(window, max(history_weeks + 1, 2)), now=now
+        store, analyzer, repo, chain(window, max(history_weeks + 2, 2)), now=now
     )
     digest = digest_at(
         timeline,
@@ -152,10 +153,11 @@ def digest_at(
             language=language,
         )
     # The themes' baseline: the earlier weeks the store holds completely (a partly synced
-    # week would look like a quiet one and make every theme look new).
+    # week would look like a quiet one and make every theme look new), and one more for
+    # last week's own baseline (its highlights are the trends' reference).
     earlier = [
         (timeline.weeks[index - offset].window.label, offset, timeline.weeks[index - offset].prs)
-        for offset in range(1, history_weeks + 1)
+        for offset in range(1, history_weeks + 2)
         if index - offset >= 0 and timeline.complete(index - offset)
     ]
     digest = build_digest(
@@ -177,6 +179,7 @@ def digest_at(
         auxiliary_modules=auxiliary,
         fallback_modules=_fallback_modules(analyzer),
         history=earlier,
+        baseline_weeks=history_weeks,
         theme_rules=theme_rules(analyzer),
         modules=modules,
         trends=history,

@@ -3,19 +3,27 @@ against the baseline, its members and why each joined (from the digest's detecti
 
 from __future__ import annotations
 
+import dataclasses
 from typing import TypedDict
 
-from bot.analysis.themes import Theme
+from bot.analysis.themes import RISE_MIN, RISE_RATIO, Theme
+from bot.core import i18n
 from bot.core.models import JSON
 from bot.digest.model import Digest
 
 _TREND_WORDS = {
-    "new": "new this window",
+    "new": "new: not a highlight last week",
     "continuing": "continuing",
     "rising": "rising",
-    "tailing": "tailing off",
-    "unknown": "no history to compare with",
+    "falling": "falling",
+    "unknown": "unknown: last week is not in the store",
 }
+# How the trend words are decided, shown with every `themes` output.
+TREND_RULE = (
+    f"trend: against last week's highlight of the same theme; rising/falling = at least "
+    f"{RISE_RATIO:g}x more/fewer members and {RISE_MIN} PRs apart, else continuing; new = "
+    f"not a highlight last week"
+)
 
 
 class PRTheme(TypedDict):
@@ -24,6 +32,11 @@ class PRTheme(TypedDict):
     id: str
     name: str
     why: list[str]  # why the PR joined
+    kind: str  # "area" | "initiative"
+    members: int
+    trend: str  # new | continuing | rising | falling | unknown
+    last_week: int | None  # members of last week's highlight of it (None: none)
+    trend_rule: str
 
 
 class WeekPRTheme(PRTheme):
@@ -38,6 +51,8 @@ def theme_json(theme: Theme, name: str | None = None) -> JSON:
     return {
         "id": theme.id,
         "name": name or theme.name,
+        "kind": theme.kind,
+        "key": theme.key,
         "module": theme.module,
         "terms": theme.terms,
         "signals": theme.signals,
@@ -50,7 +65,7 @@ def theme_json(theme: Theme, name: str | None = None) -> JSON:
         "score": theme.score,
         "weight": theme.weight,
         "trend": theme.trend,
-        "last_week": theme.last_week,
+        "last_week": theme.last_week,  # members of last week's highlight (None: none)
         "baseline_per_week": theme.baseline,
         "history": {str(k): v for k, v in sorted(theme.history.items())},
         "authors": [{"login": a, "prs": n} for a, n in theme.authors],
@@ -70,7 +85,10 @@ def themes_json(digest: Digest) -> JSON:
         "history_weeks": digest.history_weeks,
         "history_labels": digest.history_labels,
         "candidates": result.candidates if result else 0,
+        "last_week": result.last_week if result else None,
+        "trend_rule": TREND_RULE,
         "themes": [theme_json(t, names.get(t.id)) for t in (result.themes if result else [])],
+        "fading": [dataclasses.asdict(f) for f in digest.fading],
     }
 
 
@@ -89,12 +107,14 @@ def themes_text(digest: Digest) -> str:
     ]
     if result is None or not result.themes:
         lines.append("no theme stood out")
+        lines.extend(_fading_lines(digest))
         return "\n".join(lines)
     lines.append(f"{result.candidates} terms qualified; {len(result.themes)} themes chosen")
+    lines.append(TREND_RULE + (f" (last week: {result.last_week})" if result.last_week else ""))
     for n, theme in enumerate(result.themes, 1):
         lift = "unknown" if theme.lift is None else f"{theme.lift:g}x"
         lines.append("")
-        lines.append(f"{n}. {names.get(theme.id, theme.name)}  [{theme.id}]")
+        lines.append(f"{n}. {names.get(theme.id, theme.name)}  [{theme.id}, {theme.kind}]")
         lines.append(f"   terms: {', '.join(theme.terms) or '-'}")
         if theme.signals:
             lines.append(f"   signals: {'; '.join(theme.signals)}")
@@ -106,18 +126,36 @@ def themes_text(digest: Digest) -> str:
         trend = _TREND_WORDS.get(theme.trend, theme.trend)
         if theme.last_week is not None:
             trend += f" (last week {theme.last_week} -> this week {len(theme.members)})"
-        elif theme.baseline is not None:
-            trend += f" (about {theme.baseline:g} a week before)"
+        if theme.baseline is not None:
+            trend += (
+                f"; about {theme.baseline:g} PRs a week named it in the "
+                f"{theme.history_weeks} earlier weeks"
+            )
         lines.append(f"   trend: {trend}")
         lines.append(f"   members ({len(theme.members)}):")
         for member in theme.members:
             title = titles.get(member.number, "")
             lines.append(f"     #{member.number} {title}  <- {'; '.join(member.reasons)}")
+    lines.extend(_fading_lines(digest))
     return "\n".join(lines)
 
 
+def _fading_lines(digest: Digest) -> list[str]:
+    """Last week's highlights that are gone or fell by half: one plain line each."""
+    if not digest.fading:
+        return []
+    lines = ["", "fading since last week:"]
+    for f in digest.fading:
+        now = "still a highlight" if f.highlight else "no highlight now"
+        lines.append(
+            f"  {f.name} [{f.id}]: last week {f.last_week} -> this week {f.this_week} ({now})"
+        )
+    return lines
+
+
 def theme_of(digest: Digest, number: int) -> PRTheme | None:
-    """The theme PR `number` is in, as {"id", "name", "why"}; None when it is in none."""
+    """The theme PR `number` is in ({"id", "name", "why", "kind", "members", "trend",
+    "last_week", "trend_rule"}); None when it is in none."""
     result = digest.theme_result
     if result is None:
         return None
@@ -129,5 +167,23 @@ def theme_of(digest: Digest, number: int) -> PRTheme | None:
                     "id": theme.id,
                     "name": names.get(theme.id, theme.name),
                     "why": member.reasons,
+                    "kind": theme.kind,
+                    "members": len(theme.members),
+                    "trend": theme.trend,
+                    "last_week": theme.last_week,
+                    "trend_rule": TREND_RULE,
                 }
     return None
+
+
+def fading_text(digest: Digest) -> str | None:
+    """The digest's plain line on last week's highlights that are gone or fell by half
+    (None when there are none), in the digest's language."""
+    if not digest.fading:
+        return None
+    lang = digest.language
+    items = [
+        i18n.t(lang, "theme.fading_item", name=f.name, previous=f.last_week, count=f.this_week)
+        for f in digest.fading
+    ]
+    return i18n.t(lang, "theme.fading", span=digest.span, items=i18n.join(items, lang))
