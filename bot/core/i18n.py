@@ -1408,9 +1408,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "基于本地存储生成（未请求 GitHub）；亮点与之前 {history} 周对比。",
     },
     "release.footer.requests": {
-        "en": "GitHub requests: {used} (lower bound {bound}); highlights compared with "
-        "{history} earlier weeks.",
-        "zh": "GitHub 请求：{used} 次（下限 {bound} 次）；亮点与之前 {history} 周对比。",
+        "en": "GitHub requests: {used} for the release (lower bound {bound}) and {newcomers} "
+        "for first-time contributors; highlights compared with {history} earlier weeks.",
+        "zh": "GitHub 请求：版本数据 {used} 次（下限 {bound} 次），首次贡献者查询 {newcomers} 次；"
+        "亮点与之前 {history} 周对比。",
     },
 }
 

@@ -159,6 +159,7 @@ def _footer(digest: ReleaseDigest) -> str:
         "release.footer.requests",
         used=digest.requests.used,
         bound=digest.requests.lower_bound,
+        newcomers=digest.requests.newcomers,
         history=digest.history_weeks,
     )
 

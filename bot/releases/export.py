@@ -14,6 +14,7 @@ from bot.core.models import PullRequest
 from bot.importer import read_export_file
 from bot.releases.commits import cherry_pick_of
 from bot.store.releases import StoredRelease
+from bot.store.store import Store
 
 RELEASE_SHAPE = '"release": {"base": TAG, "head": TAG, "base_date": DATE, "head_date": DATE}'
 
@@ -64,3 +65,16 @@ def read_release_export(path: Path, release: dict[str, object]) -> ReleaseExport
         commits=len(export.prs),
     )
     return ReleaseExport(stored, export.prs)
+
+
+async def import_release(store: Store, path: Path, release: dict[str, object]) -> str:
+    """Store a release export's PRs and membership; the one line `import` prints."""
+    export = read_release_export(path, release)
+    await store.prs.upsert(export.prs)
+    await store.releases.put(export.release)
+    stored = export.release
+    picks = sum(1 for _, pick in stored.entries if pick is not None)
+    return (
+        f"imported release {stored.tag} of {stored.repo} against {stored.base}: "
+        f"{len(export.prs)} PRs ({picks} cherry-picks)"
+    )

@@ -41,6 +41,7 @@ class Requests:
 
     used: int
     lower_bound: int
+    newcomers: int = 0  # spent on first-time contributor lookups, beyond the release's data
 
 
 @dataclass(slots=True)
@@ -171,6 +172,10 @@ class ReleaseDigest:
             "requests": (
                 None
                 if self.requests is None
-                else {"used": self.requests.used, "lower_bound": self.requests.lower_bound}
+                else {
+                    "used": self.requests.used,
+                    "lower_bound": self.requests.lower_bound,
+                    "first_time_contributor_lookups": self.requests.newcomers,
+                }
             ),
         }
