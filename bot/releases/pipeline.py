@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -103,49 +102,25 @@ async def build_release(
     return BuiltRelease(digest, release_document(digest))
 
 
-def _markdown(built: BuiltRelease) -> str:
-    # Lazy: the renderers load only when a release is rendered.
-    from bot.digest.render import render_markdown
-
-    return render_markdown(built.document)
-
-
-def _html(built: BuiltRelease) -> str:
-    # Lazy: the renderers load only when a release is rendered.
-    from bot.digest.render import render_html
-
-    return render_html(built.document)
-
-
-def _json(built: BuiltRelease) -> str:
-    return json.dumps(built.digest.to_json(), ensure_ascii=False, indent=2) + "\n"
-
-
-def _slack(built: BuiltRelease) -> str:
-    # Lazy: formatters.slack loads only for the slack format.
-    from formatters.slack import render_slack
-
-    return json.dumps(render_slack(built.document), ensure_ascii=False, indent=2)
-
-
-def _discord(built: BuiltRelease) -> str:
-    # Lazy: formatters.discord loads only for the discord format.
-    from formatters.discord import render_discord
-
-    return json.dumps(render_discord(built.document), ensure_ascii=False, indent=2)
-
-
-_RENDERERS: dict[str, Callable[[BuiltRelease], str]] = {
-    "markdown": _markdown,
-    "html": _html,
-    "json": _json,
-    "slack": _slack,
-    "discord": _discord,
-}
-
-
 def render_release(built: BuiltRelease, fmt: str) -> str:
-    renderer = _RENDERERS.get(fmt)
-    if renderer is None:
-        raise ValueError(f"unknown release format {fmt!r}")
-    return renderer(built)
+    """`digest --release --format`: the renderers of the weekly digest, over the release's
+    Document (JSON is the release digest's own)."""
+    if fmt == "json":
+        return json.dumps(built.digest.to_json(), ensure_ascii=False, indent=2) + "\n"
+    if fmt in ("markdown", "html"):
+        # Lazy: the renderers (jinja2) load only when a release is rendered.
+        from bot.digest.render import render_html, render_markdown
+
+        render = render_markdown if fmt == "markdown" else render_html
+        return render(built.document)
+    if fmt == "slack":
+        # Lazy: formatters.slack loads only for the slack format.
+        from formatters.slack import render_slack
+
+        return json.dumps(render_slack(built.document), ensure_ascii=False, indent=2)
+    if fmt == "discord":
+        # Lazy: formatters.discord loads only for the discord format.
+        from formatters.discord import render_discord
+
+        return json.dumps(render_discord(built.document), ensure_ascii=False, indent=2)
+    raise ValueError(f"unknown release format {fmt!r}")
