@@ -1348,7 +1348,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     "release.fallback.one": {"en": "{repo} {tag}: {count} PR", "zh": "{repo} {tag}：{count} 个 PR"},
     "release.unknown": {"en": "unknown", "zh": "未知"},
     "release.none": {"en": "none", "zh": "无"},
-    "release.picked_as": {"en": "cherry-picked as", "zh": "cherry-pick 为"},
+    "release.picked_as": {"en": "cherry-picked as", "zh": "拣选合入为"},
     "release.detail_sep": {"en": " — ", "zh": " —— "},
     "release.lead": {"en": "Lead PRs:", "zh": "主要 PR："},
     # After the theme's name (in bold): "DeepSeek V4: 19 PRs (Bug fix 10, Feature 3)."
