@@ -72,6 +72,12 @@ class Backend(Protocol):
     async def modules(self, repo: str) -> Sequence[ModuleInfo]:
         """The module catalogue of `repo`'s rule set (local: rule sets are files)."""
 
+    async def release(
+        self, repo: str, tag: str | None, language: str, *, card: bool = True
+    ) -> Document:
+        """The release card of `tag` (the newest release when None), or with `card=False`
+        its full release notes; raises UsageError for an unknown tag."""
+
 
 @dataclass(frozen=True, slots=True)
 class SubscriptionInfo:

@@ -18,6 +18,7 @@ from bot.commands.syntax import (
     DigestCommand,
     ModulesCommand,
     PrCommand,
+    ReleaseCommand,
     SubscribeCommand,
     SubscriptionsCommand,
     UnsubscribeCommand,
@@ -234,3 +235,23 @@ async def answer_subscriptions(command: Command, ctx: Context, offline: bool) ->
     lines = [message(lang, "cmd.subscriptions.count", count=len(found))]
     lines += [f"• {s.describe()}" + (f" {weekly}" if s.weekly else "") for s in found]
     return Reply(text="\n".join(lines))
+
+
+# --- releases ---
+async def answer_release(command: Command, ctx: Context, offline: bool) -> Reply:
+    """The release card (counts, highlights, breaking changes, a link to the notes), or
+    with `post` the release notes posted in the channel through the ledger."""
+    assert isinstance(command, ReleaseCommand)
+    if offline:
+        raise NeedsNetwork
+    document = await ctx.backend.release(
+        ctx.default_repo, command.tag, ctx.lang, card=not command.post
+    )
+    if command.post:
+        return Reply(
+            text=message(ctx.lang, "cmd.release.posting", tag=document.meta.get("tag", "")),
+            document=document,
+            public=True,
+            post_to_channel=True,
+        )
+    return Reply(text=document.fallback, document=document)

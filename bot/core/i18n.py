@@ -1402,6 +1402,32 @@ MESSAGES: dict[str, dict[str, str]] = {
     "release.other.kind": {"en": "{kind}: {count} PRs", "zh": "{kind}：{count} 个 PR"},
     "release.other.kind.one": {"en": "{kind}: {count} PR", "zh": "{kind}：{count} 个 PR"},
     "release.more": {"en": "+{count} more", "zh": "另有 {count} 个"},
+    "help.release": {
+        "en": "a release's card (counts, highlights, breaking changes, a link to its notes), "
+        "the newest release without a tag; add `post` to post its release notes in this channel",
+        "zh": "版本卡片（统计、亮点、破坏性变更及发布说明链接），不带标签时为最新版本；"
+        "加上 `post` 则将发布说明发布到本频道",
+    },
+    "help.summary.release": {
+        "en": "A release's card, or its notes posted here",
+        "zh": "版本卡片，或将其发布说明发布到此处",
+    },
+    "help.arg.release.tag": {
+        "en": "a release tag, e.g. v0.21.0rc1",
+        "zh": "版本标签，例如 `v0.21.0rc1`",
+    },
+    "help.arg.release.post": {"en": "post the release notes here", "zh": "将发布说明发布到此处"},
+    "cmd.progress.release": {"en": "building the release {tag}…", "zh": "正在生成版本 {tag}…"},
+    "cmd.release.posting": {
+        "en": "posting the {tag} release notes in this channel…",
+        "zh": "正在将 {tag} 发布说明发布到本频道…",
+    },
+    "error.release.args": {
+        "en": "release takes one tag and an optional `post`, not {words!r}",
+        "zh": "`release` 只接受一个标签和可选的 `post`，而不是 {words!r}",
+    },
+    "release.feed.title": {"en": "{repo} releases", "zh": "{repo} 版本发布"},
+    "release.feed.nav": {"en": "Repository", "zh": "仓库"},
     "release.footer.offline": {
         "en": "Built from the store (no GitHub request); highlights compared with {history} "
         "earlier weeks.",

@@ -69,6 +69,21 @@ class Releases:
             row = rows.first()
         return None if row is None else _release(row)
 
+    async def all(self, repo: str) -> list[StoredRelease]:
+        """Every stored release of `repo` (one per tag: the one stored last)."""
+        async with self.session() as session:
+            rows = (
+                await session.execute(
+                    select(ReleaseRow)
+                    .where(ReleaseRow.repo == repo)
+                    .order_by(ReleaseRow.fetched_at.desc())
+                )
+            ).scalars()
+            newest: dict[str, StoredRelease] = {}
+            for row in rows:
+                newest.setdefault(row.tag, _release(row))
+        return list(newest.values())
+
     async def tags(self, repo: str) -> list[str]:
         """Every stored release tag and base of `repo` (the offline list of tags)."""
         async with self.session() as session:

@@ -96,6 +96,8 @@ class FakeBackend:
     version_info: VersionInfo = field(
         default_factory=lambda: VersionInfo("0.1.0", "vllm 3:abc123", "0004")
     )
+    releases: tuple[str, ...] = ("v0.20.2rc1", "v0.21.0rc1")
+    calls: list[tuple[object, ...]] = field(default_factory=list)
 
     def add(self, pr: PullRequest, *, cached: bool) -> None:
         self.github[(pr.repo, pr.number)] = pr
@@ -142,6 +144,24 @@ class FakeBackend:
 
     async def modules(self, repo: str) -> Sequence[ModuleInfo]:
         return MODULES
+
+    # --- releases ---
+    async def release(
+        self, repo: str, tag: str | None, language: str, *, card: bool = True
+    ) -> Document:
+        self.calls.append(("release", repo, tag, language, card))
+        if tag is not None and tag not in self.releases:
+            raise UsageError(f"{repo} has no tag {tag!r}")
+        name = tag or "v0.21.0rc1"
+        kind = "card" if card else "notes"
+        return Document(
+            id=f"release:{repo}:{name}:{kind}",
+            title=f"{repo} {name}",
+            context="",
+            sections=(),
+            fallback=f"{repo} {name} {kind}",
+            meta={"tag": name},
+        )
 
 
 @dataclass

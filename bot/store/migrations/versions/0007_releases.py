@@ -1,13 +1,13 @@
 """releases: the PRs between two release tags
 
-Revision ID: 0007_releases
+Revision ID: 0007
 Revises: 0006
 """
 
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0007_releases"
+revision = "0007"
 down_revision = "0006"
 branch_labels = None
 depends_on = None
