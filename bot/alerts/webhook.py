@@ -45,6 +45,8 @@ PATH = "/github/webhook"
 _RECENT = 10_000  # delivery ids remembered in memory for an at-once "duplicate" answer
 SecretProvider = Callable[[], "str | None"]
 PRFetcher = Callable[[str, int], Awaitable[PullRequest]]
+# --- releases ---
+ReleaseHandler = Callable[[str, str], Awaitable[None]]
 
 
 def signature(secret: str, body: bytes) -> str:
@@ -101,6 +103,7 @@ class WebhookReceiver(Tracked):
         secret: SecretProvider,
         fetch_pr: PRFetcher | None = None,
         repos: Iterable[str] | None = None,
+        on_release: ReleaseHandler | None = None,
     ) -> None:
         """`secret` is read per request (so a restart is not needed after setting it);
         `fetch_pr(repo, number)` returns the PR with its files (e.g. bot.sync.fetch_pr
@@ -109,6 +112,7 @@ class WebhookReceiver(Tracked):
         self.deliveries = pipeline.db.webhooks
         self.secret = secret
         self.fetch_pr = fetch_pr
+        self.on_release = on_release
         self.repos = {r.lower() for r in repos} if repos is not None else None
         self.tracker = TaskTracker()
         self._recent: dict[str, None] = {}  # delivery ids answered by this process, oldest first
@@ -148,6 +152,8 @@ class WebhookReceiver(Tracked):
         delivery = request.headers.get("X-GitHub-Delivery", "")
         if event == "ping":
             return web.Response(status=200, text="pong\n")
+        if event == "release":
+            return self._release(body, delivery)
         if event != "pull_request":
             return web.Response(status=202, text=f"ignored event {event or '(none)'}\n")
         try:
@@ -216,6 +222,49 @@ class WebhookReceiver(Tracked):
                 self._recent.pop(delivery, None)
                 await self.deliveries.forget(delivery)
 
+    # --- releases: `release` events (action `published`) post the release's notes ---
+    def _release(self, body: bytes, delivery: str) -> web.Response:
+        if self.on_release is None:
+            return web.Response(status=202, text="ignored event release\n")
+        try:
+            payload = json.loads(body)
+            release = payload["release"]
+            repo = str(payload["repository"]["full_name"])
+            tag = str(release["tag_name"])
+        except (ValueError, KeyError, TypeError):
+            return web.Response(status=400, text="release event without a release\n")
+        if payload.get("action") != "published" or release.get("draft"):
+            return web.Response(status=202, text="ignored: not a published release\n")
+        if self.repos is not None and repo.lower() not in self.repos:
+            return web.Response(status=202, text=f"ignored: {repo} is not watched\n")
+        if delivery in self._recent:
+            return web.Response(status=200, text="duplicate delivery\n")
+        if delivery:
+            self._recent[delivery] = None
+        # Building the notes takes seconds (a comparison, the PRs): GitHub gets its answer
+        # first, and the ledger keeps a re-delivery from posting twice.
+        self.tracker.spawn(
+            self._process_release(repo, tag, delivery), name=f"release {tag} of {repo}"
+        )
+        return web.Response(status=202, text="accepted\n")
+
+    async def _process_release(self, repo: str, tag: str, delivery: str) -> None:
+        assert self.on_release is not None
+        try:
+            if delivery and not await self.deliveries.claim(
+                delivery, "release", self.pipeline.clock()
+            ):
+                return
+            await self.on_release(repo, tag)
+            if delivery:
+                await self.deliveries.finish(delivery)
+        except Exception as exc:
+            METRICS.errors.inc(kind=error_kind(exc))
+            log.exception("GitHub webhook: release %s of %s not posted", tag, repo)
+            if delivery:
+                self._recent.pop(delivery, None)
+                await self.deliveries.forget(delivery)
+
 
 def webhook_routes(receiver: WebhookReceiver) -> list[web.RouteDef]:
     """The route factory: `app.add_routes(webhook_routes(receiver))`."""
@@ -256,12 +305,19 @@ class WebhookEndpoint:
         async def fetch(repo: str, number: int) -> PullRequest:
             return await fetch_pr(services.store, services.github(), repo, number, refresh=True)
 
+        async def release(repo: str, tag: str) -> None:
+            # Lazy: the release pipeline loads only when a release is published.
+            from bot.alerts.releases import post_release
+
+            await post_release(services, repo, tag)
+
         secret = services.env.github_webhook_secret
         return WebhookReceiver(
             self.alerts.pipeline,
             secret=lambda: secret.get_secret_value() if secret else None,
             fetch_pr=fetch,
             repos=[r.name for r in services.config.repos],
+            on_release=release,
         )
 
     def stop_accepting(self) -> None:

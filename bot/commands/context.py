@@ -87,6 +87,7 @@ class SubscriptionInfo:
     created_by: str | None = None
     created: bool = True  # False: the channel already had exactly this subscription
     weekly: bool = False  # a weekly module digest instead of per-PR alerts
+    releases: bool = False  # each published release's notes
 
     def describe(self) -> str:
         filters = self.filters.describe()
@@ -110,6 +111,7 @@ class SubscriptionService(Protocol):
         modules: Sequence[str],
         filters: SubscriptionFilters,
         weekly: bool = False,
+        releases: bool = False,
     ) -> SubscriptionInfo: ...
 
     async def unsubscribe(

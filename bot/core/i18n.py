@@ -1428,6 +1428,11 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "release.feed.title": {"en": "{repo} releases", "zh": "{repo} 版本发布"},
     "release.feed.nav": {"en": "Repository", "zh": "仓库"},
+    "cmd.subscribed.releases": {
+        "en": "subscribed this channel to release notes: {what}; each published release is "
+        "posted here once",
+        "zh": "本频道已订阅版本发布说明：{what}；每个发布的版本只在此发布一次",
+    },
     "release.footer.offline": {
         "en": "Built from the store (no GitHub request); highlights compared with {history} "
         "earlier weeks.",

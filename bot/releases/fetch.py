@@ -77,6 +77,7 @@ async def fetch_release(
             found = {n: await source.pull_request(repo, n) for n in missing}
         await store.prs.upsert(list(found.values()))
     head_date = next((c.date for c in reversed(comparison.commits) if c.date), None)
+    earlier = await store.releases.get(repo, tag, base)
     release = StoredRelease(
         repo=repo,
         tag=tag,
@@ -88,6 +89,7 @@ async def fetch_release(
         unmapped=unmapped,
         between=tags_between(base, tag, tags.names),
         url=tags.release_urls.get(tag) or None,
+        announced=earlier is not None and earlier.announced,
     )
     await store.releases.put(release)
     lower = (

@@ -26,6 +26,7 @@ class StoredRelease:
     unmapped: list[str] = field(default_factory=list)
     between: list[str] | None = None  # None: the tags were not listed (unknown)
     url: str | None = None
+    announced: bool = False  # posted to every channel following the repository's releases
 
 
 class Releases:
@@ -40,6 +41,7 @@ class Releases:
             "unmapped": release.unmapped,
             "between": release.between,
             "url": release.url,
+            "announced": release.announced,
         }
         values = {
             "repo": release.repo,
@@ -58,6 +60,12 @@ class Releases:
         )
         async with self.session.begin() as session:
             await session.execute(stmt)
+
+    async def mark_announced(self, repo: str, tag: str, base: str) -> None:
+        release = await self.get(repo, tag, base)
+        if release is not None and not release.announced:
+            release.announced = True
+            await self.put(release)
 
     async def get(self, repo: str, tag: str, base: str | None = None) -> StoredRelease | None:
         """The stored release `tag` (against `base`, or the one stored last)."""
@@ -106,4 +114,5 @@ def _release(row: ReleaseRow) -> StoredRelease:
         unmapped=list(data.get("unmapped") or []),
         between=data.get("between"),
         url=data.get("url"),
+        announced=bool(data.get("announced")),
     )
