@@ -177,9 +177,15 @@ class FakeSubscriptions:
         modules: Sequence[str],
         filters: SubscriptionFilters,
         weekly: bool = False,
+        releases: bool = False,
     ) -> SubscriptionInfo:
         info = SubscriptionInfo(
-            str(len(self.items) + 1), tuple(modules), filters, user, weekly=weekly
+            str(len(self.items) + 1),
+            ("releases",) if releases else tuple(modules),
+            filters,
+            user,
+            weekly=weekly,
+            releases=releases,
         )
         self.items.append((platform, channel, info))
         return info

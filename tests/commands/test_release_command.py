@@ -48,3 +48,17 @@ async def test_an_unknown_tag_is_one_line_for_the_user():
 
     reply = await dispatch(parse("release v9.9"), context(FakeBackend()))
     assert not reply.ok and "no tag 'v9.9'" in reply.text and "Traceback" not in reply.text
+
+
+async def test_subscribe_releases_needs_no_module_and_unsubscribes_by_name():
+    from bot.commands import dispatch
+    from tests.commands.fakes import FakeBackend, FakeSubscriptions, context
+
+    subs = FakeSubscriptions()
+    ctx = context(FakeBackend(), subscriptions=subs)
+    reply = await dispatch(parse("subscribe releases"), ctx)
+    assert reply.ok and not reply.ephemeral
+    assert reply.text.startswith("subscribed this channel to release notes: #1: releases")
+    assert [info.releases for _, _, info in subs.items] == [True]
+    gone = await dispatch(parse("unsubscribe releases"), ctx)
+    assert gone.ok and subs.items == []
