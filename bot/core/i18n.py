@@ -1433,6 +1433,11 @@ MESSAGES: dict[str, dict[str, str]] = {
         "posted here once",
         "zh": "本频道已订阅版本发布说明：{what}；每个发布的版本只在此发布一次",
     },
+    "release.evidence.title": {"en": "stated in the title", "zh": "标题中说明"},
+    "release.evidence.answer": {
+        "en": "user-facing change: “{answer}”",
+        "zh": "面向用户的变更：“{answer}”",
+    },
     "release.footer.offline": {
         "en": "Built from the store (no GitHub request); highlights compared with {history} "
         "earlier weeks.",

@@ -59,13 +59,16 @@ async def _pages(client: GitHubClient, path: str) -> tuple[list[JSONValue], int]
     return items, pages
 
 
-async def list_tags(client: GitHubClient, repo: str) -> Tags:
-    """Every tag of `repo` and, for those with a published release, its page."""
+async def list_tags(client: GitHubClient, repo: str, *, releases: bool = True) -> Tags:
+    """Every tag of `repo` and, with `releases`, the page of each published release
+    (one more listing: the poll needs to know which tags are published)."""
     tags, tag_pages = await _pages(client, f"repos/{repo}/tags")
-    releases, release_pages = await _pages(client, f"repos/{repo}/releases")
+    published, release_pages = (
+        await _pages(client, f"repos/{repo}/releases") if releases else ([], 0)
+    )
     names = [str(t["name"]) for t in tags if isinstance(t, dict) and t.get("name")]
     urls = {}
-    for release in releases:
+    for release in published:
         if not isinstance(release, dict) or release.get("draft"):
             continue
         name = release.get("tag_name")

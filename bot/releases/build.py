@@ -147,7 +147,7 @@ def build_release_digest(
                 f"{n} {b} → {a}" if b else f"{n} → {a}" for n, b, a in placement.versions
             )
             buckets["dependencies"].append(_item(rp, detail))
-        elif placement.dependency_files and rp.apr.analysis.kind not in ("ci", "test"):
+        elif placement.dependency_files:
             buckets["dependencies"].append(_item(rp, ""))
     sections = [Section(sid, buckets[sid]) for sid in SECTION_IDS if buckets.get(sid)]
     others = sorted(((k, sorted(v)) for k, v in other.items()), key=lambda kv: -len(kv[1]))

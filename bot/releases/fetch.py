@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable
+from urllib.parse import quote
 
 from bot.core.errors import UsageError
 from bot.github.client import GitHubClient
@@ -45,7 +46,8 @@ async def fetch_release(
     None), fetch the PRs the store lacks, store the release. Returns it with the requests
     it cost and their lower bound."""
     before = github.requests
-    tags = await list_tags(github, repo)
+    # Tags alone tell the base: the releases listing (which are published) is the poll's.
+    tags = await list_tags(github, repo, releases=False)
     if tag is None:
         tag = newest_tag(tags.names)
         if tag is None:
@@ -88,7 +90,8 @@ async def fetch_release(
         commits=len(comparison.commits),
         unmapped=unmapped,
         between=tags_between(base, tag, tags.names),
-        url=tags.release_urls.get(tag) or None,
+        # GitHub's release page of a tag (it shows the tag when no release was published).
+        url=f"https://github.com/{repo}/releases/tag/{quote(tag, safe='')}",
         announced=earlier is not None and earlier.announced,
     )
     await store.releases.put(release)

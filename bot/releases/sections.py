@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from bot.analysis.claims import best_claim, claim_text
 from bot.analysis.regex import lazy
 from bot.analysis.titles import parse_title
-from bot.core.i18n import reason
+from bot.core.i18n import message, reason
 from bot.core.models import AnalyzedPR
 
 # Accelerators and operator work: the "hardware and operator support" section.
@@ -38,6 +38,13 @@ _DEPRECATION = lazy(r"\bdeprecat\w*", re.IGNORECASE)
 _MIGRATION = lazy(
     r"\b(?:migrat(?:e|es|ed|ing|ion)\b.{0,60}\b(?:to|from)\b|by default\b|default\b.{0,40}"
     r"\b(?:changed?|now)\b|rename[sd]?\b|no longer\b)",
+    re.IGNORECASE,
+)
+# In the PR's own "user-facing change?" answer only words of removal count: "disabled by
+# default" there describes an opt-in, not a changed default.
+_ANSWER_BREAK = lazy(
+    r"\b(?:remove[sd]?|removal|rename[sd]?|no longer|drop(?:s|ped)?|deprecat\w*|migrat\w*|"
+    r"(?:must|need to|should) (?:now )?(?:set|use|update|change))\b",
     re.IGNORECASE,
 )
 _USER_FACING = lazy(
@@ -89,6 +96,10 @@ def user_facing(body: str) -> str | None:
     return answer if _YES.search(answer) else None
 
 
+def _quote(text: str, limit: int = 160) -> str:
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+
+
 def version_changes(title: str) -> list[tuple[str, str | None, str]]:
     """Versions a title says changed, as (name, before or None, after)."""
     rest = parse_title(title).rest
@@ -137,15 +148,16 @@ def place(apr: AnalyzedPR, language: str) -> Placement:
     if breaking is None and not housekeeping:
         title = parse_title(pr.title).rest
         if _MIGRATION.search(title):
-            breaking = title
-        elif answer and _MIGRATION.search(answer):
-            breaking = answer[:200]
+            breaking = message(language, "release.evidence.title")
+        elif answer and _ANSWER_BREAK.search(answer):
+            breaking = message(language, "release.evidence.answer", answer=_quote(answer))
     deprecation = None
     if not housekeeping or kind == "docs":
-        for text in (parse_title(pr.title).rest, answer or ""):
-            if _DEPRECATION.search(text):
-                deprecation = text[:200]
-                break
+        if _DEPRECATION.search(parse_title(pr.title).rest):
+            deprecation = message(language, "release.evidence.title")
+        elif answer and _DEPRECATION.search(answer):
+            deprecation = message(language, "release.evidence.answer", answer=_quote(answer))
     versions = version_changes(pr.title)
-    files = [f.path for f in pr.files if _DEP_FILE.search(f.path)] if pr.files_known else []
+    listed = pr.files_known and kind not in ("ci", "test", "docs")
+    files = [f.path for f in pr.files if _DEP_FILE.search(f.path)] if listed else []
     return Placement(main, detail, breaking, deprecation, versions, files)
