@@ -158,6 +158,6 @@ def place(apr: AnalyzedPR, language: str) -> Placement:
         elif answer and _DEPRECATION.search(answer):
             deprecation = message(language, "release.evidence.answer", answer=_quote(answer))
     versions = version_changes(pr.title)
-    listed = pr.files_known and kind not in ("ci", "test", "docs")
+    listed = pr.files_known and kind not in ("ci", "test")
     files = [f.path for f in pr.files if _DEP_FILE.search(f.path)] if listed else []
     return Placement(main, detail, breaking, deprecation, versions, files)
