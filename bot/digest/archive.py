@@ -591,11 +591,15 @@ async def store_fingerprint(store: ArchiveStore, repos: Sequence[str]) -> tuple[
     parts: list[object] = []
     for repo in repos:
         rows = await store.windows.overlapping(repo, far_past, far_future)
+        # --- releases: an imported or fetched release changes the release pages ---
+        releases = getattr(store, "releases", None)  # stores of archive tests have none
+        tags = tuple(await releases.tags(repo)) if releases is not None else ()
         parts.append(
             (
                 repo,
                 await store.prs.last_merged(repo),
                 tuple((r.start, r.end, r.complete, r.pr_count, r.synced_at) for r in rows),
+                tags,
             )
         )
     return tuple(parts)

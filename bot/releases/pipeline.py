@@ -16,7 +16,7 @@ from bot.core.errors import GitHubError, UsageError
 from bot.releases.document import release_card, release_document
 from bot.releases.model import ReleaseDigest, Requests
 from bot.releases.service import load_release, release_digest
-from bot.releases.versions import newest_tag
+from bot.releases.versions import newest_tag, parse_tag
 from bot.store.releases import StoredRelease
 
 if TYPE_CHECKING:
@@ -52,6 +52,18 @@ async def _stored(services: App, repo: str, tag: str | None, base: str | None) -
     return stored
 
 
+def _check_order(tag: str | None, base: str | None) -> None:
+    """A base must be older than the tag: comparing otherwise lists nothing."""
+    if tag is None or base is None:
+        return
+    low, high = parse_tag(base), parse_tag(tag)
+    if base == tag or (low is not None and high is not None and low >= high):
+        raise UsageError(
+            f"--base {base} is not older than {tag}; give an earlier tag, or leave --base "
+            "out for the previous release"
+        )
+
+
 async def build_release(
     services: App,
     repo: str | None,
@@ -64,6 +76,7 @@ async def build_release(
     """The release digest of `tag` (the newest release when None) against `base` (the
     previous tag by the version rule when None). `sync=False` reads the store only."""
     repo_name = services.config.repo(repo).name
+    _check_order(tag, base)
     requests: Requests | None = None
     if sync:
         # Lazy: GitHub access (httpx, bot.sync) loads only when a release is fetched.
