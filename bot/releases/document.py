@@ -261,7 +261,8 @@ def release_card(digest: ReleaseDigest, notes_url: str | None = None) -> Documen
                 (BulletList(tuple(rows)),),
             )
         )
-    url = notes_url or digest.url
+    # GitHub's page of the tag when neither the archive nor a release page is known.
+    url = notes_url or digest.url or f"https://github.com/{digest.repo}/releases/tag/{digest.tag}"
     if url:
         sections.append(
             Section(

@@ -149,7 +149,8 @@ def place(apr: AnalyzedPR, language: str) -> Placement:
         title = parse_title(pr.title).rest
         if _MIGRATION.search(title):
             breaking = message(language, "release.evidence.title")
-        elif answer and _ANSWER_BREAK.search(answer):
+        elif answer and kind != "bugfix" and _ANSWER_BREAK.search(answer):
+            # A fix's "no longer crashes" is the fix itself, not a change users act on.
             breaking = message(language, "release.evidence.answer", answer=_quote(answer))
     deprecation = None
     if not housekeeping or kind == "docs":
