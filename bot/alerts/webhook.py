@@ -172,14 +172,9 @@ class WebhookReceiver(Tracked):
         if payload.get("action") != "closed" or not pr_data.get("merged"):
             return web.Response(status=202, text="ignored: not a merge\n")
         repo = str(repository.get("full_name", ""))
-        if self.repos is not None and repo.lower() not in self.repos:
-            return web.Response(status=202, text=f"ignored: {repo} is not watched\n")
-        if delivery in self._recent:
-            return web.Response(status=200, text="duplicate delivery\n")
-        if delivery:
-            self._recent[delivery] = None
-            while len(self._recent) > _RECENT:
-                self._recent.pop(next(iter(self._recent)))
+        refused = self._unwatched_or_seen(repo, delivery)
+        if refused is not None:
+            return refused
         # Answered before any store write: under load a write can wait seconds for the
         # SQLite lock, and GitHub gives 10. The claim (duplicates across processes) and the
         # alert happen in the background; a crash before they finish loses nothing for
@@ -189,6 +184,19 @@ class WebhookReceiver(Tracked):
             self._process(payload, delivery, event), name=f"webhook delivery {delivery or '?'}"
         )
         return web.Response(status=202, text="accepted\n")
+
+    def _unwatched_or_seen(self, repo: str, delivery: str) -> web.Response | None:
+        """The answer to a delivery of an unwatched repository or one this process already
+        took; None (and the delivery remembered) for one to process."""
+        if self.repos is not None and repo.lower() not in self.repos:
+            return web.Response(status=202, text=f"ignored: {repo} is not watched\n")
+        if delivery in self._recent:
+            return web.Response(status=200, text="duplicate delivery\n")
+        if delivery:
+            self._recent[delivery] = None
+            while len(self._recent) > _RECENT:
+                self._recent.pop(next(iter(self._recent)))
+        return None
 
     async def _process(self, payload: JSON, delivery: str, event: str) -> None:
         try:
@@ -235,12 +243,9 @@ class WebhookReceiver(Tracked):
             return web.Response(status=400, text="release event without a release\n")
         if payload.get("action") != "published" or release.get("draft"):
             return web.Response(status=202, text="ignored: not a published release\n")
-        if self.repos is not None and repo.lower() not in self.repos:
-            return web.Response(status=202, text=f"ignored: {repo} is not watched\n")
-        if delivery in self._recent:
-            return web.Response(status=200, text="duplicate delivery\n")
-        if delivery:
-            self._recent[delivery] = None
+        refused = self._unwatched_or_seen(repo, delivery)
+        if refused is not None:
+            return refused
         # Building the notes takes seconds (a comparison, the PRs): GitHub gets its answer
         # first, and the ledger keeps a re-delivery from posting twice.
         self.tracker.spawn(

@@ -12,33 +12,19 @@ from bot.core.errors import UsageError
 from bot.github.client import GitHubClient
 from bot.releases.fetch import fetch_release
 from tests.fakes.github import FakeCommit, FakeGitHub, FakeTag
-from tests.fakes.prdata import FakeFile, FakePR
+from tests.fakes.prdata import FakePR
+from tests.releases.helpers import merged, squash
 
 REPO = "vllm-project/vllm-ascend"
 START = datetime(2026, 5, 1, tzinfo=UTC)
 
 
-def _pr(number: int, title: str, when: datetime) -> FakePR:
-    return FakePR(
-        number=number,
-        title=title,
-        author=f"dev{number % 7}",
-        created_at=when,
-        updated_at=when,
-        merged_at=when,
-        closed_at=when,
-        files=[FakeFile("vllm_ascend/ops/x.py", 10, 2)],
-    )
-
-
 def _history(count: int, first: int = 1000) -> tuple[list[FakePR], list[FakeCommit]]:
-    prs, commits = [], []
-    for i in range(count):
-        when = START + timedelta(hours=i)
-        number = first + i
-        prs.append(_pr(number, f"[Feature] Change {number}", when))
-        commits.append(FakeCommit(f"sha{number}", f"[Feature] Change {number} (#{number})", when))
-    return prs, commits
+    prs = [
+        merged(first + i, f"[Feature] Change {first + i}", START + timedelta(hours=i))
+        for i in range(count)
+    ]
+    return prs, [squash(pr) for pr in prs]
 
 
 @pytest.fixture
@@ -99,7 +85,7 @@ async def test_prs_already_stored_cost_no_request(store, client_for):
 async def test_a_cherry_pick_is_reported_as_its_original_pr(store, client_for):
     prs, commits = _history(3)
     when = START + timedelta(days=3)
-    prs.append(_pr(11217, "[0.21.0] Fix DSv4 (from #10600)", when))
+    prs.append(merged(11217, "[0.21.0] Fix DSv4 (from #10600)", when))
     commits.append(FakeCommit("pick", "[0.21.0] Fix DSv4 (from #10600) (#11217)", when))
     commits.append(FakeCommit("push", "Bump version", when))
     async with FakeGitHub({REPO: prs}, tags={REPO: _tags(commits, 1)}) as fake:

@@ -19,33 +19,23 @@ from bot.core.config import Config, Environment
 from bot.core.filters import SubscriptionFilters
 from bot.slack.poster import SlackPoster, slack_client
 from bot.store import Store
-from tests.fakes.github import FakeCommit, FakeGitHub, FakeTag
-from tests.fakes.prdata import FakeFile, FakePR
+from tests.fakes.github import FakeGitHub, FakeTag
+from tests.fakes.prdata import FakePR
 from tests.fakes.slack import FakeSlack, VirtualClock
+from tests.releases.helpers import merged, squash
 
 REPO = "vllm-project/vllm-ascend"
 START = datetime(2026, 6, 1, tzinfo=UTC)
 
 
 def _release_data(count: int) -> tuple[list[FakePR], list[FakeTag]]:
-    prs, commits = [], []
+    prs = []
     for i in range(count):
-        when = START + timedelta(hours=i)
         n = 9000 + i
         title = "[Feature] Support DeepSeek V4 part" if i % 2 else "[BugFix] Fix DeepSeek V4"
-        prs.append(
-            FakePR(
-                number=n,
-                title=f"{title} {n}",
-                author=f"dev{i % 4}",
-                created_at=when,
-                updated_at=when,
-                merged_at=when,
-                closed_at=when,
-                files=[FakeFile("vllm_ascend/models/deepseek_v4.py", 20, 3)],
-            )
-        )
-        commits.append(FakeCommit(f"s{n}", f"{title} {n} (#{n})", when))
+        when = START + timedelta(hours=i)
+        prs.append(merged(n, f"{title} {n}", when, "vllm_ascend/models/deepseek_v4.py"))
+    commits = [squash(pr) for pr in prs]
     return prs, [FakeTag("v0.20.2rc1", commits[:2]), FakeTag("v0.21.0rc1", commits)]
 
 
