@@ -11,7 +11,9 @@ from collections.abc import Mapping, Sequence
 
 from bot.analysis.themes import HistoryWeek, ThemeRules, detect_themes
 from bot.core.models import AnalyzedPR, is_automation
-from bot.digest.build import AUXILIARY_MODULES, theme_doc
+from bot.digest.build import AUXILIARY_MODULES, DEFAULT_KEY_COUNT, theme_doc
+from bot.digest.model import KeyPR, PRRow
+from bot.digest.summary import summarize
 from bot.releases.commits import clean_title
 from bot.releases.model import (
     SECTION_IDS,
@@ -45,6 +47,47 @@ def _item(rp: ReleasePR, detail: str = "") -> Item:
         picked_url=rp.picked_url,
         detail=detail,
     )
+
+
+def _row(rp: ReleasePR) -> PRRow:
+    pr, analysis = rp.apr.pr, rp.apr.analysis
+    return PRRow(
+        number=rp.number,
+        modules=analysis.module_ids,
+        kind=analysis.kind,
+        flags=analysis.flag_ids,
+        score=analysis.score,
+        title=pr.title,
+        author=pr.author,
+        url=rp.url,
+        additions=pr.additions if pr.size_known else None,
+        deletions=pr.deletions if pr.size_known else None,
+    )
+
+
+def _key(rp: ReleasePR) -> KeyPR:
+    pr, analysis = rp.apr.pr, rp.apr.analysis
+    return KeyPR(
+        number=rp.number,
+        title=pr.title,
+        author=pr.author,
+        score=analysis.score,
+        modules=analysis.module_ids,
+        summary=summarize(pr.body or "", pr.title),
+        claims=[c.text for c in analysis.claims],
+        url=rp.url,
+        kind=analysis.kind,
+        flags=analysis.flag_ids,
+        score_reasons=analysis.score_reasons(3),
+    )
+
+
+def _picks(prs: Sequence[ReleasePR]) -> dict[int, list[int]]:
+    picks: dict[int, list[int]] = defaultdict(list)
+    for rp in prs:
+        if rp.picked_as is not None:
+            picks[rp.number].append(rp.picked_as)
+    return dict(picks)
 
 
 def _rank(rp: ReleasePR) -> tuple[float, int]:
@@ -126,6 +169,7 @@ def build_release_digest(
     theme_rules: ThemeRules | None = None,
     module_names: Mapping[str, tuple[str, str]] | None = None,
     auxiliary: frozenset[str] = AUXILIARY_MODULES,
+    key_count: int = DEFAULT_KEY_COUNT,
 ) -> ReleaseDigest:
     """The release notes of `data`. `history`: (label, offset, PRs) of the weeks before the
     base tag, the highlights' baseline (none: themes scored by the release alone)."""
@@ -133,23 +177,28 @@ def build_release_digest(
     placed = [(rp, place(rp.apr, language)) for rp in data.prs]
     buckets: dict[str, list[Item]] = defaultdict(list)
     other: dict[str, list[int]] = defaultdict(list)
+    unstated: list[Item] = []
     for rp, placement in sorted(placed, key=lambda pair: _rank(pair[0])):
-        if placement.main == "other":
-            other[rp.apr.analysis.kind].append(rp.number)
-        else:
-            buckets[placement.main].append(_item(rp, placement.detail))
+        # One section per PR (CONTRACT): what users must act on first, then what they
+        # install, then what the change is.
         if placement.breaking:
             buckets["breaking"].append(_item(rp, placement.breaking))
-        if placement.deprecation:
+        elif placement.deprecation:
             buckets["deprecations"].append(_item(rp, placement.deprecation))
-        if placement.versions:
+        elif placement.versions:
             detail = ", ".join(
                 f"{n} {b} → {a}" if b else f"{n} → {a}" for n, b, a in placement.versions
             )
             buckets["dependencies"].append(_item(rp, detail))
-        elif placement.dependency_files:
-            buckets["dependencies"].append(_item(rp, ""))
-    sections = [Section(sid, buckets[sid]) for sid in SECTION_IDS if buckets.get(sid)]
+        elif placement.main == "other":
+            other[rp.apr.analysis.kind].append(rp.number)
+        else:
+            buckets[placement.main].append(_item(rp, placement.detail))
+        if placement.dependency_files and not placement.versions:
+            unstated.append(_item(rp))
+    if unstated and "dependencies" not in buckets:
+        buckets["dependencies"] = []
+    sections = [Section(sid, buckets[sid]) for sid in SECTION_IDS if sid in buckets]
     others = sorted(((k, sorted(v)) for k, v in other.items()), key=lambda kv: -len(kv[1]))
     authors = {rp.apr.pr.author for rp in data.prs if rp.apr.pr.author}
     people = {a for a in authors if not is_automation(a)}
@@ -176,4 +225,11 @@ def build_release_digest(
         requests=data.requests,
         url=data.url,
         other=others,
+        unstated_dependencies=unstated,
+        rows=[_row(rp) for rp in sorted(data.prs, key=_rank)],
+        key_prs=[_key(rp) for rp in sorted(data.prs, key=_rank)[:key_count]],
+        module_names={
+            mid: (zh if language == "zh" and zh else en) for mid, (en, zh) in names.items()
+        },
+        cherry_picks=_picks(data.prs),
     )

@@ -18,8 +18,10 @@ from bot.core.document import (
     Span,
     Strong,
     Text,
+    plain,
 )
 from bot.core.i18n import day, join, kind_name, message, number
+from bot.core.models import JSON
 from bot.releases.model import DependencyChange, Highlight, Item, ReleaseDigest
 
 REFS_IN_OTHER = 40  # PR links per "other" line before "+N more"
@@ -186,16 +188,7 @@ def release_document(digest: ReleaseDigest) -> Document:
     for section in digest.sections:
         if section.id == "dependencies":
             rows = [_dependency_spans(c, digest.repo, lang) for c in digest.dependencies]
-            stated = {n for c in digest.dependencies for n in c.numbers}
-            unstated = [i for i in section.items if i.number not in stated]
-            rows += [
-                (
-                    *_item_spans(i, lang, detail=False),
-                    Text(message(lang, "release.detail_sep")),
-                    Text(message(lang, "release.versions_unknown")),
-                )
-                for i in unstated
-            ]
+            rows += [_unstated_spans(i, lang) for i in digest.unstated_dependencies]
             blocks = (BulletList(tuple(rows)),)
         else:
             blocks = (BulletList(tuple(_item_spans(i, lang) for i in section.items)),)
@@ -284,3 +277,28 @@ def release_card(digest: ReleaseDigest, notes_url: str | None = None) -> Documen
         url=url,
         meta={"language": lang, "kind": "release-card", "tag": digest.tag},
     )
+
+
+def _unstated_spans(item: Item, language: str) -> tuple[Span, ...]:
+    return (
+        *_item_spans(item, language, detail=False),
+        Text(message(language, "release.detail_sep")),
+        Text(message(language, "release.versions_unknown")),
+    )
+
+
+def release_json(digest: ReleaseDigest) -> JSON:
+    """`digest --release --format json`: the digest's data with each item's text as the
+    notes write it (the same words as the markdown, without markup)."""
+    lang = digest.language
+    texts: dict[str, list[str]] = {
+        "highlights": [plain(_highlight_spans(h, lang)) for h in digest.highlights],
+        "unstated": [plain(_unstated_spans(i, lang)) for i in digest.unstated_dependencies],
+        "other": [
+            message(lang, "release.other.kind", kind=kind_name(kind, lang), count=len(numbers))
+            for kind, numbers in digest.other
+        ],
+    }
+    for section in digest.sections:
+        texts[section.id] = [plain(_item_spans(i, lang)) for i in section.items]
+    return digest.to_json(texts)

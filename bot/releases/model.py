@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass, field
 from datetime import datetime
 
 from bot.core.models import JSON, AnalyzedPR
+from bot.digest.model import KeyPR, PRRow
 
 # Sections in the order maintainers write them; "other" holds what release notes leave
 # out (CI, tests, refactors) so every PR of the release is still named once.
@@ -130,52 +133,144 @@ class ReleaseDigest:
     requests: Requests | None
     url: str | None
     other: list[tuple[str, list[int]]]  # kind -> PRs of the "other" section
+    # PRs that change dependency files without stating a version (listed in their own
+    # section; the dependencies section says their versions are unknown).
+    unstated_dependencies: list[Item] = field(default_factory=list)
+    rows: list[PRRow] = field(default_factory=list)  # every PR, highest score first
+    key_prs: list[KeyPR] = field(default_factory=list)
+    module_names: dict[str, str] = field(default_factory=dict)  # in the digest's language
+    cherry_picks: dict[int, list[int]] = field(default_factory=dict)  # original -> picks
 
     def section(self, section_id: str) -> Section | None:
         return next((s for s in self.sections if s.id == section_id), None)
 
-    def to_json(self) -> JSON:
+    def _counts(self) -> tuple[list[JSON], list[JSON], list[JSON]]:
+        modules: Counter[str] = Counter()
+        kinds: Counter[str] = Counter()
+        flags: dict[str, list[int]] = {}
+        for row in self.rows:
+            if row.modules:
+                modules[row.modules[0]] += 1
+            kinds[row.kind] += 1
+            for flag in row.flags:
+                flags.setdefault(flag, []).append(row.number)
+        # No window before a release to compare with: "previous" and "delta" are null.
+        return (
+            [
+                {
+                    "id": m,
+                    "name": self.module_names.get(m, m),
+                    "count": n,
+                    "previous": None,
+                    "delta": None,
+                }
+                for m, n in modules.most_common()
+            ],
+            [{"id": k, "count": n, "previous": None} for k, n in kinds.most_common()],
+            [{"id": f, "count": len(ns), "prs": ns} for f, ns in flags.items()],
+        )
+
+    def _sections(self, texts: Mapping[str, Sequence[str]]) -> list[JSON]:
+        """CONTRACT `sections`: highlights, then each section with its PRs (each PR in at
+        most one apart from highlights); `texts` holds each item's plain text."""
+        out: list[JSON] = [
+            {
+                "id": "highlights",
+                "prs": sorted({n for h in self.highlights for n in h.numbers}),
+                "items": [
+                    {"text": text, "prs": h.numbers}
+                    for h, text in zip(self.highlights, texts["highlights"], strict=True)
+                ],
+            }
+        ]
+        for section in self.sections:
+            items = [
+                {"text": text, "prs": [i.number]}
+                for i, text in zip(section.items, texts[section.id], strict=True)
+            ]
+            if section.id == "dependencies":
+                items += [
+                    {"text": text, "prs": [i.number]}
+                    for i, text in zip(self.unstated_dependencies, texts["unstated"], strict=True)
+                ]
+            out.append({"id": section.id, "prs": [i.number for i in section.items], "items": items})
+        if self.other:
+            out.append(
+                {
+                    "id": "other",
+                    "prs": sorted(n for _, ns in self.other for n in ns),
+                    "items": [
+                        {"text": text, "prs": ns}
+                        for (_, ns), text in zip(self.other, texts["other"], strict=True)
+                    ],
+                }
+            )
+        return out
+
+    def to_json(self, texts: Mapping[str, Sequence[str]]) -> JSON:
+        """The weekly digest's JSON keys over the release's PRs, plus `release`,
+        `sections` and `cherry_picks` (CONTRACT); `texts`: the items' plain text."""
+        modules, kinds, flags = self._counts()
+        sized = [r for r in self.rows if r.additions is not None]
         return {
             "repo": self.repo,
-            "tag": self.tag,
-            "base": self.base,
-            "base_date": self.base_date.isoformat() if self.base_date else None,
-            "head_date": self.head_date.isoformat() if self.head_date else None,
+            "week": None,  # a release is a span of ancestry, not a week
+            "start": self.base_date.isoformat() if self.base_date else None,
+            "end": self.head_date.isoformat() if self.head_date else None,
+            "timezone": "UTC",
             "language": self.language,
-            "url": self.url,
             "totals": {
-                "prs": self.prs,
-                "commits": self.commits,
+                "merged": self.prs,
+                "key": len(self.key_prs),
                 "contributors": self.contributors,
                 "new_contributors": self.new_contributors,
-                "releases_between": self.between,
+                "additions": sum(r.additions or 0 for r in sized) if sized else None,
+                "deletions": sum(r.deletions or 0 for r in sized) if sized else None,
+                "commits": self.commits,
                 "commits_without_pr": self.unmapped,
             },
+            "modules": modules,
+            "kinds": kinds,
+            "flags": flags,
+            "key_prs": [asdict(k) for k in self.key_prs],
             "highlights": [
+                {"theme": h.name, "prs": h.numbers, "text": text, "trend": h.trend}
+                for h, text in zip(self.highlights, texts["highlights"], strict=True)
+            ],
+            "recommendations": [],
+            "prs": [
                 {
-                    "name": h.name,
-                    "prs": h.prs,
-                    "kinds": dict(h.kinds),
-                    "trend": h.trend,
-                    "lead": [item.to_json() for item in h.lead],
-                    "numbers": h.numbers,
+                    "number": r.number,
+                    "modules": r.modules,
+                    "kind": r.kind,
+                    "flags": r.flags,
+                    "score": r.score,
                 }
-                for h in self.highlights
+                for r in self.rows
             ],
-            "history_weeks": self.history_weeks,
-            "sections": {s.id: [item.to_json() for item in s.items] for s in self.sections},
-            "dependencies": [
-                {"name": d.name, "from": d.before, "to": d.after, "numbers": d.numbers}
-                for d in self.dependencies
-            ],
-            "other": dict(self.other),
-            "requests": (
-                None
-                if self.requests is None
-                else {
-                    "used": self.requests.used,
-                    "lower_bound": self.requests.lower_bound,
-                    "first_time_contributor_lookups": self.requests.newcomers,
-                }
-            ),
+            "history": None,
+            "release": {
+                "tag": self.tag,
+                "base": self.base,
+                "date": self.head_date.isoformat() if self.head_date else None,
+                "base_date": self.base_date.isoformat() if self.base_date else None,
+                "url": self.url,
+                "releases_between": self.between,
+                "history_weeks": self.history_weeks,
+                "dependencies": [
+                    {"name": d.name, "from": d.before, "to": d.after, "prs": d.numbers}
+                    for d in self.dependencies
+                ],
+                "requests": (
+                    None
+                    if self.requests is None
+                    else {
+                        "used": self.requests.used,
+                        "lower_bound": self.requests.lower_bound,
+                        "first_time_contributor_lookups": self.requests.newcomers,
+                    }
+                ),
+            },
+            "sections": self._sections(texts),
+            "cherry_picks": {str(k): v for k, v in self.cherry_picks.items()},
         }

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from bot.core.document import Document
 from bot.core.errors import GitHubError, UsageError
-from bot.releases.document import release_card, release_document
+from bot.releases.document import release_card, release_document, release_json
 from bot.releases.model import ReleaseDigest, Requests
 from bot.releases.service import load_release, release_digest
 from bot.releases.versions import newest_tag, parse_tag
@@ -119,7 +119,7 @@ def render_release(built: BuiltRelease, fmt: str) -> str:
     """`digest --release --format`: the renderers of the weekly digest, over the release's
     Document (JSON is the release digest's own)."""
     if fmt == "json":
-        return json.dumps(built.digest.to_json(), ensure_ascii=False, indent=2) + "\n"
+        return json.dumps(release_json(built.digest), ensure_ascii=False, indent=2) + "\n"
     if fmt in ("markdown", "html"):
         # Lazy: the renderers (jinja2) load only when a release is rendered.
         from bot.digest.render import render_html, render_markdown

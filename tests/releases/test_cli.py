@@ -69,14 +69,20 @@ def test_a_release_export_gives_release_notes_offline(tmp_path: Path) -> None:
     notes = _cli(tmp_path, "digest", "--release", "v1.1.0rc1", "--no-sync", "--format", "json")
     assert notes.returncode == 0, notes.stderr
     data = json.loads(notes.stdout)
-    assert data["base"] == "v1.0.0" and data["totals"]["prs"] == 4
+    assert data["release"]["base"] == "v1.0.0" and data["release"]["tag"] == "v1.1.0rc1"
+    assert data["totals"]["merged"] == 4
     assert data["totals"]["new_contributors"] is None  # offline: unknown, not 0
-    fixes = data["sections"]["fixes"]
-    assert [(i["number"], i["cherry_pick"]) for i in fixes] == [(70, 101)]
-    assert data["dependencies"] == [
-        {"name": "torch-npu", "from": None, "to": "2.10.0", "numbers": [102]}
+    sections = {s["id"]: s for s in data["sections"]}
+    assert sections["fixes"]["prs"] == [70]  # the cherry-pick, as its original PR
+    assert data["cherry_picks"] == {"70": [101]}
+    assert data["release"]["dependencies"] == [
+        {"name": "torch-npu", "from": None, "to": "2.10.0", "prs": [102]}
     ]
-    assert [i["number"] for i in data["sections"]["breaking"]] == [103]
+    assert sections["dependencies"]["items"][0]["text"].endswith("torch-npu → 2.10.0")
+    assert sections["breaking"]["prs"] == [103]
+    # CONTRACT: a PR is in at most one section apart from the highlights.
+    placed = [n for s in data["sections"] if s["id"] != "highlights" for n in s["prs"]]
+    assert sorted(placed) == [70, 100, 102, 103]
     markdown = _cli(tmp_path, "digest", "--release", "v1.1.0rc1", "--no-sync", "--lang", "zh")
     assert markdown.returncode == 0 and "发布说明" in markdown.stdout
 
