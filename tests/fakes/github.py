@@ -966,7 +966,7 @@ class FakeGitHub:
             base, head = by_name[base_name], by_name[head_name]
             held = {c.sha for c in base.commits}
             ahead = [c for c in head.commits if c.sha not in held]
-            # Compare pages hold at most 100 commits whatever per_page asks for.
+            # per_page is capped at 100 here, as GitHub caps its other listings.
             per_page = min(100, int(request.query.get("per_page", 250)))
             page = max(1, int(request.query.get("page", 1)))
             last = max(1, math.ceil(len(ahead) / per_page))

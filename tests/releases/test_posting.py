@@ -116,3 +116,22 @@ async def test_the_poll_posts_a_release_the_webhook_missed_and_only_once(world: 
     assert await poll_releases(world.services) == ""
     assert world.messages("C1") == posted
     assert len(world.github.requests("compare")) == compares  # announced: not built again
+
+
+async def test_online_notes_count_newcomers_and_state_the_requests(world: World) -> None:
+    from bot.releases.pipeline import build_release, render_release
+
+    built = await build_release(world.services, REPO, "v0.21.0rc1", "en")
+    digest = built.digest
+    assert digest.base_date is not None
+    prs = world.github.repos[REPO]
+    earlier = {p.author for p in prs if p.merged_at and p.merged_at < digest.base_date}
+    authors = {p.author for p in prs if p.number in {r.number for r in digest.rows}}
+    # New: an author of the release with no PR merged before the base tag's date.
+    assert digest.new_contributors == len(authors - earlier) > 0
+    assert digest.contributors == len(authors)
+    assert digest.requests is not None
+    assert digest.requests.used == digest.requests.lower_bound  # tags, 1 compare, 1 GraphQL
+    assert digest.requests.newcomers >= 1
+    footer = render_release(built, "markdown").strip().splitlines()[-1]
+    assert f"GitHub requests: {digest.requests.used} for the release" in footer
