@@ -1357,6 +1357,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": ": {count} PR ({kinds}).",
         "zh": "：{count} 个 PR（{kinds}）。",
     },
+    "release.highlight.claim": {"en": "Stated: {claim}", "zh": "PR 所述：{claim}"},
     "release.kind_count": {"en": "{kind} {count}", "zh": "{kind} {count} 个"},
     "release.card.highlight": {"en": "{theme}: {count} PRs", "zh": "{theme}：{count} 个 PR"},
     "release.card.highlight.one": {"en": "{theme}: {count} PR", "zh": "{theme}：{count} 个 PR"},

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from collections.abc import Mapping, Sequence
 
+from bot.analysis.claims import best_claim, claim_text
 from bot.analysis.themes import HistoryWeek, ThemeRules, detect_themes
 from bot.core.models import AnalyzedPR, is_automation
 from bot.digest.build import AUXILIARY_MODULES, DEFAULT_KEY_COUNT, theme_doc
@@ -146,14 +147,21 @@ def _highlights(
         if sum(kinds[k] for k in HOUSEKEEPING) * 2 > len(members):
             continue
         lead = sorted(members, key=_rank)[:LEAD_PRS]
+        claim = None
+        stated = [(c, rp) for rp in members for c in rp.apr.analysis.claims if c.metric]
+        best = best_claim([c for c, _ in stated])
+        if best is not None:
+            source = next(rp for c, rp in stated if c is best)
+            claim = (claim_text(best, language), source.number, source.url)
         highlights.append(
             Highlight(
                 name=name,
                 prs=len(members),
                 kinds=kinds.most_common(),
                 lead=[_item(rp) for rp in lead],
-                numbers=sorted(rp.number for rp in members),
+                numbers=[rp.number for rp in sorted(members, key=_rank)],
                 trend=theme.trend,
+                claim=claim,
             )
         )
         if len(highlights) == MAX_HIGHLIGHTS:

@@ -77,6 +77,12 @@ def _highlight_spans(h: Highlight, language: str) -> tuple[Span, ...]:
             Text(" "),
             _ref(item.number, item.url),
         ]
+    if h.claim is not None:
+        text, number_, url = h.claim
+        spans += [
+            Text(". " + message(language, "release.highlight.claim", claim=text) + " "),
+            _ref(number_, url),
+        ]
     return tuple(spans)
 
 

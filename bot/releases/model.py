@@ -110,6 +110,8 @@ class Highlight:
     lead: list[Item]  # the theme's most important PRs
     numbers: list[int]  # every PR of the theme
     trend: str  # new | continuing | rising | tailing | unknown (against the weeks before)
+    # The theme's strongest stated figure with its metric, and the PR stating it.
+    claim: tuple[str, int, str] | None = None  # (claim with metric, PR, its URL)
 
 
 @dataclass(slots=True)
