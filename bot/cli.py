@@ -323,6 +323,20 @@ def import_(
     """Import pull requests from a JSON export (offline use and archives)."""
 
     async def go() -> None:
+        # --- releases: a release export ("release" instead of a window) ---
+        # Lazy: the release reader loads only for `import`.
+        from bot.releases.export import import_release, release_object
+
+        release = release_object(file)
+        if release is not None:
+            if week is not None or since or until or complete:
+                raise UsageError(
+                    "a release export holds the PRs between two tags, not a window; "
+                    "import it without --week/--since/--until/--complete"
+                )
+            async with await _services() as services:
+                out.print(await import_release(services.store, file, release), markup=False)
+            return
 
         export = read_export_file(file)
         repo_name, prs = export.repo, export.prs
@@ -609,9 +623,31 @@ def digest(
     ] = None,
     org: OrgOption = None,
     exclude: ExcludeOption = None,
+    release: Annotated[
+        str | None,
+        typer.Option(
+            "--release",
+            help="A release digest: the PRs between the previous release tag and TAG.",
+            metavar="TAG",
+        ),
+    ] = None,
+    base: Annotated[
+        str | None,
+        typer.Option("--base", help="With --release: compare with this tag.", metavar="TAG"),
+    ] = None,
 ) -> None:
     """Build the weekly digest (syncing first when needed); print, write or post it."""
     targets = list(post or [])
+    if release is not None or base is not None:
+        _usage(lambda: _release_options(release, week or since or until, module, org, repo))
+        if out_file is not None:
+            _usage(lambda: check_out_file(str(out_file)))
+        run(
+            lambda: _release_digest(
+                repo, release or "", base, lang, format, out_file, targets, force, no_sync
+            )
+        )
+        return
     multi = _usage_value(lambda: _multi_target(repo, org, exclude))
     if multi is not None and module:
         _usage(_module_digest_of_one_repo)
@@ -662,6 +698,50 @@ def digest(
                 _emit(rendered, out_file)
 
     run(go)
+
+
+# --- releases ---
+def _release_options(
+    release: str | None, window: str | None, module: object, org: object, repo: object
+) -> None:
+    if release is None:
+        raise UsageError("--base needs --release TAG (the release compared with it)")
+    if window or module or org or (isinstance(repo, list) and len(repo) > 1):
+        raise UsageError(
+            "--release makes the digest of one release of one repository; use it without "
+            "--week/--since/--until, --module, --org or a second --repo"
+        )
+
+
+async def _release_digest(
+    repo: list[str] | None,
+    tag: str,
+    base: str | None,
+    lang: Lang | None,
+    format: DigestFormat,
+    out_file: Path | None,
+    targets: list[str],
+    force: bool,
+    no_sync: bool,
+) -> None:
+    """`digest --release TAG [--base TAG]`: the release notes, printed, written or posted."""
+    # Lazy: the release pipeline and posting load only for a release digest.
+    from bot.posting import post_document
+    from bot.releases.pipeline import build_release, render_release
+
+    async with await _services() as services:
+        posts = [services.platforms.parse_target(t) for t in targets]
+        language = lang.value if lang else services.config.language
+        one = repo[0] if repo else None
+        built = await build_release(services, one, tag, language, base=base, sync=not no_sync)
+        for platform, channel in posts:
+            result = await post_document(
+                services.store.deliveries, platform, built.document, channel, force=force
+            )
+            err.print(result.summary_line(), markup=False)
+        if posts and out_file is None and format is DigestFormat.markdown:
+            return
+        _emit(render_release(built, format.value), out_file)
 
 
 def _module_digest_of_one_repo() -> None:

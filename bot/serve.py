@@ -106,6 +106,7 @@ class Server:
             post=post,
             poll_alerts=self.integrations.poll_alerts,
             sync=sync,
+            poll_releases=_poll_releases,
             inflight=self.inflight,
             metrics=metrics,
         )
@@ -113,6 +114,7 @@ class Server:
             self.jobs,
             alert_minutes=services.config.alerts.poll_minutes,
             sync_minutes=self.settings.sync_minutes,
+            release_minutes=services.config.releases.poll_minutes,
         )
         components = self.integrations.components
         self.everywhere = [c for c in components if not c.leader_only]
@@ -289,6 +291,14 @@ def _configure_logging(services: App) -> None:
     # `vllm-bot --debug serve` asked for debug logs; honour it over the config.
     level = "DEBUG" if logging.getLogger().level == logging.DEBUG else settings.level
     configure_logging(settings.format, level, secret_values(services))
+
+
+async def _poll_releases(services: App) -> str:
+    """The release poll job (bot.alerts.releases); nothing without a following channel."""
+    # Lazy: the release pipeline loads only when the poll runs.
+    from bot.alerts.releases import poll_releases
+
+    return await poll_releases(services)
 
 
 async def serve_forever(

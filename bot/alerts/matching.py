@@ -180,8 +180,9 @@ class MatchIndex:
         self.size = 0
         self._newest: datetime | None = None
         for sub in subscriptions:
-            if sub.weekly:
-                continue  # a weekly module digest instead of per-PR alerts (the scheduler's)
+            if sub.weekly or sub.releases:
+                # A weekly module digest (the scheduler's) or release notes, not PR alerts.
+                continue
             compiled = _Compiled(sub, patterns)
             self.size += 1
             if self._newest is None or sub.created_at > self._newest:

@@ -21,6 +21,7 @@ class Subscription:
     language: str | None = None
     created_by: str | None = None
     weekly: bool = False  # a weekly module digest instead of per-PR alerts
+    releases: bool = False  # each published release's notes (`/vllm subscribe releases`)
 
     @property
     def address(self) -> tuple[str, str]:

@@ -39,6 +39,10 @@ class Held:
     attempts: int
 
 
+# --- releases: a channel's release subscription is a row of this mode ---
+RELEASES_MODE = "releases"
+
+
 def _subscription(row: SubscriptionRow) -> Subscription:
     return Subscription(
         id=row.id,
@@ -51,6 +55,7 @@ def _subscription(row: SubscriptionRow) -> Subscription:
         language=row.language,
         created_by=row.created_by,
         weekly=row.mode == "weekly",
+        releases=row.mode == RELEASES_MODE,
     )
 
 
@@ -84,6 +89,7 @@ class Subscriptions:
         now: datetime,
         repo: str | None = None,
         weekly: bool = False,
+        releases: bool = False,
     ) -> Subscription:
         row = SubscriptionRow(
             platform=platform,
@@ -95,7 +101,7 @@ class Subscriptions:
             created_by=created_by,
             created_at=now,
             updated_at=now,
-            mode="weekly" if weekly else "alert",
+            mode=RELEASES_MODE if releases else "weekly" if weekly else "alert",
         )
         async with self.session.begin() as session:
             session.add(row)

@@ -118,6 +118,7 @@ def subscription_info(sub: Subscription, *, created: bool = True) -> Subscriptio
         created_by=sub.created_by,
         created=created,
         weekly=sub.weekly,
+        releases=sub.releases,
     )
 
 
@@ -171,14 +172,23 @@ class SubscriptionService:
         modules: Sequence[str],
         filters: SubscriptionFilters,
         weekly: bool = False,
+        releases: bool = False,
     ) -> SubscriptionInfo:
         """`weekly`: one module digest a week on the channel's digest cron instead of a
-        message per PR (bot.runtime.scheduler posts it)."""
+        message per PR (bot.runtime.scheduler posts it). `releases`: each published
+        release's notes (bot.alerts.releases posts them)."""
         self._check_admin(platform, channel, user)
-        if not modules:
+        if not modules and not releases:
             raise CommandError("which modules? e.g. /vllm subscribe attention moe", "subscribe")
-        ids = self.catalogue.resolve_all(modules, "subscribe")
+        # --- releases: no module, only lang: ---
+        ids = ["releases"] if releases else self.catalogue.resolve_all(modules, "subscribe")
         ignored = dataclasses.replace(filters, language=None)
+        if releases and ignored != SubscriptionFilters():
+            raise CommandError(
+                f"a release subscription takes only lang:, not {ignored.describe()} "
+                "(every release's notes are posted whole)",
+                "subscribe",
+            )
         if weekly and ignored != SubscriptionFilters():
             # The digest covers every PR of its modules; a filter would silently do nothing.
             raise CommandError(
@@ -189,7 +199,11 @@ class SubscriptionService:
         existing = await self.subscriptions.find(platform, channel)
         for sub in existing:
             # Subscribing twice to the same thing is a no-op, not a second stream of alerts.
-            if set(sub.modules) == set(ids) and sub.filters == filters and sub.weekly == weekly:
+            if (
+                set(sub.modules) == set(ids)
+                and sub.filters == filters
+                and (sub.weekly, sub.releases) == (weekly, releases)
+            ):
                 return subscription_info(sub, created=False)
         if len(existing) >= MAX_PER_CHANNEL:
             raise CommandError(
@@ -205,6 +219,7 @@ class SubscriptionService:
             created_by=user,
             now=self.clock(),
             weekly=weekly,
+            releases=releases,
         )
         self._on_change()
         return subscription_info(sub)

@@ -45,6 +45,8 @@ PATH = "/github/webhook"
 _RECENT = 10_000  # delivery ids remembered in memory for an at-once "duplicate" answer
 SecretProvider = Callable[[], "str | None"]
 PRFetcher = Callable[[str, int], Awaitable[PullRequest]]
+# --- releases ---
+ReleaseHandler = Callable[[str, str], Awaitable[None]]
 
 
 def signature(secret: str, body: bytes) -> str:
@@ -101,6 +103,7 @@ class WebhookReceiver(Tracked):
         secret: SecretProvider,
         fetch_pr: PRFetcher | None = None,
         repos: Iterable[str] | None = None,
+        on_release: ReleaseHandler | None = None,
     ) -> None:
         """`secret` is read per request (so a restart is not needed after setting it);
         `fetch_pr(repo, number)` returns the PR with its files (e.g. bot.sync.fetch_pr
@@ -109,6 +112,7 @@ class WebhookReceiver(Tracked):
         self.deliveries = pipeline.db.webhooks
         self.secret = secret
         self.fetch_pr = fetch_pr
+        self.on_release = on_release
         self.repos = {r.lower() for r in repos} if repos is not None else None
         self.tracker = TaskTracker()
         self._recent: dict[str, None] = {}  # delivery ids answered by this process, oldest first
@@ -148,6 +152,8 @@ class WebhookReceiver(Tracked):
         delivery = request.headers.get("X-GitHub-Delivery", "")
         if event == "ping":
             return web.Response(status=200, text="pong\n")
+        if event == "release":
+            return self._release(body, delivery)
         if event != "pull_request":
             return web.Response(status=202, text=f"ignored event {event or '(none)'}\n")
         try:
@@ -166,14 +172,9 @@ class WebhookReceiver(Tracked):
         if payload.get("action") != "closed" or not pr_data.get("merged"):
             return web.Response(status=202, text="ignored: not a merge\n")
         repo = str(repository.get("full_name", ""))
-        if self.repos is not None and repo.lower() not in self.repos:
-            return web.Response(status=202, text=f"ignored: {repo} is not watched\n")
-        if delivery in self._recent:
-            return web.Response(status=200, text="duplicate delivery\n")
-        if delivery:
-            self._recent[delivery] = None
-            while len(self._recent) > _RECENT:
-                self._recent.pop(next(iter(self._recent)))
+        refused = self._unwatched_or_seen(repo, delivery)
+        if refused is not None:
+            return refused
         # Answered before any store write: under load a write can wait seconds for the
         # SQLite lock, and GitHub gives 10. The claim (duplicates across processes) and the
         # alert happen in the background; a crash before they finish loses nothing for
@@ -183,6 +184,19 @@ class WebhookReceiver(Tracked):
             self._process(payload, delivery, event), name=f"webhook delivery {delivery or '?'}"
         )
         return web.Response(status=202, text="accepted\n")
+
+    def _unwatched_or_seen(self, repo: str, delivery: str) -> web.Response | None:
+        """The answer to a delivery of an unwatched repository or one this process already
+        took; None (and the delivery remembered) for one to process."""
+        if self.repos is not None and repo.lower() not in self.repos:
+            return web.Response(status=202, text=f"ignored: {repo} is not watched\n")
+        if delivery in self._recent:
+            return web.Response(status=200, text="duplicate delivery\n")
+        if delivery:
+            self._recent[delivery] = None
+            while len(self._recent) > _RECENT:
+                self._recent.pop(next(iter(self._recent)))
+        return None
 
     async def _process(self, payload: JSON, delivery: str, event: str) -> None:
         try:
@@ -212,6 +226,46 @@ class WebhookReceiver(Tracked):
         except Exception as exc:
             METRICS.errors.inc(kind=error_kind(exc))
             log.exception("GitHub webhook: processing delivery %s failed", delivery or "?")
+            if delivery:
+                self._recent.pop(delivery, None)
+                await self.deliveries.forget(delivery)
+
+    # --- releases: `release` events (action `published`) post the release's notes ---
+    def _release(self, body: bytes, delivery: str) -> web.Response:
+        if self.on_release is None:
+            return web.Response(status=202, text="ignored event release\n")
+        try:
+            payload = json.loads(body)
+            release = payload["release"]
+            repo = str(payload["repository"]["full_name"])
+            tag = str(release["tag_name"])
+        except (ValueError, KeyError, TypeError):
+            return web.Response(status=400, text="release event without a release\n")
+        if payload.get("action") != "published" or release.get("draft"):
+            return web.Response(status=202, text="ignored: not a published release\n")
+        refused = self._unwatched_or_seen(repo, delivery)
+        if refused is not None:
+            return refused
+        # Building the notes takes seconds (a comparison, the PRs): GitHub gets its answer
+        # first, and the ledger keeps a re-delivery from posting twice.
+        self.tracker.spawn(
+            self._process_release(repo, tag, delivery), name=f"release {tag} of {repo}"
+        )
+        return web.Response(status=202, text="accepted\n")
+
+    async def _process_release(self, repo: str, tag: str, delivery: str) -> None:
+        assert self.on_release is not None
+        try:
+            if delivery and not await self.deliveries.claim(
+                delivery, "release", self.pipeline.clock()
+            ):
+                return
+            await self.on_release(repo, tag)
+            if delivery:
+                await self.deliveries.finish(delivery)
+        except Exception as exc:
+            METRICS.errors.inc(kind=error_kind(exc))
+            log.exception("GitHub webhook: release %s of %s not posted", tag, repo)
             if delivery:
                 self._recent.pop(delivery, None)
                 await self.deliveries.forget(delivery)
@@ -256,12 +310,19 @@ class WebhookEndpoint:
         async def fetch(repo: str, number: int) -> PullRequest:
             return await fetch_pr(services.store, services.github(), repo, number, refresh=True)
 
+        async def release(repo: str, tag: str) -> None:
+            # Lazy: the release pipeline loads only when a release is published.
+            from bot.alerts.releases import post_release
+
+            await post_release(services, repo, tag)
+
         secret = services.env.github_webhook_secret
         return WebhookReceiver(
             self.alerts.pipeline,
             secret=lambda: secret.get_secret_value() if secret else None,
             fetch_pr=fetch,
             repos=[r.name for r in services.config.repos],
+            on_release=release,
         )
 
     def stop_accepting(self) -> None:

@@ -132,6 +132,28 @@ class ServicesBackend:
         analyzer = await self.services.analyzer(repo)
         return module_infos(analyzer.ruleset)
 
+    # --- releases ---
+    async def release(
+        self, repo: str, tag: str | None, language: str, *, card: bool = True
+    ) -> Document:
+        # Lazy: the release pipeline loads only for `/vllm release`.
+        from bot.releases.archive import release_url
+        from bot.releases.pipeline import build_release
+
+        try:
+            built = await build_release(self.services, repo, tag, language)
+        except GitHubError as exc:
+            # The stored release while GitHub is down, when the store has it.
+            log.warning("release %s of %s from the store: GitHub failed: %s", tag, repo, exc)
+            try:
+                built = await build_release(self.services, repo, tag, language, sync=False)
+            except UsageError:
+                raise exc from None
+        if not card:
+            return built.document
+        base = self.services.config.web.archive_url()
+        return built.card(release_url(base, repo, built.digest.tag, language))
+
 
 def bot_version() -> str | None:
     try:

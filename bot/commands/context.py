@@ -72,6 +72,12 @@ class Backend(Protocol):
     async def modules(self, repo: str) -> Sequence[ModuleInfo]:
         """The module catalogue of `repo`'s rule set (local: rule sets are files)."""
 
+    async def release(
+        self, repo: str, tag: str | None, language: str, *, card: bool = True
+    ) -> Document:
+        """The release card of `tag` (the newest release when None), or with `card=False`
+        its full release notes; raises UsageError for an unknown tag."""
+
 
 @dataclass(frozen=True, slots=True)
 class SubscriptionInfo:
@@ -81,6 +87,7 @@ class SubscriptionInfo:
     created_by: str | None = None
     created: bool = True  # False: the channel already had exactly this subscription
     weekly: bool = False  # a weekly module digest instead of per-PR alerts
+    releases: bool = False  # each published release's notes
 
     def describe(self) -> str:
         filters = self.filters.describe()
@@ -104,6 +111,7 @@ class SubscriptionService(Protocol):
         modules: Sequence[str],
         filters: SubscriptionFilters,
         weekly: bool = False,
+        releases: bool = False,
     ) -> SubscriptionInfo: ...
 
     async def unsubscribe(

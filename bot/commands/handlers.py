@@ -18,6 +18,7 @@ from bot.commands.syntax import (
     DigestCommand,
     ModulesCommand,
     PrCommand,
+    ReleaseCommand,
     SubscribeCommand,
     SubscriptionsCommand,
     UnsubscribeCommand,
@@ -169,8 +170,14 @@ async def answer_subscribe(command: Command, ctx: Context, offline: bool) -> Rep
         return not_available(ctx)
     if ctx.platform not in CHAT_PLATFORMS:
         return Reply.user_error(message(ctx.lang, "error.no_alert_channel"))
-    ids = resolve_modules(command.modules, await ctx.backend.modules(ctx.default_repo), "subscribe")
-    options = {"weekly": True} if command.weekly else {}
+    # --- releases: `/vllm subscribe releases` ---
+    releases = command.modules == ("releases",) and not command.weekly
+    if releases:
+        ids: list[str] = []
+    else:
+        catalog = await ctx.backend.modules(ctx.default_repo)
+        ids = resolve_modules(command.modules, catalog, "subscribe")
+    options = {"weekly": True} if command.weekly else {"releases": True} if releases else {}
     info = await service.subscribe(
         platform=ctx.platform,
         channel=ctx.channel,
@@ -182,6 +189,8 @@ async def answer_subscribe(command: Command, ctx: Context, offline: bool) -> Rep
     if not info.created:
         return Reply(text=message(ctx.lang, "cmd.already_subscribed", what=info.describe()))
     key = "cmd.subscribed.weekly" if info.weekly else "cmd.subscribed"
+    if info.releases:
+        key = "cmd.subscribed.releases"
     return Reply(text=message(ctx.lang, key, what=info.describe()), public=True)
 
 
@@ -191,7 +200,9 @@ async def answer_unsubscribe(command: Command, ctx: Context, offline: bool) -> R
     if service is None or ctx.channel is None:
         return not_available(ctx)
     target = command.target
-    if command.kind == "module":
+    if command.kind == "module" and target.lower() == "releases":
+        target = "releases"  # the channel's release subscription (no rule-set module)
+    elif command.kind == "module":
         catalog = await ctx.backend.modules(ctx.default_repo)
         target = resolve_modules([target], catalog, "unsubscribe")[0]
     detailed = getattr(service, "unsubscribe_detailed", None)
@@ -234,3 +245,23 @@ async def answer_subscriptions(command: Command, ctx: Context, offline: bool) ->
     lines = [message(lang, "cmd.subscriptions.count", count=len(found))]
     lines += [f"• {s.describe()}" + (f" {weekly}" if s.weekly else "") for s in found]
     return Reply(text="\n".join(lines))
+
+
+# --- releases ---
+async def answer_release(command: Command, ctx: Context, offline: bool) -> Reply:
+    """The release card (counts, highlights, breaking changes, a link to the notes), or
+    with `post` the release notes posted in the channel through the ledger."""
+    assert isinstance(command, ReleaseCommand)
+    if offline:
+        raise NeedsNetwork
+    document = await ctx.backend.release(
+        ctx.default_repo, command.tag, ctx.lang, card=not command.post
+    )
+    if command.post:
+        return Reply(
+            text=message(ctx.lang, "cmd.release.posting", tag=document.meta.get("tag", "")),
+            document=document,
+            public=True,
+            post_to_channel=True,
+        )
+    return Reply(text=document.fallback, document=document)

@@ -28,6 +28,7 @@ from bot.commands.syntax import (
     HelpCommand,
     ModulesCommand,
     PrCommand,
+    ReleaseCommand,
     SubscribeCommand,
     SubscriptionsCommand,
     UnsubscribeCommand,
@@ -38,6 +39,7 @@ from bot.commands.syntax import (
     parse_digest,
     parse_pr,
     parse_pr_ref,
+    parse_release,
     parse_subscribe,
     parse_unsubscribe,
     suggest,
@@ -178,6 +180,16 @@ def _always(command: Command) -> bool:
     return True
 
 
+# --- releases ---
+def _build_release(options: Options) -> Command:
+    words = _words(options.get("tag"))
+    return parse_release([*words, *(["post"] if options.get("post") else [])])
+
+
+def _release_public(command: Command) -> bool:
+    return isinstance(command, ReleaseCommand) and command.post
+
+
 # ---------------------------------------------------------------------------- the commands
 
 COMMANDS: tuple[CommandSpec, ...] = (
@@ -264,6 +276,17 @@ COMMANDS: tuple[CommandSpec, ...] = (
         parse=_no_arguments(VersionCommand, "version"),
         build=lambda options: VersionCommand(),
         handler=handlers.answer_version,
+    ),
+    # --- releases ---
+    CommandSpec(
+        name="release",
+        usage="/vllm release [tag] [post]",
+        parse=parse_release,
+        build=_build_release,
+        handler=handlers.answer_release,
+        arguments=(Argument("tag", str), Argument("post", bool)),
+        examples=("/vllm release", "/vllm release v0.21.0rc1", "/vllm release v0.21.0rc1 post"),
+        public=_release_public,
     ),
     CommandSpec(
         name="help",
@@ -354,6 +377,8 @@ def progress_text(command: Command, language: str = "en") -> str:
             return message(language, "cmd.progress.digest.post", week=week)
         case DigestCommand(week=week):
             return message(language, "cmd.progress.digest", week=week)
+        case ReleaseCommand(tag=tag):
+            return message(language, "cmd.progress.release", tag=tag or "")
         case SubscribeCommand() | UnsubscribeCommand():
             return message(language, "cmd.progress.subscriptions")
         case _:

@@ -148,6 +148,14 @@ class VersionCommand:
     name = "version"
 
 
+# --- releases ---
+@dataclass(frozen=True, slots=True)
+class ReleaseCommand:
+    tag: str | None = None  # None: the newest release
+    post: bool = False  # post the release notes in the channel
+    name = "release"
+
+
 @dataclass(frozen=True, slots=True)
 class HelpCommand:
     topic: str | None = None
@@ -163,6 +171,7 @@ Command = (
     | ModulesCommand
     | VersionCommand
     | HelpCommand
+    | ReleaseCommand
 )
 
 
@@ -426,3 +435,15 @@ def no_args(command: str, args: list[str]) -> None:
 def looks_like_pr(head: str, token: str) -> bool:
     """`/vllm 42121` or a pasted PR URL on its own is a PR lookup, as users expect."""
     return bool(re.fullmatch(r"#?\d+", head) or PR_URL.match(strip_slack_link(token)))
+
+
+# --- releases ---
+def parse_release(args: list[str]) -> ReleaseCommand:
+    """`/vllm release [TAG] [post]`: the tag as written (tags are case-sensitive)."""
+    words = list(args)
+    post = bool(words) and words[-1].lower() == "post"
+    if post:
+        words = words[:-1]
+    if len(words) > 1:
+        raise CommandError("error.release.args", "release", words=" ".join(words))
+    return ReleaseCommand(words[0] if words else None, post)

@@ -230,6 +230,23 @@ class WebConfig(_Strict):
         return self.base_url.rstrip("/") + "/digests/" if self.base_url else None
 
 
+# --- releases ---
+class ReleaseTarget(_Strict):
+    """A channel that gets each published release's notes (`[[releases.targets]]`)."""
+
+    platform: ChatPlatform
+    channel: Annotated[str, Field(min_length=1)]
+    repo: RepoName | None = None  # None: every configured repository
+    language: Literal["en", "zh"] | None = None
+
+
+class ReleasesConfig(_Strict):
+    targets: list[ReleaseTarget] = []
+    # serve polls each repository's releases this often (the `release` webhook posts at
+    # once); 0 disables the poll.
+    poll_minutes: Annotated[int, Field(ge=0)] = 30
+
+
 class Config(_Strict):
     timezone: str = "UTC"
     language: Literal["en", "zh"] = "en"
@@ -243,6 +260,7 @@ class Config(_Strict):
     alerts: AlertsConfig = AlertsConfig()
     logging: LoggingConfig = LoggingConfig()
     serve: ServeConfig = ServeConfig()
+    releases: ReleasesConfig = ReleasesConfig()
 
     @field_validator("timezone")
     @classmethod

@@ -56,6 +56,7 @@ from bot.digest.history import (
 from bot.digest.model import Digest
 from bot.digest.render import render_html
 from bot.digest.service import digest_at, ruleset_settings
+from bot.releases.archive import release_pages
 
 if TYPE_CHECKING:
     from datetime import tzinfo
@@ -566,7 +567,21 @@ async def archive_pages(
         )
         if archive is not None:
             archives.append(archive)
-    return site(archives, languages, base_url)
+    pages = site(archives, languages, base_url)
+    # --- releases: a page per stored release and a feed of releases ---
+    for name in names:
+        repo_name = config.repo(name).name
+        analyzer = await services.analyzer(repo_name, offline=True)
+        pages |= await release_pages(
+            services.store,
+            analyzer,
+            repo_name,
+            languages,
+            tz=config.tz,
+            history_weeks=config.digest.history_weeks,
+            base_url=base_url,
+        )
+    return pages
 
 
 async def store_fingerprint(store: ArchiveStore, repos: Sequence[str]) -> tuple[object, ...]:
@@ -576,11 +591,15 @@ async def store_fingerprint(store: ArchiveStore, repos: Sequence[str]) -> tuple[
     parts: list[object] = []
     for repo in repos:
         rows = await store.windows.overlapping(repo, far_past, far_future)
+        # --- releases: an imported or fetched release changes the release pages ---
+        releases = getattr(store, "releases", None)  # stores of archive tests have none
+        tags = tuple(await releases.tags(repo)) if releases is not None else ()
         parts.append(
             (
                 repo,
                 await store.prs.last_merged(repo),
                 tuple((r.start, r.end, r.complete, r.pr_count, r.synced_at) for r in rows),
+                tags,
             )
         )
     return tuple(parts)

@@ -145,6 +145,29 @@ class GraphQLSource:
                 else:
                     del pending[number]
 
+    async def pull_requests(self, repo: str, numbers: Sequence[int]) -> dict[int, PullRequest]:
+        """Full records of `numbers`, 100 per request (aliased `pullRequest(number:)`), file
+        lists beyond 100 paged as a search page's are. A number GitHub does not know is
+        left out (an issue referenced as `(#N)`)."""
+        found: dict[int, PullRequest] = {}
+        wanted = list(dict.fromkeys(numbers))
+        size = q.PULL_REQUESTS_PER_REQUEST
+        for start in range(0, len(wanted), size):
+            batch = wanted[start : start + size]
+            data = await self._query(repo, q.pull_requests_query(batch), {})
+            repository = data.get("repository") or {}
+            pending: dict[int, str] = {}
+            for i, number in enumerate(batch):
+                node = repository.get(f"p{i}")
+                if not node:
+                    continue
+                pr, cursor = parse_pr(repo, node)
+                found[number] = pr
+                if cursor:
+                    pending[number] = cursor
+            await self._more_files(repo, found, pending, NullProgress())
+        return found
+
     async def probe(self, repo: str, start: datetime, end: datetime) -> str:
         data = await self._query(
             repo, q.PROBE_WINDOW, {"q": q.merged_search(repo, start, end, newest_update=True)}

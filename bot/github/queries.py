@@ -145,6 +145,24 @@ def repo_files_query(count: int) -> str:
     )
 
 
+# Release PRs missing from the store, fetched by number: one request per 100 (aliases pN).
+PULL_REQUESTS_PER_REQUEST = 100
+
+
+def pull_requests_query(numbers: Sequence[int]) -> str:
+    """Full PR records of several PRs by number in one request: alias pN."""
+    if not numbers:
+        raise ValueError("no pull requests to fetch")
+    aliases = "\n    ".join(
+        f"p{i}: pullRequest(number: {int(n)}) {{ ...PRFields }}" for i, n in enumerate(numbers)
+    )
+    return (
+        "query PullRequestsByNumber($owner: String!, $name: String!) {\n"
+        f"  repository(owner: $owner, name: $name) {{\n    {aliases}\n  }}\n"
+        f"  {RATE_LIMIT_FIELDS}\n}}\n" + PR_FIELDS + FILES_PAGE
+    )
+
+
 # Several repositories in one search (`org:` or several `repo:` qualifiers): no single
 # repository to check, so each node names its own.
 SEARCH_MERGED_SCOPE = (
@@ -174,6 +192,10 @@ def example_documents() -> dict[str, str]:
         "files_pages_query(10)": files_pages_query(list(range(1, FILE_PAGES_PER_REQUEST + 1))),
         "merged_before_query(1)": merged_before_query(1),
         "merged_before_query(50)": merged_before_query(AUTHORS_PER_REQUEST),
+        "pull_requests_query(1)": pull_requests_query([1]),
+        "pull_requests_query(100)": pull_requests_query(
+            list(range(1, PULL_REQUESTS_PER_REQUEST + 1))
+        ),
         "repo_files_query(0)": repo_files_query(0),
         "repo_files_query(2)": repo_files_query(2),
     }

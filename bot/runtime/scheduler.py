@@ -264,6 +264,7 @@ class Jobs:
         post: PostDigest = post_with_pipeline,
         poll_alerts: Periodic | None = None,
         sync: Periodic | None = None,
+        poll_releases: Periodic | None = None,
         inflight: InFlight | None = None,
         metrics: Metrics = METRICS,
         clock: Callable[[], datetime] = lambda: datetime.now(UTC),
@@ -272,6 +273,7 @@ class Jobs:
         self.post = post
         self.poll_alerts = poll_alerts
         self.sync = sync
+        self.poll_releases = poll_releases
         self.inflight = inflight or InFlight()
         self.metrics = metrics
         self.clock = clock
@@ -454,6 +456,9 @@ class Jobs:
     async def run_sync(self) -> None:
         await self._periodic("sync", self.sync)
 
+    async def run_release_poll(self) -> None:
+        await self._periodic("releases", self.poll_releases)
+
     async def _periodic(self, name: str, func: Periodic | None) -> None:
         if func is None or not self.inflight.accepting:
             return
@@ -485,7 +490,11 @@ class Jobs:
 
 
 def build_scheduler(
-    jobs: Jobs, *, alert_minutes: float | None, sync_minutes: float | None
+    jobs: Jobs,
+    *,
+    alert_minutes: float | None,
+    sync_minutes: float | None,
+    release_minutes: float | None = None,
 ) -> AsyncIOScheduler:
     """A scheduler holding every configured job (not started)."""
     scheduler = AsyncIOScheduler(timezone=jobs.tz)
@@ -539,6 +548,17 @@ def build_scheduler(
             minutes=sync_minutes,
             id="sync:periodic",
             name="periodic sync",
+            misfire_grace_time=60,
+            **defaults,
+        )
+    # --- releases ---
+    if jobs.poll_releases is not None and release_minutes:
+        scheduler.add_job(
+            jobs.run_release_poll,
+            "interval",
+            minutes=release_minutes,
+            id="releases:poll",
+            name="release poller",
             misfire_grace_time=60,
             **defaults,
         )

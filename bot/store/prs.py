@@ -147,6 +147,17 @@ class PullRequests:
             )
         return found[0] if found else None
 
+    async def many(self, repo: str, numbers: Sequence[int]) -> dict[int, PullRequest]:
+        """The stored PRs among `numbers` (a release's), by number; missing ones left out."""
+        found: dict[int, PullRequest] = {}
+        async with self.session() as session:
+            for chunk in chunks(sorted(set(numbers))):
+                for pr in await self._load(
+                    session, [PullRequestRow.repo == repo, PullRequestRow.number.in_(chunk)]
+                ):
+                    found[pr.number] = pr
+        return found
+
     async def merged_between(self, repo: str, start: datetime, end: datetime) -> list[PullRequest]:
         """Merged PRs with start <= merged_at < end, oldest merge first."""
         async with self.session() as session:

@@ -18,6 +18,7 @@ from bot.store.deliveries import Deliveries
 from bot.store.http_cache import HTTPCache
 from bot.store.migrate import upgrade
 from bot.store.prs import PullRequests
+from bot.store.releases import Releases
 from bot.store.sql import table_of
 from bot.store.tables import HTTPCacheRow
 from bot.store.windows import SyncWindows
@@ -48,6 +49,7 @@ class Store:
         self.windows = SyncWindows(self.session, engine)
         self.contributors = Contributors(self.session, engine)
         self.deliveries = Deliveries(self.session, engine)
+        self.releases = Releases(self.session, engine)
 
     @classmethod
     async def open(cls, url: str, *, migrate: bool = True) -> Store:

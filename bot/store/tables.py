@@ -191,3 +191,20 @@ class DeliveryRow(LedgerOwner, Base):
     state: Mapped[str] = mapped_column(String(10), default="sent", server_default="sent")
     claimed_by: Mapped[str | None] = mapped_column(String(64))  # the claiming run's token
     claimed_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
+
+
+class ReleaseRow(Base):
+    """A release's membership: the PRs GitHub's compare lists between its base tag and its
+    tag (ancestry, not dates), so a release digest needs no second compare."""
+
+    __tablename__ = "releases"
+
+    repo: Mapped[str] = mapped_column(String(200), primary_key=True)
+    tag: Mapped[str] = mapped_column(String(200), primary_key=True)
+    base: Mapped[str] = mapped_column(String(200), primary_key=True)
+    base_date: Mapped[datetime | None] = mapped_column(UTCDateTime())
+    head_date: Mapped[datetime | None] = mapped_column(UTCDateTime())
+    # JSON: {"entries": [[reported, picked_as | null], ...], "commits": N, "unmapped": [sha],
+    # "between": [tag] | null, "url": release page | null}
+    data: Mapped[str] = mapped_column(Text)
+    fetched_at: Mapped[datetime] = mapped_column(UTCDateTime())

@@ -96,6 +96,8 @@ class FakeBackend:
     version_info: VersionInfo = field(
         default_factory=lambda: VersionInfo("0.1.0", "vllm 3:abc123", "0004")
     )
+    releases: tuple[str, ...] = ("v0.20.2rc1", "v0.21.0rc1")
+    calls: list[tuple[object, ...]] = field(default_factory=list)
 
     def add(self, pr: PullRequest, *, cached: bool) -> None:
         self.github[(pr.repo, pr.number)] = pr
@@ -143,6 +145,24 @@ class FakeBackend:
     async def modules(self, repo: str) -> Sequence[ModuleInfo]:
         return MODULES
 
+    # --- releases ---
+    async def release(
+        self, repo: str, tag: str | None, language: str, *, card: bool = True
+    ) -> Document:
+        self.calls.append(("release", repo, tag, language, card))
+        if tag is not None and tag not in self.releases:
+            raise UsageError(f"{repo} has no tag {tag!r}")
+        name = tag or "v0.21.0rc1"
+        kind = "card" if card else "notes"
+        return Document(
+            id=f"release:{repo}:{name}:{kind}",
+            title=f"{repo} {name}",
+            context="",
+            sections=(),
+            fallback=f"{repo} {name} {kind}",
+            meta={"tag": name},
+        )
+
 
 @dataclass
 class FakeSubscriptions:
@@ -157,9 +177,15 @@ class FakeSubscriptions:
         modules: Sequence[str],
         filters: SubscriptionFilters,
         weekly: bool = False,
+        releases: bool = False,
     ) -> SubscriptionInfo:
         info = SubscriptionInfo(
-            str(len(self.items) + 1), tuple(modules), filters, user, weekly=weekly
+            str(len(self.items) + 1),
+            ("releases",) if releases else tuple(modules),
+            filters,
+            user,
+            weekly=weekly,
+            releases=releases,
         )
         self.items.append((platform, channel, info))
         return info

@@ -39,6 +39,40 @@ SEARCH_CAP = 1000
 TOKEN = "ghp_fake_token_for_tests"
 
 
+@dataclass
+class FakeCommit:
+    sha: str
+    message: str  # a squash merge's first line ends with "(#N)"
+    date: datetime
+
+
+@dataclass
+class FakeTag:
+    """A tag and the history it points at (oldest commit first): a comparison lists the
+    head's commits the base's history does not hold, as GitHub's compare does."""
+
+    name: str
+    commits: list[FakeCommit]
+    release: bool = True  # published as a GitHub release (listed by /releases)
+    draft: bool = False
+    prerelease: bool = False
+
+
+def release_event(repo: str, tag: str, action: str = "published") -> dict[str, Any]:
+    """The body of GitHub's `release` webhook for `tag` (X-GitHub-Event: release)."""
+    return {
+        "action": action,
+        "release": {
+            "tag_name": tag,
+            "html_url": f"https://github.com/{repo}/releases/tag/{tag}",
+            "draft": False,
+            "prerelease": "rc" in tag,
+            "published_at": "2026-06-12T12:57:08Z",
+        },
+        "repository": {"full_name": repo},
+    }
+
+
 def stamp(moment: datetime | None) -> str | None:
     return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ") if moment else None
 
@@ -334,8 +368,10 @@ class FakeGitHub:
         limit: int = 5000,
         anonymous_limit: int = 60,
         files: dict[str, dict[str, str]] | None = None,
+        tags: dict[str, list[FakeTag]] | None = None,
     ) -> None:
         self.repos: dict[str, list[FakePR]] = {k: list(v) for k, v in (repos or {}).items()}
+        self.tags: dict[str, list[FakeTag]] = {k: list(v) for k, v in (tags or {}).items()}
         self.token = token
         self.viewer_login = "vllm-bot"  # GraphQL `viewer { login }` for the token
         self.repo_files: dict[str, dict[str, str]] = files or {}
@@ -361,6 +397,9 @@ class FakeGitHub:
         app.router.add_get("/repos/{owner}/{name}/pulls/{number}", self._rest_pull)
         app.router.add_get("/repos/{owner}/{name}/pulls/{number}/files", self._rest_files)
         app.router.add_get("/repos/{owner}/{name}/contents/{path:.*}", self._rest_contents)
+        app.router.add_get("/repos/{owner}/{name}/tags", self._rest_tags)
+        app.router.add_get("/repos/{owner}/{name}/releases", self._rest_releases)
+        app.router.add_get("/repos/{owner}/{name}/compare/{basehead}", self._rest_compare)
         self._runner = web.AppRunner(app, access_log=None, shutdown_timeout=0.1)
         await self._runner.setup()
         site = web.TCPSite(self._runner, "127.0.0.1", 0)
@@ -868,3 +907,76 @@ class FakeGitHub:
             return self._conditional(request, token, data)
 
         return await self._handle(request, "contents", answer)
+
+    # ---------------------------------------------------------------- releases
+
+    def _repo_tags(self, request: web.Request) -> tuple[str, list[FakeTag]]:
+        repo = f"{request.match_info['owner']}/{request.match_info['name']}"
+        if repo not in self.repos and repo not in self.tags:
+            raise web.HTTPNotFound(reason="Not Found")
+        # GitHub lists the newest tag first.
+        return repo, list(reversed(self.tags.get(repo, [])))
+
+    def _listing(self, request: web.Request, token: str | None, items: list) -> web.Response:
+        per_page, page = self._paging(request)
+        last = max(1, math.ceil(len(items) / per_page))
+        chunk = items[(page - 1) * per_page : page * per_page]
+        return self._conditional(request, token, chunk, self._link(request, page, last))
+
+    async def _rest_tags(self, request: web.Request) -> web.Response:
+        def answer(token: str | None) -> Any:
+            _, tags = self._repo_tags(request)
+            data = [
+                {"name": t.name, "commit": {"sha": t.commits[-1].sha if t.commits else ""}}
+                for t in tags
+            ]
+            return self._listing(request, token, data)
+
+        return await self._handle(request, "tags", answer)
+
+    async def _rest_releases(self, request: web.Request) -> web.Response:
+        def answer(token: str | None) -> Any:
+            repo, tags = self._repo_tags(request)
+            data = [
+                {
+                    "tag_name": t.name,
+                    "html_url": f"https://github.com/{repo}/releases/tag/{t.name}",
+                    "draft": t.draft,
+                    "prerelease": t.prerelease,
+                    "published_at": stamp(t.commits[-1].date) if t.commits else None,
+                }
+                for t in tags
+                if t.release
+            ]
+            return self._listing(request, token, data)
+
+        return await self._handle(request, "releases", answer)
+
+    async def _rest_compare(self, request: web.Request) -> web.Response:
+        def commit(c: FakeCommit) -> dict[str, Any]:
+            person = {"name": "x", "date": stamp(c.date)}
+            return {"sha": c.sha, "commit": {"message": c.message, "committer": person}}
+
+        def answer(token: str | None) -> Any:
+            _, tags = self._repo_tags(request)
+            base_name, sep, head_name = request.match_info["basehead"].partition("...")
+            by_name = {t.name: t for t in tags}
+            if not sep or base_name not in by_name or head_name not in by_name:
+                raise web.HTTPNotFound(reason="Not Found")
+            base, head = by_name[base_name], by_name[head_name]
+            held = {c.sha for c in base.commits}
+            ahead = [c for c in head.commits if c.sha not in held]
+            # per_page is capped at 100 here, as GitHub caps its other listings.
+            per_page = min(100, int(request.query.get("per_page", 250)))
+            page = max(1, int(request.query.get("page", 1)))
+            last = max(1, math.ceil(len(ahead) / per_page))
+            chunk = ahead[(page - 1) * per_page : page * per_page]
+            data = {
+                "status": "ahead" if ahead else "identical",
+                "total_commits": len(ahead),
+                "base_commit": commit(base.commits[-1]) if base.commits else None,
+                "commits": [commit(c) for c in chunk],
+            }
+            return self._conditional(request, token, data, self._link(request, page, last))
+
+        return await self._handle(request, "compare", answer)

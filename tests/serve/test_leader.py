@@ -178,6 +178,7 @@ async def test_two_servers_share_one_scheduler(dsn: str) -> None:
         assert a.scheduler.running and not b.scheduler.running
         assert sorted(j.id for j in a.scheduler.get_jobs()) == [
             "digest:retry",
+            "releases:poll",  # the release poll (releases.poll_minutes, docs/releases.md)
             "sync:periodic",
             "weekly:0 9 * * MON",
         ]

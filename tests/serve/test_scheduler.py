@@ -149,3 +149,17 @@ def test_fire_times_are_inclusive_and_ordered() -> None:
     assert runs == sorted(runs)
     assert [r.astimezone(UTC) for r in runs] == [utc(2026, 6, 1, h) for h in (10, 11, 12)]
     assert all(b - a == timedelta(hours=1) for a, b in itertools.pairwise(runs))
+
+
+# --- releases ---
+async def test_the_release_poll_is_scheduled_only_with_its_interval(store) -> None:
+    services = FakeServices(make_config(), store)
+
+    async def poll(_: object) -> str:
+        return ""
+
+    jobs = Jobs(services, post=_never, poll_releases=poll, metrics=Metrics())
+    with_poll = build_scheduler(jobs, alert_minutes=None, sync_minutes=None, release_minutes=30)
+    without = build_scheduler(jobs, alert_minutes=None, sync_minutes=None, release_minutes=0)
+    assert "releases:poll" in {job.id for job in with_poll.get_jobs()}
+    assert "releases:poll" not in {job.id for job in without.get_jobs()}

@@ -1,0 +1,131 @@
+"""The archive's releases: one page per release and language, and an Atom feed of releases.
+
+OWNER/NAME/releases/TAG.LANG.html   the release notes (same page as --format html)
+OWNER/NAME/releases.LANG.xml        Atom feed (RFC 4287), newest release first
+"""
+
+from __future__ import annotations
+
+import re
+import uuid
+import xml.etree.ElementTree as ET
+from collections.abc import Sequence
+from datetime import UTC, datetime, tzinfo
+
+from bot.core.i18n import message
+from bot.digest.history import HistoryAnalyzer
+from bot.digest.render import render_html
+from bot.releases.document import release_document
+from bot.releases.model import ReleaseDigest
+from bot.releases.service import load_release, release_digest
+from bot.releases.versions import parse_tag
+from bot.store.store import Store
+
+ATOM = "http://www.w3.org/2005/Atom"
+_ID_NAMESPACE = uuid.uuid5(uuid.NAMESPACE_URL, "https://github.com/vllm-bot/archive/releases")
+
+
+def release_path(repo: str, tag: str, language: str) -> str:
+    # Tags may hold "/" ("release/v1"): keep the file name to safe characters.
+    slug = re.sub(r"[^A-Za-z0-9._-]+", "-", tag).strip("-.") or "release"
+    return f"{repo}/releases/{slug}.{language}.html"
+
+
+def releases_feed_path(repo: str, language: str) -> str:
+    return f"{repo}/releases.{language}.xml"
+
+
+def release_url(base: str | None, repo: str, tag: str, language: str) -> str | None:
+    """The release's page under the archive's public URL, None without one."""
+    if not base:
+        return None
+    return base.rstrip("/") + "/" + release_path(repo, tag, language)
+
+
+def _rfc3339(value: datetime) -> str:
+    return value.astimezone(UTC).replace(microsecond=0).isoformat().replace("+00:00", "Z")
+
+
+def _entry_id(repo: str, tag: str, language: str) -> str:
+    return f"urn:uuid:{uuid.uuid5(_ID_NAMESPACE, f'{repo}/{tag}/{language}')}"
+
+
+def releases_feed(
+    repo: str, digests: Sequence[ReleaseDigest], language: str, base_url: str | None = None
+) -> str:
+    """Atom feed of `digests` (any order), newest release first; an entry's `updated` is
+    its tag's date (unknown dates sort last and use the feed's date)."""
+    path = releases_feed_path(repo, language)
+    base = base_url.rstrip("/") + "/" if base_url else None
+
+    def href(target: str) -> str:
+        return base + target if base else "../" * path.count("/") + target
+
+    ordered = sorted(
+        digests, key=lambda d: d.head_date or datetime.min.replace(tzinfo=UTC), reverse=True
+    )
+    now = datetime.now(UTC)
+    ET.register_namespace("", ATOM)
+    root = ET.Element(f"{{{ATOM}}}feed", {"{http://www.w3.org/XML/1998/namespace}lang": language})
+    feed_key = f"{repo}/feed/{language}"
+    ET.SubElement(root, f"{{{ATOM}}}id").text = f"urn:uuid:{uuid.uuid5(_ID_NAMESPACE, feed_key)}"
+    ET.SubElement(root, f"{{{ATOM}}}title").text = message(
+        language, "release.feed.title", repo=repo
+    )
+    newest = next((d.head_date for d in ordered if d.head_date), now)
+    ET.SubElement(root, f"{{{ATOM}}}updated").text = _rfc3339(newest)
+    author = ET.SubElement(root, f"{{{ATOM}}}author")
+    ET.SubElement(author, f"{{{ATOM}}}name").text = "vllm-bot"
+    ET.SubElement(
+        root, f"{{{ATOM}}}link", {"rel": "self", "href": href(path), "type": "application/atom+xml"}
+    )
+    for digest in ordered:
+        document = release_document(digest)
+        entry = ET.SubElement(root, f"{{{ATOM}}}entry")
+        ET.SubElement(entry, f"{{{ATOM}}}id").text = _entry_id(repo, digest.tag, language)
+        ET.SubElement(entry, f"{{{ATOM}}}title").text = document.title
+        ET.SubElement(entry, f"{{{ATOM}}}updated").text = _rfc3339(digest.head_date or newest)
+        ET.SubElement(
+            entry,
+            f"{{{ATOM}}}link",
+            {
+                "rel": "alternate",
+                "type": "text/html",
+                "href": href(release_path(repo, digest.tag, language)),
+            },
+        )
+        themes = ", ".join(h.name for h in digest.highlights)
+        summary = document.fallback + (f" — {themes}" if themes else "")
+        ET.SubElement(entry, f"{{{ATOM}}}summary").text = summary
+    ET.indent(root)
+    return '<?xml version="1.0" encoding="utf-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
+
+
+async def release_pages(
+    store: Store,
+    analyzer: HistoryAnalyzer,
+    repo: str,
+    languages: Sequence[str],
+    *,
+    tz: tzinfo = UTC,
+    history_weeks: int = 8,
+    base_url: str | None = None,
+) -> dict[str, str]:
+    """Every stored release's page and the releases feed of `repo` (store only)."""
+    pages: dict[str, str] = {}
+    stored = sorted(await store.releases.all(repo), key=lambda r: parse_tag(r.tag) or 0)
+    if not stored:
+        return pages
+    for language in languages:
+        digests = []
+        for release in stored:
+            data, _ = await load_release(store, analyzer, release)
+            digest = await release_digest(
+                store, analyzer, data, language, tz=tz, history_weeks=history_weeks
+            )
+            digests.append(digest)
+            path = release_path(repo, release.tag, language)
+            nav = [(message(language, "release.feed.nav"), "../index.html")]
+            pages[path] = render_html(release_document(digest), nav=nav)
+        pages[releases_feed_path(repo, language)] = releases_feed(repo, digests, language, base_url)
+    return pages

@@ -1,0 +1,80 @@
+"""Release exports (`vllm-bot import` of `../shared/datasets/releases/` files): the PRs
+between two tags as the weekly export writes them, with a `"release"` object
+(`base`, `head`, `base_date`, `head_date`) instead of a window."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+
+from bot.core.errors import UsageError
+from bot.core.models import PullRequest
+from bot.importer import read_export_file
+from bot.releases.commits import cherry_pick_of
+from bot.store.releases import StoredRelease
+from bot.store.store import Store
+
+RELEASE_SHAPE = '"release": {"base": TAG, "head": TAG, "base_date": DATE, "head_date": DATE}'
+
+
+@dataclass(frozen=True, slots=True)
+class ReleaseExport:
+    release: StoredRelease
+    prs: list[PullRequest]
+
+
+def _date(value: object, where: str) -> datetime | None:
+    if value in (None, ""):
+        return None
+    try:
+        return datetime.fromisoformat(str(value).replace("Z", "+00:00"))
+    except ValueError:
+        raise UsageError(f"{where}: bad date {value!r}: expected ISO 8601") from None
+
+
+def release_object(path: Path) -> dict[str, object] | None:
+    """The file's `"release"` object, or None for a weekly export. Read before the PRs so
+    the importer can tell the two kinds of file apart."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError):
+        return None  # the weekly reader reports what is wrong with the file
+    release = data.get("release") if isinstance(data, dict) else None
+    if release is None:
+        return None
+    if not isinstance(release, dict):
+        raise UsageError(f"{path}: 'release' must be an object: {RELEASE_SHAPE}")
+    return release
+
+
+def read_release_export(path: Path, release: dict[str, object]) -> ReleaseExport:
+    base, head = release.get("base"), release.get("head")
+    if not isinstance(base, str) or not isinstance(head, str) or not base or not head:
+        raise UsageError(f"{path}: 'release' needs a base and a head tag: {RELEASE_SHAPE}")
+    export = read_export_file(path)
+    entries = [(cherry_pick_of(pr.title) or pr.number, pr.number) for pr in export.prs]
+    stored = StoredRelease(
+        repo=export.repo,
+        tag=head,
+        base=base,
+        base_date=_date(release.get("base_date"), f"{path}: release.base_date"),
+        head_date=_date(release.get("head_date"), f"{path}: release.head_date"),
+        entries=[(reported, None if reported == pick else pick) for reported, pick in entries],
+        commits=len(export.prs),
+    )
+    return ReleaseExport(stored, export.prs)
+
+
+async def import_release(store: Store, path: Path, release: dict[str, object]) -> str:
+    """Store a release export's PRs and membership; the one line `import` prints."""
+    export = read_release_export(path, release)
+    await store.prs.upsert(export.prs)
+    await store.releases.put(export.release)
+    stored = export.release
+    picks = sum(1 for _, pick in stored.entries if pick is not None)
+    return (
+        f"imported release {stored.tag} of {stored.repo} against {stored.base}: "
+        f"{len(export.prs)} PRs ({picks} cherry-picks)"
+    )

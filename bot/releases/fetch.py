@@ -1,0 +1,112 @@
+"""A release from GitHub: the previous tag, the comparison, the PRs the store lacks.
+
+Costs one request per compare page (100 commits), the tag and release listings when the
+base must be found, and one GraphQL request per 100 PRs missing from the store (REST
+`pulls/{n}` each without a token).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from urllib.parse import quote
+
+from bot.core.errors import UsageError
+from bot.github.client import GitHubClient
+from bot.github.graphql_source import GraphQLSource
+from bot.github.queries import PULL_REQUESTS_PER_REQUEST
+from bot.github.releases import PER_PAGE, Tags, compare, list_tags
+from bot.releases.commits import commit_ref
+from bot.releases.model import Requests
+from bot.releases.versions import newest_tag, parse_tag, previous_tag, tags_between
+from bot.store.releases import StoredRelease
+from bot.store.store import Store
+from bot.sync import first_time_contributors, source_for
+
+
+def _known(tags: Iterable[str], limit: int = 5) -> str:
+    versions = sorted((t for t in tags if parse_tag(t)), key=lambda t: parse_tag(t) or 0)
+    return ", ".join(versions[-limit:][::-1]) or "none"
+
+
+def pick_base(tag: str, tags: Tags) -> str:
+    """The base of `tag` by the version rule, or a usage error naming the tags known."""
+    if parse_tag(tag) is None:
+        raise UsageError(f"{tag!r} is not a version tag; give --base TAG to compare it")
+    base = previous_tag(tag, tags.names)
+    if base is None:
+        raise UsageError(f"no release tag before {tag}; give --base TAG")
+    return base
+
+
+async def fetch_release(
+    store: Store, github: GitHubClient, repo: str, tag: str | None, base: str | None = None
+) -> tuple[StoredRelease, Requests]:
+    """Compare `base`...`tag` (base by the version rule when None, newest tag when `tag` is
+    None), fetch the PRs the store lacks, store the release. Returns it with the requests
+    it cost and their lower bound."""
+    before = github.requests
+    # Tags alone tell the base: the releases listing (which are published) is the poll's.
+    tags = await list_tags(github, repo, releases=False)
+    if tag is None:
+        tag = newest_tag(tags.names)
+        if tag is None:
+            raise UsageError(f"{repo} has no version tags; give a tag")
+    if tag not in tags.names:
+        raise UsageError(f"{repo} has no tag {tag!r}; newest tags: {_known(tags.names)}")
+    if base is None:
+        base = pick_base(tag, tags)
+    elif base not in tags.names:
+        raise UsageError(f"{repo} has no tag {base!r}; newest tags: {_known(tags.names)}")
+    comparison = await compare(github, repo, base, tag)
+    refs = [commit_ref(c.sha, c.message) for c in comparison.commits]
+    entries: list[tuple[int, int | None]] = []
+    unmapped: list[str] = []
+    for ref in refs:
+        if ref.number is None:
+            unmapped.append(ref.sha)
+            continue
+        picked = ref.number if ref.original is not None else None
+        entries.append((ref.reported or ref.number, picked))
+    records = [pick if pick is not None else reported for reported, pick in entries]
+    stored = await store.prs.many(repo, records)
+    missing = [n for n in dict.fromkeys(records) if n not in stored]
+    if missing:
+        source = source_for(github, store)
+        if isinstance(source, GraphQLSource):
+            found = await source.pull_requests(repo, missing)
+        else:
+            found = {n: await source.pull_request(repo, n) for n in missing}
+        await store.prs.upsert(list(found.values()))
+    head_date = next((c.date for c in reversed(comparison.commits) if c.date), None)
+    earlier = await store.releases.get(repo, tag, base)
+    release = StoredRelease(
+        repo=repo,
+        tag=tag,
+        base=base,
+        base_date=comparison.base_date,
+        head_date=head_date,
+        entries=entries,
+        commits=len(comparison.commits),
+        unmapped=unmapped,
+        between=tags_between(base, tag, tags.names),
+        # GitHub's release page of a tag (it shows the tag when no release was published).
+        url=f"https://github.com/{repo}/releases/tag/{quote(tag, safe='')}",
+        announced=earlier is not None and earlier.announced,
+    )
+    await store.releases.put(release)
+    lower = (
+        max(1, math.ceil(comparison.total / PER_PAGE))
+        + 1  # the tag listing
+        + math.ceil(len(missing) / PULL_REQUESTS_PER_REQUEST)
+    )
+    return release, Requests(github.requests - before, lower)
+
+
+async def release_newcomers(
+    store: Store, github: GitHubClient, release: StoredRelease, authors: Iterable[str]
+) -> set[str] | None:
+    """Authors with no PR merged before the base tag's date; None without that date."""
+    if release.base_date is None:
+        return None
+    return await first_time_contributors(store, github, release.repo, authors, release.base_date)

@@ -1,0 +1,139 @@
+"""The release digest end to end: make sure the store holds the release, build, render.
+
+Used by `vllm-bot digest --release`, `/vllm release` and the release poster, so all of
+them produce the same notes for the same release.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from bot.core.document import Document
+from bot.core.errors import GitHubError, UsageError
+from bot.releases.document import release_card, release_document, release_json
+from bot.releases.model import ReleaseDigest, Requests
+from bot.releases.service import load_release, release_digest
+from bot.releases.versions import newest_tag, parse_tag
+from bot.store.releases import StoredRelease
+
+if TYPE_CHECKING:
+    from bot.app import App
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(slots=True)
+class BuiltRelease:
+    digest: ReleaseDigest
+    document: Document
+
+    def card(self, notes_url: str | None = None) -> Document:
+        return release_card(self.digest, notes_url)
+
+
+async def _stored(services: App, repo: str, tag: str | None, base: str | None) -> StoredRelease:
+    store = services.store
+    if tag is None:
+        tag = newest_tag(await store.releases.tags(repo))
+        if tag is None:
+            raise UsageError(
+                f"no release of {repo} is in the store; give a tag, or import a release export"
+            )
+    stored = await store.releases.get(repo, tag, base)
+    if stored is None:
+        against = f" against {base}" if base else ""
+        raise UsageError(
+            f"release {tag}{against} of {repo} is not in the store; run without --no-sync, "
+            "or `vllm-bot import` its release export"
+        )
+    return stored
+
+
+def _check_order(tag: str | None, base: str | None) -> None:
+    """A base must be older than the tag: comparing otherwise lists nothing."""
+    if tag is None or base is None:
+        return
+    low, high = parse_tag(base), parse_tag(tag)
+    if base == tag or (low is not None and high is not None and low >= high):
+        raise UsageError(
+            f"--base {base} is not older than {tag}; give an earlier tag, or leave --base "
+            "out for the previous release"
+        )
+
+
+async def build_release(
+    services: App,
+    repo: str | None,
+    tag: str | None,
+    language: str,
+    *,
+    base: str | None = None,
+    sync: bool = True,
+) -> BuiltRelease:
+    """The release digest of `tag` (the newest release when None) against `base` (the
+    previous tag by the version rule when None). `sync=False` reads the store only."""
+    repo_name = services.config.repo(repo).name
+    _check_order(tag, base)
+    requests: Requests | None = None
+    if sync:
+        # Lazy: GitHub access (httpx, bot.sync) loads only when a release is fetched.
+        from bot.releases.fetch import fetch_release, release_newcomers
+
+        github = services.github()
+        stored, requests = await fetch_release(services.store, github, repo_name, tag, base)
+    else:
+        stored = await _stored(services, repo_name, tag, base)
+    analyzer = await services.analyzer(repo_name, offline=not sync)
+    data, missing = await load_release(services.store, analyzer, stored, requests=requests)
+    if missing:
+        log.warning(
+            "%s %s: %d PRs of the comparison are not in the store and left out",
+            repo_name,
+            stored.tag,
+            len(missing),
+        )
+    if sync:
+        authors = {rp.apr.pr.author for rp in data.prs if rp.apr.pr.author}
+        before = github.requests
+        try:
+            data.new_contributors = await release_newcomers(services.store, github, stored, authors)
+        except GitHubError as exc:
+            log.warning("first-time contributors of %s unknown: %s", stored.tag, exc)
+        if requests is not None:
+            requests.newcomers = github.requests - before
+    digest = await release_digest(
+        services.store,
+        analyzer,
+        data,
+        language,
+        tz=services.config.tz,
+        history_weeks=services.config.digest.history_weeks,
+    )
+    return BuiltRelease(digest, release_document(digest))
+
+
+def render_release(built: BuiltRelease, fmt: str) -> str:
+    """`digest --release --format`: the renderers of the weekly digest, over the release's
+    Document (JSON is the release digest's own)."""
+    if fmt == "json":
+        return json.dumps(release_json(built.digest), ensure_ascii=False, indent=2) + "\n"
+    if fmt in ("markdown", "html"):
+        # Lazy: the renderers (jinja2) load only when a release is rendered.
+        from bot.digest.render import render_html, render_markdown
+
+        render = render_markdown if fmt == "markdown" else render_html
+        return render(built.document)
+    if fmt == "slack":
+        # Lazy: formatters.slack loads only for the slack format.
+        from formatters.slack import render_slack
+
+        return json.dumps(render_slack(built.document), ensure_ascii=False, indent=2)
+    if fmt == "discord":
+        # Lazy: formatters.discord loads only for the discord format.
+        from formatters.discord import render_discord
+
+        return json.dumps(render_discord(built.document), ensure_ascii=False, indent=2)
+    raise ValueError(f"unknown release format {fmt!r}")

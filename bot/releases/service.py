@@ -1,0 +1,117 @@
+"""A stored release, loaded and analysed, turned into its digest (reads the store only)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import UTC, datetime, tzinfo
+
+from bot.analysis.cache import analyze_stored
+from bot.core.models import AnalyzedPR
+from bot.core.weeks import iso_week
+from bot.digest.history import HistoryAnalyzer, HistoryStore, chain, load_timeline
+from bot.digest.service import ruleset_settings, theme_rules
+from bot.releases.build import build_release_digest
+from bot.releases.model import ReleaseData, ReleaseDigest, ReleasePR, Requests
+from bot.store.releases import StoredRelease
+from bot.store.store import Store
+
+DEFAULT_HISTORY_WEEKS = 8
+
+
+def pr_url(repo: str, number: int) -> str:
+    return f"https://github.com/{repo}/pull/{number}"
+
+
+async def load_release(
+    store: Store,
+    analyzer: HistoryAnalyzer,
+    stored: StoredRelease,
+    *,
+    requests: Requests | None = None,
+    new_contributors: set[str] | None = None,
+) -> tuple[ReleaseData, list[int]]:
+    """The release's analysed PRs from the store, and the PRs the store lacks (named in
+    compare order; the digest leaves them out, the caller says so)."""
+    repo = stored.repo
+    wanted = [pick if pick is not None else reported for reported, pick in stored.entries]
+    found = await store.prs.many(repo, wanted)
+    present = [found[n] for n in dict.fromkeys(wanted) if n in found]
+    analyses = await analyze_stored(store, analyzer, repo, present)
+    analysed = {pr.number: AnalyzedPR(pr, a) for pr, a in zip(present, analyses, strict=True)}
+    prs: list[ReleasePR] = []
+    missing: list[int] = []
+    seen: set[int] = set()
+    for reported, pick in stored.entries:
+        record = pick if pick is not None else reported
+        if reported in seen:
+            continue  # a PR picked twice (two commits) is one item of the notes
+        apr = analysed.get(record)
+        if apr is None:
+            missing.append(record)
+            continue
+        seen.add(reported)
+        prs.append(
+            ReleasePR(
+                apr,
+                reported,
+                pr_url(repo, reported),
+                pick,
+                None if pick is None else pr_url(repo, pick),
+            )
+        )
+    data = ReleaseData(
+        repo=repo,
+        tag=stored.tag,
+        base=stored.base,
+        base_date=stored.base_date,
+        head_date=stored.head_date,
+        prs=prs,
+        commits=stored.commits,
+        unmapped=stored.unmapped,
+        between=stored.between,
+        url=stored.url,
+        requests=requests,
+        new_contributors=new_contributors,
+    )
+    return data, missing
+
+
+async def release_history(
+    store: HistoryStore,
+    analyzer: HistoryAnalyzer,
+    repo: str,
+    before: datetime | None,
+    weeks: int,
+    tz: tzinfo,
+) -> list[tuple[str, int, Sequence[AnalyzedPR]]]:
+    """The `weeks` ISO weeks before the week of `before` (the base tag's date) that the
+    store holds PRs of, newest first by offset: the highlights' baseline."""
+    if before is None or weeks <= 0:
+        return []
+    local = before.astimezone(tz)
+    year, week, _ = local.isocalendar()
+    spans = chain(iso_week(year, week, tz).previous(), weeks)
+    timeline = await load_timeline(store, analyzer, repo, spans, now=datetime.now(UTC))
+    count = len(timeline.weeks)
+    return [(w.window.label, count - i, w.prs) for i, w in enumerate(timeline.weeks) if w.prs]
+
+
+async def release_digest(
+    store: Store,
+    analyzer: HistoryAnalyzer,
+    data: ReleaseData,
+    language: str,
+    *,
+    tz: tzinfo = UTC,
+    history_weeks: int = DEFAULT_HISTORY_WEEKS,
+) -> ReleaseDigest:
+    names, auxiliary, _, _ = ruleset_settings(analyzer)
+    history = await release_history(store, analyzer, data.repo, data.base_date, history_weeks, tz)
+    return build_release_digest(
+        data,
+        language,
+        history=history,
+        theme_rules=theme_rules(analyzer),
+        module_names=names,
+        auxiliary=frozenset(auxiliary),
+    )

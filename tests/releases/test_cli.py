@@ -1,0 +1,99 @@
+"""`vllm-bot import` of a release export and `digest --release`, run as a user runs them:
+offline from the store, every format, bad input one line and exit 2."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from pathlib import Path
+
+from tests.cli import vllm_bot
+
+REPO = "acme/widgets"
+
+
+def _cli(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    env = {
+        **os.environ,
+        "DATABASE_URL": f"sqlite:///{tmp_path / 'bot.db'}",
+        "VLLM_BOT_CONFIG": str(tmp_path / "config.toml"),
+    }
+    return vllm_bot(env, *args)
+
+
+def _export(tmp_path: Path) -> Path:
+    prs = []
+    titles = [
+        "[Feature] Add MXFP4 quantization",
+        "[BugFix] Fix the scheduler hang (from #70)",
+        "[Misc] Upgrade torch-npu to 2.10.0",
+        "[Ops] Remove VLLM_WIDGETS_LEGACY_KERNEL",
+    ]
+    for i, title in enumerate(titles):
+        n = 100 + i
+        at = f"2026-06-0{i + 1}T12:00:00Z"
+        prs.append(
+            {
+                "number": n,
+                "title": title,
+                "body": "",
+                "url": f"https://github.com/{REPO}/pull/{n}",
+                "author": f"dev{i}",
+                "createdAt": at,
+                "mergedAt": at,
+                "labels": [],
+                "additions": 10,
+                "deletions": 2,
+                "changedFiles": 1,
+                "files": [{"path": "widgets/core.py", "additions": 10, "deletions": 2}],
+            }
+        )
+    release = {"base": "v1.0.0", "head": "v1.1.0rc1", "base_date": "2026-05-31T00:00:00Z"}
+    path = tmp_path / "release.json"
+    path.write_text(
+        json.dumps({"repository": REPO, "release": release, "pullRequests": prs}), "utf-8"
+    )
+    return path
+
+
+def test_a_release_export_gives_release_notes_offline(tmp_path: Path) -> None:
+    (tmp_path / "config.toml").write_text(
+        f'[[repos]]\nname = "{REPO}"\nmodules = "generic"\n', encoding="utf-8"
+    )
+    imported = _cli(tmp_path, "import", str(_export(tmp_path)))
+    assert imported.returncode == 0, imported.stderr
+    assert "imported release v1.1.0rc1 of acme/widgets against v1.0.0: 4 PRs (1 cherry-picks)" in (
+        imported.stdout
+    )
+    notes = _cli(tmp_path, "digest", "--release", "v1.1.0rc1", "--no-sync", "--format", "json")
+    assert notes.returncode == 0, notes.stderr
+    data = json.loads(notes.stdout)
+    assert data["release"]["base"] == "v1.0.0" and data["release"]["tag"] == "v1.1.0rc1"
+    assert data["totals"]["merged"] == 4
+    assert data["totals"]["new_contributors"] is None  # offline: unknown, not 0
+    sections = {s["id"]: s for s in data["sections"]}
+    assert sections["fixes"]["prs"] == [70]  # the cherry-pick, as its original PR
+    assert data["cherry_picks"] == {"70": [101]}
+    assert data["release"]["dependencies"] == [
+        {"name": "torch-npu", "from": None, "to": "2.10.0", "prs": [102]}
+    ]
+    assert sections["dependencies"]["items"][0]["text"].endswith("torch-npu → 2.10.0")
+    assert sections["breaking"]["prs"] == [103]
+    # CONTRACT: a PR is in at most one section apart from the highlights.
+    placed = [n for s in data["sections"] if s["id"] != "highlights" for n in s["prs"]]
+    assert sorted(placed) == [70, 100, 102, 103]
+    markdown = _cli(tmp_path, "digest", "--release", "v1.1.0rc1", "--no-sync", "--lang", "zh")
+    assert markdown.returncode == 0 and "发布说明" in markdown.stdout
+
+    for args, expected in [
+        (["digest", "--base", "v1.0.0"], "--base needs --release TAG"),
+        (["digest", "--release", "v1.1.0rc1", "--week", "2026-W23"], "one release"),
+        (["digest", "--release", "v9.0.0", "--no-sync"], "release v9.0.0 of acme/widgets is not"),
+        (["digest", "--release", "v1.0.0", "--base", "v1.1.0rc1"], "is not older than v1.0.0"),
+        (["import", str(tmp_path / "release.json"), "--week", "2026-W23"], "not a window"),
+    ]:
+        bad = _cli(tmp_path, *args)
+        assert bad.returncode == 2, (args, bad.stderr)
+        lines = bad.stderr.strip().splitlines()
+        assert len(lines) == 1 and expected in lines[0] and "Traceback" not in bad.stderr
