@@ -1334,6 +1334,11 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": " (another run is posting message {part} right now)",
         "zh": "（另一个任务正在发布第 {part} 条消息）",
     },
+    # --- scale ---
+    "error.busy": {
+        "en": "vllm-bot is busy right now; try again in a few seconds",
+        "zh": "`vllm-bot` 当前繁忙，请几秒后再试",
+    },
 }
 
 

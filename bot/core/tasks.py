@@ -143,3 +143,68 @@ class Tracked:
     async def drain(self) -> None:
         """Wait, unbounded, for the work still running (callers bound it with a timeout)."""
         await self.tracker.wait_idle()
+
+
+class Admission:
+    """Bounded concurrency for commands acknowledged before they are worked on.
+
+    At most `limit` run at once (sized to the database pool, so a burst queues here rather
+    than inside SQLAlchemy's pool, where a wait ends in a traceback); `queue` more may
+    wait. `ticket()` decides synchronously, before the acknowledgement is sent: None means
+    saturated, and the user is told "busy, try again" at once instead of being answered
+    late.
+    """
+
+    def __init__(self, limit: int, queue: int) -> None:
+        if limit < 1 or queue < 0:
+            raise ValueError("limit must be at least 1 and queue at least 0")
+        self.limit = limit
+        self.queue = queue
+        self.running = 0
+        self.waiting = 0
+        self._slots = asyncio.Semaphore(limit)
+
+    @property
+    def depth(self) -> int:
+        """Commands admitted and waiting for a slot (the /metrics queue depth)."""
+        return self.waiting
+
+    def ticket(self) -> AdmissionTicket | None:
+        """A place in the queue, reserved now, or None when the queue is full."""
+        if self.running + self.waiting >= self.limit + self.queue:
+            return None
+        self.waiting += 1
+        return AdmissionTicket(self)
+
+
+class AdmissionTicket:
+    """`async with ticket:` waits for a slot, then holds it for the block."""
+
+    def __init__(self, admission: Admission) -> None:
+        self.admission = admission
+        self._queued = True
+        self._held = False
+
+    async def __aenter__(self) -> None:
+        admission = self.admission
+        try:
+            await admission._slots.acquire()
+        finally:
+            self._queued = False
+            admission.waiting -= 1
+        self._held = True
+        admission.running += 1
+
+    async def __aexit__(self, *exc: object) -> None:
+        self.cancel()
+
+    def cancel(self) -> None:
+        """Give the place back (also when the ticket was never used)."""
+        admission = self.admission
+        if self._queued:
+            self._queued = False
+            admission.waiting -= 1
+        if self._held:
+            self._held = False
+            admission.running -= 1
+            admission._slots.release()
