@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import AsyncIterator, Coroutine, Sequence
+import time
+from collections.abc import AsyncIterator, Callable, Coroutine, Sequence
 from contextlib import asynccontextmanager
 from typing import Protocol, TypeGuard, TypeVar, runtime_checkable
 
@@ -143,6 +144,33 @@ class Tracked:
     async def drain(self) -> None:
         """Wait, unbounded, for the work still running (callers bound it with a timeout)."""
         await self.tracker.wait_idle()
+
+
+# Each chat adapter answers this many commands at once (the PostgreSQL pool has as many
+# connections, plus overflow for the scheduler and webhooks: bot.store.store.POOL_SIZE)
+# and queues this many more before it answers "busy, try again".
+COMMAND_WORKERS = 10
+COMMAND_QUEUE = 400
+
+
+class RateLimitedLog:
+    """At most one warning per `interval` seconds; the next says how many were dropped."""
+
+    def __init__(self, interval: float, clock: Callable[[], float] = time.monotonic) -> None:
+        self.interval = interval
+        self.clock = clock
+        self._last: float | None = None
+        self._dropped = 0
+
+    def log(self, logger: logging.Logger, msg: str, *args: object) -> bool:
+        now = self.clock()
+        if self._last is not None and now - self._last < self.interval:
+            self._dropped += 1
+            return False
+        self._last, dropped, self._dropped = now, self._dropped, 0
+        more = f" (+{dropped} more since the last line)" if dropped else ""
+        logger.warning(msg + "%s", *args, more)
+        return True
 
 
 class Admission:

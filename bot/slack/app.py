@@ -15,6 +15,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable, Coroutine, Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
@@ -26,6 +27,7 @@ from slack_sdk.web.async_client import AsyncWebClient
 from bot.commands import Command, CommandError, Context, DigestCommand, Reply, parse_pr_ref
 from bot.commands.backend import services_context
 from bot.commands.driver import drive
+from bot.commands.registry import parse, progress_text
 from bot.core.document import Document
 from bot.core.errors import BotError, ConfigError
 from bot.core.i18n import message
@@ -33,7 +35,14 @@ from bot.core.logging import log_post
 from bot.core.metrics import METRICS, Metrics
 from bot.core.models import JSON
 from bot.core.reject import reject, slack_signature_problem
-from bot.core.tasks import TaskTracker, Tracked
+from bot.core.tasks import (
+    COMMAND_QUEUE,
+    COMMAND_WORKERS,
+    Admission,
+    RateLimitedLog,
+    TaskTracker,
+    Tracked,
+)
 from bot.delivery import DeliveryIncomplete, DeliveryResult, Ledger
 from bot.posting import incomplete_message, post_document
 from bot.slack import NAME
@@ -46,6 +55,8 @@ if TYPE_CHECKING:
     from bot.app import App
 
 log = logging.getLogger(__name__)
+# A flood of commands past the queue: one line a minute, not one per command.
+_busy_log = RateLimitedLog(60.0)
 
 Render = Callable[[Document], list[JSON]]
 ContextFactory = Callable[[str | None, str | None], Context]
@@ -83,6 +94,7 @@ class SlackBot(Tracked):
         render: Render | None = None,
         cached_timeout: float = 1.5,
         metrics: Metrics | None = None,
+        admission: Admission | None = None,
     ) -> None:
         self.client = client
         self.context_for = context_for
@@ -97,6 +109,8 @@ class SlackBot(Tracked):
         # Background answers, named for the shutdown log; `serve` drains them before
         # closing clients.
         self.tracker = TaskTracker()
+        # Commands worked on at once (sized to the database pool) and queued beyond that.
+        self.admission = admission or Admission(COMMAND_WORKERS, COMMAND_QUEUE)
         self.signing_secret = signing_secret
         self.app = _bolt_app(client, signing_secret)
         self.app.command("/vllm")(self._on_command)
@@ -114,21 +128,43 @@ class SlackBot(Tracked):
             # cut off by the grace period, so say so instead of starting them.
             await ack(response_type="ephemeral", text=message(ctx.lang, "error.restarting"))
             return
+        try:
+            parsed: Command | CommandError = parse(command.get("text") or "")
+        except CommandError as exc:
+            parsed = exc
         # bolt runs this listener in a task of its own and answers the HTTP request as soon
         # as `ack` is called; the task goes on with the follow-up, and shutdown waits for it.
-        surface = SlackSurface(self, ack, respond, ctx)
-        async with self.tracker.track(f"/vllm in {channel}"):
-            try:
+        # The ack never waits on the database or GitHub: bad input is answered from the
+        # text alone (in the config's language for the channel), anything else is
+        # acknowledged at once and answered through response_url by a bounded worker.
+        if isinstance(parsed, CommandError):
+            quiet = replace(ctx, subscriptions=None)  # no store lookup for the language
+            await drive(
+                parsed, quiet, SlackSurface(self, ack, respond, quiet), metrics=self.metrics
+            )
+            return
+        ticket = self.admission.ticket()
+        if ticket is None:
+            self.metrics.commands_busy.inc(platform=NAME)
+            _busy_log.log(log, "/vllm in %s: every worker busy; answered 'busy'", channel)
+            await ack(response_type="ephemeral", text=message(ctx.lang, "error.busy"))
+            return
+        try:
+            await ack(response_type="ephemeral", text=_text(progress_text(parsed, ctx.lang)))
+            surface = SlackSurface(self, ack, respond, ctx, acked=True)
+            async with self.tracker.track(f"/vllm in {channel}"), ticket:
                 await drive(
-                    command.get("text") or "",
+                    parsed,
                     ctx,
                     surface,
-                    quick_timeout=self.cached_timeout,
+                    quick_timeout=None,
                     metrics=self.metrics,
                     received=received,
                 )
-            except Exception:
-                log.exception("answering /vllm in %s failed", channel)
+        except Exception:
+            log.exception("answering /vllm in %s failed", channel)
+        finally:
+            ticket.cancel()
 
     async def post_in_channel(
         self, document: Document, channel: str, command: Command | None, language: str
@@ -313,21 +349,30 @@ class SlackSurface:
 
     platform = "slack"
 
-    def __init__(self, bot: SlackBot, ack: Any, respond: Any, ctx: Context) -> None:
+    def __init__(
+        self, bot: SlackBot, ack: Any, respond: Any, ctx: Context, *, acked: bool = False
+    ) -> None:
         self.bot = bot
         self.ack = ack
         self.respond_url = respond
         self.ctx = ctx
+        # Acknowledged already (with a progress line): every answer goes to response_url.
+        self.acked = acked
 
     async def respond(self, reply: Reply, command: Command | None) -> Reply:
         outcome = await self._posted(reply, command)
         first, *rest = self.bot.bodies(outcome, self.ctx.lang)
-        await self.ack(**first)
+        if self.acked:
+            rest = [first, *rest]
+        else:
+            await self.ack(**first)
         if rest:
             await self.bot.send_responses(self.respond_url, rest)
         return outcome
 
     async def acknowledge(self, text: str, *, public: bool) -> None:
+        if self.acked:
+            return
         # Always private: a public "working on it" line would stay in the channel even if
         # the answer turns out to be an error.
         await self.ack(response_type="ephemeral", text=_text(text))

@@ -12,6 +12,7 @@ from sqlalchemy import event, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
 
+from bot.core.tasks import COMMAND_WORKERS
 from bot.store.analyses import AnalysisCache
 from bot.store.contributors import Contributors
 from bot.store.deliveries import Deliveries
@@ -41,7 +42,7 @@ def _sqlite_wal(dbapi_connection: Any, _record: Any) -> None:
 # Per process: N replicas open up to N × (POOL_SIZE + POOL_OVERFLOW) connections plus one
 # each for the scheduler lock and the ledger's liveness lock; PostgreSQL's default
 # max_connections (100) leaves room for about four replicas.
-POOL_SIZE = 10
+POOL_SIZE = COMMAND_WORKERS
 POOL_OVERFLOW = 10
 POOL_TIMEOUT = 10.0
 
