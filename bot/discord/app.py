@@ -29,6 +29,7 @@ import logging
 import time
 import uuid
 from collections.abc import Callable, Coroutine, Mapping, Sequence
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -39,7 +40,7 @@ from discord.http import HTTPClient
 from bot.commands import COMMANDS, Argument, Command, CommandError, CommandSpec, Context, Reply
 from bot.commands.backend import services_context
 from bot.commands.driver import drive
-from bot.commands.registry import Source, build
+from bot.commands.registry import Source, build, is_public, parse
 from bot.core.config import Config, Environment
 from bot.core.document import Document
 from bot.core.errors import BotError
@@ -48,7 +49,14 @@ from bot.core.logging import log_post
 from bot.core.metrics import METRICS, Metrics
 from bot.core.models import JSON
 from bot.core.secrets import redact
-from bot.core.tasks import TaskTracker, Tracked
+from bot.core.tasks import (
+    COMMAND_QUEUE,
+    COMMAND_WORKERS,
+    Admission,
+    RateLimitedLog,
+    TaskTracker,
+    Tracked,
+)
 from bot.delivery import DeliveryIncomplete, Ledger
 from bot.discord import NAME
 from bot.discord.endpoints import DiscordEndpoints, apply_endpoints, resolve_gateway
@@ -62,6 +70,8 @@ if TYPE_CHECKING:
     from bot.app import App
 
 log = logging.getLogger(__name__)
+# A flood of commands past the queue: one line a minute, not one per command.
+_busy_log = RateLimitedLog(60.0)
 
 MAX_CHOICES = 25  # Discord shows at most 25 autocomplete choices
 CHOICE_TEXT_MAX = 100  # a choice's name and (string) value
@@ -154,8 +164,11 @@ class CommandHandler(Tracked):
         platform: Platform | None = None,
         quick_timeout: float = 1.5,
         metrics: Metrics | None = None,
+        admission: Admission | None = None,
     ) -> None:
         self.config = config
+        # Commands worked on at once (sized to the database pool) and queued beyond that.
+        self.admission = admission or Admission(COMMAND_WORKERS, COMMAND_QUEUE)
         self.context_factory = context_factory
         self.store = store
         # `digest … post` goes through the same Platform and ledger path as
@@ -184,15 +197,44 @@ class CommandHandler(Tracked):
         if not self.accepting:
             await surface.respond(Reply.user_error(message(ctx.lang, "error.restarting")), None)
             return
-        async with self.tracker.track(f"discord /vllm in {interaction.channel_id}"):
+        if isinstance(source, str):
+            try:
+                source = parse(source)
+            except CommandError as exc:
+                source = exc
+        # The interaction is answered (or deferred) before anything touches the database or
+        # GitHub: bad input from the text alone, anything else deferred at once and worked
+        # on by a bounded worker (the 3-second window holds however busy the pool is).
+        if isinstance(source, CommandError):
+            quiet = replace(ctx, subscriptions=None)  # no store lookup for the language
             await drive(
-                source,
-                ctx,
-                surface,
-                quick_timeout=self.quick_timeout,
-                metrics=self.metrics,
-                received=received,
+                source, quiet, DiscordSurface(self, interaction, quiet), metrics=self.metrics
             )
+            return
+        ticket = self.admission.ticket()
+        if ticket is None:
+            self.metrics.commands_busy.inc(platform=NAME)
+            _busy_log.log(
+                log, "discord /vllm in %s: every worker busy; answered 'busy'", ctx.channel
+            )
+            await surface.respond(Reply.user_error(message(ctx.lang, "error.busy")), None)
+            return
+        try:
+            async with self.tracker.track(f"discord /vllm in {interaction.channel_id}"):
+                public = is_public(source)
+                await interaction.response.defer(ephemeral=not public, thinking=True)
+                surface.deferred_public, surface.deferred = public, True
+                async with ticket:
+                    await drive(
+                        source,
+                        ctx,
+                        surface,
+                        quick_timeout=None,
+                        metrics=self.metrics,
+                        received=received,
+                    )
+        finally:
+            ticket.cancel()
 
     async def run_typed(
         self, interaction: discord.Interaction, name: str, values: Mapping[str, object]
@@ -337,8 +379,12 @@ class DiscordSurface:
         self.interaction = interaction
         self.ctx = ctx
         self.deferred_public = False
+        # Deferred already: every answer edits the "thinking…" response.
+        self.deferred = False
 
     async def respond(self, reply: Reply, command: Command | None) -> Reply:
+        if self.deferred and command is not None:
+            return await self.follow_up(reply, command)
         ephemeral = reply.ephemeral
         first, *rest = reply_messages(reply)
         await self.interaction.response.send_message(
@@ -351,6 +397,8 @@ class DiscordSurface:
         return await self._posted(reply)
 
     async def acknowledge(self, text: str, *, public: bool) -> None:
+        if self.deferred:
+            return
         # Discord shows its own "vllm-bot is thinking…"; the deferral fixes who sees the
         # answer, so it is public only when a successful answer will be.
         self.deferred_public = public

@@ -150,17 +150,18 @@ class SlackBot(Tracked):
             await ack(response_type="ephemeral", text=message(ctx.lang, "error.busy"))
             return
         try:
-            await ack(response_type="ephemeral", text=_text(progress_text(parsed, ctx.lang)))
-            surface = SlackSurface(self, ack, respond, ctx, acked=True)
-            async with self.tracker.track(f"/vllm in {channel}"), ticket:
-                await drive(
-                    parsed,
-                    ctx,
-                    surface,
-                    quick_timeout=None,
-                    metrics=self.metrics,
-                    received=received,
-                )
+            async with self.tracker.track(f"/vllm in {channel}"):
+                await ack(response_type="ephemeral", text=_text(progress_text(parsed, ctx.lang)))
+                surface = SlackSurface(self, ack, respond, ctx, acked=True)
+                async with ticket:
+                    await drive(
+                        parsed,
+                        ctx,
+                        surface,
+                        quick_timeout=None,
+                        metrics=self.metrics,
+                        received=received,
+                    )
         except Exception:
             log.exception("answering /vllm in %s failed", channel)
         finally:
