@@ -24,6 +24,7 @@ from bot.app import App, deployments
 from bot.core.errors import BotError, ConfigError
 from bot.core.logging import configure_logging, secret_values
 from bot.core.metrics import METRICS, Metrics
+from bot.core.tasks import admission_totals
 from bot.digest.archive import ArchiveCache
 from bot.platform import Component
 from bot.runtime.integrations import Integrations, discover, periodic_sync
@@ -148,6 +149,17 @@ class Server:
                 return github.rate.remaining
             return self.readiness.github_remaining
 
+        def pool(index: int) -> Callable[[], float | None]:
+            def read() -> float | None:
+                use = services.store.pool_use()
+                return None if use is None else use[index]
+
+            return read
+
+        self.metrics.command_queue.source = lambda: admission_totals()[0]
+        self.metrics.commands_running.source = lambda: admission_totals()[1]
+        self.metrics.db_pool_in_use.source = pool(0)
+        self.metrics.db_pool_size.source = pool(1)
         self.metrics.github_requests.source = requests
         self.metrics.github_rate_remaining.source = remaining
         self.metrics.leader.set(0)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+import weakref
 from collections.abc import AsyncIterator, Callable, Coroutine, Sequence
 from contextlib import asynccontextmanager
 from typing import Protocol, TypeGuard, TypeVar, runtime_checkable
@@ -173,6 +174,15 @@ class RateLimitedLog:
         return True
 
 
+_ADMISSIONS: weakref.WeakSet[Admission] = weakref.WeakSet()
+
+
+def admission_totals() -> tuple[int, int]:
+    """(waiting, running) over every live Admission of the process, for /metrics."""
+    found = list(_ADMISSIONS)
+    return sum(a.waiting for a in found), sum(a.running for a in found)
+
+
 class Admission:
     """Bounded concurrency for commands acknowledged before they are worked on.
 
@@ -191,6 +201,7 @@ class Admission:
         self.running = 0
         self.waiting = 0
         self._slots = asyncio.Semaphore(limit)
+        _ADMISSIONS.add(self)
 
     @property
     def depth(self) -> int:

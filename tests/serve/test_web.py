@@ -12,6 +12,7 @@ from aiohttp import web
 
 from bot.core.config import Environment
 from bot.core.metrics import Metrics
+from bot.core.tasks import Admission
 from bot.delivery import DeliveryResult
 from bot.platform import Route
 from bot.runtime.integrations import Integrations
@@ -174,3 +175,34 @@ async def test_scheduled_posts_are_counted_in_metrics(store) -> None:
     assert await server.jobs.run_digest("digest:slack:C0123:vllm-project/vllm:en") == "posted"
     assert posted == ["2026-W23"]
     assert 'vllm_bot_digests_posted_total{platform="slack"} 1' in metrics.render()
+
+
+def _sample(text: str, name: str) -> float | None:
+    for line in text.splitlines():
+        if line.startswith(name + " "):
+            return float(line.split()[1])
+    return None
+
+
+async def test_metrics_show_the_command_queue_and_the_database_pool(running) -> None:
+    server, _ = running
+    admission = Admission(1, 2)
+    working, waiting = admission.ticket(), admission.ticket()
+    assert working is not None and waiting is not None
+    await working.__aenter__()
+    try:
+        async with httpx.AsyncClient() as client:
+            text = (await client.get(f"http://127.0.0.1:{server.port}/metrics")).text
+    finally:
+        waiting.cancel()
+        await working.__aexit__(None, None, None)
+    # Other tests' bots may still be alive in this process: ours are counted among them.
+    depth, running_now = (
+        _sample(text, "vllm_bot_command_queue_depth"),
+        _sample(text, "vllm_bot_commands_running"),
+    )
+    assert depth is not None and depth >= 1
+    assert running_now is not None and running_now >= 1
+    size, in_use = _sample(text, "vllm_bot_db_pool_size"), _sample(text, "vllm_bot_db_pool_in_use")
+    assert size is not None and size >= 1
+    assert in_use is not None and 0 <= in_use <= size
