@@ -188,8 +188,16 @@ async def fakes() -> AsyncIterator[Fakes]:
 
 
 @asynccontextmanager
-async def running_serve(fakes: Fakes, tmp_path: Path, slack_mode: str) -> AsyncIterator[Serve]:
-    """`python -m bot serve` with every platform configured, until the test ends."""
+async def running_serve(
+    fakes: Fakes,
+    tmp_path: Path,
+    slack_mode: str,
+    overrides: dict[str, str] | None = None,
+    args: tuple[str, ...] = (),
+) -> AsyncIterator[Serve]:
+    """`python -m bot serve` with every platform configured, until the test ends.
+    `overrides` replace environment variables (a platform made unreachable); `args` go
+    before `serve` (`--debug`)."""
     github, slack, discord = fakes
     config = tmp_path / "bot.toml"
     config.write_text(
@@ -216,8 +224,9 @@ async def running_serve(fakes: Fakes, tmp_path: Path, slack_mode: str) -> AsyncI
         env["SLACK_SIGNING_SECRET"] = SIGNING_SECRET
     else:
         env["SLACK_APP_TOKEN"] = slack.app_token
+    env.update(overrides or {})
     process = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "bot", "--config", str(config), "serve", "--port", "0",
+        sys.executable, "-m", "bot", *args, "--config", str(config), "serve", "--port", "0",
         cwd=ROOT, env=env, stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE,
     )  # fmt: skip
     running = Serve(process)
