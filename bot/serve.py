@@ -222,8 +222,19 @@ class Server:
             )
         for component in self.leader_only:
             await self._start_component(component)
+        if self.integrations.flush_outbox is not None:
+            # What the old leader held (or a crash left) goes out now, not at the next poll.
+            self.inflight.spawn(self._flush_outbox(), "alert flush (elected)")
         if self.catch_up_on_election:
             self._catch_up_task = asyncio.create_task(self.jobs.catch_up(), name="catch-up")
+
+    async def _flush_outbox(self) -> None:
+        assert self.integrations.flush_outbox is not None
+        try:
+            await self.integrations.flush_outbox()
+        except Exception as exc:
+            self.metrics.errors.inc(kind="store")
+            log.warning("alert flush after the election failed: %s", exc)
 
     async def _deposed(self) -> None:
         self.metrics.leader.set(0)

@@ -38,6 +38,7 @@ from bot.sync import fetch_pr
 if TYPE_CHECKING:
     from bot.alerts.wiring import AlertsRuntime
     from bot.app import App
+    from bot.probes import Probe
 
 log = logging.getLogger(__name__)
 
@@ -263,6 +264,30 @@ class WebhookEndpoint:
             fetch_pr=fetch,
             repos=[r.name for r in services.config.repos],
         )
+
+    # The component face (`bot.platform.Component`): serve starts it with the platforms, so
+    # held alerts (a crash's, a batch window's) go out when the instance starts rather
+    # than at its first webhook or the leader's next poll.
+    name = "alerts"
+    leader_only = False
+
+    async def start(self) -> None:
+        """Build the receiver and start the flush loop, whose first round is now."""
+        if self.receiver is None:
+            self.receiver = await self._receiver()
+            self.tracker.sources.append(self.receiver)
+
+    async def stop(self) -> None:
+        """Nothing beyond `stop_accepting`: the loop's last flush is in-flight work."""
+
+    def ready(self) -> Probe | None:
+        return None
+
+    async def flush(self) -> None:
+        """One flush now (an instance that just became leader takes over what the old
+        leader held); a no-op before `start` or during shutdown."""
+        if self.alerts is not None and self.accepting:
+            await self.alerts.pipeline.flush()
 
     def stop_accepting(self) -> None:
         self.tracker.stop_accepting()

@@ -194,6 +194,7 @@ async def running_serve(
     slack_mode: str,
     overrides: dict[str, str] | None = None,
     args: tuple[str, ...] = (),
+    config_text: str = CONFIG,
 ) -> AsyncIterator[Serve]:
     """`python -m bot serve` with every platform configured, until the test ends.
     `overrides` replace environment variables (a platform made unreachable); `args` go
@@ -201,7 +202,7 @@ async def running_serve(
     github, slack, discord = fakes
     config = tmp_path / "bot.toml"
     config.write_text(
-        CONFIG.replace('mode = "http"', f'mode = "{slack_mode}"')
+        config_text.replace('mode = "http"', f'mode = "{slack_mode}"')
         + f"\n[discord]\nguild_ids = [{discord.guild_id}]\n"
     )
     env = {
