@@ -195,6 +195,7 @@ async def running_serve(
     overrides: dict[str, str] | None = None,
     args: tuple[str, ...] = (),
     config_text: str = CONFIG,
+    started: str = r"now runs the scheduler",
 ) -> AsyncIterator[Serve]:
     """`python -m bot serve` with every platform configured, until the test ends.
     `overrides` replace environment variables (a platform made unreachable); `args` go
@@ -235,7 +236,7 @@ async def running_serve(
     try:
         port = (await running.wait_log(r"listening on http://127\.0\.0\.1:(\d+)"))[1]
         running.base = f"http://127.0.0.1:{port}"
-        await running.wait_log(r"now runs the scheduler")
+        await running.wait_log(started)
         yield running
     finally:
         if process.returncode is None:
