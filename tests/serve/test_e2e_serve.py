@@ -227,8 +227,11 @@ async def running_serve(
     else:
         env["SLACK_APP_TOKEN"] = slack.app_token
     env.update(overrides or {})
+    # VLLM_BOT_TEST_PROFILE=FILE runs serve under cProfile (benches looking for hot spots).
+    profile = os.environ.get("VLLM_BOT_TEST_PROFILE")
+    runner = ["-m", "cProfile", "-o", profile] if profile else []
     process = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "bot", *args, "--config", str(config), "serve", "--port", "0",
+        sys.executable, *runner, "-m", "bot", *args, "--config", str(config), "serve", "--port", "0",
         cwd=ROOT, env=env, stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE,
     )  # fmt: skip
     running = Serve(process)
