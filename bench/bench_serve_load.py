@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import hashlib
 import hmac
 import json
@@ -35,8 +36,9 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.latency import percentile  # noqa: E402
+from bench.latency import percentile
 
+ROOT = Path(__file__).resolve().parents[1]
 BUSY = "busy right now"
 ACK_LIMIT = 3.0
 
@@ -58,8 +60,9 @@ def _signed(body: str, secret: str) -> dict[str, str]:
 async def generate(plan: dict[str, Any]) -> list[dict[str, Any]]:
     """Send everything in `plan` at once; one record per request."""
     # Lazy: aiohttp is the generator's only need; the bench side never sends.
-    import aiohttp
     from urllib.parse import urlencode
+
+    import aiohttp
 
     base = plan["base"]
     records: list[dict[str, Any]] = []
@@ -129,10 +132,20 @@ class TimedResponses(list[tuple[str, Any]]):
     def __init__(self) -> None:
         super().__init__()
         self.arrived: dict[str, float] = {}
+        self.changed = asyncio.Event()
 
     def append(self, item: tuple[str, Any]) -> None:
         self.arrived.setdefault(item[0], time.time())
         super().append(item)
+        self.changed.set()
+
+    async def wait_for(self, keys: set[str], within: float) -> None:
+        """Until every key has an answer, or `within` seconds passed."""
+        deadline = time.monotonic() + within
+        while not keys <= set(self.arrived) and (left := deadline - time.monotonic()) > 0:
+            self.changed.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.changed.wait(), left)
 
 
 def _rss_mib(pid: int) -> float | None:
@@ -236,19 +249,19 @@ async def one_database(kind: str, args: argparse.Namespace) -> list[dict[str, An
             plan_file.write_text(json.dumps(plan))
             generator = await asyncio.create_subprocess_exec(
                 sys.executable, "-m", "bench.bench_serve_load", "--generate", str(plan_file),
-                cwd=Path(__file__).resolve().parents[1], stdout=asyncio.subprocess.PIPE,
+                cwd=ROOT, stdout=asyncio.subprocess.PIPE,
             )  # fmt: skip
             out, _ = await generator.communicate()
             records = json.loads(out)
             # Answers still on their way: wait for them (bounded), then count the lost.
             keys = {c["key"] for c in commands}
-            deadline = time.monotonic() + 30
             busy_keys = {
                 r["key"] for r in records if r["kind"] == "command" and BUSY in r.get("text", "")
             }
-            while time.monotonic() < deadline and not keys - busy_keys <= set(responses.arrived):
-                await asyncio.sleep(0.05)
-            rows.append(_row(kind, round_, records, responses, busy_keys, _rss_mib(serve.process.pid)))
+            await responses.wait_for(keys - busy_keys, 30)
+            rows.append(
+                _row(kind, round_, records, responses, busy_keys, _rss_mib(serve.process.pid))
+            )
         if args.log:
             print("".join(serve.lines[-args.log :]))
         serve.process.terminate()
@@ -265,9 +278,7 @@ async def _warm_up(base: str, slack: Any, secret: str, number: int) -> None:
         "webhooks": [],
     }
     await generate(plan)
-    deadline = time.monotonic() + 60
-    while "warm" not in slack.responses.arrived and time.monotonic() < deadline:
-        await asyncio.sleep(0.05)
+    await slack.responses.wait_for({"warm"}, 60)
 
 
 def _row(

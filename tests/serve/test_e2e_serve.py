@@ -230,8 +230,9 @@ async def running_serve(
     # VLLM_BOT_TEST_PROFILE=FILE runs serve under cProfile (benches looking for hot spots).
     profile = os.environ.get("VLLM_BOT_TEST_PROFILE")
     runner = ["-m", "cProfile", "-o", profile] if profile else []
+    command = [*runner, "-m", "bot", *args, "--config", str(config), "serve", "--port", "0"]
     process = await asyncio.create_subprocess_exec(
-        sys.executable, *runner, "-m", "bot", *args, "--config", str(config), "serve", "--port", "0",
+        sys.executable, *command,
         cwd=ROOT, env=env, stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE,
     )  # fmt: skip
     running = Serve(process)
