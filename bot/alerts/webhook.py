@@ -43,6 +43,8 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 PATH = "/github/webhook"
+# Deliveries processed at once (claim, fetch, alert); the rest wait their turn, answered.
+WEBHOOK_WORKERS = 4
 _RECENT = 10_000  # delivery ids remembered in memory for an at-once "duplicate" answer
 SecretProvider = Callable[[], "str | None"]
 PRFetcher = Callable[[str, int], Awaitable[PullRequest]]
@@ -113,6 +115,7 @@ class WebhookReceiver(Tracked):
         self.repos = {r.lower() for r in repos} if repos is not None else None
         self.tracker = TaskTracker()
         self._recent: dict[str, None] = {}  # delivery ids answered by this process, oldest first
+        self._workers = asyncio.Semaphore(WEBHOOK_WORKERS)
         self._warned = False
 
     def routes(self) -> list[web.RouteDef]:
@@ -186,6 +189,12 @@ class WebhookReceiver(Tracked):
         return web.Response(status=202, text="accepted\n")
 
     async def _process(self, payload: JSON, delivery: str, event: str) -> None:
+        # Answered already: a burst of deliveries queues here, a few at a time, rather
+        # than taking every database connection from the slash commands.
+        async with self._workers:
+            await self._process_one(payload, delivery, event)
+
+    async def _process_one(self, payload: JSON, delivery: str, event: str) -> None:
         try:
             if delivery and not await self.deliveries.claim(delivery, event, self.pipeline.clock()):
                 return  # another process (or an earlier run) has it
