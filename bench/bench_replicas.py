@@ -30,36 +30,17 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 ROOT = Path(__file__).resolve().parents[1]
-OPEN_STORE = (
-    "import asyncio, sys\n"
-    "from bot.store import Store\n"
-    "async def main():\n"
-    "    store = await Store.open(sys.argv[1])\n"
-    "    await store.close()\n"
-    "asyncio.run(main())\n"
-)
 
 
 async def migrations_race(trials: int, starters: int) -> tuple[int, int]:
     from tests.fakes.databases import postgres_database
+    from tests.serve.test_replicas import start_together
 
     failures = 0
     for _ in range(trials):
         async with postgres_database() as url:
-            starts = [
-                await asyncio.create_subprocess_exec(
-                    sys.executable,
-                    "-c",
-                    OPEN_STORE,
-                    url,
-                    cwd=ROOT,
-                    stdout=asyncio.subprocess.DEVNULL,
-                    stderr=asyncio.subprocess.DEVNULL,
-                )
-                for _ in range(starters)
-            ]
-            codes = [await s.wait() for s in starts]
-            failures += any(codes)
+            results = await start_together(url, starters)
+        failures += any(code != 0 for code, _ in results)
     return failures, trials
 
 
@@ -99,27 +80,15 @@ def shared_hostname(trials: int, tmp: Path, url: str) -> list[tuple[int, int, in
 
 
 async def outbox_after_kill(trials: int) -> list[float]:
-    from datetime import UTC, datetime, timedelta
-
-    import httpx
+    from datetime import UTC, datetime
 
     from tests.fakes.discord import FakeDiscord
     from tests.fakes.github import FakeGitHub
     from tests.fakes.slack import FakeSlack
-    from tests.serve.test_e2e_serve import (
-        CONFIG,
-        MERGING,
-        REPO,
-        github_delivery,
-        pull_requests,
-        running_serve,
-        slash,
-        until,
-    )
-    from tests.serve.test_flaky_platforms import held_alerts
+    from tests.serve.test_e2e_serve import REPO, pull_requests, running_serve, until
+    from tests.serve.test_flaky_platforms import HOLDING, kill_with_an_alert_held
 
     seconds = []
-    config = CONFIG.replace("batch_window_seconds = 0", "batch_window_seconds = 3")
     for _ in range(trials):
         tmp = Path(tempfile.mkdtemp(prefix="bench-outbox-"))
         now = datetime.now(UTC).replace(microsecond=0)
@@ -129,21 +98,9 @@ async def outbox_after_kill(trials: int) -> list[float]:
             FakeDiscord() as discord,
         ):
             fakes = (github, slack, discord)
-            async with (
-                running_serve(fakes, tmp, "http", config_text=config) as serve,
-                httpx.AsyncClient(timeout=30) as client,
-            ):
-                await slash(client, serve, slack, "subscribe attention", "C2")
-                merged = datetime.now(UTC).replace(microsecond=0) + timedelta(seconds=1)
-                title = next(p.title for p in github.repos[REPO] if p.number == MERGING)
-                github.touch(REPO, MERGING, state="MERGED", merged_at=merged, closed_at=merged)
-                body, headers = github_delivery(MERGING, merged, title)
-                await client.post(f"{serve.base}/github/webhook", content=body, headers=headers)
-                await until("outbox", lambda: held_alerts(tmp) > 0, serve, 10)  # noqa: B023
-                serve.process.kill()
-                await serve.process.wait()
+            await kill_with_an_alert_held(fakes, tmp)
             started = time.monotonic()
-            async with running_serve(fakes, tmp, "http", config_text=config) as again:
+            async with running_serve(fakes, tmp, "http", config_text=HOLDING) as again:
                 await until("alert", lambda: slack.channel_messages("C2"), again, 60)
                 seconds.append(time.monotonic() - started)
     return seconds

@@ -77,15 +77,16 @@ async def test_slack_down_in_socket_mode_stops_nothing_else(
         assert time.monotonic() - started < 10  # the grace period in the test config
 
 
-async def test_held_alerts_go_out_when_a_killed_instance_starts_again(
-    fakes: Fakes,  # noqa: F811
-    tmp_path: Path,
-) -> None:
+# A batch window holds a webhook's alert in the outbox for a few seconds.
+HOLDING = CONFIG.replace("batch_window_seconds = 0", "batch_window_seconds = 3")
+
+
+async def kill_with_an_alert_held(fakes: Fakes, tmp_path: Path) -> None:  # noqa: F811
+    """A serve on `tmp_path` gets a merge for a subscribed channel and is killed (SIGKILL)
+    while the alert waits in its outbox (bench/bench_replicas.py runs it too)."""
     github, slack, _discord = fakes
-    # A batch window holds the webhook's alert in the outbox; the instance is killed then.
-    config = CONFIG.replace("batch_window_seconds = 0", "batch_window_seconds = 3")
     async with (
-        running_serve(fakes, tmp_path, "http", config_text=config) as serve,
+        running_serve(fakes, tmp_path, "http", config_text=HOLDING) as serve,
         httpx.AsyncClient(timeout=30) as client,
     ):
         await slash(client, serve, slack, "subscribe attention", "C2")
@@ -98,9 +99,17 @@ async def test_held_alerts_go_out_when_a_killed_instance_starts_again(
         await until("the alert in the outbox", lambda: held_alerts(tmp_path) > 0, serve, 10)
         serve.process.kill()
         await serve.process.wait()
+
+
+async def test_held_alerts_go_out_when_a_killed_instance_starts_again(
+    fakes: Fakes,  # noqa: F811
+    tmp_path: Path,
+) -> None:
+    slack = fakes[1]
+    await kill_with_an_alert_held(fakes, tmp_path)
     assert slack.channel_messages("C2") == []  # still held when the instance died
 
-    async with running_serve(fakes, tmp_path, "http", config_text=config) as again:
+    async with running_serve(fakes, tmp_path, "http", config_text=HOLDING) as again:
         restarted = time.monotonic()
         # No webhook, no poll (every 10 minutes): the start itself flushes the outbox.
         await until("the held alert in C2", lambda: slack.channel_messages("C2"), again, 10)

@@ -36,22 +36,28 @@ OPEN_STORE = (
 )
 
 
+async def start_together(url: str, count: int) -> list[tuple[int | None, str]]:
+    """`count` processes open the store at `url` at once (replicas starting): each one's
+    exit status and the end of its stderr (bench/bench_replicas.py runs it too)."""
+    starts = [
+        await asyncio.create_subprocess_exec(
+            sys.executable,
+            "-c",
+            OPEN_STORE,
+            url,
+            stdout=asyncio.subprocess.DEVNULL,
+            stderr=asyncio.subprocess.PIPE,
+        )
+        for _ in range(count)
+    ]
+    errors = [(await start.communicate())[1] for start in starts]
+    return [(s.returncode, e.decode()[-400:]) for s, e in zip(starts, errors, strict=True)]
+
+
 async def test_replicas_started_together_on_an_empty_database_all_migrate() -> None:
     async with postgres_database() as url:
-        starts = [
-            await asyncio.create_subprocess_exec(
-                sys.executable,
-                "-c",
-                OPEN_STORE,
-                url,
-                stdout=asyncio.subprocess.DEVNULL,
-                stderr=asyncio.subprocess.PIPE,
-            )
-            for _ in range(4)
-        ]
-        results = [await start.communicate() for start in starts]
-        codes = [start.returncode for start in starts]
-        assert codes == [0, 0, 0, 0], [err.decode()[-400:] for _, err in results]
+        results = await start_together(url, 4)
+    assert [code for code, _ in results] == [0, 0, 0, 0], results
 
 
 LEADS = r"now runs the scheduler"
