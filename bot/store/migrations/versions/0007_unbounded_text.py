@@ -1,6 +1,6 @@
 """text from GitHub unbounded on PostgreSQL, as on SQLite
 
-Revision ID: 0007_scale
+Revision ID: 0007
 Revises: 0006
 
 SQLite never enforces a VARCHAR length, PostgreSQL does: a login of 201 characters was
@@ -12,7 +12,7 @@ them as TEXT too; nothing changes on SQLite.
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0007_scale"
+revision = "0007"
 down_revision = "0006"
 branch_labels = None
 depends_on = None
