@@ -5,12 +5,14 @@ The `/vllm` group is generated from the command registry (`bot.commands.registry
 subcommand per `CommandSpec`, one typed option per `Argument` (ranges, choices,
 autocomplete), and the typed values go to the registry's builder, not back through text.
 
-Discord drops an interaction that is not answered within 3 seconds; the command layer's
-answer driver decides (`bot.commands.driver`), and `DiscordSurface` carries it out:
+Discord drops an interaction that is not answered within 3 seconds, so nothing that reads
+the database or GitHub comes before the first response:
 
-* a reply ready from local state is sent at once as the interaction response;
-* anything else is deferred first (the user sees "vllm-bot is thinking…"), then the original
-  response is edited with the reply. Errors are always ephemeral; when a deferred public
+* a parse error is sent at once as the interaction response;
+* anything else is deferred at once (the user sees "vllm-bot is thinking…"), the command
+  layer's answer driver (`bot.commands.driver`) builds the reply in one of a bounded number
+  of workers (`bot.core.tasks.Admission`; a full queue is answered "busy" at once), and the
+  original response is edited with it. Errors are always ephemeral; when a deferred public
   response turns into an error, it is deleted and the error is sent privately instead.
 
 A `/vllm digest … post` reply is posted in the channel through the Discord `Platform` and

@@ -1,9 +1,10 @@
 """The Slack app (slack-bolt AsyncApp): `/vllm`, link unfurling, HTTP and Socket Mode.
 
-`/vllm` goes through the command layer's one answer driver (`bot.commands.driver`):
-acknowledged within Slack's 3 seconds every time, with the answer itself when it is ready
-(a parse error, an answer from local state), else with a progress line ("looking up
-#42121…") and the answer through the command's `response_url` afterwards.
+`/vllm` is acknowledged before anything reads the database or GitHub: a parse error in the
+ack itself, anything else with a progress line ("looking up #42121…"); the command layer's
+answer driver (`bot.commands.driver`) then builds the answer in one of a bounded number of
+workers (`bot.core.tasks.Admission`) and it goes through the command's `response_url`. A
+full queue is answered "busy, try again" in the ack: never late, never a 404.
 
 HTTP mode: `slack_web_app(bot)` / `slack_routes(bot)` serve `POST /slack/events`; bolt checks
 `X-Slack-Signature` with SLACK_SIGNING_SECRET and its 5-minute replay window, answering 401
