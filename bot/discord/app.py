@@ -164,7 +164,6 @@ class CommandHandler(Tracked):
         context_factory: ContextFactory,
         store: Ledger | None = None,
         platform: Platform | None = None,
-        quick_timeout: float = 1.5,
         metrics: Metrics | None = None,
         admission: Admission | None = None,
     ) -> None:
@@ -176,9 +175,6 @@ class CommandHandler(Tracked):
         # `digest … post` goes through the same Platform and ledger path as
         # `bot.posting.post_digest`; the gateway client sets one over its own REST client.
         self.platform = platform
-        # cached_reply reads only the store, but a busy database must not cost us the
-        # 3-second window: past this we defer and take the slow path.
-        self.quick_timeout = quick_timeout
         self.metrics = metrics or METRICS
         # discord.py runs each interaction in a task of its own; they are registered here
         # (with a name for the shutdown log) so `serve` can let them finish before the

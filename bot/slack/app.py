@@ -93,7 +93,6 @@ class SlackBot(Tracked):
         signing_secret: str | None = None,
         poster: SlackPoster | None = None,
         render: Render | None = None,
-        cached_timeout: float = 1.5,
         metrics: Metrics | None = None,
         admission: Admission | None = None,
     ) -> None:
@@ -105,7 +104,6 @@ class SlackBot(Tracked):
         # `/vllm digest post` goes through the same Platform and ledger path as
         # `bot.posting.post_digest`, over this bot's poster (its pacing shared).
         self.platform = SlackPlatform(lambda: self.poster, render=self.render)
-        self.cached_timeout = cached_timeout
         self.metrics = metrics or METRICS
         # Background answers, named for the shutdown log; `serve` drains them before
         # closing clients.
