@@ -246,8 +246,18 @@ class FileLiveness:
 
     async def close(self) -> None:
         fd, self._fd = self._fd, None
-        if fd is not None:
-            os.close(fd)  # the file stays: it is removed by whoever finds it unlocked
+        if fd is None or self.folder is None:
+            return
+        try:
+            # Alone on it (no other store of this process holds it): remove it while still
+            # locked, so nobody can find it free and mistake a closing instance for a dead
+            # one halfway. Otherwise it stays for whoever finds it unlocked later.
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            (self.folder / instance_id()).unlink(missing_ok=True)
+        except OSError:
+            pass
+        finally:
+            os.close(fd)
 
 
 _LIVENESS: weakref.WeakKeyDictionary[Any, Liveness] = weakref.WeakKeyDictionary()

@@ -121,3 +121,13 @@ async def test_migration_0005_keeps_rows_and_their_meaning(tmp_path: Path) -> No
         assert await db.sends.handled([1], "o/r", 7, now=NOW) == {1}
         # A delivery handled before the upgrade stays handled.
         assert not await db.webhooks.claim("d-old", "pull_request", NOW)
+
+
+async def test_a_closed_store_leaves_no_liveness_file_behind(tmp_path: Path) -> None:
+    url = f"sqlite+aiosqlite:///{tmp_path / 'l.db'}"
+    async with await Store.open(url) as store:
+        ledger = WebhookDeliveries(store).ledger
+        values = {"event": "pull_request", "received_at": NOW}
+        await ledger.claim({"delivery_id": "d1"}, Owner.current(), values=values, now=NOW)
+        assert [p.name for p in (tmp_path / "l.db.instances").iterdir()] != []
+    assert list((tmp_path / "l.db.instances").iterdir()) == []
