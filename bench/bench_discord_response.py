@@ -11,7 +11,8 @@ callback arrives; "GitHub" is a fetch that takes `--github-latency` seconds.
 The clock starts when the interaction payload is created (the moment the gateway hands it
 over) and stops when the fake Discord receives the interaction callback.
 
-cached:   the PR is in the store: the card is the first response (goal: p95 < 100 ms).
+cached:   the PR is in the store; the first response is still the deferral, sent before
+          the store is read (goal: p95 < 100 ms), and the card replaces it (edit).
 uncached: the PR is not in the store: the first response is the deferral (goal: every one
           well inside Discord's 3 s, < 1 s), and the card must then replace it (edit).
 """
@@ -96,7 +97,7 @@ async def run(interactions: int, latency: float) -> bool:
     print("| case | first response | p50 ms | p95 ms | max ms | goal |")
     print("| --- | --- | --- | --- | --- | --- |")
     for name, kind, values, goal in (
-        ("cached", "the card (type 4)", cached, "p95 < 100 ms"),
+        ("cached", "deferral (type 5)", cached, "p95 < 100 ms"),
         ("uncached", "deferral (type 5)", uncached, "max < 1 s (Discord: 3 s)"),
     ):
         print(
@@ -104,14 +105,14 @@ async def run(interactions: int, latency: float) -> bool:
             f"{percentile(values, 95) * ms:.1f} | {max(values) * ms:.1f} | {goal} |"
         )
     edited = [e for e in edits if e.status == 200]
-    print(f"uncached cards edited into the original response: {len(edited)}/{interactions}")
+    print(f"cards edited into the original response: {len(edited)}/{2 * interactions}")
     print(
         f"callback types seen: {sorted(types)}; mean cached {statistics.mean(cached) * ms:.1f} ms"
     )
     ok = (
         percentile(cached, 95) < 0.1
         and max(uncached) < 1.0
-        and len(edited) == interactions
+        and len(edited) == 2 * interactions
         and not fake.violations
     )
     print("goals met" if ok else "GOALS MISSED")

@@ -24,6 +24,7 @@ from bot.app import App, deployments
 from bot.core.errors import BotError, ConfigError
 from bot.core.logging import configure_logging, secret_values
 from bot.core.metrics import METRICS, Metrics
+from bot.core.tasks import admission_totals
 from bot.digest.archive import ArchiveCache
 from bot.platform import Component
 from bot.runtime.integrations import Integrations, discover, periodic_sync
@@ -150,6 +151,17 @@ class Server:
                 return github.rate.remaining
             return self.readiness.github_remaining
 
+        def pool(index: int) -> Callable[[], float | None]:
+            def read() -> float | None:
+                use = services.store.pool_use()
+                return None if use is None else use[index]
+
+            return read
+
+        self.metrics.command_queue.source = lambda: admission_totals()[0]
+        self.metrics.commands_running.source = lambda: admission_totals()[1]
+        self.metrics.db_pool_in_use.source = pool(0)
+        self.metrics.db_pool_size.source = pool(1)
         self.metrics.github_requests.source = requests
         self.metrics.github_rate_remaining.source = remaining
         self.metrics.leader.set(0)
@@ -212,8 +224,19 @@ class Server:
             )
         for component in self.leader_only:
             await self._start_component(component)
+        if self.integrations.flush_outbox is not None:
+            # What the old leader held (or a crash left) goes out now, not at the next poll.
+            self.inflight.spawn(self._flush_outbox(), "alert flush (elected)")
         if self.catch_up_on_election:
             self._catch_up_task = asyncio.create_task(self.jobs.catch_up(), name="catch-up")
+
+    async def _flush_outbox(self) -> None:
+        assert self.integrations.flush_outbox is not None
+        try:
+            await self.integrations.flush_outbox()
+        except Exception as exc:
+            self.metrics.errors.inc(kind="store")
+            log.warning("alert flush after the election failed: %s", exc)
 
     async def _deposed(self) -> None:
         self.metrics.leader.set(0)

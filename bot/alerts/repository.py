@@ -225,7 +225,7 @@ class AlertSends:
                     )
                 )
             ).scalars()
-            return {r.subscription_id for r in self.ledger.live(list(rows), now)}
+            return {r.subscription_id for r in await self.ledger.live(list(rows), now)}
 
     async def channel_has_sent(self, platform: str, channel: str, repo: str, number: int) -> bool:
         async with self.session() as session:

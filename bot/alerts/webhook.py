@@ -38,10 +38,13 @@ from bot.sync import fetch_pr
 if TYPE_CHECKING:
     from bot.alerts.wiring import AlertsRuntime
     from bot.app import App
+    from bot.probes import Probe
 
 log = logging.getLogger(__name__)
 
 PATH = "/github/webhook"
+# Deliveries processed at once (claim, fetch, alert); the rest wait their turn, answered.
+WEBHOOK_WORKERS = 4
 _RECENT = 10_000  # delivery ids remembered in memory for an at-once "duplicate" answer
 SecretProvider = Callable[[], "str | None"]
 PRFetcher = Callable[[str, int], Awaitable[PullRequest]]
@@ -116,6 +119,7 @@ class WebhookReceiver(Tracked):
         self.repos = {r.lower() for r in repos} if repos is not None else None
         self.tracker = TaskTracker()
         self._recent: dict[str, None] = {}  # delivery ids answered by this process, oldest first
+        self._workers = asyncio.Semaphore(WEBHOOK_WORKERS)
         self._warned = False
 
     def routes(self) -> list[web.RouteDef]:
@@ -199,6 +203,12 @@ class WebhookReceiver(Tracked):
         return None
 
     async def _process(self, payload: JSON, delivery: str, event: str) -> None:
+        # Answered already: a burst of deliveries queues here, a few at a time, rather
+        # than taking every database connection from the slash commands.
+        async with self._workers:
+            await self._process_one(payload, delivery, event)
+
+    async def _process_one(self, payload: JSON, delivery: str, event: str) -> None:
         try:
             if delivery and not await self.deliveries.claim(delivery, event, self.pipeline.clock()):
                 return  # another process (or an earlier run) has it
@@ -324,6 +334,30 @@ class WebhookEndpoint:
             repos=[r.name for r in services.config.repos],
             on_release=release,
         )
+
+    # The component face (`bot.platform.Component`): serve starts it with the platforms, so
+    # held alerts (a crash's, a batch window's) go out when the instance starts rather
+    # than at its first webhook or the leader's next poll.
+    name = "alerts"
+    leader_only = False
+
+    async def start(self) -> None:
+        """Build the receiver and start the flush loop, whose first round is now."""
+        if self.receiver is None:
+            self.receiver = await self._receiver()
+            self.tracker.sources.append(self.receiver)
+
+    async def stop(self) -> None:
+        """Nothing beyond `stop_accepting`: the loop's last flush is in-flight work."""
+
+    def ready(self) -> Probe | None:
+        return None
+
+    async def flush(self) -> None:
+        """One flush now (an instance that just became leader takes over what the old
+        leader held); a no-op before `start` or during shutdown."""
+        if self.alerts is not None and self.accepting:
+            await self.alerts.pipeline.flush()
 
     def stop_accepting(self) -> None:
         self.tracker.stop_accepting()

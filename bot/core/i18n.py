@@ -1535,6 +1535,11 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "GitHub 请求：版本数据 {used} 次（下限 {bound} 次），首次贡献者查询 {newcomers} 次；"
         "亮点与之前 {history} 周对比。",
     },
+    # --- scale ---
+    "error.busy": {
+        "en": "vllm-bot is busy right now; try again in a few seconds",
+        "zh": "`vllm-bot` 当前繁忙，请几秒后再试",
+    },
 }
 
 

@@ -205,6 +205,24 @@ class Metrics:
         )
         self.leader = Gauge("vllm_bot_scheduler_leader", "1 when this instance runs the scheduler.")
         self.up = Gauge("vllm_bot_up", "1 while the bot runs.")
+        self.command_queue = Gauge(
+            "vllm_bot_command_queue_depth",
+            "Slash commands acknowledged and waiting for a worker.",
+        )
+        self.commands_running = Gauge(
+            "vllm_bot_commands_running", "Slash commands being answered now."
+        )
+        self.commands_busy = Counter(
+            "vllm_bot_commands_busy_total",
+            "Slash commands answered 'busy, try again' because the queue was full.",
+            ["platform"],
+        )
+        self.db_pool_size = Gauge(
+            "vllm_bot_db_pool_size", "Database connections the pool may open (size + overflow)."
+        )
+        self.db_pool_in_use = Gauge(
+            "vllm_bot_db_pool_in_use", "Database connections checked out of the pool now."
+        )
         self.up.set(1)
 
     def all(self) -> list[_Metric]:

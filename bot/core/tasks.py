@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import AsyncIterator, Coroutine, Sequence
+import time
+import weakref
+from collections.abc import AsyncIterator, Callable, Coroutine, Sequence
 from contextlib import asynccontextmanager
 from typing import Protocol, TypeGuard, TypeVar, runtime_checkable
 
@@ -143,3 +145,105 @@ class Tracked:
     async def drain(self) -> None:
         """Wait, unbounded, for the work still running (callers bound it with a timeout)."""
         await self.tracker.wait_idle()
+
+
+# Each chat adapter answers this many commands at once (the PostgreSQL pool has as many
+# connections, plus overflow for the scheduler and webhooks: bot.store.store.POOL_SIZE)
+# and queues this many more before it answers "busy, try again".
+COMMAND_WORKERS = 10
+COMMAND_QUEUE = 400
+
+
+class RateLimitedLog:
+    """At most one warning per `interval` seconds; the next says how many were dropped."""
+
+    def __init__(self, interval: float, clock: Callable[[], float] = time.monotonic) -> None:
+        self.interval = interval
+        self.clock = clock
+        self._last: float | None = None
+        self._dropped = 0
+
+    def log(self, logger: logging.Logger, msg: str, *args: object) -> bool:
+        now = self.clock()
+        if self._last is not None and now - self._last < self.interval:
+            self._dropped += 1
+            return False
+        self._last, dropped, self._dropped = now, self._dropped, 0
+        more = f" (+{dropped} more since the last line)" if dropped else ""
+        logger.warning(msg + "%s", *args, more)
+        return True
+
+
+_ADMISSIONS: weakref.WeakSet[Admission] = weakref.WeakSet()
+
+
+def admission_totals() -> tuple[int, int]:
+    """(waiting, running) over every live Admission of the process, for /metrics."""
+    found = list(_ADMISSIONS)
+    return sum(a.waiting for a in found), sum(a.running for a in found)
+
+
+class Admission:
+    """Bounded concurrency for commands acknowledged before they are worked on.
+
+    At most `limit` run at once (sized to the database pool, so a burst queues here rather
+    than inside SQLAlchemy's pool, where a wait ends in a traceback); `queue` more may
+    wait. `ticket()` decides synchronously, before the acknowledgement is sent: None means
+    saturated, and the user is told "busy, try again" at once instead of being answered
+    late.
+    """
+
+    def __init__(self, limit: int, queue: int) -> None:
+        if limit < 1 or queue < 0:
+            raise ValueError("limit must be at least 1 and queue at least 0")
+        self.limit = limit
+        self.queue = queue
+        self.running = 0
+        self.waiting = 0
+        self._slots = asyncio.Semaphore(limit)
+        _ADMISSIONS.add(self)
+
+    @property
+    def depth(self) -> int:
+        """Commands admitted and waiting for a slot (the /metrics queue depth)."""
+        return self.waiting
+
+    def ticket(self) -> AdmissionTicket | None:
+        """A place in the queue, reserved now, or None when the queue is full."""
+        if self.running + self.waiting >= self.limit + self.queue:
+            return None
+        self.waiting += 1
+        return AdmissionTicket(self)
+
+
+class AdmissionTicket:
+    """`async with ticket:` waits for a slot, then holds it for the block."""
+
+    def __init__(self, admission: Admission) -> None:
+        self.admission = admission
+        self._queued = True
+        self._held = False
+
+    async def __aenter__(self) -> None:
+        admission = self.admission
+        try:
+            await admission._slots.acquire()
+        finally:
+            self._queued = False
+            admission.waiting -= 1
+        self._held = True
+        admission.running += 1
+
+    async def __aexit__(self, *exc: object) -> None:
+        self.cancel()
+
+    def cancel(self) -> None:
+        """Give the place back (also when the ticket was never used)."""
+        admission = self.admission
+        if self._queued:
+            self._queued = False
+            admission.waiting -= 1
+        if self._held:
+            self._held = False
+            admission.running -= 1
+            admission._slots.release()

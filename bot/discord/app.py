@@ -5,12 +5,14 @@ The `/vllm` group is generated from the command registry (`bot.commands.registry
 subcommand per `CommandSpec`, one typed option per `Argument` (ranges, choices,
 autocomplete), and the typed values go to the registry's builder, not back through text.
 
-Discord drops an interaction that is not answered within 3 seconds; the command layer's
-answer driver decides (`bot.commands.driver`), and `DiscordSurface` carries it out:
+Discord drops an interaction that is not answered within 3 seconds, so nothing that reads
+the database or GitHub comes before the first response:
 
-* a reply ready from local state is sent at once as the interaction response;
-* anything else is deferred first (the user sees "vllm-bot is thinking…"), then the original
-  response is edited with the reply. Errors are always ephemeral; when a deferred public
+* a parse error is sent at once as the interaction response;
+* anything else is deferred at once (the user sees "vllm-bot is thinking…"), the command
+  layer's answer driver (`bot.commands.driver`) builds the reply in one of a bounded number
+  of workers (`bot.core.tasks.Admission`; a full queue is answered "busy" at once), and the
+  original response is edited with it. Errors are always ephemeral; when a deferred public
   response turns into an error, it is deleted and the error is sent privately instead.
 
 A `/vllm digest … post` reply is posted in the channel through the Discord `Platform` and
@@ -29,6 +31,7 @@ import logging
 import time
 import uuid
 from collections.abc import Callable, Coroutine, Mapping, Sequence
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -39,7 +42,7 @@ from discord.http import HTTPClient
 from bot.commands import COMMANDS, Argument, Command, CommandError, CommandSpec, Context, Reply
 from bot.commands.backend import services_context
 from bot.commands.driver import drive
-from bot.commands.registry import Source, build
+from bot.commands.registry import Source, build, is_public, parse
 from bot.core.config import Config, Environment
 from bot.core.document import Document
 from bot.core.errors import BotError
@@ -48,7 +51,14 @@ from bot.core.logging import log_post
 from bot.core.metrics import METRICS, Metrics
 from bot.core.models import JSON
 from bot.core.secrets import redact
-from bot.core.tasks import TaskTracker, Tracked
+from bot.core.tasks import (
+    COMMAND_QUEUE,
+    COMMAND_WORKERS,
+    Admission,
+    RateLimitedLog,
+    TaskTracker,
+    Tracked,
+)
 from bot.delivery import DeliveryIncomplete, Ledger
 from bot.discord import NAME
 from bot.discord.endpoints import DiscordEndpoints, apply_endpoints, resolve_gateway
@@ -62,6 +72,8 @@ if TYPE_CHECKING:
     from bot.app import App
 
 log = logging.getLogger(__name__)
+# A flood of commands past the queue: one line a minute, not one per command.
+_busy_log = RateLimitedLog(60.0)
 
 MAX_CHOICES = 25  # Discord shows at most 25 autocomplete choices
 CHOICE_TEXT_MAX = 100  # a choice's name and (string) value
@@ -152,18 +164,17 @@ class CommandHandler(Tracked):
         context_factory: ContextFactory,
         store: Ledger | None = None,
         platform: Platform | None = None,
-        quick_timeout: float = 1.5,
         metrics: Metrics | None = None,
+        admission: Admission | None = None,
     ) -> None:
         self.config = config
+        # Commands worked on at once (sized to the database pool) and queued beyond that.
+        self.admission = admission or Admission(COMMAND_WORKERS, COMMAND_QUEUE)
         self.context_factory = context_factory
         self.store = store
         # `digest … post` goes through the same Platform and ledger path as
         # `bot.posting.post_digest`; the gateway client sets one over its own REST client.
         self.platform = platform
-        # cached_reply reads only the store, but a busy database must not cost us the
-        # 3-second window: past this we defer and take the slow path.
-        self.quick_timeout = quick_timeout
         self.metrics = metrics or METRICS
         # discord.py runs each interaction in a task of its own; they are registered here
         # (with a name for the shutdown log) so `serve` can let them finish before the
@@ -184,15 +195,44 @@ class CommandHandler(Tracked):
         if not self.accepting:
             await surface.respond(Reply.user_error(message(ctx.lang, "error.restarting")), None)
             return
-        async with self.tracker.track(f"discord /vllm in {interaction.channel_id}"):
+        if isinstance(source, str):
+            try:
+                source = parse(source)
+            except CommandError as exc:
+                source = exc
+        # The interaction is answered (or deferred) before anything touches the database or
+        # GitHub: bad input from the text alone, anything else deferred at once and worked
+        # on by a bounded worker (the 3-second window holds however busy the pool is).
+        if isinstance(source, CommandError):
+            quiet = replace(ctx, subscriptions=None)  # no store lookup for the language
             await drive(
-                source,
-                ctx,
-                surface,
-                quick_timeout=self.quick_timeout,
-                metrics=self.metrics,
-                received=received,
+                source, quiet, DiscordSurface(self, interaction, quiet), metrics=self.metrics
             )
+            return
+        ticket = self.admission.ticket()
+        if ticket is None:
+            self.metrics.commands_busy.inc(platform=NAME)
+            _busy_log.log(
+                log, "discord /vllm in %s: every worker busy; answered 'busy'", ctx.channel
+            )
+            await surface.respond(Reply.user_error(message(ctx.lang, "error.busy")), None)
+            return
+        try:
+            async with self.tracker.track(f"discord /vllm in {interaction.channel_id}"):
+                public = is_public(source)
+                await interaction.response.defer(ephemeral=not public, thinking=True)
+                surface.deferred_public, surface.deferred = public, True
+                async with ticket:
+                    await drive(
+                        source,
+                        ctx,
+                        surface,
+                        quick_timeout=None,
+                        metrics=self.metrics,
+                        received=received,
+                    )
+        finally:
+            ticket.cancel()
 
     async def run_typed(
         self, interaction: discord.Interaction, name: str, values: Mapping[str, object]
@@ -337,8 +377,12 @@ class DiscordSurface:
         self.interaction = interaction
         self.ctx = ctx
         self.deferred_public = False
+        # Deferred already: every answer edits the "thinking…" response.
+        self.deferred = False
 
     async def respond(self, reply: Reply, command: Command | None) -> Reply:
+        if self.deferred and command is not None:
+            return await self.follow_up(reply, command)
         ephemeral = reply.ephemeral
         first, *rest = reply_messages(reply)
         await self.interaction.response.send_message(
@@ -351,6 +395,8 @@ class DiscordSurface:
         return await self._posted(reply)
 
     async def acknowledge(self, text: str, *, public: bool) -> None:
+        if self.deferred:
+            return
         # Discord shows its own "vllm-bot is thinking…"; the deferral fixes who sees the
         # answer, so it is public only when a successful answer will be.
         self.deferred_public = public

@@ -35,6 +35,8 @@ class Integrations:
     routes: list[Route] = field(default_factory=list)
     components: list[Component] = field(default_factory=list)
     poll_alerts: Callable[[App], Awaitable[str]] | None = None
+    # One alert flush, run when this instance becomes the scheduler leader.
+    flush_outbox: Callable[[], Awaitable[None]] | None = None
     # Extra `Work` to drain at shutdown (tests; platform pieces not found through routes
     # or components).
     work: list[Work] = field(default_factory=list)
@@ -48,7 +50,7 @@ class Integrations:
                 found.append(route.work)
             elif is_work(route.handler):
                 found.append(route.handler)
-        found += [c for c in self.components if is_work(c)]
+        found += [c for c in self.components if is_work(c) and c not in found]
         return found
 
 
@@ -59,7 +61,11 @@ def discover(services: App) -> Integrations:
         routes, components = deployment.serve(services)
         found.routes += routes
         found.components += components
-    found.routes.append(Route("POST", "/github/webhook", webhook_handler(services)))
+    webhook = webhook_handler(services)
+    found.routes.append(Route("POST", "/github/webhook", webhook))
+    # Also a component: its start flushes the outbox at once (docs/operations.md §6).
+    found.components.append(webhook)
+    found.flush_outbox = webhook.flush
     found.poll_alerts = poll_alerts
     return found
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from typing import TYPE_CHECKING
@@ -12,6 +13,7 @@ from aiohttp import web
 from bot.app import deployments
 from bot.core.metrics import CONTENT_TYPE, Metrics
 from bot.core.models import JSON
+from bot.core.reject import RejectionLog
 from bot.platform import Component, Route
 from bot.probes import Probe, github_reachable, store_reachable
 
@@ -104,6 +106,54 @@ def archive_routes(cache: ArchiveCache) -> list[Route]:
     return [Route("GET", "/digests/{path:.*}", view), Route("GET", "/digests", root)]
 
 
+# What a request may carry: the URL (path and query) and each header line. Past these it
+# is answered 414 / 431 by `oversized`; the parser reads up to PARSER_LIMIT so that it is
+# the bot, not aiohttp's parser (a 400 with a traceback in the log), that refuses.
+MAX_URL = 8192
+MAX_HEADER = 8192
+MAX_HEADERS_TOTAL = 32768
+PARSER_LIMIT = 65536
+OVERSIZED = RejectionLog(interval=60.0)
+
+
+@web.middleware
+async def oversized(
+    request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
+) -> web.StreamResponse:
+    """414 for an over-long URL, 431 for over-long headers: one line a minute in the log
+    (the next says how many more), before any handler, signature check or body read."""
+    if len(request.raw_path) > MAX_URL:
+        OVERSIZED(
+            "HTTP 414", f"URL of {len(request.raw_path)} bytes (limit {MAX_URL})", request.remote
+        )
+        return web.Response(status=414, text=f"URL too long (limit {MAX_URL} bytes)\n")
+    sizes = [len(name) + len(value) for name, value in request.raw_headers]
+    if (sizes and max(sizes) > MAX_HEADER) or sum(sizes) > MAX_HEADERS_TOTAL:
+        OVERSIZED(
+            "HTTP 431", f"headers of {sum(sizes)} bytes (limit {MAX_HEADER} each)", request.remote
+        )
+        return web.Response(
+            status=431, text=f"request headers too large (limit {MAX_HEADER} bytes each)\n"
+        )
+    return await handler(request)
+
+
+class _ParserErrors(logging.Filter):
+    """aiohttp's own "Error handling request" (beyond PARSER_LIMIT, or not HTTP at all):
+    one rate-limited line without the traceback."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if not record.getMessage().startswith("Error handling request"):
+            return True
+        exc = record.exc_info[1] if record.exc_info else None
+        OVERSIZED("HTTP 400", f"unparsable request ({type(exc).__name__})", None)
+        return False
+
+
+SERVER_LOG = logging.getLogger("bot.web.server")
+SERVER_LOG.addFilter(_ParserErrors())
+
+
 def build_app(
     readiness: Readiness, metrics: Metrics, routes: Sequence[Route] = ()
 ) -> web.Application:
@@ -119,7 +169,7 @@ def build_app(
     async def metrics_view(_: web.Request) -> web.Response:
         return web.Response(body=metrics.render().encode(), headers={"Content-Type": CONTENT_TYPE})
 
-    app = web.Application()
+    app = web.Application(middlewares=[oversized])
     app.router.add_get("/healthz", healthz)
     app.router.add_get("/readyz", readyz)
     app.router.add_get("/metrics", metrics_view)
@@ -132,7 +182,14 @@ async def start_site(
     app: web.Application, host: str, port: int, shutdown_timeout: float
 ) -> tuple[web.AppRunner, int]:
     """Listen; returns the runner and the bound port (port 0 picks a free one)."""
-    runner = web.AppRunner(app, access_log=None, shutdown_timeout=shutdown_timeout)
+    runner = web.AppRunner(
+        app,
+        access_log=None,
+        shutdown_timeout=shutdown_timeout,
+        max_line_size=PARSER_LIMIT,
+        max_field_size=PARSER_LIMIT,
+        logger=SERVER_LOG,
+    )
     await runner.setup()
     site = web.TCPSite(runner, host, port)
     try:

@@ -1,9 +1,10 @@
 """The Slack app (slack-bolt AsyncApp): `/vllm`, link unfurling, HTTP and Socket Mode.
 
-`/vllm` goes through the command layer's one answer driver (`bot.commands.driver`):
-acknowledged within Slack's 3 seconds every time, with the answer itself when it is ready
-(a parse error, an answer from local state), else with a progress line ("looking up
-#42121…") and the answer through the command's `response_url` afterwards.
+`/vllm` is acknowledged before anything reads the database or GitHub: a parse error in the
+ack itself, anything else with a progress line ("looking up #42121…"); the command layer's
+answer driver (`bot.commands.driver`) then builds the answer in one of a bounded number of
+workers (`bot.core.tasks.Admission`) and it goes through the command's `response_url`. A
+full queue is answered "busy, try again" in the ack: never late, never a 404.
 
 HTTP mode: `slack_web_app(bot)` / `slack_routes(bot)` serve `POST /slack/events`; bolt checks
 `X-Slack-Signature` with SLACK_SIGNING_SECRET and its 5-minute replay window, answering 401
@@ -15,6 +16,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable, Coroutine, Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
@@ -26,6 +28,7 @@ from slack_sdk.web.async_client import AsyncWebClient
 from bot.commands import Command, CommandError, Context, DigestCommand, Reply, parse_pr_ref
 from bot.commands.backend import services_context
 from bot.commands.driver import drive
+from bot.commands.registry import parse, progress_text
 from bot.core.document import Document
 from bot.core.errors import BotError, ConfigError
 from bot.core.i18n import message
@@ -33,7 +36,14 @@ from bot.core.logging import log_post
 from bot.core.metrics import METRICS, Metrics
 from bot.core.models import JSON
 from bot.core.reject import reject, slack_signature_problem
-from bot.core.tasks import TaskTracker, Tracked
+from bot.core.tasks import (
+    COMMAND_QUEUE,
+    COMMAND_WORKERS,
+    Admission,
+    RateLimitedLog,
+    TaskTracker,
+    Tracked,
+)
 from bot.delivery import DeliveryIncomplete, DeliveryResult, Ledger
 from bot.posting import incomplete_message, post_document
 from bot.slack import NAME
@@ -46,6 +56,8 @@ if TYPE_CHECKING:
     from bot.app import App
 
 log = logging.getLogger(__name__)
+# A flood of commands past the queue: one line a minute, not one per command.
+_busy_log = RateLimitedLog(60.0)
 
 Render = Callable[[Document], list[JSON]]
 ContextFactory = Callable[[str | None, str | None], Context]
@@ -81,8 +93,8 @@ class SlackBot(Tracked):
         signing_secret: str | None = None,
         poster: SlackPoster | None = None,
         render: Render | None = None,
-        cached_timeout: float = 1.5,
         metrics: Metrics | None = None,
+        admission: Admission | None = None,
     ) -> None:
         self.client = client
         self.context_for = context_for
@@ -92,11 +104,12 @@ class SlackBot(Tracked):
         # `/vllm digest post` goes through the same Platform and ledger path as
         # `bot.posting.post_digest`, over this bot's poster (its pacing shared).
         self.platform = SlackPlatform(lambda: self.poster, render=self.render)
-        self.cached_timeout = cached_timeout
         self.metrics = metrics or METRICS
         # Background answers, named for the shutdown log; `serve` drains them before
         # closing clients.
         self.tracker = TaskTracker()
+        # Commands worked on at once (sized to the database pool) and queued beyond that.
+        self.admission = admission or Admission(COMMAND_WORKERS, COMMAND_QUEUE)
         self.signing_secret = signing_secret
         self.app = _bolt_app(client, signing_secret)
         self.app.command("/vllm")(self._on_command)
@@ -114,21 +127,44 @@ class SlackBot(Tracked):
             # cut off by the grace period, so say so instead of starting them.
             await ack(response_type="ephemeral", text=message(ctx.lang, "error.restarting"))
             return
+        try:
+            parsed: Command | CommandError = parse(command.get("text") or "")
+        except CommandError as exc:
+            parsed = exc
         # bolt runs this listener in a task of its own and answers the HTTP request as soon
         # as `ack` is called; the task goes on with the follow-up, and shutdown waits for it.
-        surface = SlackSurface(self, ack, respond, ctx)
-        async with self.tracker.track(f"/vllm in {channel}"):
-            try:
-                await drive(
-                    command.get("text") or "",
-                    ctx,
-                    surface,
-                    quick_timeout=self.cached_timeout,
-                    metrics=self.metrics,
-                    received=received,
-                )
-            except Exception:
-                log.exception("answering /vllm in %s failed", channel)
+        # The ack never waits on the database or GitHub: bad input is answered from the
+        # text alone (in the config's language for the channel), anything else is
+        # acknowledged at once and answered through response_url by a bounded worker.
+        if isinstance(parsed, CommandError):
+            quiet = replace(ctx, subscriptions=None)  # no store lookup for the language
+            await drive(
+                parsed, quiet, SlackSurface(self, ack, respond, quiet), metrics=self.metrics
+            )
+            return
+        ticket = self.admission.ticket()
+        if ticket is None:
+            self.metrics.commands_busy.inc(platform=NAME)
+            _busy_log.log(log, "/vllm in %s: every worker busy; answered 'busy'", channel)
+            await ack(response_type="ephemeral", text=message(ctx.lang, "error.busy"))
+            return
+        try:
+            async with self.tracker.track(f"/vllm in {channel}"):
+                await ack(response_type="ephemeral", text=_text(progress_text(parsed, ctx.lang)))
+                surface = SlackSurface(self, ack, respond, ctx, acked=True)
+                async with ticket:
+                    await drive(
+                        parsed,
+                        ctx,
+                        surface,
+                        quick_timeout=None,
+                        metrics=self.metrics,
+                        received=received,
+                    )
+        except Exception:
+            log.exception("answering /vllm in %s failed", channel)
+        finally:
+            ticket.cancel()
 
     async def post_in_channel(
         self, document: Document, channel: str, command: Command | None, language: str
@@ -313,21 +349,30 @@ class SlackSurface:
 
     platform = "slack"
 
-    def __init__(self, bot: SlackBot, ack: Any, respond: Any, ctx: Context) -> None:
+    def __init__(
+        self, bot: SlackBot, ack: Any, respond: Any, ctx: Context, *, acked: bool = False
+    ) -> None:
         self.bot = bot
         self.ack = ack
         self.respond_url = respond
         self.ctx = ctx
+        # Acknowledged already (with a progress line): every answer goes to response_url.
+        self.acked = acked
 
     async def respond(self, reply: Reply, command: Command | None) -> Reply:
         outcome = await self._posted(reply, command)
         first, *rest = self.bot.bodies(outcome, self.ctx.lang)
-        await self.ack(**first)
+        if self.acked:
+            rest = [first, *rest]
+        else:
+            await self.ack(**first)
         if rest:
             await self.bot.send_responses(self.respond_url, rest)
         return outcome
 
     async def acknowledge(self, text: str, *, public: bool) -> None:
+        if self.acked:
+            return
         # Always private: a public "working on it" line would stay in the channel even if
         # the answer turns out to be an error.
         await self.ack(response_type="ephemeral", text=_text(text))

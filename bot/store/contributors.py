@@ -11,6 +11,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
 from bot.store.sql import chunks, table_of, upsert
 from bot.store.tables import ContributorRow
+from bot.store.text import load_text, store_text
 
 
 class Contributors:
@@ -20,7 +21,8 @@ class Contributors:
 
     async def first_merged(self, repo: str, logins: Iterable[str]) -> dict[str, datetime | None]:
         """Known first-merge times; a login missing from the result was never looked up."""
-        logins = list(logins)
+        # Stored as bot.store.text keeps every string (a NUL in a login included).
+        logins = [store_text(login) for login in logins]
         found: dict[str, datetime | None] = {}
         async with self.session() as session:
             for chunk in chunks(logins):
@@ -29,14 +31,16 @@ class Contributors:
                         ContributorRow.repo == repo, ContributorRow.login.in_(chunk)
                     )
                 )
-                found.update({login: at for login, at in rows})
+                found.update({load_text(login): at for login, at in rows})
         return found
 
     async def set_first_merged(self, repo: str, values: dict[str, datetime | None]) -> None:
         """Keep a merge time known per login: an upper bound of its first merge in `repo`."""
         if not values:
             return
-        rows = [{"repo": repo, "login": k, "first_merged_at": v} for k, v in values.items()]
+        rows = [
+            {"repo": repo, "login": store_text(k), "first_merged_at": v} for k, v in values.items()
+        ]
         async with self.session.begin() as session:
             for chunk in chunks(rows):
                 stmt = upsert(self.engine, table_of(ContributorRow)).values(list(chunk))

@@ -11,33 +11,54 @@ a *record* once the work is done:
 3. A failed attempt is marked "failed" (with its error, redacted and cut short), so the
    next claim takes it at once.
 
-A claim whose owner is gone is taken over at once: on the same host when its pid is not
-alive (or is a different process now: the start time differs, or it is our own pid, which
-means a previous boot of this container); on another host when its lease has expired. The
-takeover is a compare-and-swap on the old owner's token, so two runners cannot both win.
-A takeover (or a failed attempt) means the work may have happened before the owner died:
-the caller must reconcile with the outside world before doing it again (`Outcome.DOUBT`).
+Who owns a claim is an *instance*: a random id each process draws at start, written into
+the claim's token (`INSTANCE.RUN`). PIDs and hostnames only label the claim for people: PID
+1 in every container and a hostname shared by replicas (host networking, compose
+`hostname:`, Kubernetes hostNetwork) must never make two owners. An instance is alive while
+it holds its liveness lock, a lease that only the owner's own life renews:
+
+- PostgreSQL: a shared session advisory lock keyed by the instance, on a connection of its
+  own. When the process dies its session ends and PostgreSQL frees the lock at once.
+- SQLite: a `flock` on `DATABASE.instances/INSTANCE` next to the database file, released
+  by the kernel when the process dies (containers sharing the volume see the same lock).
+
+So a claim of an instance that is gone is taken over at once (a killed `digest --post` can
+be re-run immediately), and one of a live instance never is. The claim's own lease
+(`lease_until`) decides only when liveness cannot be told (rows written before instance
+ids, a database error while asking). The takeover is a compare-and-swap on the old
+owner's token, so two runners cannot both win. A takeover (or a failed attempt) means the
+work may have happened before the owner died: the caller must reconcile with the outside
+world before doing it again (`Outcome.DOUBT`).
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import enum
+import fcntl
+import logging
 import os
+import secrets
 import socket
 import uuid
+import weakref
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from functools import cache
-from typing import Any
+from pathlib import Path
+from typing import Any, Protocol
 
-from sqlalchemy import and_, delete, select, update
+from sqlalchemy import and_, delete, select, text, update
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker
 from sqlalchemy.orm import DeclarativeBase
 
 from bot.core.models import JSON
 from bot.core.secrets import redact
 from bot.store.sql import table_of, upsert
+
+log = logging.getLogger(__name__)
 
 CLAIMED = "claimed"
 SENT = "sent"
@@ -62,21 +83,15 @@ def _host() -> str:
     return socket.gethostname()
 
 
-def _started(pid: int) -> int | None:
-    """The process's start time in clock ticks since boot (Linux), to tell a reused pid."""
-    try:
-        with open(f"/proc/{pid}/stat", "rb") as f:
-            stat = f.read()
-    except OSError:
-        return None
-    # Field 2 (comm) may hold spaces and parentheses: split after its closing one.
-    fields = stat[stat.rfind(b")") + 2 :].split()
-    if fields and fields[0] == b"Z":
-        return -1  # a zombie: dead, only not reaped yet
-    try:
-        return int(fields[19])
-    except (IndexError, ValueError):
-        return None
+@cache
+def _instance(pid: int) -> str:
+    # Keyed by pid so that a forked child draws its own.
+    return secrets.token_hex(8)
+
+
+def instance_id() -> str:
+    """This process's random instance id (16 hex digits), drawn once at first use."""
+    return _instance(os.getpid())
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,11 +103,17 @@ class Owner:
 
     @classmethod
     def current(cls) -> Owner:
-        pid = os.getpid()
-        return cls(uuid.uuid4().hex, _host(), pid, _own_start(pid))
+        return cls(f"{instance_id()}.{uuid.uuid4().hex}", _host(), os.getpid())
+
+    @property
+    def instance(self) -> str | None:
+        """The instance the token names (None for tokens from before instance ids)."""
+        head, dot, _ = self.token.partition(".")
+        return head if dot and head else None
 
     def describe(self) -> str:
-        return f"pid {self.pid} on {self.host}"
+        where = f"pid {self.pid} on {self.host}"
+        return f"{where}, instance {self.instance}" if self.instance else where
 
 
 def _holder(token: str | None, host: str | None, pid: int | None, started: int | None) -> Owner:
@@ -101,35 +122,168 @@ def _holder(token: str | None, host: str | None, pid: int | None, started: int |
     return Owner(token or "", host or "", pid or 0, started)
 
 
-@cache
-def _own_start(pid: int) -> int | None:
-    """This process's start time: read once (keyed by pid, so a fork reads its own), not
-    for every claim row it checks."""
-    return _started(pid)
+def owner_gone(
+    owner: Owner, lease_until: datetime | None, now: datetime, alive: bool | None = None
+) -> bool:
+    """Whether a claim's owner can no longer finish it. `alive` is what the owner's
+    liveness lock says (None: unknown, so the claim's lease decides)."""
+    if owner.instance is not None and owner.instance == instance_id():
+        return False  # another task of this very process
+    if alive is None or owner.instance is None:
+        return lease_until is None or lease_until <= now
+    return not alive
 
 
-def owner_gone(owner: Owner, lease_until: datetime | None, now: datetime) -> bool:
-    """Whether a claim's owner can no longer finish it (see the module docstring)."""
-    expired = lease_until is None or lease_until <= now
-    if owner.host != _host() or owner.pid <= 0:
-        return expired
-    if owner.pid == os.getpid():
-        # Another task of this process is alive; a previous boot of a container that
-        # reuses our pid (pid 1) is not. Only the start time tells them apart.
-        mine = _own_start(owner.pid)
-        if owner.started is None or mine is None:
-            return expired
-        return owner.started != mine
-    try:
-        os.kill(owner.pid, 0)
-    except ProcessLookupError:
-        return True
-    except PermissionError:
-        pass  # alive, another user's
-    started = _started(owner.pid)
-    if started == -1:
-        return True
-    return owner.started is not None and started is not None and started != owner.started
+class Liveness(Protocol):
+    async def hold(self) -> None:
+        """Make sure this instance holds its liveness lock (before it claims anything)."""
+
+    async def alive(self, instance: str) -> bool | None:
+        """Whether `instance` holds its lock now (None: cannot tell)."""
+
+    async def close(self) -> None: ...
+
+
+# pg_advisory_lock_shared(int4, int4): the first key is reserved for ledger instances, the
+# second is 31 bits of the instance id (a collision only delays a takeover to the lease).
+LIVENESS_NAMESPACE = 0x766C6C6D  # "vllm"
+
+
+def _instance_key(instance: str) -> int:
+    return int(instance[:8], 16) & 0x7FFFFFFF
+
+
+class PostgresLiveness:
+    def __init__(self, engine: AsyncEngine) -> None:
+        self.engine = engine
+        self._connection: Any = None  # asyncpg ships no types
+        self._lock = asyncio.Lock()
+
+    async def hold(self) -> None:
+        async with self._lock:
+            if self._connection is not None and not self._connection.is_closed():
+                return
+            # Lazy: asyncpg, the PostgreSQL driver, loads only with a postgresql URL.
+            import asyncpg
+
+            url = self.engine.url.set(drivername="postgresql")
+            self._connection = await asyncpg.connect(
+                url.render_as_string(hide_password=False),
+                timeout=10,
+                server_settings={"application_name": f"vllm-bot instance {instance_id()}"},
+            )
+            await self._connection.execute(
+                "SELECT pg_advisory_lock_shared($1, $2)",
+                LIVENESS_NAMESPACE,
+                _instance_key(instance_id()),
+            )
+
+    async def alive(self, instance: str) -> bool | None:
+        try:
+            async with self.engine.connect() as connection:
+                found = await connection.scalar(
+                    text(
+                        "SELECT EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'advisory' "
+                        "AND classid = CAST(CAST(:ns AS integer) AS oid) "
+                        "AND objid = CAST(CAST(:key AS integer) AS oid) "
+                        "AND objsubid = 2 AND granted)"
+                    ),
+                    {"ns": LIVENESS_NAMESPACE, "key": _instance_key(instance)},
+                )
+        except Exception as exc:  # the lease decides instead
+            log.warning("ledger: cannot ask PostgreSQL who is alive: %s", type(exc).__name__)
+            return None
+        return bool(found)
+
+    async def close(self) -> None:
+        connection, self._connection = self._connection, None
+        if connection is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(connection.close(), timeout=5)
+            if not connection.is_closed():
+                connection.terminate()
+
+
+class FileLiveness:
+    """SQLite: `flock` on one file per instance (shared by the holder, tried exclusively
+    by whoever asks). None as the folder: an in-memory database, which no other process
+    can share, so every other instance is gone."""
+
+    def __init__(self, folder: Path | None) -> None:
+        self.folder = folder
+        self._fd: int | None = None
+
+    async def hold(self) -> None:
+        if self._fd is not None or self.folder is None:
+            return
+        self.folder.mkdir(parents=True, exist_ok=True)
+        fd = os.open(self.folder / instance_id(), os.O_RDWR | os.O_CREAT, 0o644)
+        fcntl.flock(fd, fcntl.LOCK_SH)
+        self._fd = fd
+
+    async def alive(self, instance: str) -> bool | None:
+        if self.folder is None or not instance.isalnum():
+            return False
+        path = self.folder / instance
+        try:
+            fd = os.open(path, os.O_RDWR)
+        except FileNotFoundError:
+            return False
+        except OSError:
+            return None
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            return True
+        except OSError:
+            return None
+        finally:
+            os.close(fd)
+        # Nobody holds it: that instance is gone for good (ids are never reused).
+        with contextlib.suppress(OSError):
+            path.unlink()
+        return False
+
+    async def close(self) -> None:
+        fd, self._fd = self._fd, None
+        if fd is None or self.folder is None:
+            return
+        try:
+            # Alone on it (no other store of this process holds it): remove it while still
+            # locked, so nobody can find it free and mistake a closing instance for a dead
+            # one halfway. Otherwise it stays for whoever finds it unlocked later.
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            (self.folder / instance_id()).unlink(missing_ok=True)
+        except OSError:
+            pass
+        finally:
+            os.close(fd)
+
+
+_LIVENESS: weakref.WeakKeyDictionary[Any, Liveness] = weakref.WeakKeyDictionary()
+
+
+def liveness_for(engine: AsyncEngine) -> Liveness:
+    """The liveness lock of `engine`'s database, one per engine (its ledgers share it)."""
+    found = _LIVENESS.get(engine.sync_engine)
+    if found is None:
+        url = engine.url
+        if url.get_backend_name() == "postgresql":
+            found = PostgresLiveness(engine)
+        else:
+            database = url.database or ""
+            memory = database in ("", ":memory:") or database.startswith("file:")
+            found = FileLiveness(None if memory else Path(database + ".instances"))
+        _LIVENESS[engine.sync_engine] = found
+    return found
+
+
+async def close_liveness(engine: AsyncEngine) -> None:
+    """Give up `engine`'s liveness lock (the store closes): claims still held are taken
+    over at once."""
+    found = _LIVENESS.pop(engine.sync_engine, None)
+    if found is not None:
+        await found.close()
 
 
 def error_text(exc: BaseException | str) -> str:
@@ -165,6 +319,15 @@ class ClaimLedger:
         self.session = session
         self.table = table
         self.key = key
+        self.liveness = liveness_for(engine)
+
+    async def _alive(self, owner: Owner) -> bool | None:
+        instance = owner.instance
+        if instance is None:
+            return None
+        if instance == instance_id():
+            return True
+        return await self.liveness.alive(instance)
 
     def _insert(self) -> Any:
         return upsert(self.engine, table_of(self.table))
@@ -194,6 +357,9 @@ class ClaimLedger:
     ) -> Claim:
         """Claim the row for `owner`: NEW, DOUBT (taken over or retried), BUSY or DONE."""
         now = now or datetime.now(UTC)
+        if owner.instance == instance_id():
+            # Before the claim exists: others must find its owner alive from the start.
+            await self.liveness.hold()
         values = dict(values or {})
         owned = self._owned(owner, now, lease)
         insert = (
@@ -230,7 +396,9 @@ class ClaimLedger:
                     return Claim(Outcome.DONE)
                 if state == CLAIMED and token == owner.token:
                     return Claim(Outcome.DOUBT, holder, error)
-                if state == CLAIMED and not owner_gone(holder, lease_until, now):
+                if state == CLAIMED and not owner_gone(
+                    holder, lease_until, now, await self._alive(holder)
+                ):
                     return Claim(Outcome.BUSY, holder)
                 # Compare-and-swap on the row as read: a concurrent taker changes claimed_by.
                 swap = (
@@ -314,19 +482,15 @@ class ClaimLedger:
                 )
             )
 
-    def live(self, rows: list[Any], now: datetime | None = None) -> list[Any]:
+    async def live(self, rows: list[Any], now: datetime | None = None) -> list[Any]:
         """The rows (with the ledger columns) that are recorded or held by a live owner."""
         now = now or datetime.now(UTC)
-        return [
-            r
-            for r in rows
-            if r.state == SENT
-            or (
-                r.state == CLAIMED
-                and not owner_gone(
-                    _holder(r.claimed_by, r.owner_host, r.owner_pid, r.owner_started),
-                    r.lease_until,
-                    now,
-                )
-            )
-        ]
+        found = []
+        for r in rows:
+            if r.state == SENT:
+                found.append(r)
+            elif r.state == CLAIMED:
+                holder = _holder(r.claimed_by, r.owner_host, r.owner_pid, r.owner_started)
+                if not owner_gone(holder, r.lease_until, now, await self._alive(holder)):
+                    found.append(r)
+        return found

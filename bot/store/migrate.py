@@ -56,9 +56,21 @@ def _current_revisions(connection: Connection) -> set[str]:
     return {str(row[0]) for row in rows}
 
 
+# pg_advisory_xact_lock's key for schema upgrades (beside bot.runtime.leader's scheduler key).
+MIGRATION_LOCK_KEY = 0x766C6C6D_626F7402  # "vllmbot" + 2
+
+
 def _upgrade(connection: Connection) -> None:
     if _current_revisions(connection) == {head_revision()}:
         return
+    if connection.dialect.name == "postgresql":
+        # N replicas starting at once on an empty database: one upgrades, the others wait
+        # here, then find the schema at head. Transaction-scoped, so a replica that dies
+        # mid-upgrade frees it with its rolled-back transaction. (SQLite serialises writers
+        # on the file already.)
+        connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK_KEY})
+        if _current_revisions(connection) == {head_revision()}:
+            return
     # Lazy: see alembic_config.
     from alembic import command
 

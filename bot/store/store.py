@@ -12,10 +12,12 @@ from sqlalchemy import event, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
 
+from bot.core.tasks import COMMAND_WORKERS
 from bot.store.analyses import AnalysisCache
 from bot.store.contributors import Contributors
 from bot.store.deliveries import Deliveries
 from bot.store.http_cache import HTTPCache
+from bot.store.ledger import close_liveness
 from bot.store.migrate import upgrade
 from bot.store.prs import PullRequests
 from bot.store.releases import Releases
@@ -36,6 +38,14 @@ def _sqlite_wal(dbapi_connection: Any, _record: Any) -> None:
         pass
     finally:
         cursor.close()
+
+
+# Per process: N replicas open up to N × (POOL_SIZE + POOL_OVERFLOW) connections plus one
+# each for the scheduler lock and the ledger's liveness lock; PostgreSQL's default
+# max_connections (100) leaves room for about four replicas.
+POOL_SIZE = COMMAND_WORKERS
+POOL_OVERFLOW = 10
+POOL_TIMEOUT = 10.0
 
 
 class Store:
@@ -63,10 +73,17 @@ class Store:
         ):
             # Once per process, before any connection exists: blocking here is harmless.
             Path(database).expanduser().parent.mkdir(parents=True, exist_ok=True)  # noqa: ASYNC240
-        kwargs = {}
+        kwargs: dict[str, Any] = {}
         if parsed.get_backend_name() == "sqlite":
             # Writers wait for each other instead of failing with "database is locked".
             kwargs["connect_args"] = {"timeout": 30}
+        elif parsed.get_backend_name() == "postgresql":
+            # Sized with the command queue (bot.core.tasks.Admission, POOL_SIZE workers):
+            # commands wait in that queue, so the pool's own wait is only a backstop for
+            # the scheduler, webhooks and the ledger (docs/operations.md §6).
+            kwargs.update(
+                pool_size=POOL_SIZE, max_overflow=POOL_OVERFLOW, pool_timeout=POOL_TIMEOUT
+            )
         engine = create_async_engine(url, **kwargs)
         if parsed.get_backend_name() == "sqlite" and database not in ("", ":memory:"):
             event.listen(engine.sync_engine, "connect", _sqlite_wal)
@@ -75,7 +92,19 @@ class Store:
         return cls(engine)
 
     async def close(self) -> None:
+        await close_liveness(self.engine)
         await self.engine.dispose()
+
+    def pool_use(self) -> tuple[int, int] | None:
+        """(connections checked out, the most the pool may open), or None for a pool
+        that does not count (SQLite in memory)."""
+        pool = self.engine.pool
+        checked_out = getattr(pool, "checkedout", None)
+        size = getattr(pool, "size", None)
+        overflow = getattr(pool, "_max_overflow", 0)
+        if not callable(checked_out) or not callable(size):
+            return None
+        return int(checked_out()), int(size()) + max(int(overflow), 0)
 
     async def __aenter__(self) -> Store:
         return self

@@ -57,7 +57,8 @@ class PullRequestRow(Base):
     title: Mapped[str] = mapped_column(Text)
     body: Mapped[str] = mapped_column(Text, default="")
     url: Mapped[str] = mapped_column(Text)
-    author: Mapped[str | None] = mapped_column(String(200))
+    # Text: any length on every database (migration 0007).
+    author: Mapped[str | None] = mapped_column(Text)
     state: Mapped[str] = mapped_column(String(10))
     created_at: Mapped[datetime] = mapped_column(UTCDateTime())
     merged_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
@@ -68,8 +69,8 @@ class PullRequestRow(Base):
     files_known: Mapped[bool] = mapped_column(Boolean, default=True)
     review_count: Mapped[int] = mapped_column(Integer, default=0)
     comment_count: Mapped[int] = mapped_column(Integer, default=0)
-    merged_by: Mapped[str | None] = mapped_column(String(200))
-    base_ref: Mapped[str | None] = mapped_column(String(255))
+    merged_by: Mapped[str | None] = mapped_column(Text)
+    base_ref: Mapped[str | None] = mapped_column(Text)
     fetched_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
 
 
@@ -93,7 +94,7 @@ class PRLabelRow(Base):
     pr_id: Mapped[int] = mapped_column(
         ForeignKey("pull_requests.id", ondelete="CASCADE"), index=True
     )
-    name: Mapped[str] = mapped_column(String(255))
+    name: Mapped[str] = mapped_column(Text)
 
 
 class PRAnalysisRow(Base):
@@ -147,7 +148,7 @@ class ContributorRow(Base):
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
     repo: Mapped[str] = mapped_column(String(200))
-    login: Mapped[str] = mapped_column(String(200))
+    login: Mapped[str] = mapped_column(Text)
     first_merged_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
 
 

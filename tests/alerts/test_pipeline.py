@@ -4,7 +4,6 @@ restarts, failures and concurrent senders."""
 from __future__ import annotations
 
 import asyncio
-import socket
 from datetime import UTC, datetime, timedelta
 
 from bot.alerts.pipeline import AlertPipeline
@@ -14,7 +13,7 @@ from bot.alerts.settings import AlertChannel
 from bot.core.filters import SubscriptionFilters
 from bot.store import Store
 from bot.store.ledger import Owner
-from tests.fakes.processes import dead_pid
+from tests.fakes.processes import gone_owner
 
 from .conftest import T0, Env, card_kind, make_pr
 
@@ -225,7 +224,7 @@ async def test_a_claim_of_a_dead_process_on_this_host_is_taken_over_at_once(env:
     sub = await env.subscribe("attention")
     db = AlertSends(env.store)
     pr = make_pr(1)
-    gone = Owner("crashed", socket.gethostname(), dead_pid())
+    gone = gone_owner()
     crashed = await db.claim(
         sub_ids=[int(sub.id)], repo=pr.repo, number=1, platform="slack", channel="C1",
         owner=gone, now=env.clock(),

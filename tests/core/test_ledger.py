@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import socket
 from collections.abc import AsyncIterator
+from contextlib import nullcontext
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -16,7 +17,7 @@ from bot.alerts.repository import AlertStore, WebhookDeliveries
 from bot.alerts.tables import WebhookDeliveryRow
 from bot.store import Store
 from bot.store.ledger import ERROR_MAX, Outcome, Owner, error_text, owner_gone
-from tests.fakes.processes import dead_pid
+from tests.fakes.processes import gone_owner, live_instance
 
 NOW = datetime(2026, 6, 1, tzinfo=UTC)
 
@@ -28,17 +29,35 @@ async def store(tmp_path: Path) -> AsyncIterator[Store]:
 
 
 def test_who_is_gone() -> None:
-    host = socket.gethostname()
-    me = Owner.current()
     lease = NOW + timedelta(minutes=5)
-    assert not owner_gone(me, lease, NOW)  # this very process
-    assert owner_gone(Owner("x", host, dead_pid()), lease, NOW)  # a dead pid, lease or not
-    # Our pid with another start time: a previous boot of a container (pid 1 again).
-    if me.started is not None:
-        assert owner_gone(Owner("x", host, me.pid, me.started + 1), lease, NOW)
-    elsewhere = Owner("x", "another-host", 1)
-    assert not owner_gone(elsewhere, lease, NOW)
-    assert owner_gone(elsewhere, lease, lease)  # other hosts: only the lease tells
+    me = Owner.current()
+    assert me.instance is not None and len(me.instance) == 16
+    assert not owner_gone(me, lease, lease, alive=False)  # this very process, always
+    # Our own host and pid (pid 1 in two containers): only the instance's lock tells.
+    twin = Owner(f"{'0' * 16}.run", socket.gethostname(), me.pid)
+    assert owner_gone(twin, lease, NOW, alive=False)
+    assert not owner_gone(twin, lease, lease + timedelta(days=1), alive=True)
+    # Liveness unknown (a database error) or a token from before instance ids: the lease.
+    assert not owner_gone(twin, lease, NOW)
+    assert owner_gone(twin, lease, lease)
+    assert owner_gone(Owner("legacy", "another-host", 1), lease, lease, alive=True)
+
+
+@pytest.mark.parametrize("alive", [True, False])
+async def test_a_claim_naming_our_host_and_pid_is_decided_by_its_instance(
+    store: Store, alive: bool
+) -> None:
+    ledger = WebhookDeliveries(store).ledger
+    values = {"event": "pull_request", "received_at": NOW}
+    me = Owner.current()
+    database = Path(str(store.engine.url.database))
+    with live_instance(database, pid=me.pid) if alive else nullcontext(gone_owner(me.pid)) as twin:
+        assert (twin.host, twin.pid) == (me.host, me.pid) and twin.instance != me.instance
+        first = await ledger.claim({"delivery_id": "d1"}, twin, values=values, now=NOW)
+        assert first.outcome is Outcome.NEW
+        second = await ledger.claim({"delivery_id": "d1"}, me, values=values, now=NOW)
+    assert second.outcome is (Outcome.BUSY if alive else Outcome.DOUBT)
+    assert second.holder is not None and second.holder.token == twin.token
 
 
 async def test_a_webhook_delivery_is_handled_once_unless_its_handler_died(store: Store) -> None:
@@ -51,7 +70,7 @@ async def test_a_webhook_delivery_is_handled_once_unless_its_handler_died(store:
 
     # A handler killed mid-way: its claim is taken over by the next redelivery at once.
     ledger = db.ledger
-    gone = Owner("crashed", socket.gethostname(), dead_pid())
+    gone = gone_owner()
     first = await ledger.claim(
         {"delivery_id": "d2"}, gone, values={"event": "pull_request", "received_at": NOW}, now=NOW
     )
@@ -102,3 +121,13 @@ async def test_migration_0005_keeps_rows_and_their_meaning(tmp_path: Path) -> No
         assert await db.sends.handled([1], "o/r", 7, now=NOW) == {1}
         # A delivery handled before the upgrade stays handled.
         assert not await db.webhooks.claim("d-old", "pull_request", NOW)
+
+
+async def test_a_closed_store_leaves_no_liveness_file_behind(tmp_path: Path) -> None:
+    url = f"sqlite+aiosqlite:///{tmp_path / 'l.db'}"
+    async with await Store.open(url) as store:
+        ledger = WebhookDeliveries(store).ledger
+        values = {"event": "pull_request", "received_at": NOW}
+        await ledger.claim({"delivery_id": "d1"}, Owner.current(), values=values, now=NOW)
+        assert [p.name for p in (tmp_path / "l.db.instances").iterdir()] != []
+    assert list((tmp_path / "l.db.instances").iterdir()) == []

@@ -16,6 +16,7 @@ from bot.commands import COMMANDS, Context, help_text
 from bot.core.config import Config, DiscordConfig, RepoConfig
 from bot.core.errors import GitHubUnavailable
 from bot.core.i18n import message
+from bot.core.tasks import Admission
 from bot.discord.app import CommandHandler, VllmDiscordBot
 from bot.discord.endpoints import DiscordEndpoints
 from bot.store import Store
@@ -65,6 +66,23 @@ class Harness:
         # How fast: bench/bench_discord_response.py measures it (Discord's deadline is 3 s).
         (callback,) = self.fake.callbacks_for(interaction.id)
         return callback.body
+
+    async def answer(self, interaction: FakeInteraction) -> dict[str, Any]:
+        """The answer the user sees after the deferral: the edited "thinking…" response,
+        or the first follow-up when that was dropped for a private error; with its flags."""
+
+        def answered() -> bool:
+            if interaction.deleted_original:
+                return bool(interaction.followups)
+            original = interaction.original
+            return original is not None and bool(
+                original.body.get("content") or original.body.get("embeds")
+            )
+
+        await self.fake.wait_for(answered)
+        seen = interaction.followups[0] if interaction.deleted_original else interaction.original
+        assert seen is not None
+        return {**seen.body, "flags": seen.flags}
 
     async def choices(self, subcommand: str, **options: Any) -> list[dict[str, Any]]:
         interaction = self.invoke(subcommand, autocomplete=True, **options)
@@ -189,15 +207,28 @@ async def test_without_guilds_commands_sync_globally(
 # ---------------------------------------------------------------------------- /vllm pr
 
 
-async def test_cached_pr_is_answered_in_the_first_response(bot: Harness) -> None:
+async def test_cached_pr_is_deferred_at_once_then_answered(bot: Harness) -> None:
     bot.backend.add(make_pr(42121), cached=True)
+    interaction = bot.invoke("pr", number=42121)
 
-    body = await bot.first_response(bot.invoke("pr", number=42121))
-
-    assert body["type"] == 4  # the answer itself, no "thinking…" first
-    assert body["data"]["flags"] & EPHEMERAL
-    assert "42121" in body["data"]["embeds"][0]["title"]
+    # Deferred before the store is read: the 3-second window never waits on the database.
+    assert await bot.first_response(interaction) == {"type": 5, "data": {"flags": EPHEMERAL}}
+    answer = await bot.answer(interaction)
+    assert answer["flags"] & EPHEMERAL
+    assert "42121" in answer["embeds"][0]["title"]
     assert bot.backend.fetches == []
+
+
+async def test_a_full_queue_answers_busy_in_the_first_response(bot: Harness) -> None:
+    bot.backend.gate = asyncio.Event()  # GitHub is slow: the one worker stays busy
+    bot.client.handler.admission = Admission(1, 0)
+    first = bot.invoke("pr", number=1)
+    assert (await bot.first_response(first))["type"] == 5
+    body = await bot.first_response(bot.invoke("pr", number=2))
+    assert body["type"] == 4 and body["data"]["flags"] & EPHEMERAL
+    assert body["data"]["content"] == "vllm-bot is busy right now; try again in a few seconds"
+    bot.backend.gate.set()
+    await bot.answer(first)
 
 
 async def test_uncached_pr_is_deferred_then_the_original_response_edited(bot: Harness) -> None:
@@ -218,20 +249,20 @@ async def test_uncached_pr_is_deferred_then_the_original_response_edited(bot: Ha
 
 
 async def test_pr_in_an_unwatched_repo_is_an_ephemeral_error(bot: Harness) -> None:
-    body = await bot.first_response(bot.invoke("pr", number=1, repo="someone/else"))
+    answer = await bot.answer(bot.invoke("pr", number=1, repo="someone/else"))
 
-    assert body["type"] == 4 and body["data"]["flags"] & EPHEMERAL
-    assert "someone/else is not watched" in body["data"]["content"]
-    assert "usage: /vllm pr" in body["data"]["content"]
+    assert answer["flags"] & EPHEMERAL
+    assert "someone/else is not watched" in answer["content"]
+    assert "usage: /vllm pr" in answer["content"]
 
 
 async def test_pr_in_another_watched_repo_uses_it(bot: Harness) -> None:
     other = "vllm-project/production-stack"
     bot.backend.add(make_pr(7, repo=other), cached=True)
 
-    body = await bot.first_response(bot.invoke("pr", number=7, repo=other))
+    answer = await bot.answer(bot.invoke("pr", number=7, repo=other))
 
-    assert body["type"] == 4 and "#7" in body["data"]["embeds"][0]["title"]
+    assert "#7" in answer["embeds"][0]["title"]
 
 
 # ---------------------------------------------------------------------------- /vllm digest
@@ -312,35 +343,32 @@ async def test_failed_public_deferral_turns_into_a_private_error(bot: Harness) -
 
 
 async def test_subscribe_goes_through_the_command_layer(bot: Harness) -> None:
-    body = await bot.first_response(
+    answer = await bot.answer(
         bot.invoke("subscribe", module="attention Mixture of", filters="min:7 -label:ci")
     )
     # "Mixture of" is not a module: the command layer says so, privately.
-    assert body["data"]["flags"] & EPHEMERAL and "unknown module" in body["data"]["content"]
+    assert answer["flags"] & EPHEMERAL and "unknown module" in answer["content"]
 
-    body = await bot.first_response(
+    answer = await bot.answer(
         bot.invoke("subscribe", module="attention moe", filters="min:7 -label:ci")
     )
-    assert body["type"] == 4 and not body["data"].get("flags")  # the channel sees it
+    assert not answer["flags"]  # the channel sees it
     (_, channel, info) = bot.subscriptions.items[0]
     assert channel == str(bot.channel)
     assert info.modules == ("attention", "moe")
     assert info.filters.min_score == 7 and info.filters.not_labels == ("ci",)
 
-    body = await bot.first_response(bot.invoke("unsubscribe", target="moe"))
-    assert "removed 1 subscription" in body["data"]["content"]
+    answer = await bot.answer(bot.invoke("unsubscribe", target="moe"))
+    assert "removed 1 subscription" in answer["content"]
     assert bot.subscriptions.items == []
 
 
-async def test_help_and_modules_answer_at_once(bot: Harness) -> None:
-    body = await bot.first_response(bot.invoke("help"))
-    assert body["type"] == 4 and body["data"]["content"] == help_text()
-
-    body = await bot.first_response(bot.invoke("help", command="subscribe"))
-    assert body["data"]["content"] == help_text("subscribe")
-
-    body = await bot.first_response(bot.invoke("modules"))
-    assert body["type"] == 4 and "attention" in body["data"]["embeds"][0]["description"]
+async def test_help_and_modules(bot: Harness) -> None:
+    assert (await bot.answer(bot.invoke("help")))["content"] == help_text()
+    answer = await bot.answer(bot.invoke("help", command="subscribe"))
+    assert answer["content"] == help_text("subscribe")
+    answer = await bot.answer(bot.invoke("modules"))
+    assert "attention" in answer["embeds"][0]["description"]
 
 
 # ---------------------------------------------------------------------------- autocomplete
@@ -370,7 +398,7 @@ async def test_repo_week_and_unsubscribe_autocomplete(bot: Harness) -> None:
     weeks = await bot.choices("digest", week=Focused(""))
     assert [c["value"] for c in weeks[:2]] == ["last", "this"] and len(weeks) <= 25
 
-    await bot.first_response(bot.invoke("subscribe", module="rocm"))
+    await bot.answer(bot.invoke("subscribe", module="rocm"))
     targets = await bot.choices("unsubscribe", target=Focused(""))
     assert [c["value"] for c in targets] == ["all", "1", "rocm"]
 
@@ -419,10 +447,10 @@ async def test_running_commands_are_in_flight_and_new_ones_refused_at_shutdown(
 # ---------------------------------------------------------------------------- new commands
 
 
-async def test_version_answers_at_once(bot: Harness) -> None:
-    body = await bot.first_response(bot.invoke("version"))
-    assert body["type"] == 4 and body["data"]["flags"] & EPHEMERAL
-    assert body["data"]["content"] == "vllm-bot 0.1.0 · rule set vllm 3:abc123 · store schema 0004"
+async def test_version(bot: Harness) -> None:
+    answer = await bot.answer(bot.invoke("version"))
+    assert answer["flags"] & EPHEMERAL
+    assert answer["content"] == "vllm-bot 0.1.0 · rule set vllm 3:abc123 · store schema 0004"
 
 
 async def test_module_digest_gets_typed_values_not_text(bot: Harness) -> None:
@@ -445,9 +473,9 @@ async def test_typed_bad_week_is_one_private_line_with_usage(bot: Harness) -> No
 
 
 async def test_weekly_subscription_as_a_typed_option(bot: Harness) -> None:
-    body = await bot.first_response(bot.invoke("subscribe", module="rocm", weekly=True))
-    assert body["type"] == 4 and not body["data"].get("flags")
-    assert body["data"]["content"] == "subscribed this channel to a weekly module digest: #1: rocm"
+    answer = await bot.answer(bot.invoke("subscribe", module="rocm", weekly=True))
+    assert not answer["flags"]
+    assert answer["content"] == "subscribed this channel to a weekly module digest: #1: rocm"
     assert bot.subscriptions.items[0][2].weekly
 
 
@@ -464,12 +492,12 @@ async def test_replies_in_the_channel_language(
 ) -> None:
     harness = await start_bot(fake, endpoints, store, [fake.guild_id], language="zh")
     try:
-        body = await harness.first_response(harness.invoke("pr", number=1, repo="someone/else"))
-        assert body["data"]["content"].splitlines() == [
+        answer = await harness.answer(harness.invoke("pr", number=1, repo="someone/else"))
+        assert answer["content"].splitlines() == [
             f"本机器人没有关注 someone/else（关注的是 {REPO}、vllm-project/production-stack）",
             "用法：/vllm pr <number|url>",
         ]
-        body = await harness.first_response(harness.invoke("help"))
-        assert body["data"]["content"] == help_text(language="zh")
+        answer = await harness.answer(harness.invoke("help"))
+        assert answer["content"] == help_text(language="zh")
     finally:
         await harness.client.close()

@@ -3,17 +3,15 @@ finds a crashed run's message by reading the channel or thread."""
 
 from __future__ import annotations
 
-import socket
-
 from discord.http import HTTPClient
 
 from bot.discord.poster import DiscordPoster, part_nonce
 from bot.store import Store
-from bot.store.ledger import Outcome, Owner
+from bot.store.ledger import Outcome
 from formatters.discord import discord_thread_name, render_discord
 from tests.commands.fakes import digest_document
 from tests.fakes.discord import FakeDiscord
-from tests.fakes.processes import dead_pid
+from tests.fakes.processes import gone_owner
 
 
 async def test_a_resend_with_the_same_nonce_returns_the_first_message(
@@ -41,7 +39,7 @@ async def test_a_takeover_records_the_part_the_crashed_run_posted(
     poster = DiscordPoster(http)
     # The crashed run: the summary reached Discord, its ledger row stayed "claimed".
     posted = await poster.send_message(str(channel), payloads[0])
-    crashed = Owner("crashed", socket.gethostname(), dead_pid())
+    crashed = gone_owner()
     claim = await store.deliveries.claim(doc.id, "discord", str(channel), 0, 3, owner=crashed)
     assert claim.outcome is Outcome.NEW
 

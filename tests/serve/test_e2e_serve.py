@@ -191,12 +191,22 @@ async def fakes() -> AsyncIterator[Fakes]:
 
 
 @asynccontextmanager
-async def running_serve(fakes: Fakes, tmp_path: Path, slack_mode: str) -> AsyncIterator[Serve]:
-    """`python -m bot serve` with every platform configured, until the test ends."""
+async def running_serve(
+    fakes: Fakes,
+    tmp_path: Path,
+    slack_mode: str,
+    overrides: dict[str, str] | None = None,
+    args: tuple[str, ...] = (),
+    config_text: str = CONFIG,
+    started: str = r"now runs the scheduler",
+) -> AsyncIterator[Serve]:
+    """`python -m bot serve` with every platform configured, until the test ends.
+    `overrides` replace environment variables (a platform made unreachable); `args` go
+    before `serve` (`--debug`)."""
     github, slack, discord = fakes
     config = tmp_path / "bot.toml"
     config.write_text(
-        CONFIG.replace('mode = "http"', f'mode = "{slack_mode}"')
+        config_text.replace('mode = "http"', f'mode = "{slack_mode}"')
         + f"\n[discord]\nguild_ids = [{discord.guild_id}]\n"
     )
     env = {
@@ -219,8 +229,13 @@ async def running_serve(fakes: Fakes, tmp_path: Path, slack_mode: str) -> AsyncI
         env["SLACK_SIGNING_SECRET"] = SIGNING_SECRET
     else:
         env["SLACK_APP_TOKEN"] = slack.app_token
+    env.update(overrides or {})
+    # VLLM_BOT_TEST_PROFILE=FILE runs serve under cProfile (benches looking for hot spots).
+    profile = os.environ.get("VLLM_BOT_TEST_PROFILE")
+    runner = ["-m", "cProfile", "-o", profile] if profile else []
+    command = [*runner, "-m", "bot", *args, "--config", str(config), "serve", "--port", "0"]
     process = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "bot", "--config", str(config), "serve", "--port", "0",
+        sys.executable, *command,
         cwd=ROOT, env=env, stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE,
     )  # fmt: skip
     running = Serve(process)
@@ -228,7 +243,7 @@ async def running_serve(fakes: Fakes, tmp_path: Path, slack_mode: str) -> AsyncI
     try:
         port = (await running.wait_log(r"listening on http://127\.0\.0\.1:(\d+)"))[1]
         running.base = f"http://127.0.0.1:{port}"
-        await running.wait_log(r"now runs the scheduler")
+        await running.wait_log(started)
         yield running
     finally:
         if process.returncode is None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import logging
 import re
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
@@ -12,6 +14,7 @@ from aiohttp import web
 
 from bot.core.config import Environment
 from bot.core.metrics import Metrics
+from bot.core.tasks import Admission
 from bot.delivery import DeliveryResult
 from bot.platform import Route
 from bot.runtime.integrations import Integrations
@@ -174,3 +177,73 @@ async def test_scheduled_posts_are_counted_in_metrics(store) -> None:
     assert await server.jobs.run_digest("digest:slack:C0123:vllm-project/vllm:en") == "posted"
     assert posted == ["2026-W23"]
     assert 'vllm_bot_digests_posted_total{platform="slack"} 1' in metrics.render()
+
+
+def _sample(text: str, name: str) -> float | None:
+    for line in text.splitlines():
+        if line.startswith(name + " "):
+            return float(line.split()[1])
+    return None
+
+
+async def test_metrics_show_the_command_queue_and_the_database_pool(running) -> None:
+    server, _ = running
+    admission = Admission(1, 2)
+    working, waiting = admission.ticket(), admission.ticket()
+    assert working is not None and waiting is not None
+    await working.__aenter__()
+    try:
+        async with httpx.AsyncClient() as client:
+            text = (await client.get(f"http://127.0.0.1:{server.port}/metrics")).text
+    finally:
+        waiting.cancel()
+        await working.__aexit__(None, None, None)
+    # Other tests' bots may still be alive in this process: ours are counted among them.
+    depth, running_now = (
+        _sample(text, "vllm_bot_command_queue_depth"),
+        _sample(text, "vllm_bot_commands_running"),
+    )
+    assert depth is not None and depth >= 1
+    assert running_now is not None and running_now >= 1
+    size, in_use = _sample(text, "vllm_bot_db_pool_size"), _sample(text, "vllm_bot_db_pool_in_use")
+    assert size is not None and size >= 1
+    assert in_use is not None and 0 <= in_use <= size
+
+
+async def raw_status(port: int, target: str) -> int:
+    """The status of a request no HTTP client library would send."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    try:
+        writer.write(f"GET {target} HTTP/1.1\r\nHost: bot\r\n\r\n".encode())
+        await writer.drain()
+        return int((await reader.readline()).split()[1])
+    finally:
+        writer.close()
+
+
+async def test_over_long_urls_and_headers_are_414_and_431_with_one_log_line(
+    running, caplog: pytest.LogCaptureFixture
+) -> None:
+    server, _ = running
+    base = f"http://127.0.0.1:{server.port}"
+    caplog.set_level(logging.INFO)
+    async with httpx.AsyncClient() as client:
+        urls = [await client.get(f"{base}/healthz?q={'x' * (9000 + i)}") for i in range(20)]
+        headers = [
+            await client.get(f"{base}/healthz", headers={"X-Junk": "y" * 9000}) for _ in range(20)
+        ]
+        # Past what the parser reads at all: aiohttp's 400, still without its traceback.
+        huge = await raw_status(server.port, f"/healthz?q={'z' * 70_000}")
+        fine = await client.get(f"{base}/healthz?q={'x' * 100}")
+    assert {r.status_code for r in urls} == {414}
+    assert {r.status_code for r in headers} == {431}
+    assert huge == 400 and fine.status_code == 200
+    lines = [r for r in caplog.records if r.name.startswith(("bot.web", "aiohttp"))]
+    assert all(r.exc_info is None for r in lines)
+    assert all(r.levelno < logging.ERROR for r in lines)
+    # One line per kind (the interval is a minute), whatever the number of requests.
+    assert sorted(r.getMessage().split(":")[0] for r in lines) == [
+        "HTTP 400",
+        "HTTP 414",
+        "HTTP 431",
+    ]

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import os
-import socket
 import sys
 import threading
 from collections.abc import AsyncIterator, Callable
@@ -20,7 +19,7 @@ from bot.delivery import DeliveryResult, Send, Sent, deliver
 from bot.store import Store
 from bot.store.ledger import LEASE, Outcome, Owner
 from tests.fakes.databases import postgres_database
-from tests.fakes.processes import dead_pid
+from tests.fakes.processes import gone_owner
 
 DOC = "digest:vllm-project/vllm:2026-W23:en"
 
@@ -240,7 +239,7 @@ class Finder:
 async def test_a_claim_of_a_dead_process_on_this_host_is_taken_over_at_once(
     store: Store,
 ) -> None:
-    crashed = Owner("crashed", socket.gethostname(), dead_pid())
+    crashed = gone_owner()
     await crashed_run_holding_part_1(store, crashed)
     send, find = Recorder(), Finder({})
     result = await post3(store, send, find)
@@ -253,7 +252,7 @@ async def test_a_claim_of_a_dead_process_on_this_host_is_taken_over_at_once(
 async def test_a_part_the_crashed_run_had_posted_is_recorded_not_posted_again(
     store: Store,
 ) -> None:
-    await crashed_run_holding_part_1(store, Owner("crashed", socket.gethostname(), dead_pid()))
+    await crashed_run_holding_part_1(store, gone_owner())
     send, find = Recorder(), Finder({1: "posted-before-the-crash"})
     result = await post3(store, send, find)
     assert send.calls == [(2, "m0")] and result.reconciled == [1] and result.complete
@@ -276,20 +275,34 @@ async def test_a_claim_from_another_host_waits_for_its_lease(store: Store) -> No
     assert claim.outcome is Outcome.DOUBT and claim.holder == elsewhere
 
 
-async def test_a_live_process_on_this_host_keeps_its_claim(store: Store) -> None:
-    alive = await asyncio.create_subprocess_exec(
-        sys.executable, "-c", "import time; time.sleep(60)"
+async def test_a_live_instance_keeps_its_claim_whatever_pid_and_host_it_reports(
+    store: Store,
+) -> None:
+    # Another container: same hostname, pid 1 (as every container's first process), alive
+    # while it holds its liveness lock - here a separate process holds it.
+    owner = gone_owner(pid=1)
+    database = store.engine.url.database
+    lock = f"{database}.instances/{owner.instance}"
+    holder = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-c",
+        "import fcntl, os, sys, time; os.makedirs(os.path.dirname(sys.argv[1]), exist_ok=True);"
+        " fd = os.open(sys.argv[1], os.O_RDWR | os.O_CREAT); fcntl.flock(fd, fcntl.LOCK_SH);"
+        " print('held', flush=True); time.sleep(60)",
+        lock,
+        stdout=asyncio.subprocess.PIPE,
     )
     try:
-        owner = Owner("alive", socket.gethostname(), alive.pid)
+        assert holder.stdout is not None
+        assert (await holder.stdout.readline()).strip() == b"held"
         await crashed_run_holding_part_1(store, owner)
         send = Recorder()
         result = await post3(store, send)
         assert send.calls == [] and result.busy_part == 1
     finally:
-        alive.kill()
-        await alive.wait()
-    # Gone now (killed and reaped): taken over at once.
+        holder.kill()
+        await holder.wait()
+    # Gone now (killed: the kernel dropped its lock): taken over at once.
     result = await post3(store, send)
     assert result.complete and result.sent == [1, 2]
 

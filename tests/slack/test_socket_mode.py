@@ -52,8 +52,11 @@ async def test_slash_command_over_socket_mode(
             }
 
         ack = await fake_slack.socket_request("slash_commands", command("pr 42121", "r1"))
-        assert ack["payload"]["response_type"] == "ephemeral"
-        assert ack["payload"]["text"].startswith("PR #42121: ")
+        assert ack["payload"] == {"response_type": "ephemeral", "text": "looking up #42121…"}
+        await bot.drain()
+        [(key, card)] = fake_slack.responses
+        assert key == "r1" and card["text"].startswith("PR #42121: ")
+        fake_slack.responses.clear()
 
         ack = await fake_slack.socket_request("slash_commands", command("pr 5", "r2"))
         assert ack["payload"] == {"response_type": "ephemeral", "text": "looking up #5…"}

@@ -1,0 +1,89 @@
+"""Every stored string behaves the same on SQLite and PostgreSQL: an export whose logins
+hold a NUL or run past 200 characters imports, and digests, identically on both (the
+real CLI, `vllm-bot import` then `vllm-bot digest --no-sync`)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bot.store import Store
+from tests.fakes.databases import postgres_database
+
+ROOT = Path(__file__).resolve().parents[2]
+REPO = "vllm-project/vllm"
+SAMPLE = ROOT / "examples" / "vllm-sample-2026-W22-W23.json"
+NUL_LOGIN = "ali\x00ce"
+LONG_LOGIN = "l" * 201
+LONG_LABEL = "label " * 60
+
+
+def export(tmp_path: Path) -> tuple[Path, list[int]]:
+    data = json.loads(SAMPLE.read_text(encoding="utf-8"))
+    # PRs of the digest's week, its most important first (they reach the key-PR table).
+    prs = sorted(
+        (p for p in data["pullRequests"] if (p.get("mergedAt") or "") >= "2026-06-01"),
+        key=lambda p: -(p["additions"] + p["deletions"]),
+    )
+    prs[0]["author"] = NUL_LOGIN
+    prs[1]["author"] = LONG_LOGIN
+    prs[2]["labels"] = [LONG_LABEL.strip()]
+    prs[3]["baseRefName"] = "b" * 300
+    path = tmp_path / "export.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    return path, [p["number"] for p in prs[:4]]
+
+
+def bot(database: str, *args: str) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("GITHUB_", "DATABASE_URL"))}
+    env.update(DATABASE_URL=database, COLUMNS="200")
+    return subprocess.run(
+        [sys.executable, "-m", "bot", *args],
+        env=env,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+
+
+async def stored(database: str, numbers: list[int]) -> list[tuple[object, ...]]:
+    async with await Store.open(database) as store:
+        found = [await store.prs.get(REPO, n) for n in numbers]
+    return [(p.author, p.labels, p.base_ref) if p else (None,) for p in found]
+
+
+def import_and_digest(database: str, source: Path) -> tuple[str, dict[str, object]]:
+    imported = bot(
+        database, "import", str(source), "--since", "2026-05-25", "--until", "2026-06-08",
+        "--complete",
+    )  # fmt: skip
+    assert imported.returncode == 0, imported.stderr
+    digest = bot(database, "digest", "--week", "2026-W23", "--no-sync", "--format", "json")
+    assert digest.returncode == 0, digest.stderr
+    found = json.loads(digest.stdout)
+    found.pop("generated_at")  # the one field that differs by when it ran
+    return imported.stdout, found
+
+
+async def test_nul_and_long_values_import_and_digest_alike_on_both(tmp_path: Path) -> None:
+    if not SAMPLE.exists():
+        pytest.skip("the example export is not in this checkout")
+    source, numbers = export(tmp_path)
+    lite = f"sqlite+aiosqlite:///{tmp_path / 'bot.sqlite3'}"
+    sqlite = import_and_digest(lite, source)
+    sqlite_rows = await stored(lite, numbers)
+    async with postgres_database() as url:
+        postgres = import_and_digest(url, source)
+        postgres_rows = await stored(url, numbers)
+    assert postgres[0] == sqlite[0]  # the import's report
+    assert postgres[1] == sqlite[1]  # the whole digest, figure for figure
+    # Stored losslessly on both: what went in comes back.
+    assert postgres_rows == sqlite_rows
+    assert [row[0] for row in sqlite_rows[:2]] == [NUL_LOGIN, LONG_LOGIN]
+    assert sqlite_rows[2][1] == [LONG_LABEL.strip()] and sqlite_rows[3][2] == "b" * 300
