@@ -57,7 +57,7 @@ class PullRequestRow(Base):
     title: Mapped[str] = mapped_column(Text)
     body: Mapped[str] = mapped_column(Text, default="")
     url: Mapped[str] = mapped_column(Text)
-    # Text: any length on every database (migration 0007).
+    # Text: any length on every database (migration 0008).
     author: Mapped[str | None] = mapped_column(Text)
     state: Mapped[str] = mapped_column(String(10))
     created_at: Mapped[datetime] = mapped_column(UTCDateTime())
