@@ -13,7 +13,13 @@ from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 
-from bot.analysis.changes import Change, title_change
+from bot.analysis.changes import (
+    Change,
+    says_little,
+    starts_a_change,
+    third_person,
+    title_change,
+)
 from bot.analysis.claims import claim_text
 from bot.analysis.flags import relanded
 from bot.analysis.score import KeyCandidate, choose_key_prs
@@ -577,6 +583,10 @@ def theme_highlights(
         )
         if opening:
             sentences.insert(0, opening)
+            # The opening already says 本周/本期; the count after it says 共 ("in all").
+            sentences[1] = (
+                _ZH_SPAN_START.sub("共 ", sentences[1]) if language == "zh" else sentences[1]
+            )
         said = []
         for item in members:
             pr = item.source.pr
@@ -615,16 +625,62 @@ def theme_highlights(
     return out
 
 
+_ZH_SPAN_START = re.compile(r"^(?:本周|本期)\s*")
 # A lower-case English word (not an identifier such as DeepseekV4, W4A8, `dsa.py`).
 _PROSE_WORD = re.compile(r"(?<![\w`./-])[a-z]{2,}(?:-[a-z]+)*(?![\w`./-])")
+# Where a title's object stops naming the thing and starts saying where, why or how
+# ("attention sink support | to AITer flash attention backend", "Native W4A16 kernel | —
+# fp16"): a Chinese digest keeps the head, so a sentence of four changes is not a wall of
+# quoted English.
+_ZH_CUT = re.compile(
+    r"\s+(?:for|to|in|on|with|from|by|via|when|if|using|so|that|because|instead|at|into|"
+    r"during|after|before|without|across|under|per|through|as|where|which|whose|while|"
+    r"between)\s+|\s+[—–-]+\s+|\s*[(\[]|"
+    r"[;:.]\s|\.{3}|…",
+    re.IGNORECASE,
+)
+_ZH_LEADING = re.compile(r"^(?:for|to|in|on|with|the|a|an)\s+", re.IGNORECASE)
+_ZH_AND_WORD = re.compile(r"\s+and\s+([A-Za-z]+)\b")
+_ZH_AND = re.compile(r",?\s+(?:and|&)\s+|\s*,\s+")
+ZH_LIST_ITEMS = 2  # a longer list of objects names its first two, then 等 ("and others")
+ZH_QUOTE_WORDS = 3  # a head with this many plain English words is quoted as the author's
+
+
+def zh_object(text: str) -> str:
+    """A title's object for a Chinese sentence: its head noun phrase ("the Tree Attention
+    backend for X" -> "Tree Attention backend"), lists joined with 与/、, identifiers bare,
+    and quoted only when plain English words remain (the author's words, not a
+    translation)."""
+    text = _ZH_LEADING.sub("", text.strip())
+    # "wheel build and Replace hardcoded …": a second change starts at "and <verb>".
+    second = next((m for m in _ZH_AND_WORD.finditer(text) if starts_a_change(m.group(1))), None)
+    text = text[: second.start()] if second else text
+    cut = _ZH_CUT.search(text)
+    head = text[: cut.start()].strip() if cut and cut.start() > 1 else text
+    parts = [p for p in _ZH_AND.split(head) if p]
+    if len(parts) > ZH_LIST_ITEMS:
+        head = "、".join(parts[:ZH_LIST_ITEMS]) + " 等"
+    elif len(parts) > 1:
+        head = "、".join(parts[:-1]) + " 与 " + parts[-1]
+    head = head.rstrip(" ,;:.") or text
+    if len(_PROSE_WORD.findall(head)) >= ZH_QUOTE_WORDS:
+        return i18n.t("zh", "change.quoted", what=head)
+    return head
 
 
 def _object(change: Change, language: str) -> str:
-    """The object as the title writes it; in a Chinese digest, English wording is quoted
-    (the author's words, not a translation), while bare identifiers stay as they are."""
-    if language != "en" and _PROSE_WORD.search(change.object):
-        return i18n.t(language, "change.quoted", what=change.object)
-    return change.object
+    """The object as the title writes it (English); in a Chinese digest its head, see
+    zh_object."""
+    return change.object if language == "en" else zh_object(change.object)
+
+
+def _act(change: Change, what: str, language: str) -> str:
+    """The change's action on `what` in the digest's language; a verb the catalogue does not
+    word is conjugated in English and kept as the title writes it in Chinese."""
+    verb = change.verb and (
+        third_person(change.verb) if language == "en" else change.verb.capitalize()
+    )
+    return _tight(i18n.t(language, f"change.{change.action}", what=what, verb=verb), language)
 
 
 def change_phrase(change: Change | None, number: int, language: str) -> str:
@@ -633,7 +689,7 @@ def change_phrase(change: Change | None, number: int, language: str) -> str:
     if change is None:
         return ""
     what = i18n.t(language, "change.ref", what=_object(change, language), pr=f"#{number}")
-    return _tight(i18n.t(language, f"change.{change.action}", what=what), language)
+    return _act(change, what, language)
 
 
 def title_summary(title: str, kind: str, language: str) -> str:
@@ -643,9 +699,7 @@ def title_summary(title: str, kind: str, language: str) -> str:
     change = title_change(title, kind)
     if change is None:
         return title
-    text = _tight(
-        i18n.t(language, f"change.{change.action}", what=_object(change, language)), language
-    )
+    text = _act(change, _object(change, language), language)
     return text[:1].upper() + text[1:] if language == "en" else text
 
 
@@ -659,19 +713,26 @@ def change_sentence(
 ) -> str | None:
     """What a group did: its lead PRs' changes, those with the same action together
     ("adds A (#1) and B (#2); fixes C (#3)"); None when no title says anything."""
-    grouped: dict[str, list[str]] = {}
+    grouped: dict[tuple[str, str], list[str]] = {}
+    actions: dict[tuple[str, str], Change] = {}
+    said: dict[tuple[str, str], set[str]] = {}
     for number, change in changes:
-        if change is None:
+        if change is None or says_little(change):
             continue
         if sum(len(v) for v in grouped.values()) == LEAD_PRS:
             break
-        ref = i18n.t(language, "change.ref", what=_object(change, language), pr=f"#{number}")
-        grouped.setdefault(change.action, []).append(ref)
+        what = _object(change, language)
+        key = (change.action, change.verb)
+        if what in said.get(key, ()):
+            continue  # "adds attention ut (#1), attention ut (#2)": one says it
+        said.setdefault(key, set()).add(what)
+        ref = i18n.t(language, "change.ref", what=what, pr=f"#{number}")
+        actions.setdefault(key, change)
+        grouped.setdefault(key, []).append(ref)
     if not grouped:
         return None
     parts = [
-        _tight(i18n.t(language, f"change.{action}", what=i18n.join(refs, language)), language)
-        for action, refs in grouped.items()
+        _act(actions[key], i18n.join(refs, language), language) for key, refs in grouped.items()
     ]
     joined = ("; " if language == "en" else "，").join(parts)
     return i18n.t(language, "highlight.changes", span=span, changes=joined)
