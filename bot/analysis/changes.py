@@ -110,6 +110,8 @@ _VERB_RE = lazy(
 _SUBJECT_SUPPORTS = lazy(r"^(?P<subject>[^:]{2,40}?)\s+supports?\s+(?P<object>.+)$", re.IGNORECASE)
 # "Add support for X" / "Support for X": the action is support, its object X.
 _SUPPORT_FOR = lazy(r"^(?:the\s+)?support\s+(?:for\s+)?(?P<object>.+)$", re.IGNORECASE)
+# "Add model support for granite speech" / "Add kernel support for X": support for X.
+_NOUN_SUPPORT_FOR = lazy(r"^(?:[\w-]+\s+){1,2}support\s+for\s+(?P<object>.+)$", re.IGNORECASE)
 _AND_VERB = lazy(
     r"^(?:and|&)\s+(?:"
     + "|".join(re.escape(f) for f in sorted(_VERB_OF, key=len, reverse=True)).replace(r"\ ", r"\s+")
@@ -234,7 +236,7 @@ def title_change(title: str, kind: str | None = None) -> Change | None:
     if second:
         obj = second.group("object").strip() or obj
     if action in {"add", "enable", "implement", "introduce"}:
-        support = _SUPPORT_FOR.match(obj)
+        support = _SUPPORT_FOR.match(obj) or _NOUN_SUPPORT_FOR.match(obj)
         if support:
             action, obj = "support", support.group("object")
     if action == "support" and obj.lower().startswith("for "):

@@ -643,6 +643,7 @@ _ZH_LEADING = re.compile(r"^(?:for|to|in|on|with|the|a|an)\s+", re.IGNORECASE)
 _ZH_AND_WORD = re.compile(r"\s+and\s+([A-Za-z]+)\b")
 _ZH_AND = re.compile(r",?\s+(?:and|&)\s+|\s*,\s+")
 ZH_LIST_ITEMS = 2  # a longer list of objects names its first two, then 等 ("and others")
+ZH_MAX_WORDS = 7  # a longer head of two listed parts keeps the first
 ZH_QUOTE_WORDS = 3  # a head with this many plain English words is quoted as the author's
 
 
@@ -658,6 +659,11 @@ def zh_object(text: str) -> str:
     cut = _ZH_CUT.search(text)
     head = text[: cut.start()].strip() if cut and cut.start() > 1 else text
     parts = [p for p in _ZH_AND.split(head) if p]
+    if len(head.split()) > ZH_MAX_WORDS and len(parts) == ZH_LIST_ITEMS:
+        head, parts = (
+            parts[0],
+            parts[:1],
+        )  # "X bypassing padding, 20% kernel performance improvement": X
     if len(parts) > ZH_LIST_ITEMS:
         head = "、".join(parts[:ZH_LIST_ITEMS]) + " 等"
     elif len(parts) > 1:

@@ -555,7 +555,11 @@ def _key_prs(digest: Digest) -> Section:
         for c in ("pr", "title", "author", "score", "modules", "summary")
     )
     table = Table(header, rows, ("l", "l", "l", "r", "l", "l"))
-    notes = [i18n.t(lang, "keypr.note.language")]
+    # Say where the summaries come from only for the ones the table shows.
+    from_titles = [pr.summary.strip() == pr.title.strip() for pr in digest.key_prs]
+    notes = [i18n.t(lang, "keypr.note.language")] if not all(from_titles) else []
+    if any(from_titles):
+        notes.append(i18n.t(lang, "keypr.note.from_title"))
     if any(pr.scored_from_titles for pr in digest.key_prs):
         floor = i18n.score(digest.score_floor, lang)
         notes.append(i18n.t(lang, "keypr.note.titles", floor=floor))
@@ -566,7 +570,7 @@ def _key_prs(digest: Digest) -> Section:
 def _key_summary(pr: KeyPR, lang: str) -> str:
     # Without a description the summary is the title: say what the title says it does
     # instead of repeating it in the next column.
-    if pr.summary.strip() == pr.title.strip():
+    if pr.summary.strip() == pr.title.strip():  # keep in step with _key_prs' notes
         return title_summary(pr.title, pr.kind, lang)
     return pr.summary
 

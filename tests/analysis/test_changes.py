@@ -66,6 +66,8 @@ def test_object_is_bounded_and_taken_from_the_title(title: str) -> None:
         ("[Perf] Optimise the sampler", "optimize", "the sampler"),
         ("[ROCm] Fuse RoPE and FP8 quantization", "fuse", "RoPE and FP8 quantization"),
         ("[MoE] Rework the router", "rework", "the router"),
+        # "<noun> support for X": support for X.
+        ("Add model support for granite speech plus", "support", "granite speech plus"),
     ],
 )
 def test_more_verbs_and_british_spellings(title: str, action: str, obj: str) -> None:

@@ -197,6 +197,11 @@ def test_key_pr_without_description_is_summarised_by_what_its_title_does() -> No
             "custom all-reduce, DeepSeek V4 fused MLA, MiniMax reduce-RMS, and MXFP8 MoE",
             "“custom all-reduce、DeepSeek V4 fused MLA 等”",
         ),
+        # Two long parts: the first one.
+        (
+            "cutlass fp8 scaled mm bypassing padding, 20% kernel performance improvement",
+            "“cutlass fp8 scaled mm bypassing padding”",
+        ),
         # Identifiers stay bare.
         (
             "perf_token_group_quant/_C_stable_libtorch for ROCm",
@@ -245,3 +250,17 @@ def test_zh_count_after_the_opening_does_not_say_this_week_again() -> None:
     for highlight in digest.highlights:
         assert highlight.text.startswith("本周")
         assert "。本周" not in highlight.text, highlight.text
+
+
+def test_key_pr_notes_say_where_the_summaries_come_from() -> None:
+    from bot.core import i18n
+    from bot.digest.document import digest_document
+    from bot.digest.render import render_markdown
+
+    # No description: no summary is quoted from one, so the table does not say so.
+    prs = [_analyzed(100 + i, f"[Model] Add Foo{i}-7B model support", i) for i in range(3)]
+    for language in ("en", "zh"):
+        digest = fixture_digest(language, prs=prs, previous=[], score_floor=0.0)
+        text = render_markdown(digest_document(digest))
+        assert i18n.t(language, "keypr.note.language") not in text
+        assert i18n.t(language, "keypr.note.from_title") in text
