@@ -96,6 +96,13 @@ _BRITISH = lazy(r"(?<=[a-z]{3})is(e|es|ed|ing)$|(?<=[a-z]{3})isation$", re.IGNOR
 # Any other title-initial word is a verb when English writes its regular past form about as
 # often as the word itself ("Accept" / "accepted", "Pad" / "padded"), which nouns and
 # adjectives fail ("Model" / "modeled" is 1.6 Zipf rarer, "Native" / "natived" unknown).
+# Verbs whose past form is irregular, so the past-form test cannot see them.
+_IRREGULAR = frozenset(
+    {"make", "build", "run", "write", "read", "show", "hold", "send", "take", "give", "bring"}
+    | {"put", "find", "let", "get", "leave", "shut", "bind", "feed", "rebuild", "rerun"}
+)
+# "Correctly identify X", "Automatically detect Y": the adverb before the verb.
+_ADVERB = lazy(r"^[A-Za-z]{4,}ly\s+(?=[A-Za-z])")
 _PAST_MIN_ZIPF = 3.0  # the past form is a word of wordfreq's small list
 _PAST_MAX_GAP = 1.5  # ... at most this much rarer than the word
 _GENERIC_WORD = lazy(r"^(?P<verb>[A-Za-z][a-z]{2,})\b[\s:,-]+(?P<object>\S.*)$")
@@ -159,6 +166,8 @@ def is_verb(word: str) -> bool:
     from .themes import zipf
 
     word = word.lower()
+    if word in _IRREGULAR:
+        return True
     if word.endswith(("ed", "ing", "ly", "al", "ous", "ive", "ic", "less", "able")):
         return False
     past = max((zipf(p) for p in _past_forms(word)), default=0.0)
@@ -211,6 +220,9 @@ def title_change(title: str, kind: str | None = None) -> Change | None:
     rest = _TRAILING_REF.sub("", rest).strip()
     if not rest:
         return None
+    adverb = _ADVERB.match(rest)
+    if adverb and starts_a_change(rest[adverb.end() :].split(" ", 1)[0]):
+        rest = rest[adverb.end() :]
     m = _VERB_RE.match(_americanize(rest))
     scope = _SCOPE.match(rest)
     if scope and not m:

@@ -633,8 +633,8 @@ _PROSE_WORD = re.compile(r"(?<![\w`./-])[a-z]{2,}(?:-[a-z]+)*(?![\w`./-])")
 # fp16"): a Chinese digest keeps the head, so a sentence of four changes is not a wall of
 # quoted English.
 _ZH_CUT = re.compile(
-    r"\s+(?:for|to|in|on|with|from|by|via|when|if|using|so|that|because|instead|at|into|"
-    r"during|after|before|without|across|under|per|through|as|where|which|whose|while|"
+    r"\s+(?:due\s+to|because\s+of|for|to|in|on|with|from|by|via|when|if|using|so|that|"
+    r"because|instead|at|into|during|after|before|without|across|under|per|through|as|where|which|whose|while|"
     r"between)\s+|\s+[—–-]+\s+|\s*[(\[]|"
     r"[;:.]\s|\.{3}|…",
     re.IGNORECASE,
@@ -647,6 +647,11 @@ ZH_MAX_WORDS = 7  # a longer head of two listed parts keeps the first
 ZH_QUOTE_WORDS = 3  # a head with this many plain English words is quoted as the author's
 
 
+def _names_something(head: str) -> bool:
+    words = head.split()
+    return len(words) >= 2 or any(not _PROSE_WORD.fullmatch(w) for w in words)
+
+
 def zh_object(text: str) -> str:
     """A title's object for a Chinese sentence: its head noun phrase ("the Tree Attention
     backend for X" -> "Tree Attention backend"), lists joined with 与/、, identifiers bare,
@@ -656,8 +661,15 @@ def zh_object(text: str) -> str:
     # "wheel build and Replace hardcoded …": a second change starts at "and <verb>".
     second = next((m for m in _ZH_AND_WORD.finditer(text) if starts_a_change(m.group(1))), None)
     text = text[: second.start()] if second else text
-    cut = _ZH_CUT.search(text)
-    head = text[: cut.start()].strip() if cut and cut.start() > 1 else text
+    # The first cut whose head still names something: "mechanism | to configure …" does not.
+    head = next(
+        (
+            text[: c.start()].strip()
+            for c in _ZH_CUT.finditer(text)
+            if _names_something(text[: c.start()])
+        ),
+        text,
+    )
     parts = [p for p in _ZH_AND.split(head) if p]
     if len(head.split()) > ZH_MAX_WORDS and len(parts) == ZH_LIST_ITEMS:
         head, parts = (

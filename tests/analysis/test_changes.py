@@ -81,6 +81,10 @@ def test_more_verbs_and_british_spellings(title: str, action: str, obj: str) -> 
         ("Accept W4A16 in FlashInferB12xExperts", "accept", "W4A16 in FlashInferB12xExperts"),
         ("[Perf] Pad the input ids", "pad", "the input ids"),
         ("[Misc] Discard native RmsNormGated ops", "discard", "native RmsNormGated ops"),
+        # Irregular verbs, and an adverb before the verb.
+        ("make quark ocp mx dtype parser robust", "make", "quark ocp mx dtype parser robust"),
+        ("[Config] Correctly identify granite-4.0-micro", "identify", "granite-4.0-micro"),
+        ("[XPU] Automatically detect target platform", "detect", "target platform"),
     ],
 )
 def test_any_verb_word_english_writes_as_one_is_the_action(title: str, verb: str, obj: str) -> None:

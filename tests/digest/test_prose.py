@@ -197,6 +197,12 @@ def test_key_pr_without_description_is_summarised_by_what_its_title_does() -> No
             "custom all-reduce, DeepSeek V4 fused MLA, MiniMax reduce-RMS, and MXFP8 MoE",
             "“custom all-reduce、DeepSeek V4 fused MLA 等”",
         ),
+        # A head of one plain word names nothing: the next cut.
+        (
+            "mechanism to configure multimodal fields which should stay on CPU",
+            "“mechanism to configure multimodal fields”",
+        ),
+        ("SM100 gpt-oss regression due to the new kernel", "SM100 gpt-oss regression"),
         # Two long parts: the first one.
         (
             "cutlass fp8 scaled mm bypassing padding, 20% kernel performance improvement",
