@@ -686,10 +686,26 @@ def zh_object(text: str) -> str:
     return head
 
 
+# "… and improve throughput" after the sentence's "fixes": the second verb agrees with it.
+_EN_AND_VERB = re.compile(r"(?<=\s)and\s+([a-z]+)(?=\s+(?!(?:for|of|to|in|on|with)\b)\w)")
+
+
+def _base_verb(word: str) -> bool:
+    return not word.endswith(("s", "ed", "ing")) and starts_a_change(word)
+
+
+def en_object(text: str) -> str:
+    """The object as the title writes it, a second verb in the base form ("X and improve
+    Y") made to agree with the sentence's third-person verb ("fixes X and improves Y")."""
+    return _EN_AND_VERB.sub(
+        lambda m: "and " + (third_person(m[1]) if _base_verb(m[1]) else m[1]), text
+    )
+
+
 def _object(change: Change, language: str) -> str:
-    """The object as the title writes it (English); in a Chinese digest its head, see
-    zh_object."""
-    return change.object if language == "en" else zh_object(change.object)
+    """The object as the title writes it (English, see en_object); in a Chinese digest its
+    head, see zh_object."""
+    return en_object(change.object) if language == "en" else zh_object(change.object)
 
 
 def _act(change: Change, what: str, language: str) -> str:

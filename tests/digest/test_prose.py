@@ -8,7 +8,7 @@ import re
 import pytest
 
 from bot.analysis.changes import title_change
-from bot.digest.build import change_sentence, zh_object
+from bot.digest.build import change_sentence, en_object, zh_object
 from tests.digest.helpers import fixture_digest
 
 
@@ -270,3 +270,24 @@ def test_key_pr_notes_say_where_the_summaries_come_from() -> None:
         text = render_markdown(digest_document(digest))
         assert i18n.t(language, "keypr.note.language") not in text
         assert i18n.t(language, "keypr.note.from_title") in text
+
+
+@pytest.mark.parametrize(
+    ("obj", "expected"),
+    [
+        (
+            "sliding window attention computation and improve throughput",
+            "sliding window attention computation and improves throughput",
+        ),
+        ("light test cases and update test coverage", "light test cases and updates test coverage"),
+        # A noun after "and" stays as written; so does a verb already agreeing.
+        (
+            "MXFP4 flatquant and support for row parallelism",
+            "MXFP4 flatquant and support for row parallelism",
+        ),
+        ("RoPE and FP8 quantization", "RoPE and FP8 quantization"),
+        ("the parser and fixes the docs", "the parser and fixes the docs"),
+    ],
+)
+def test_en_second_verb_agrees_with_the_sentence(obj: str, expected: str) -> None:
+    assert en_object(obj) == expected
