@@ -633,8 +633,8 @@ _PROSE_WORD = re.compile(r"(?<![\w`./-])[a-z]{2,}(?:-[a-z]+)*(?![\w`./-])")
 # fp16"): a Chinese digest keeps the head, so a sentence of four changes is not a wall of
 # quoted English.
 _ZH_CUT = re.compile(
-    r"\s+(?:due\s+to|because\s+of|for|to|in|on|with|from|by|via|when|if|using|so|that|"
-    r"because|instead|at|into|during|after|before|without|across|under|per|through|as|"
+    r"\s+(?:due\s+to|because\s+of|caused\s+by|for|to|in|on|with|from|by|via|when|if|using|so|"
+    r"that|because|instead|at|into|during|after|before|without|across|under|per|through|as|"
     r"where|which|whose|while|between)\s+|\s+[—–-]+\s+|\s*[(\[]|"
     r"[;:.]\s|\.{3}|…",
     re.IGNORECASE,

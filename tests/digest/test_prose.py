@@ -203,6 +203,7 @@ def test_key_pr_without_description_is_summarised_by_what_its_title_does() -> No
             "“mechanism to configure multimodal fields”",
         ),
         ("SM100 gpt-oss regression due to the new kernel", "SM100 gpt-oss regression"),
+        ("the aclgraph error caused by blocktable", "aclgraph error"),
         # Two long parts: the first one.
         (
             "cutlass fp8 scaled mm bypassing padding, 20% kernel performance improvement",
