@@ -223,7 +223,12 @@ def test_chinese_digest_sentences_read_naturally(dataset: str) -> None:
         # Quoted claims (“…”) are the author's words; everything else must be Chinese.
         unquoted = re.sub(r"“[^”]*”", "", re.sub(r"\[[^\]]*\]\([^)]*\)", "", sentence))
         assert not _METRIC_WORDS.search(unquoted), sentence
-    assert "概要摘自各 PR 的描述" in text  # the key-PR table says summaries are not translated
+    # The key-PR table says where its summaries come from: quoted from descriptions (not
+    # translated), or, on title-only data, read from the titles.
+    if dataset == "titles":
+        assert "概要依据其标题" in text and "概要摘自各 PR 的描述" not in text
+    else:
+        assert "概要摘自各 PR 的描述" in text
 
 
 def test_claims_in_chinese_keep_figure_and_metric() -> None:
