@@ -162,8 +162,7 @@ def _past_forms(word: str) -> tuple[str, ...]:
 def is_verb(word: str) -> bool:
     """A word that English uses as a verb: its regular past form is common (wordfreq) and
     at most _PAST_MAX_GAP Zipf rarer than the word itself. Irregular verbs are in _VERBS."""
-    # Lazy: the word list is loaded on the first title without a known verb (themes.py owns it)
-    from .themes import zipf
+    from .themes import zipf  # Lazy: themes.py (its word list) only for a title's unknown verb
 
     word = word.lower()
     if word in _IRREGULAR:
