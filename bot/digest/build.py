@@ -62,6 +62,9 @@ HIGHLIGHT_PRS = 6
 MAX_HIGHLIGHT_GROUPS = 8  # the rule set may lower it ([themes] max_groups)
 THEME_AUTHORS = 3  # leading authors named per theme
 THEME_SENTENCES = 2  # description sentences quoted per theme
+# A Chinese highlight quotes at most one English description, so it stays Chinese prose
+# around a single marked quotation (descriptions written in Chinese are not limited).
+THEME_SENTENCES_ZH = 1
 LEAD_PRS = 4  # lead PRs whose change the opening sentence of a highlight names
 THEME_CLAIMS = 3  # claims (each with its PR and metric) quoted per theme
 DOMINANT_THEMES = 5  # themes named in the summary
@@ -587,10 +590,15 @@ def theme_highlights(
             sentences[1] = (
                 _ZH_SPAN_START.sub("共 ", sentences[1]) if language == "zh" else sentences[1]
             )
-        said = []
+        said: list[str] = []
+        english = 0  # quotes in English inside a Chinese highlight
         for item in members:
             pr = item.source.pr
             why = purpose(pr.body or "", pr.title)
+            if why and language != "en" and not _has_cjk(why):
+                if english == THEME_SENTENCES_ZH:
+                    continue
+                english += 1
             if why:
                 said.append(quote_purpose(pr.number, why, language))
             if len(said) == THEME_SENTENCES:
@@ -772,11 +780,15 @@ def change_sentence(
     return i18n.t(language, "highlight.changes", span=span, changes=joined)
 
 
+def _has_cjk(text: str) -> bool:
+    return any("\u4e00" <= ch <= "\u9fff" for ch in text)
+
+
 def quote_purpose(number: int, text: str, language: str) -> str:
     """A description's purpose sentence, quoted and marked as the author's words (and, in
     a Chinese digest, as English when it is)."""
     text = text.rstrip("。.") if language == "zh" else text
-    english = language == "zh" and not any("\u4e00" <= ch <= "\u9fff" for ch in text)
+    english = language == "zh" and not _has_cjk(text)
     key = "highlight.purpose_en" if english else "highlight.purpose"
     return i18n.t(language, key, pr=f"#{number}", text=text)
 

@@ -292,3 +292,13 @@ def test_key_pr_notes_say_where_the_summaries_come_from() -> None:
 )
 def test_en_second_verb_agrees_with_the_sentence(obj: str, expected: str) -> None:
     assert en_object(obj) == expected
+
+
+def test_a_zh_highlight_quotes_one_english_description() -> None:
+    en = fixture_digest("en")
+    # The fixture's themes have two lead PRs with English descriptions ...
+    assert any(h.text.count(" says: “") == 2 for h in en.highlights)
+    # ... a Chinese highlight quotes one of them.
+    zh = fixture_digest("zh")
+    assert zh.highlights and all(h.text.count("英文原文") <= 1 for h in zh.highlights)
+    assert any(h.text.count("英文原文") == 1 for h in zh.highlights)
