@@ -498,6 +498,10 @@ MESSAGES: dict[str, dict[str, str]] = {
     # A verb the catalogue does not word: English conjugates it ("accepts"), Chinese shows
     # the title's own verb after 合入 ("合入 Accept W4A16").
     "change.verb": {"en": "{verb} {what}", "zh": "合入 {verb} {what}"},
+    "risk.unknown_found": {
+        "en": " {flags}: only what the titles show is counted above.",
+        "zh": "其中{flags}仅按标题统计。",
+    },
     "keypr.note.from_title": {
         "en": "A PR without a description is summarised by what its title says it does.",
         "zh": "没有描述的 PR，概要依据其标题说明它做了什么。",
