@@ -502,12 +502,12 @@ def _risks(digest: Digest, urls: Mapping[int, str], rows: Mapping[int, PRRow]) -
     if unknown:
         count = max(f.unknown for f in unknown)
         names = _flag_names([f.id for f in unknown], lang)
-        line = i18n.t(lang, "risk.unknown_line", flags=names, count=count)
+        unknown_text = i18n.t(lang, "risk.unknown_line", flags=names, count=count)
         # A flag also found from titles ("[CI] Bump torch") has a count above: a lower bound.
         found = [f.id for f in unknown if f.count]
         if found:
-            line += i18n.t(lang, "risk.unknown_found", flags=_flag_names(found, lang))
-        items.append((Text(line),))
+            unknown_text += i18n.t(lang, "risk.unknown_found", flags=_flag_names(found, lang))
+        items.append((Text(unknown_text),))
     if not items:
         none = i18n.t(lang, "risk.none", span=digest.span)
         return Section("risks", i18n.t(lang, "section.risks"), (Paragraph((Text(none),)),))
