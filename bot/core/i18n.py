@@ -481,6 +481,31 @@ MESSAGES: dict[str, dict[str, str]] = {
     "change.set": {"en": "sets {what}", "zh": "设置 {what}"},
     "change.increase": {"en": "increases {what}", "zh": "提高 {what}"},
     "change.extract": {"en": "extracts {what}", "zh": "拆出 {what}"},
+    # --- polish --- more title verbs; any other verb as the title writes it
+    "change.fuse": {"en": "fuses {what}", "zh": "融合 {what}"},
+    "change.reorganize": {"en": "reorganizes {what}", "zh": "重组 {what}"},
+    "change.rework": {"en": "reworks {what}", "zh": "重写 {what}"},
+    "change.guard": {"en": "guards {what}", "zh": "保护 {what}"},
+    "change.cache": {"en": "caches {what}", "zh": "缓存 {what}"},
+    "change.sync": {"en": "syncs {what}", "zh": "同步 {what}"},
+    "change.tune": {"en": "tunes {what}", "zh": "调优 {what}"},
+    "change.align": {"en": "aligns {what}", "zh": "对齐 {what}"},
+    "change.register": {"en": "registers {what}", "zh": "注册 {what}"},
+    "change.validate": {"en": "checks {what}", "zh": "校验 {what}"},
+    "change.restore": {"en": "restores {what}", "zh": "恢复 {what}"},
+    "change.initialize": {"en": "initializes {what}", "zh": "初始化 {what}"},
+    "change.adjust": {"en": "changes {what}", "zh": "调整 {what}"},
+    # A verb the catalogue does not word: English conjugates it ("accepts"), Chinese shows
+    # the title's own verb after 合入 ("合入 Accept W4A16").
+    "change.verb": {"en": "{verb} {what}", "zh": "合入 {verb} {what}"},
+    "risk.unknown_found": {
+        "en": " {flags}: only what the titles show is counted above.",
+        "zh": "其中{flags}仅按标题统计。",
+    },
+    "keypr.note.from_title": {
+        "en": "A PR without a description is summarised by what its title says it does.",
+        "zh": "没有描述的 PR，概要依据其标题说明它做了什么。",
+    },
     # ------------------------------------------------------------ key PR table
     "keypr.col.pr": {"en": "PR", "zh": "PR"},
     "keypr.col.title": {"en": "Title", "zh": "标题"},

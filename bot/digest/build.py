@@ -13,7 +13,13 @@ from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 
-from bot.analysis.changes import Change, title_change
+from bot.analysis.changes import (
+    Change,
+    says_little,
+    starts_a_change,
+    third_person,
+    title_change,
+)
 from bot.analysis.claims import claim_text
 from bot.analysis.flags import relanded
 from bot.analysis.score import KeyCandidate, choose_key_prs
@@ -56,6 +62,9 @@ HIGHLIGHT_PRS = 6
 MAX_HIGHLIGHT_GROUPS = 8  # the rule set may lower it ([themes] max_groups)
 THEME_AUTHORS = 3  # leading authors named per theme
 THEME_SENTENCES = 2  # description sentences quoted per theme
+# A Chinese highlight quotes at most one English description, so it stays Chinese prose
+# around a single marked quotation (descriptions written in Chinese are not limited).
+THEME_SENTENCES_ZH = 1
 LEAD_PRS = 4  # lead PRs whose change the opening sentence of a highlight names
 THEME_CLAIMS = 3  # claims (each with its PR and metric) quoted per theme
 DOMINANT_THEMES = 5  # themes named in the summary
@@ -577,10 +586,19 @@ def theme_highlights(
         )
         if opening:
             sentences.insert(0, opening)
-        said = []
+            # The opening already says 本周/本期; the count after it says 共 ("in all").
+            sentences[1] = (
+                _ZH_SPAN_START.sub("共 ", sentences[1]) if language == "zh" else sentences[1]
+            )
+        said: list[str] = []
+        english = 0  # quotes in English inside a Chinese highlight
         for item in members:
             pr = item.source.pr
             why = purpose(pr.body or "", pr.title)
+            if why and language != "en" and not _has_cjk(why):
+                if english == THEME_SENTENCES_ZH:
+                    continue
+                english += 1
             if why:
                 said.append(quote_purpose(pr.number, why, language))
             if len(said) == THEME_SENTENCES:
@@ -615,16 +633,96 @@ def theme_highlights(
     return out
 
 
+_ZH_SPAN_START = re.compile(r"^(?:本周|本期)\s*")
 # A lower-case English word (not an identifier such as DeepseekV4, W4A8, `dsa.py`).
 _PROSE_WORD = re.compile(r"(?<![\w`./-])[a-z]{2,}(?:-[a-z]+)*(?![\w`./-])")
+# Where a title's object stops naming the thing and starts saying where, why or how
+# ("attention sink support | to AITer flash attention backend", "Native W4A16 kernel | —
+# fp16"): a Chinese digest keeps the head, so a sentence of four changes is not a wall of
+# quoted English.
+_ZH_CUT = re.compile(
+    r"\s+(?:due\s+to|because\s+of|caused\s+by|for|to|in|on|with|from|by|via|when|if|using|so|"
+    r"that|because|instead|at|into|during|after|before|without|across|under|per|through|as|"
+    r"where|which|whose|while|between)\s+|\s+[—–-]+\s+|\s*[(\[]|"
+    r"[;:.]\s|\.{3}|…",
+    re.IGNORECASE,
+)
+_ZH_LEADING = re.compile(r"^(?:for|to|in|on|with|the|a|an)\s+", re.IGNORECASE)
+_ZH_AND_WORD = re.compile(r"\s+and\s+([A-Za-z]+)\b")
+_ZH_AND = re.compile(r",?\s+(?:and|&)\s+|\s*,\s+")
+ZH_LIST_ITEMS = 2  # a longer list of objects names its first two, then 等 ("and others")
+ZH_MAX_WORDS = 7  # a longer head of two listed parts keeps the first
+ZH_QUOTE_WORDS = 3  # a head with this many plain English words is quoted as the author's
+
+
+def _names_something(head: str) -> bool:
+    words = head.split()
+    return len(words) >= 2 or any(not _PROSE_WORD.fullmatch(w) for w in words)
+
+
+def zh_object(text: str) -> str:
+    """A title's object for a Chinese sentence: its head noun phrase ("the Tree Attention
+    backend for X" -> "Tree Attention backend"), lists joined with 与/、, identifiers bare,
+    and quoted only when plain English words remain (the author's words, not a
+    translation)."""
+    text = _ZH_LEADING.sub("", text.strip())
+    # "wheel build and Replace hardcoded …": a second change starts at "and <verb>".
+    second = next((m for m in _ZH_AND_WORD.finditer(text) if starts_a_change(m.group(1))), None)
+    text = text[: second.start()] if second else text
+    # The first cut whose head still names something: "mechanism | to configure …" does not.
+    head = next(
+        (
+            text[: c.start()].strip()
+            for c in _ZH_CUT.finditer(text)
+            if _names_something(text[: c.start()])
+        ),
+        text,
+    )
+    parts = [p for p in _ZH_AND.split(head) if p]
+    if len(head.split()) > ZH_MAX_WORDS and len(parts) == ZH_LIST_ITEMS:
+        head, parts = (
+            parts[0],
+            parts[:1],
+        )  # "X bypassing padding, 20% kernel performance improvement": X
+    if len(parts) > ZH_LIST_ITEMS:
+        head = "、".join(parts[:ZH_LIST_ITEMS]) + " 等"
+    elif len(parts) > 1:
+        head = "、".join(parts[:-1]) + " 与 " + parts[-1]
+    head = head.rstrip(" ,;:.") or text
+    if len(_PROSE_WORD.findall(head)) >= ZH_QUOTE_WORDS:
+        return i18n.t("zh", "change.quoted", what=head)
+    return head
+
+
+# "… and improve throughput" after the sentence's "fixes": the second verb agrees with it.
+_EN_AND_VERB = re.compile(r"(?<=\s)and\s+([a-z]+)(?=\s+(?!(?:for|of|to|in|on|with)\b)\w)")
+
+
+def _base_verb(word: str) -> bool:
+    return not word.endswith(("s", "ed", "ing")) and starts_a_change(word)
+
+
+def en_object(text: str) -> str:
+    """The object as the title writes it, a second verb in the base form ("X and improve
+    Y") made to agree with the sentence's third-person verb ("fixes X and improves Y")."""
+    return _EN_AND_VERB.sub(
+        lambda m: "and " + (third_person(m[1]) if _base_verb(m[1]) else m[1]), text
+    )
 
 
 def _object(change: Change, language: str) -> str:
-    """The object as the title writes it; in a Chinese digest, English wording is quoted
-    (the author's words, not a translation), while bare identifiers stay as they are."""
-    if language != "en" and _PROSE_WORD.search(change.object):
-        return i18n.t(language, "change.quoted", what=change.object)
-    return change.object
+    """The object as the title writes it (English, see en_object); in a Chinese digest its
+    head, see zh_object."""
+    return en_object(change.object) if language == "en" else zh_object(change.object)
+
+
+def _act(change: Change, what: str, language: str) -> str:
+    """The change's action on `what` in the digest's language; a verb the catalogue does not
+    word is conjugated in English and kept as the title writes it in Chinese."""
+    verb = change.verb and (
+        third_person(change.verb) if language == "en" else change.verb.capitalize()
+    )
+    return _tight(i18n.t(language, f"change.{change.action}", what=what, verb=verb), language)
 
 
 def change_phrase(change: Change | None, number: int, language: str) -> str:
@@ -633,7 +731,7 @@ def change_phrase(change: Change | None, number: int, language: str) -> str:
     if change is None:
         return ""
     what = i18n.t(language, "change.ref", what=_object(change, language), pr=f"#{number}")
-    return _tight(i18n.t(language, f"change.{change.action}", what=what), language)
+    return _act(change, what, language)
 
 
 def title_summary(title: str, kind: str, language: str) -> str:
@@ -643,9 +741,7 @@ def title_summary(title: str, kind: str, language: str) -> str:
     change = title_change(title, kind)
     if change is None:
         return title
-    text = _tight(
-        i18n.t(language, f"change.{change.action}", what=_object(change, language)), language
-    )
+    text = _act(change, _object(change, language), language)
     return text[:1].upper() + text[1:] if language == "en" else text
 
 
@@ -659,29 +755,40 @@ def change_sentence(
 ) -> str | None:
     """What a group did: its lead PRs' changes, those with the same action together
     ("adds A (#1) and B (#2); fixes C (#3)"); None when no title says anything."""
-    grouped: dict[str, list[str]] = {}
+    grouped: dict[tuple[str, str], list[str]] = {}
+    actions: dict[tuple[str, str], Change] = {}
+    said: dict[tuple[str, str], set[str]] = {}
     for number, change in changes:
-        if change is None:
+        if change is None or says_little(change):
             continue
         if sum(len(v) for v in grouped.values()) == LEAD_PRS:
             break
-        ref = i18n.t(language, "change.ref", what=_object(change, language), pr=f"#{number}")
-        grouped.setdefault(change.action, []).append(ref)
+        what = _object(change, language)
+        key = (change.action, change.verb)
+        if what in said.get(key, ()):
+            continue  # "adds attention ut (#1), attention ut (#2)": one says it
+        said.setdefault(key, set()).add(what)
+        ref = i18n.t(language, "change.ref", what=what, pr=f"#{number}")
+        actions.setdefault(key, change)
+        grouped.setdefault(key, []).append(ref)
     if not grouped:
         return None
     parts = [
-        _tight(i18n.t(language, f"change.{action}", what=i18n.join(refs, language)), language)
-        for action, refs in grouped.items()
+        _act(actions[key], i18n.join(refs, language), language) for key, refs in grouped.items()
     ]
     joined = ("; " if language == "en" else "，").join(parts)
     return i18n.t(language, "highlight.changes", span=span, changes=joined)
+
+
+def _has_cjk(text: str) -> bool:
+    return any("\u4e00" <= ch <= "\u9fff" for ch in text)
 
 
 def quote_purpose(number: int, text: str, language: str) -> str:
     """A description's purpose sentence, quoted and marked as the author's words (and, in
     a Chinese digest, as English when it is)."""
     text = text.rstrip("。.") if language == "zh" else text
-    english = language == "zh" and not any("\u4e00" <= ch <= "\u9fff" for ch in text)
+    english = language == "zh" and not _has_cjk(text)
     key = "highlight.purpose_en" if english else "highlight.purpose"
     return i18n.t(language, key, pr=f"#{number}", text=text)
 

@@ -502,7 +502,12 @@ def _risks(digest: Digest, urls: Mapping[int, str], rows: Mapping[int, PRRow]) -
     if unknown:
         count = max(f.unknown for f in unknown)
         names = _flag_names([f.id for f in unknown], lang)
-        items.append((Text(i18n.t(lang, "risk.unknown_line", flags=names, count=count)),))
+        unknown_text = i18n.t(lang, "risk.unknown_line", flags=names, count=count)
+        # A flag also found from titles ("[CI] Bump torch") has a count above: a lower bound.
+        found = [f.id for f in unknown if f.count]
+        if found:
+            unknown_text += i18n.t(lang, "risk.unknown_found", flags=_flag_names(found, lang))
+        items.append((Text(unknown_text),))
     if not items:
         none = i18n.t(lang, "risk.none", span=digest.span)
         return Section("risks", i18n.t(lang, "section.risks"), (Paragraph((Text(none),)),))
@@ -555,7 +560,11 @@ def _key_prs(digest: Digest) -> Section:
         for c in ("pr", "title", "author", "score", "modules", "summary")
     )
     table = Table(header, rows, ("l", "l", "l", "r", "l", "l"))
-    notes = [i18n.t(lang, "keypr.note.language")]
+    # Say where the summaries come from only for the ones the table shows.
+    from_titles = [pr.summary.strip() == pr.title.strip() for pr in digest.key_prs]
+    notes = [i18n.t(lang, "keypr.note.language")] if not all(from_titles) else []
+    if any(from_titles):
+        notes.append(i18n.t(lang, "keypr.note.from_title"))
     if any(pr.scored_from_titles for pr in digest.key_prs):
         floor = i18n.score(digest.score_floor, lang)
         notes.append(i18n.t(lang, "keypr.note.titles", floor=floor))
@@ -566,7 +575,7 @@ def _key_prs(digest: Digest) -> Section:
 def _key_summary(pr: KeyPR, lang: str) -> str:
     # Without a description the summary is the title: say what the title says it does
     # instead of repeating it in the next column.
-    if pr.summary.strip() == pr.title.strip():
+    if pr.summary.strip() == pr.title.strip():  # keep in step with _key_prs' notes
         return title_summary(pr.title, pr.kind, lang)
     return pr.summary
 

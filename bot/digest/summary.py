@@ -129,7 +129,8 @@ def _sections(body: str) -> tuple[tuple[str, str], ...]:
 
 def _meaningful(text: str) -> str | None:
     text = _LEADING_ISSUE.sub("", text)
-    text = _URL.sub("", text).strip(" \t-*:")
+    # A stray "-->" (an HTML comment opened above the description) leaves "> " in front.
+    text = _URL.sub("", text).lstrip(" \t-*:>").rstrip(" \t-*:")
     text = re.sub(r"\s+", " ", text)
     if not text or _BOILERPLATE.match(text):
         return None

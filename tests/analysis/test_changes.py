@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.analysis.changes import MAX_OBJECT_CHARS, title_change
+from bot.analysis.changes import MAX_OBJECT_CHARS, says_little, third_person, title_change
 
 
 @pytest.mark.parametrize(
@@ -52,3 +52,74 @@ def test_object_is_bounded_and_taken_from_the_title(title: str) -> None:
         return
     assert len(change.object) <= MAX_OBJECT_CHARS
     assert change.object.rstrip("…").strip() in " ".join(title.split()) or "…" in change.object
+
+
+@pytest.mark.parametrize(
+    ("title", "action", "obj"),
+    [
+        # British spellings read as the American verbs.
+        (
+            "[Frontend] Reorganise online serving utility modules",
+            "reorganize",
+            "online serving utility modules",
+        ),
+        ("[Perf] Optimise the sampler", "optimize", "the sampler"),
+        ("[ROCm] Fuse RoPE and FP8 quantization", "fuse", "RoPE and FP8 quantization"),
+        ("[MoE] Rework the router", "rework", "the router"),
+        # "<noun> support for X": support for X.
+        ("Add model support for granite speech plus", "support", "granite speech plus"),
+    ],
+)
+def test_more_verbs_and_british_spellings(title: str, action: str, obj: str) -> None:
+    change = title_change(title)
+    assert change is not None and (change.action, change.object) == (action, obj)
+
+
+@pytest.mark.parametrize(
+    ("title", "verb", "obj"),
+    [
+        ("Accept W4A16 in FlashInferB12xExperts", "accept", "W4A16 in FlashInferB12xExperts"),
+        ("[Perf] Pad the input ids", "pad", "the input ids"),
+        ("[Misc] Discard native RmsNormGated ops", "discard", "native RmsNormGated ops"),
+        # Irregular verbs, and an adverb before the verb.
+        ("make quark ocp mx dtype parser robust", "make", "quark ocp mx dtype parser robust"),
+        ("[Config] Correctly identify granite-4.0-micro", "identify", "granite-4.0-micro"),
+        ("[XPU] Automatically detect target platform", "detect", "target platform"),
+    ],
+)
+def test_any_verb_word_english_writes_as_one_is_the_action(title: str, verb: str, obj: str) -> None:
+    change = title_change(title)
+    assert change is not None and (change.action, change.verb, change.object) == ("verb", verb, obj)
+
+
+@pytest.mark.parametrize(
+    "title",
+    ["Model runner V2 cleanup", "[Kernel] Native W4A16 kernel for RDNA3", "Mamba prefix caching"],
+)
+def test_nouns_and_adjectives_are_no_verbs(title: str) -> None:
+    # "modeled" is far rarer than "model"; "natived" and "mambaed" are no English words.
+    change = title_change(title)
+    assert change is not None and change.action == "land"
+
+
+@pytest.mark.parametrize(
+    ("title", "little"),
+    [
+        ("[Performance]Reduce sampling", True),
+        ("Fix typo", True),
+        ("Fix the bug", True),
+        ("Remove vLLM", False),
+        ("Reduce sampling overhead", False),
+        ("Fix W8A8", False),
+    ],
+)
+def test_a_one_plain_word_object_says_little(title: str, little: bool) -> None:
+    change = title_change(title)
+    assert change is not None and says_little(change) is little
+
+
+@given(st.sampled_from(["fix", "pad", "patch", "copy", "play", "accept"]))
+def test_third_person(verb: str) -> None:
+    out = third_person(verb)
+    assert out.startswith(verb[:-1]) and out.endswith("s")
+    assert out in {"fixes", "pads", "patches", "copies", "plays", "accepts"}

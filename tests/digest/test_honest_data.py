@@ -113,10 +113,13 @@ def test_title_only_week_is_honest(language: str) -> None:
     assert "+0 / −0" not in text and "0 lines" not in text and "0 行" not in text
     if language == "en":
         assert "not known for 233 PRs without a file list" in text
+        # Dependency bumps found from titles are counted, but only those: a lower bound.
+        assert "Dependency change: only what the titles show is counted above." in text
         assert "scored from titles" in text
         assert "No PR reached the key-PR score floor" not in text
     else:
         assert "233 个 PR 没有文件列表，无法判断" in text
+        assert "其中依赖变更仅按标题统计。" in text
         assert "依据标题评分" in text
 
 
@@ -223,7 +226,12 @@ def test_chinese_digest_sentences_read_naturally(dataset: str) -> None:
         # Quoted claims (“…”) are the author's words; everything else must be Chinese.
         unquoted = re.sub(r"“[^”]*”", "", re.sub(r"\[[^\]]*\]\([^)]*\)", "", sentence))
         assert not _METRIC_WORDS.search(unquoted), sentence
-    assert "概要摘自各 PR 的描述" in text  # the key-PR table says summaries are not translated
+    # The key-PR table says where its summaries come from: quoted from descriptions (not
+    # translated), or, on title-only data, read from the titles.
+    if dataset == "titles":
+        assert "概要依据其标题" in text and "概要摘自各 PR 的描述" not in text
+    else:
+        assert "概要摘自各 PR 的描述" in text
 
 
 def test_claims_in_chinese_keep_figure_and_metric() -> None:

@@ -178,7 +178,9 @@ def test_every_count_is_a_count_over_the_prs(
     for h in data["highlights"]:
         count = len(h["prs"])
         # The count sentence follows the opening sentence on what changed.
-        assert re.search(rf"(?:^|[.。] ?)(?:{count} PR|本周 {count} 个 PR)", h["text"]), h["text"]
+        assert re.search(rf"(?:^|[.。] ?)(?:{count} PR|(?:本周|共) {count} 个 PR)", h["text"]), h[
+            "text"
+        ]
         assert count >= 2 or set(h["prs"]) <= {k["number"] for k in data["key_prs"]}
     assert len(data["highlights"]) <= 8
     for rec in data["recommendations"]:

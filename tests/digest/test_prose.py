@@ -8,7 +8,7 @@ import re
 import pytest
 
 from bot.analysis.changes import title_change
-from bot.digest.build import change_sentence
+from bot.digest.build import change_sentence, en_object, zh_object
 from tests.digest.helpers import fixture_digest
 
 
@@ -38,8 +38,9 @@ def test_same_action_is_grouped_and_order_kept() -> None:
     text = change_sentence(changes, "en", "week")
     assert text == "This week: adds Foo model (#1) and Baz backend (#3); fixes bar crash (#2)."
     zh = change_sentence(changes, "zh", "week")
-    # English wording inside a Chinese sentence is quoted as the title wrote it.
-    assert zh == "本周新增“Foo model”（#1）、“Baz backend”（#3），修复“bar crash”（#2）。"
+    # A short English noun phrase stands bare in a Chinese sentence; a longer clause is
+    # quoted as the author's words (test_zh_object_is_the_head_noun_phrase).
+    assert zh == "本周新增 Foo model（#1）、Baz backend（#3），修复 bar crash（#2）。"
 
 
 # ------------------------------------------------------------------ reverts re-landed
@@ -170,9 +171,134 @@ def test_key_pr_without_description_is_summarised_by_what_its_title_does() -> No
     prs = [_analyzed(100 + i, f"[Model] Add Foo{i}-7B model support", i) for i in range(3)]
     for language, expected in (
         ("en", "Adds Foo0-7B model support"),
-        ("zh", "新增“Foo0-7B model support”"),
+        ("zh", "新增 Foo0-7B model support"),
     ):
         digest = fixture_digest(language, prs=prs, previous=[], score_floor=0.0)
         assert digest.key_prs and digest.key_prs[0].summary == digest.key_prs[0].title
         text = render_markdown(digest_document(digest))
         assert expected in text
+
+
+@pytest.mark.parametrize(
+    ("obj", "expected"),
+    [
+        # The head noun phrase, not where/why/how.
+        ("attention sink support to AITer flash attention backend", "“attention sink support”"),
+        ("Native W4A16 kernel for AMD RDNA3 (gfx1100) — fp16 + bf16", "Native W4A16 kernel"),
+        # A second change inside the object ("and <verb> …") is not the object.
+        ("wheel build and Replace hardcoded paths", "wheel build"),
+        (
+            "sliding window attention computation and improve throughput",
+            "“sliding window attention computation”",
+        ),
+        # Lists: 与 joins two, a longer list names two and 等.
+        ("RoPE and FP8 quantization", "RoPE 与 FP8 quantization"),
+        (
+            "custom all-reduce, DeepSeek V4 fused MLA, MiniMax reduce-RMS, and MXFP8 MoE",
+            "“custom all-reduce、DeepSeek V4 fused MLA 等”",
+        ),
+        # A head of one plain word names nothing: the next cut.
+        (
+            "mechanism to configure multimodal fields which should stay on CPU",
+            "“mechanism to configure multimodal fields”",
+        ),
+        ("SM100 gpt-oss regression due to the new kernel", "SM100 gpt-oss regression"),
+        ("the aclgraph error caused by blocktable", "aclgraph error"),
+        # Two long parts: the first one.
+        (
+            "cutlass fp8 scaled mm bypassing padding, 20% kernel performance improvement",
+            "“cutlass fp8 scaled mm bypassing padding”",
+        ),
+        # Identifiers stay bare.
+        (
+            "perf_token_group_quant/_C_stable_libtorch for ROCm",
+            "perf_token_group_quant/_C_stable_libtorch",
+        ),
+        ('tool_choice="none" in Chat Completions streaming', 'tool_choice="none"'),
+    ],
+)
+def test_zh_object_is_the_head_noun_phrase(obj: str, expected: str) -> None:
+    assert zh_object(obj) == expected
+
+
+def test_zh_highlight_is_no_wall_of_quoted_english() -> None:
+    changes = [
+        (1, title_change("[310P] Fix the 310P RC memory verification logic in the worker")),
+        (2, title_change("[CI] Fix wheel build and Replace hardcoded paths in the Dockerfile")),
+    ]
+    zh = change_sentence(changes, "zh", "week")
+    assert zh == "本周修复“310P RC memory verification logic”（#1）、wheel build（#2）。"
+
+
+def test_a_lead_whose_title_says_little_gives_way_and_repeats_are_said_once() -> None:
+    changes = [
+        (1, title_change("[Performance]Reduce sampling")),
+        (2, title_change("[Test] Add attention ut")),
+        (3, title_change("[Test] Add attention ut")),
+        (4, title_change("[Perf] Reduce host overhead in the sampler")),
+    ]
+    text = change_sentence(changes, "en", "week")
+    assert text == "This week: adds attention ut (#2); reduces host overhead in the sampler (#4)."
+
+
+def test_a_verb_the_catalogue_does_not_word_reads_in_both_languages() -> None:
+    changes = [(7, title_change("[Misc] Discard native RmsNormGated ops"))]
+    assert change_sentence(changes, "en", "week") == (
+        "This week: discards native RmsNormGated ops (#7)."
+    )
+    assert (
+        change_sentence(changes, "zh", "week") == "本周合入 Discard native RmsNormGated ops（#7）。"
+    )
+
+
+def test_zh_count_after_the_opening_does_not_say_this_week_again() -> None:
+    digest = fixture_digest("zh")
+    assert digest.highlights
+    for highlight in digest.highlights:
+        assert highlight.text.startswith("本周")
+        assert "。本周" not in highlight.text, highlight.text
+
+
+def test_key_pr_notes_say_where_the_summaries_come_from() -> None:
+    from bot.core import i18n
+    from bot.digest.document import digest_document
+    from bot.digest.render import render_markdown
+
+    # No description: no summary is quoted from one, so the table does not say so.
+    prs = [_analyzed(100 + i, f"[Model] Add Foo{i}-7B model support", i) for i in range(3)]
+    for language in ("en", "zh"):
+        digest = fixture_digest(language, prs=prs, previous=[], score_floor=0.0)
+        text = render_markdown(digest_document(digest))
+        assert i18n.t(language, "keypr.note.language") not in text
+        assert i18n.t(language, "keypr.note.from_title") in text
+
+
+@pytest.mark.parametrize(
+    ("obj", "expected"),
+    [
+        (
+            "sliding window attention computation and improve throughput",
+            "sliding window attention computation and improves throughput",
+        ),
+        ("light test cases and update test coverage", "light test cases and updates test coverage"),
+        # A noun after "and" stays as written; so does a verb already agreeing.
+        (
+            "MXFP4 flatquant and support for row parallelism",
+            "MXFP4 flatquant and support for row parallelism",
+        ),
+        ("RoPE and FP8 quantization", "RoPE and FP8 quantization"),
+        ("the parser and fixes the docs", "the parser and fixes the docs"),
+    ],
+)
+def test_en_second_verb_agrees_with_the_sentence(obj: str, expected: str) -> None:
+    assert en_object(obj) == expected
+
+
+def test_a_zh_highlight_quotes_one_english_description() -> None:
+    en = fixture_digest("en")
+    # The fixture's themes have two lead PRs with English descriptions ...
+    assert any(h.text.count(" says: “") == 2 for h in en.highlights)
+    # ... a Chinese highlight quotes one of them.
+    zh = fixture_digest("zh")
+    assert zh.highlights and all(h.text.count("英文原文") <= 1 for h in zh.highlights)
+    assert any(h.text.count("英文原文") == 1 for h in zh.highlights)

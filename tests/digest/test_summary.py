@@ -111,3 +111,10 @@ def test_purpose_is_none_when_the_description_only_points_elsewhere() -> None:
 
     assert purpose("Fixes vllm-project/vllm#9314.\n\n- [x] tests", "Keep script removable") is None
     assert purpose("", "anything") is None
+
+
+def test_a_stray_comment_end_leaves_no_quote_marker_in_the_summary() -> None:
+    body = "-->\nThere are clients that need the GPT-OSS model adapted to graph mode.\n"
+    assert summarize(body, "[Feature] add fiav2 into acl_graph") == (
+        "There are clients that need the GPT-OSS model adapted to graph mode."
+    )
