@@ -53,6 +53,7 @@ from bot.digest.model import (
     Totals,
 )
 from bot.digest.summary import purpose, summarize
+from bot.digest.themes_report import fading_text
 
 DEFAULT_KEY_COUNT = 24
 DEFAULT_SCORE_FLOOR = 5.0
@@ -883,6 +884,10 @@ def _summary_sentences(digest: Digest) -> list[str]:
         ]
     if items:
         sentences.append(i18n.t(lang, "summary.news", span=span, themes=i18n.join(items, lang)))
+    # Part of the news: what last week's digest led with and this week's does not.
+    fading = fading_text(digest)
+    if fading:
+        sentences.append(fading)
     # One fact per clause: "其中 24 个被标记为重点 PR，来自 131 位贡献者" read as if the 131
     # people wrote the 24 key PRs. No "0" inside a sentence either ("adding 0 lines" for a
     # week whose sizes are unknown).

@@ -400,6 +400,7 @@ def test_areas_take_the_module_name_in_the_digest_language() -> None:
     ],
 )
 def test_fading_themes_are_in_the_json_and_one_plain_line(language: str, line: str) -> None:
+    from bot.digest.build import summary_text
     from bot.digest.document import digest_document
     from bot.digest.model import FadingTheme
     from bot.digest.render import render_markdown
@@ -417,7 +418,11 @@ def test_fading_themes_are_in_the_json_and_one_plain_line(language: str, line: s
             "module": None,
         }
     ]
-    assert line in render_markdown(digest_document(digest))
+    markdown = render_markdown(digest_document(digest))
+    assert line in markdown
+    # The summary names them too, as part of the week's news (before the totals).
+    summary = summary_text(digest)
+    assert line in summary and summary.index(line) < summary.index(str(digest.totals.merged))
 
 
 def test_a_snake_case_identifier_is_one_word() -> None:
