@@ -61,7 +61,7 @@ from bot.releases.archive import release_pages
 if TYPE_CHECKING:
     from datetime import tzinfo
 
-    from bot.app import App
+    from bot.services import Services
 
 
 class SyncRecord(SyncedSpan, Protocol):
@@ -538,7 +538,7 @@ def write_site(pages: Mapping[str, str], out: Path) -> int:
 
 
 async def archive_pages(
-    services: App,
+    services: Services,
     repos: Sequence[str] | None,
     *,
     weeks: int,
@@ -609,7 +609,7 @@ class ArchiveCache:
     """The archive `serve` offers under /digests/: built from the store on the first request
     and kept until a sync changes the store (store_fingerprint), then rebuilt once."""
 
-    def __init__(self, services: App, languages: Sequence[str] = ("en", "zh")) -> None:
+    def __init__(self, services: Services, languages: Sequence[str] = ("en", "zh")) -> None:
         self.services = services
         self.languages = list(languages)
         self._pages: dict[str, str] = {}
