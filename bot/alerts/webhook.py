@@ -31,8 +31,8 @@ from bot.alerts.pipeline import AlertPipeline
 from bot.core.errors import BotError
 from bot.core.metrics import METRICS, error_kind
 from bot.core.models import JSON, PullRequest, pr_state
-from bot.core.reject import reject
 from bot.core.tasks import TaskTracker, Tracked
+from bot.reject import reject
 from bot.sync import fetch_pr
 
 if TYPE_CHECKING:
