@@ -80,11 +80,6 @@ def span_renderer(
     return render
 
 
-def thread_plan(payloads: Sequence[object]) -> list[bool]:
-    """For each payload, whether it goes in the thread of payload 0 (all but the first)."""
-    return [i > 0 for i in range(len(payloads))]
-
-
 def render_inline(spans: Inline, render: RenderSpan) -> str:
     # Renderers emit exactly this concatenation, so measuring it measures the output.
     return "".join(render(span) for span in spans)
