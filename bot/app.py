@@ -11,15 +11,16 @@ store never imports the alerts, a platform client or the scheduler).
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from bot import discord as discord_platform
 from bot import slack as slack_platform
 from bot.core.config import Config, Environment, database_url, load_config
 from bot.core.errors import ConfigError, GitHubError
+from bot.platform import PostingServices
 from bot.store import Store
 
 if TYPE_CHECKING:
@@ -31,10 +32,36 @@ if TYPE_CHECKING:
     from bot.analysis.rules import RuleSet
     from bot.discord.poster import DiscordRestPoster
     from bot.github.client import GitHubClient
-    from bot.platform import Deployment, Platform, Platforms
+    from bot.platform import Component, Platform, Platforms, Route
+    from bot.probes import Probe
     from bot.slack.poster import SlackPoster
 
 log = logging.getLogger(__name__)
+
+
+class Deployment(Protocol):
+    """What running one chat platform takes beside posting; implementations live next to
+    the Platform in bot/<platform>/."""
+
+    name: str
+
+    def missing_tokens(self, config: Config, env: Environment) -> list[str]:
+        """What the config needs of this platform and the environment lacks, as fix-it
+        phrases ("X is not set but …; set it …")."""
+        ...
+
+    async def checks(self, config: Config, env: Environment) -> list[Probe]:
+        """doctor's read-only checks (tokens, channels); [] when nothing is configured."""
+        ...
+
+    def readiness(self, env: Environment) -> Callable[[], Awaitable[Probe]] | None:
+        """/readyz's login check when this platform has a token, else None."""
+        ...
+
+    def serve(self, services: App) -> tuple[list[Route], list[Component]]:
+        """The routes `serve` mounts and the components it starts for this platform
+        (none when its token is unset)."""
+        ...
 
 
 def deployments() -> list[Deployment]:
@@ -48,7 +75,7 @@ def deployments() -> list[Deployment]:
 
 
 @dataclass
-class App:
+class App(PostingServices):
     config: Config
     env: Environment
     store: Store

@@ -11,9 +11,11 @@ platform's name.
 mapping from name to Platform whose entries are built on first use (a PR lookup never
 builds a platform client). This module imports no platform: the App registers them.
 
-A chat platform's `Deployment` is the rest of what it knows: the tokens it needs, doctor's
-checks, the /readyz probe and the pieces `serve` mounts (`Route`) or starts (`Component`).
-The App lists them (`bot.app.deployments`) and serve, doctor and /readyz iterate them.
+A chat platform's `Deployment` (bot.app, the adapters' side) is the rest of what it knows:
+the tokens it needs, doctor's checks, the /readyz probe and the pieces `serve` mounts
+(`Route`) or starts (`Component`).
+
+`PostingServices` is what posting needs of the process: `Services` plus the registry.
 """
 
 from __future__ import annotations
@@ -29,12 +31,11 @@ from bot.core.models import JSON
 from bot.core.tasks import Work
 from bot.core.validators import echo
 from bot.delivery import Attachment, DeliveryResult, Ledger, Sent
+from bot.services import Services
 
 if TYPE_CHECKING:
     from aiohttp import web
 
-    from bot.app import App
-    from bot.core.config import Config, Environment
     from bot.probes import Probe
 
 
@@ -258,26 +259,10 @@ class Component(Protocol):
         ...
 
 
-class Deployment(Protocol):
-    """What running one chat platform takes beside posting; implementations live next to
-    the Platform in bot/<platform>/."""
+class PostingServices(Services):
+    """`Services` plus the platform registry: what posting a document takes."""
 
-    name: str
-
-    def missing_tokens(self, config: Config, env: Environment) -> list[str]:
-        """What the config needs of this platform and the environment lacks, as fix-it
-        phrases ("X is not set but …; set it …")."""
-        ...
-
-    async def checks(self, config: Config, env: Environment) -> list[Probe]:
-        """doctor's read-only checks (tokens, channels); [] when nothing is configured."""
-        ...
-
-    def readiness(self, env: Environment) -> Callable[[], Awaitable[Probe]] | None:
-        """/readyz's login check when this platform has a token, else None."""
-        ...
-
-    def serve(self, services: App) -> tuple[list[Route], list[Component]]:
-        """The routes `serve` mounts and the components it starts for this platform
-        (none when its token is unset)."""
-        ...
+    @property
+    @abstractmethod
+    def platforms(self) -> Platforms:
+        """Every place a document can be posted, by name."""

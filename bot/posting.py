@@ -19,16 +19,15 @@ from bot.core.i18n import message
 from bot.delivery import Attachment, DeliveryIncomplete, DeliveryResult, Ledger
 
 if TYPE_CHECKING:
-    from bot.app import App
     from bot.core.document import Document
     from bot.digest.pipeline import BuiltDigest
-    from bot.platform import Platform
+    from bot.platform import Platform, PostingServices
 
 log = logging.getLogger(__name__)
 
 
 async def post_digest(
-    services: App,
+    services: PostingServices,
     built: BuiltDigest,
     platform: str | Platform,
     channel: str,
@@ -74,7 +73,7 @@ async def post_document(
     return result
 
 
-def _target_wants_chart(services: App, platform: str, channel: str) -> bool:
+def _target_wants_chart(services: PostingServices, platform: str, channel: str) -> bool:
     for target in services.config.digest.targets:
         if target.platform == platform and target.channel == channel:
             return target.chart

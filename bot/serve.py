@@ -313,7 +313,7 @@ def _configure_logging(services: App) -> None:
     settings = logging_settings(services.config)
     # `vllm-bot --debug serve` asked for debug logs; honour it over the config.
     level = "DEBUG" if logging.getLogger().level == logging.DEBUG else settings.level
-    configure_logging(settings.format, level, secret_values(services))
+    configure_logging(settings.format, level, secret_values(services.env, services.config))
 
 
 async def _poll_releases(services: App) -> str:

@@ -5,8 +5,7 @@ Threading is positional, so the payloads are exactly what is sent:
 * ``payloads[0]`` is the summary: a header, a context line and the lead sections.
 * every later payload is a reply in the thread of ``payloads[0]``: the poster posts
   ``payloads[0]``, then posts each following payload, in order, with ``thread_ts`` set to
-  the ``ts`` Slack returned for ``payloads[0]``. No payload carries a private key; use
-  :func:`thread_plan` rather than re-deriving the rule.
+  the ``ts`` Slack returned for ``payloads[0]``. No payload carries a private key.
 
 Layout: one section block per paragraph or list chunk, ``fields`` for Facts, the Block
 Kit ``table`` block for tables of up to 20 columns (wider ones become lists, which keep

@@ -29,6 +29,7 @@ from dataclasses import dataclass, replace
 from typing import Protocol, TypeVar
 
 from bot.core.document import Code, Inline, Link, Section, Span, Strong, Text, plain
+from bot.core.errors import BotError
 from bot.core.models import JSONValue
 
 ELLIPSIS = "…"
@@ -41,7 +42,7 @@ _LINE_BREAK = re.compile(r"\r\n|[\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
 _WORD = re.compile(r"\S+\s*|\s+")
 
 
-class LayoutError(RuntimeError):
+class LayoutError(BotError, RuntimeError):
     """An atom did not fit an empty message: a sizing bug in a renderer, never input."""
 
 
@@ -77,11 +78,6 @@ def span_renderer(
         return escape(span.text)
 
     return render
-
-
-def thread_plan(payloads: Sequence[object]) -> list[bool]:
-    """For each payload, whether it goes in the thread of payload 0 (all but the first)."""
-    return [i > 0 for i in range(len(payloads))]
 
 
 def render_inline(spans: Inline, render: RenderSpan) -> str:

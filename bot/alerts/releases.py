@@ -21,7 +21,7 @@ from bot.posting import post_document
 from bot.releases.pipeline import BuiltRelease, build_release
 
 if TYPE_CHECKING:
-    from bot.app import App
+    from bot.platform import PostingServices
 
 log = logging.getLogger(__name__)
 
@@ -33,7 +33,7 @@ class ReleaseChannel:
     language: str
 
 
-async def release_channels(services: App, repo: str) -> list[ReleaseChannel]:
+async def release_channels(services: PostingServices, repo: str) -> list[ReleaseChannel]:
     """Every channel following `repo`'s releases, each once (a config target wins over a
     subscription of the same channel: it names the language)."""
     config = services.config
@@ -57,7 +57,7 @@ async def release_channels(services: App, repo: str) -> list[ReleaseChannel]:
 
 
 async def post_release(
-    services: App, repo: str, tag: str, *, force: bool = False
+    services: PostingServices, repo: str, tag: str, *, force: bool = False
 ) -> list[DeliveryResult]:
     """Post `tag`'s notes to every channel following `repo`; one channel failing does not
     stop the others (each is retried by the next webhook delivery or poll)."""
@@ -97,7 +97,7 @@ async def post_release(
     return results
 
 
-async def poll_releases(services: App) -> str:
+async def poll_releases(services: PostingServices) -> str:
     """`serve`'s poll: post each repository's newest published release not announced yet
     (the webhook's may have come first: the ledger then posts nothing). Returns the log
     line's summary ("" when nothing was new)."""

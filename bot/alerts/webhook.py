@@ -31,13 +31,15 @@ from bot.alerts.pipeline import AlertPipeline
 from bot.core.errors import BotError
 from bot.core.metrics import METRICS, error_kind
 from bot.core.models import JSON, PullRequest, pr_state
-from bot.core.reject import reject
 from bot.core.tasks import TaskTracker, Tracked
+from bot.reject import reject
 from bot.sync import fetch_pr
 
 if TYPE_CHECKING:
+    from pydantic import SecretStr
+
     from bot.alerts.wiring import AlertsRuntime
-    from bot.app import App
+    from bot.platform import PostingServices
     from bot.probes import Probe
 
 log = logging.getLogger(__name__)
@@ -281,19 +283,21 @@ class WebhookReceiver(Tracked):
                 await self.deliveries.forget(delivery)
 
 
-def webhook_routes(receiver: WebhookReceiver) -> list[web.RouteDef]:
-    """The route factory: `app.add_routes(webhook_routes(receiver))`."""
-    return receiver.routes()
-
-
 class WebhookEndpoint:
     """`serve`'s POST /github/webhook handler. The receiver (and the alerts runtime, whose
     flush loop it starts) is built on the first delivery, so an install that never gets
     one never starts them. Shutdown calls `stop_accepting()`, then awaits `in_flight()`:
     deliveries being processed and the alerts runtime's last flush."""
 
-    def __init__(self, services: App) -> None:
+    def __init__(
+        self,
+        services: PostingServices,
+        alerts: Callable[[], AlertsRuntime],
+        secret: SecretStr | None,
+    ) -> None:
         self.services = services
+        self._alerts = alerts
+        self._secret = secret
         self.receiver: WebhookReceiver | None = None
         self.alerts: AlertsRuntime | None = None
         # Its sources: the receiver once built; its own task: the alert flush's last run.
@@ -314,7 +318,7 @@ class WebhookEndpoint:
 
     async def _receiver(self) -> WebhookReceiver:
         services = self.services
-        self.alerts = services.alerts()
+        self.alerts = self._alerts()
         self.alerts.start()
 
         async def fetch(repo: str, number: int) -> PullRequest:
@@ -326,7 +330,7 @@ class WebhookEndpoint:
 
             await post_release(services, repo, tag)
 
-        secret = services.env.github_webhook_secret
+        secret = self._secret
         return WebhookReceiver(
             self.alerts.pipeline,
             secret=lambda: secret.get_secret_value() if secret else None,
@@ -369,8 +373,3 @@ class WebhookEndpoint:
 
     def in_flight(self) -> dict[asyncio.Task[object], str]:
         return self.tracker.in_flight()
-
-
-def webhook_handler(services: App) -> WebhookEndpoint:
-    """`serve`'s entry point: the aiohttp handler for POST /github/webhook."""
-    return WebhookEndpoint(services)

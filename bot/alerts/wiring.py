@@ -1,7 +1,7 @@
 """The alerts inside the running bot: one pipeline per `App` (`App.alerts()`), shared by
 the webhook route and the poller, plus the default sender over the platform registry.
 
-`serve` mounts `bot.alerts.webhook:webhook_handler` and runs `poll_alerts` every
+`serve` mounts `bot.alerts.webhook.WebhookEndpoint` and runs `poll_alerts` every
 `alerts.poll_minutes` (see bot/runtime/integrations.py).
 """
 
@@ -24,7 +24,7 @@ from bot.delivery import DeliveryResult, Ledger
 from bot.platform import Platform
 
 if TYPE_CHECKING:
-    from bot.app import App
+    from bot.platform import PostingServices
 
 log = logging.getLogger(__name__)
 
@@ -71,7 +71,7 @@ class AlertsRuntime:
             await self._task
 
 
-def build_runtime(app: App, *, sender: Sender | None = None) -> AlertsRuntime:
+def build_runtime(app: PostingServices, *, sender: Sender | None = None) -> AlertsRuntime:
     """A new alerts runtime over `app`'s store, config and clients (`App.alerts()` keeps
     the process's one)."""
     settings = AlertSettings.from_config(app.config)
@@ -91,14 +91,8 @@ def build_runtime(app: App, *, sender: Sender | None = None) -> AlertsRuntime:
     return AlertsRuntime(settings, pipeline, poster_sender, poller, service)
 
 
-async def runtime(app: App) -> AlertsRuntime:
-    """The process's alerts runtime (`App.alerts()`), for callers in async code."""
-    return app.alerts()
-
-
-async def poll_alerts(app: App) -> str:
+async def poll_alerts(alerts: AlertsRuntime) -> str:
     """`serve`'s job, run every alerts.poll_minutes: poll, then flush due alerts."""
-    alerts = app.alerts()
     results = await alerts.poller.poll_once()
     flushed = await alerts.pipeline.flush()  # also releases quiet-hour and batch holds
     queued = sum(r.queued for r in results)

@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping, Sequence
 
+from bot.core.errors import BotError
 from bot.core.models import JSON
 
 from .rules import ModuleRule, RuleSet, load_ruleset
@@ -52,8 +53,8 @@ _SKIP_FOLDERS = {
 # ---------------------------------------------------------------- minimal YAML
 
 
-class YamlSubsetError(ValueError):
-    pass
+class YamlSubsetError(BotError, ValueError):
+    """A labeler/Mergify file uses YAML beyond the subset the bot reads."""
 
 
 # What the subset parses to: scalars stay strings (an empty one is None).

@@ -10,12 +10,15 @@ from __future__ import annotations
 import hashlib
 import logging
 from collections.abc import Sequence
-from typing import Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from sqlalchemy.exc import SQLAlchemyError
 
 from bot.core.errors import one_line
 from bot.core.models import JSON, Analysis, Claim, Flag, ModuleMatch, PullRequest, ScoreContribution
+
+if TYPE_CHECKING:
+    from bot.analysis.analyzer import Analyzer
 
 log = logging.getLogger(__name__)
 
@@ -35,10 +38,6 @@ class AnalysisCache(Protocol):
     async def cached(self, repo: str, numbers: Sequence[int], key: str) -> dict[int, JSON]: ...
 
     async def save(self, repo: str, analyses: dict[int, JSON], key: str) -> None: ...
-
-
-class _Analyzer(Protocol):
-    def analyze(self, pr: PullRequest) -> Analysis: ...
 
 
 def analysis_key(analyzer: object) -> str | None:
@@ -76,7 +75,7 @@ def from_dict(data: JSON) -> Analysis:
 
 
 async def analyze_stored(
-    store: object, analyzer: _Analyzer, repo: str, prs: Sequence[PullRequest]
+    store: object, analyzer: Analyzer, repo: str, prs: Sequence[PullRequest]
 ) -> list[Analysis]:
     """Analyses of `prs` (all from `repo`), from the store's cache where valid."""
     key = analysis_key(analyzer)

@@ -23,6 +23,7 @@ from pydantic import (
     model_validator,
 )
 
+from bot.core.errors import UsageError
 from bot.core.models import KIND_IDS
 
 from .paths import patterns_error, scope_flags
@@ -32,7 +33,7 @@ BUILTIN_RULESETS = ("vllm", "generic")
 _ID_RE = re.compile(r"^[a-z0-9][a-z0-9._-]*$")
 
 
-class RuleSetError(ValueError):
+class RuleSetError(UsageError, ValueError):
     """A rule set could not be found, parsed or validated; the message is user-facing."""
 
 

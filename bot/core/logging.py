@@ -20,7 +20,7 @@ from bot.core.secrets import MIN_SECRET_LENGTH as _MIN_SECRET_LENGTH
 from bot.core.secrets import REDACTED, redact, register, registered
 
 if TYPE_CHECKING:
-    from bot.app import App
+    from bot.core.config import Config, Environment
 
 __all__ = ["REDACTED", "JsonFormatter", "RedactSecrets", "TextFormatter", "configure_logging"]
 
@@ -141,11 +141,11 @@ def log_post(
     logger.log(level, "%s in %.1f s%s", what, seconds, f": {detail}" if detail else "", extra=extra)
 
 
-def secret_values(services: App) -> list[str]:
+def secret_values(env: Environment, config: Config) -> list[str]:
     """Every configured secret: tokens in the environment, the database password and
     Discord webhook URLs (their path is a token)."""
-    values: list[str] = list(services.env.secret_values())
-    for target in services.config.digest.targets:
+    values: list[str] = list(env.secret_values())
+    for target in config.digest.targets:
         if target.webhook_url:
             values.append(target.webhook_url)
             values.append(target.webhook_url.rstrip("/").rsplit("/", 1)[-1])

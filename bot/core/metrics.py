@@ -17,14 +17,11 @@ from __future__ import annotations
 import asyncio
 import logging
 import math
-import sys
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from threading import Lock
-
-from sqlalchemy.exc import SQLAlchemyError
 
 from bot.core import errors
 from bot.core.secrets import redact
@@ -316,23 +313,30 @@ def error_kind(exc: BaseException) -> str:
     return "internal"
 
 
+# A library's own exception (one our code did not map, e.g. from bolt's request handling or
+# a database driver's under SQLAlchemy) is classified by the package that defines a class
+# in its MRO, so core imports none of these libraries to name their errors.
+_LIBRARY_KINDS = {"slack_sdk": "slack", "discord": "discord", "sqlalchemy": "store"}
+
+
 def _platform_kind(exc: BaseException) -> str | None:
-    """The platform of an error: ours carry `service`; a library's own exception (one the
-    posters did not map, e.g. from bolt's request handling) is of a class its package
-    defines, and that package is loaded whenever such an exception exists."""
+    """The platform of an error: ours carry `service`; a library's is named by its package."""
     if isinstance(exc, errors.BotError):
         return exc.service if exc.service in CHAT_PLATFORMS else None
-    slack_errors = sys.modules.get("slack_sdk.errors")
-    if slack_errors is not None and isinstance(exc, slack_errors.SlackClientError):
-        return "slack"
-    discord_errors = sys.modules.get("discord.errors")
-    if discord_errors is not None and isinstance(exc, discord_errors.DiscordException):
-        return "discord"
-    return None
+    kind = _library_kind(exc)
+    return kind if kind in CHAT_PLATFORMS else None
 
 
 def _is_store_error(exc: BaseException) -> bool:
-    return isinstance(exc, SQLAlchemyError)
+    return _library_kind(exc) == "store"
+
+
+def _library_kind(exc: BaseException) -> str | None:
+    for cls in type(exc).__mro__:
+        kind = _LIBRARY_KINDS.get(cls.__module__.partition(".")[0])
+        if kind is not None:
+            return kind
+    return None
 
 
 METRICS = Metrics()

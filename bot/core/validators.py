@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal, get_args
-from urllib.parse import unquote
+from urllib.parse import parse_qsl, unquote
 
 from bot.core.errors import UsageError
 
@@ -109,21 +109,58 @@ def database_password(url: str) -> str | None:
     return unquote(match.group("password"))
 
 
+# The whole of SQLAlchemy's URL grammar (sqlalchemy.engine.url._parse_url), for the
+# same reason: checking a URL must not load SQLAlchemy into core.
+_DATABASE_URL = re.compile(
+    r"""
+    (?P<name>[\w+]+)://
+    (?:(?P<username>[^:/]*)(?::(?P<password>[^@]*))?@)?
+    (?:(?:\[(?P<ipv6host>[^/?]+)\]|(?P<ipv4host>[^/:?]+))?(?::(?P<port>[^/?]*))?)?
+    (?:/(?P<database>[^?]*))?
+    (?:\?(?P<query>.*))?
+    """,
+    re.X,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class _DatabaseURL:
+    backend: str
+    host: str | None
+    database: str | None
+    query: frozenset[str]
+
+
+def _parse_database_url(url: str) -> _DatabaseURL | None:
+    """The parts of `url` SQLAlchemy would read, or None where `make_url` would refuse it
+    (no match, or a port that is not a number)."""
+    match = _DATABASE_URL.match(url)
+    if match is None:
+        return None
+    if match["port"]:
+        try:
+            int(match["port"])
+        except ValueError:
+            return None
+    database = match["database"]
+    return _DatabaseURL(
+        backend=match["name"].split("+", 1)[0],
+        host=match["ipv4host"] or match["ipv6host"],
+        database=unquote(database) if database is not None else None,
+        query=frozenset(key for key, _ in parse_qsl(match["query"] or "")),
+    )
+
+
 def database_url_problem(url: str) -> str | None:
     """Why `url` is not a database the bot can use, or None. Passwords are never echoed."""
-    # Lazy: bot.cli imports this module, and SQLAlchemy stays off `--help` and argument errors.
-    from sqlalchemy.engine import make_url
-    from sqlalchemy.exc import ArgumentError
-
     accepted = (
         "accepted: sqlite:///PATH or postgresql://USER:PASSWORD@HOST:PORT/DB "
         "(also postgres:// and the +aiosqlite / +asyncpg forms)"
     )
-    try:
-        parsed = make_url(url)
-    except (ArgumentError, ValueError):
+    parsed = _parse_database_url(url)
+    if parsed is None:
         return f"DATABASE_URL is not a database URL; {accepted}"
-    backend = parsed.get_backend_name()
+    backend = parsed.backend
     if backend not in ("sqlite", "postgresql"):
         return f"DATABASE_URL names {backend!r}, a database the bot does not support; {accepted}"
     if backend == "postgresql" and not parsed.host and "host" not in parsed.query:

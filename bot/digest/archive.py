@@ -24,7 +24,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING
 
 from bot.core import i18n
 from bot.core.document import (
@@ -43,10 +43,6 @@ from bot.digest.charts import responsive, svg_charts
 from bot.digest.document import digest_document, shorten
 from bot.digest.history import (
     History,
-    HistoryAnalyzer,
-    HistoryStore,
-    MergedPRs,
-    SyncedSpan,
     Timeline,
     chain,
     history_of,
@@ -61,35 +57,9 @@ from bot.releases.archive import release_pages
 if TYPE_CHECKING:
     from datetime import tzinfo
 
-    from bot.app import App
-
-
-class SyncRecord(SyncedSpan, Protocol):
-    """A sync window with what the archive's fingerprint reads of it (bot.store's)."""
-
-    @property
-    def pr_count(self) -> int: ...
-
-    @property
-    def synced_at(self) -> datetime | None: ...
-
-
-class ArchivePRs(MergedPRs, Protocol):
-    async def last_merged(self, repo: str) -> datetime | None: ...
-
-
-class SyncRecords(Protocol):
-    async def overlapping(
-        self, repo: str, start: datetime, end: datetime
-    ) -> Sequence[SyncRecord]: ...
-
-
-class ArchiveStore(HistoryStore, Protocol):
-    @property
-    def prs(self) -> ArchivePRs: ...
-
-    @property
-    def windows(self) -> SyncRecords: ...
+    from bot.analysis.analyzer import Analyzer
+    from bot.services import Services
+    from bot.store import Store
 
 
 ATOM = "http://www.w3.org/2005/Atom"
@@ -145,7 +115,7 @@ class RepoArchive:
 
     repo: str
     timeline: Timeline
-    analyzer: HistoryAnalyzer
+    analyzer: Analyzer
     weeks: int
     history_weeks: int
     timezone: str
@@ -178,8 +148,8 @@ class RepoArchive:
 
 
 async def load_repo_archive(
-    store: ArchiveStore,
-    analyzer: HistoryAnalyzer,
+    store: Store,
+    analyzer: Analyzer,
     repo: str,
     *,
     weeks: int,
@@ -538,7 +508,7 @@ def write_site(pages: Mapping[str, str], out: Path) -> int:
 
 
 async def archive_pages(
-    services: App,
+    services: Services,
     repos: Sequence[str] | None,
     *,
     weeks: int,
@@ -584,7 +554,7 @@ async def archive_pages(
     return pages
 
 
-async def store_fingerprint(store: ArchiveStore, repos: Sequence[str]) -> tuple[object, ...]:
+async def store_fingerprint(store: Store, repos: Sequence[str]) -> tuple[object, ...]:
     """Changes whenever a sync or import changes what the archive would show: per repo the
     newest stored merge and every sync window's state (one query each)."""
     far_past, far_future = datetime(1970, 1, 1, tzinfo=UTC), datetime(9999, 1, 1, tzinfo=UTC)
@@ -609,7 +579,7 @@ class ArchiveCache:
     """The archive `serve` offers under /digests/: built from the store on the first request
     and kept until a sync changes the store (store_fingerprint), then rebuilt once."""
 
-    def __init__(self, services: App, languages: Sequence[str] = ("en", "zh")) -> None:
+    def __init__(self, services: Services, languages: Sequence[str] = ("en", "zh")) -> None:
         self.services = services
         self.languages = list(languages)
         self._pages: dict[str, str] = {}

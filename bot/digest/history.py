@@ -13,11 +13,16 @@ from collections import Counter
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Protocol
+from typing import TYPE_CHECKING
 
 from bot.analysis.cache import analyze_stored
-from bot.core.models import Analysis, AnalyzedPR, PullRequest, is_automation
+from bot.core.models import AnalyzedPR, is_automation
 from bot.core.weeks import Window
+
+if TYPE_CHECKING:
+    from bot.analysis.analyzer import Analyzer
+    from bot.store import Store
+    from bot.store.windows import SyncWindow
 
 # "This week and the last 4 weeks" against the N-week baseline.
 RECENT_WEEKS = 5
@@ -28,58 +33,6 @@ DIRECTION_MIN_PRS = 1.0
 DIRECTION_MIN_WEEKS = RECENT_WEEKS + 1
 SPARK = "▁▂▃▄▅▆▇█"
 SPARK_UNKNOWN = "·"  # an incomplete week: unknown, never drawn as a dip
-
-
-class SyncedSpan(Protocol):
-    """A sync window as the store returns it (bot.store's SyncWindow): read-only here."""
-
-    @property
-    def start(self) -> datetime: ...
-
-    @property
-    def end(self) -> datetime: ...
-
-    @property
-    def complete(self) -> bool: ...
-
-
-class MergedPRs(Protocol):
-    """The store's `prs` as the history reads it."""
-
-    async def merged_between(
-        self, repo: str, start: datetime, end: datetime
-    ) -> list[PullRequest]: ...
-
-
-class SyncedSpans(Protocol):
-    """The store's `windows` as the history reads it."""
-
-    async def overlapping(
-        self, repo: str, start: datetime, end: datetime
-    ) -> Sequence[SyncedSpan]: ...
-
-
-class FirstMerges(Protocol):
-    """The store's `contributors` as the history reads it."""
-
-    async def first_merged(
-        self, repo: str, logins: Collection[str]
-    ) -> dict[str, datetime | None]: ...
-
-
-class HistoryStore(Protocol):
-    @property
-    def prs(self) -> MergedPRs: ...
-
-    @property
-    def windows(self) -> SyncedSpans: ...
-
-    @property
-    def contributors(self) -> FirstMerges: ...
-
-
-class HistoryAnalyzer(Protocol):
-    def analyze(self, pr: PullRequest) -> Analysis: ...
 
 
 @dataclass(slots=True)
@@ -140,7 +93,7 @@ def chain(window: Window, count: int) -> list[Window]:
     return out[::-1]
 
 
-def covered(rows: Sequence[SyncedSpan], start: datetime, end: datetime) -> bool:
+def covered(rows: Sequence[SyncWindow], start: datetime, end: datetime) -> bool:
     """`SyncWindows.is_covered` over already-loaded sync-window rows (no query per week)."""
     cursor = start
     for row in sorted(rows, key=lambda r: r.start):
@@ -154,8 +107,8 @@ def covered(rows: Sequence[SyncedSpan], start: datetime, end: datetime) -> bool:
 
 
 async def load_timeline(
-    store: HistoryStore,
-    analyzer: HistoryAnalyzer,
+    store: Store,
+    analyzer: Analyzer,
     repo: str,
     windows: Sequence[Window],
     *,

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import TYPE_CHECKING
 
+from bot.core.errors import BotError
 from bot.core.models import JSON
 from bot.digest.model import Digest, Highlight
 
@@ -48,7 +49,7 @@ _SYSTEM = (
 )
 
 
-class NarrativeRejected(Exception):
+class NarrativeRejected(BotError):
     """The model's answer failed a check; the rule-based text is kept."""
 
 

@@ -67,7 +67,7 @@ from bot.digest.pipeline import BuiltDigest
 if TYPE_CHECKING:
     from rich.console import Console
 
-    from bot.app import App
+    from bot.services import Services
 
 log = logging.getLogger(__name__)
 
@@ -208,7 +208,7 @@ def ad_hoc_target(
 
 
 async def _sync_all(
-    services: App, target: DigestTarget, spans: Sequence[Window], console: Console | None
+    services: Services, target: DigestTarget, spans: Sequence[Window], console: Console | None
 ) -> tuple[dict[str, int] | None, GitHubError | None]:
     """Sync every week of `spans` (the digest's window last) with one search per week, the
     digest's window first. Returns the repositories found in the digest's window (None:
@@ -262,7 +262,7 @@ async def _sync_all(
 
 
 async def _repos_of(
-    services: App, target: DigestTarget, window: Window, found: dict[str, int] | None
+    services: Services, target: DigestTarget, window: Window, found: dict[str, int] | None
 ) -> list[str]:
     # Lazy: bot.sync (httpx, ~70 ms) loads only when the organisation's repos are listed.
     from bot.sync import org_repos
@@ -280,7 +280,7 @@ def _display_names(repos: Sequence[str]) -> dict[str, str]:
 
 
 async def build_org_for_window(
-    services: App,
+    services: Services,
     target: DigestTarget | None,
     window: Window,
     language: str,
@@ -368,7 +368,7 @@ async def build_org_for_window(
 
 
 async def _newcomers(
-    services: App, repos: Sequence[str], window: Window
+    services: Services, repos: Sequence[str], window: Window
 ) -> dict[str, set[str]] | None:
     """First-time contributors of every repository, asked in shared requests; None when
     GitHub cannot tell (shown as unknown)."""

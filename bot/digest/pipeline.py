@@ -23,8 +23,8 @@ from bot.digest.model import Digest
 if TYPE_CHECKING:
     from rich.console import Console
 
-    from bot.app import App
     from bot.digest.themes_report import WeekPRTheme
+    from bot.services import Services
 
 log = logging.getLogger(__name__)
 
@@ -36,7 +36,7 @@ class BuiltDigest:
 
 
 async def ensure_synced(
-    services: App, repo: str, window: Window, console: Console | None = None
+    services: Services, repo: str, window: Window, console: Console | None = None
 ) -> GitHubError | None:
     """Sync the window unless the store already covers it. When GitHub fails and the store
     covers the window, the stored copy is used and the error returned (the caller warns
@@ -66,7 +66,7 @@ async def ensure_synced(
 
 
 async def build_for_window(
-    services: App,
+    services: Services,
     repo: str | None,
     window: Window,
     language: str,
@@ -136,7 +136,7 @@ async def build_for_window(
 
 
 async def _sync_one(
-    services: App, repo: str, window: Window, console: Console | None, label: str
+    services: Services, repo: str, window: Window, console: Console | None, label: str
 ) -> None:
     # Lazy: bot.sync (httpx, ~70 ms) loads only when a window is synced (not with --no-sync).
     from bot.sync import sync_window
@@ -152,7 +152,7 @@ async def _sync_one(
 
 
 async def sync_history(
-    services: App, repo: str, window: Window, weeks: int, console: Console | None = None
+    services: Services, repo: str, window: Window, weeks: int, console: Console | None = None
 ) -> int:
     """Bring the `weeks` windows before `window` into the store. A week already complete in
     the store costs no request (history does not change once a week is over, so it is not
@@ -175,7 +175,7 @@ async def sync_history(
     return synced
 
 
-async def _new_contributors(services: App, repo: str, window: Window) -> set[str] | None:
+async def _new_contributors(services: Services, repo: str, window: Window) -> set[str] | None:
     """Authors whose first merged PR is in the window; None when GitHub cannot tell us."""
     # Lazy: bot.sync (httpx, ~70 ms) loads only when newcomers are looked up.
     from bot.sync import first_time_contributors
@@ -247,7 +247,7 @@ def render_digest(built: BuiltDigest, fmt: str) -> str:
 
 
 async def theme_of_pr(
-    services: App, repo: str, number: int, merged_at: datetime | None
+    services: Services, repo: str, number: int, merged_at: datetime | None
 ) -> WeekPRTheme | None:
     """The theme PR `number` belongs to in the week it was merged, from the store (no sync):
     {"id", "name", "why", "week"}; None when it was not merged or is in no theme."""

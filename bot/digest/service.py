@@ -8,21 +8,18 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Mapping
 from datetime import UTC, datetime
-from typing import Protocol
+from typing import TYPE_CHECKING
 
 from bot.analysis.themes import ThemeRules, rules_from
-from bot.core.models import Analysis, PullRequest
 from bot.core.weeks import Window
 from bot.digest.build import AUXILIARY_MODULES, DEFAULT_KEY_COUNT, DEFAULT_SCORE_FLOOR, build_digest
-from bot.digest.history import HistoryStore, Timeline, chain, history_of, load_timeline
+from bot.digest.history import Timeline, chain, history_of, load_timeline
 from bot.digest.model import Digest
 from bot.digest.narrative import NarrativeConfig, config_from_env, write_narrative
 
-PRStore = HistoryStore
-
-
-class PRAnalyzer(Protocol):
-    def analyze(self, pr: PullRequest) -> Analysis: ...
+if TYPE_CHECKING:
+    from bot.analysis.analyzer import Analyzer
+    from bot.store import Store
 
 
 def ruleset_settings(analyzer: object) -> tuple[dict[str, tuple[str, str]], set[str], int, float]:
@@ -58,8 +55,8 @@ def theme_rules(analyzer: object) -> ThemeRules | None:
 
 
 async def make_digest(
-    store: PRStore,
-    analyzer: PRAnalyzer,
+    store: Store,
+    analyzer: Analyzer,
     repo: str,
     window: Window,
     language: str,

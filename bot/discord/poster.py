@@ -30,8 +30,7 @@ import io
 import logging
 import re
 import uuid
-from collections.abc import AsyncIterator, Sequence
-from contextlib import asynccontextmanager
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import aiohttp
@@ -385,11 +384,6 @@ def parse_webhook_url(url: str) -> tuple[int, str, int | None]:
     return int(match["id"]), match["token"], thread_id
 
 
-def redact_webhook_url(url: str) -> str:
-    """The URL without its token (the token is the webhook's only credential)."""
-    return _WEBHOOK_URL.sub(lambda m: f"/webhooks/{m['id']}/***", url.strip().split("?")[0])
-
-
 class DiscordWebhookPoster:
     """Posts through a channel webhook (no bot connection needed)."""
 
@@ -493,20 +487,6 @@ async def _logged_in_http(env: Environment) -> HTTPClient:
         await http.close()
         raise
     return http
-
-
-@asynccontextmanager
-async def discord_http(env: Environment) -> AsyncIterator[HTTPClient]:
-    """A logged-in REST client for DISCORD_BOT_TOKEN (no gateway), closed on exit.
-
-    Applies DISCORD_API_URL first, so a one-off `vllm-bot digest --post discord:…` talks to
-    the same Discord (or fake) as the long-running bot.
-    """
-    http = await _logged_in_http(env)
-    try:
-        yield http
-    finally:
-        await http.close()
 
 
 class DiscordRestPoster:

@@ -181,26 +181,6 @@ query SearchMergedPullRequestsInScope($q: String!, $first: Int = 100, $after: St
 )
 
 
-def example_documents() -> dict[str, str]:
-    """Every document shape the bot sends, generated ones included (for schema validation)."""
-    return {
-        "SEARCH_MERGED": SEARCH_MERGED,
-        "SEARCH_MERGED_SCOPE": SEARCH_MERGED_SCOPE,
-        "PROBE_WINDOW": PROBE_WINDOW,
-        "PULL_REQUEST": PULL_REQUEST,
-        "files_pages_query(1)": files_pages_query([1]),
-        "files_pages_query(10)": files_pages_query(list(range(1, FILE_PAGES_PER_REQUEST + 1))),
-        "merged_before_query(1)": merged_before_query(1),
-        "merged_before_query(50)": merged_before_query(AUTHORS_PER_REQUEST),
-        "pull_requests_query(1)": pull_requests_query([1]),
-        "pull_requests_query(100)": pull_requests_query(
-            list(range(1, PULL_REQUESTS_PER_REQUEST + 1))
-        ),
-        "repo_files_query(0)": repo_files_query(0),
-        "repo_files_query(2)": repo_files_query(2),
-    }
-
-
 # ---------------------------------------------------------------------- search qualifiers
 
 

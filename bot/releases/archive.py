@@ -11,15 +11,18 @@ import uuid
 import xml.etree.ElementTree as ET
 from collections.abc import Sequence
 from datetime import UTC, datetime, tzinfo
+from typing import TYPE_CHECKING
 
 from bot.core.i18n import message
-from bot.digest.history import HistoryAnalyzer
 from bot.digest.render import render_html
 from bot.releases.document import release_document
 from bot.releases.model import ReleaseDigest
 from bot.releases.service import load_release, release_digest
 from bot.releases.versions import parse_tag
 from bot.store.store import Store
+
+if TYPE_CHECKING:
+    from bot.analysis.analyzer import Analyzer
 
 ATOM = "http://www.w3.org/2005/Atom"
 _ID_NAMESPACE = uuid.uuid5(uuid.NAMESPACE_URL, "https://github.com/vllm-bot/archive/releases")
@@ -103,7 +106,7 @@ def releases_feed(
 
 async def release_pages(
     store: Store,
-    analyzer: HistoryAnalyzer,
+    analyzer: Analyzer,
     repo: str,
     languages: Sequence[str],
     *,

@@ -20,7 +20,7 @@ from bot.releases.versions import newest_tag, parse_tag
 from bot.store.releases import StoredRelease
 
 if TYPE_CHECKING:
-    from bot.app import App
+    from bot.services import Services
 
 log = logging.getLogger(__name__)
 
@@ -34,7 +34,9 @@ class BuiltRelease:
         return release_card(self.digest, notes_url)
 
 
-async def _stored(services: App, repo: str, tag: str | None, base: str | None) -> StoredRelease:
+async def _stored(
+    services: Services, repo: str, tag: str | None, base: str | None
+) -> StoredRelease:
     store = services.store
     if tag is None:
         tag = newest_tag(await store.releases.tags(repo))
@@ -65,7 +67,7 @@ def _check_order(tag: str | None, base: str | None) -> None:
 
 
 async def build_release(
-    services: App,
+    services: Services,
     repo: str | None,
     tag: str | None,
     language: str,

@@ -4,16 +4,20 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import UTC, datetime, tzinfo
+from typing import TYPE_CHECKING
 
 from bot.analysis.cache import analyze_stored
 from bot.core.models import AnalyzedPR
 from bot.core.weeks import iso_week
-from bot.digest.history import HistoryAnalyzer, HistoryStore, chain, load_timeline
+from bot.digest.history import chain, load_timeline
 from bot.digest.service import ruleset_settings, theme_rules
 from bot.releases.build import build_release_digest
 from bot.releases.model import ReleaseData, ReleaseDigest, ReleasePR, Requests
 from bot.store.releases import StoredRelease
 from bot.store.store import Store
+
+if TYPE_CHECKING:
+    from bot.analysis.analyzer import Analyzer
 
 DEFAULT_HISTORY_WEEKS = 8
 
@@ -24,7 +28,7 @@ def pr_url(repo: str, number: int) -> str:
 
 async def load_release(
     store: Store,
-    analyzer: HistoryAnalyzer,
+    analyzer: Analyzer,
     stored: StoredRelease,
     *,
     requests: Requests | None = None,
@@ -77,8 +81,8 @@ async def load_release(
 
 
 async def release_history(
-    store: HistoryStore,
-    analyzer: HistoryAnalyzer,
+    store: Store,
+    analyzer: Analyzer,
     repo: str,
     before: datetime | None,
     weeks: int,
@@ -98,7 +102,7 @@ async def release_history(
 
 async def release_digest(
     store: Store,
-    analyzer: HistoryAnalyzer,
+    analyzer: Analyzer,
     data: ReleaseData,
     language: str,
     *,

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
-from bot.alerts.webhook import webhook_handler
+from bot.alerts.webhook import WebhookEndpoint
 from bot.alerts.wiring import poll_alerts
 from bot.app import deployments
 from bot.core.tasks import Work, is_work
@@ -61,12 +61,12 @@ def discover(services: App) -> Integrations:
         routes, components = deployment.serve(services)
         found.routes += routes
         found.components += components
-    webhook = webhook_handler(services)
+    webhook = WebhookEndpoint(services, services.alerts, services.env.github_webhook_secret)
     found.routes.append(Route("POST", "/github/webhook", webhook))
     # Also a component: its start flushes the outbox at once (docs/operations.md §6).
     found.components.append(webhook)
     found.flush_outbox = webhook.flush
-    found.poll_alerts = poll_alerts
+    found.poll_alerts = lambda app: poll_alerts(app.alerts())
     return found
 
 

@@ -13,9 +13,9 @@ from aiohttp import web
 from bot.app import deployments
 from bot.core.metrics import CONTENT_TYPE, Metrics
 from bot.core.models import JSON
-from bot.core.reject import RejectionLog
 from bot.platform import Component, Route
 from bot.probes import Probe, github_reachable, store_reachable
+from bot.reject import RejectionLog
 
 if TYPE_CHECKING:
     from bot.app import App

@@ -35,7 +35,6 @@ from bot.core.i18n import message
 from bot.core.logging import log_post
 from bot.core.metrics import METRICS, Metrics
 from bot.core.models import JSON
-from bot.core.reject import reject, slack_signature_problem
 from bot.core.tasks import (
     COMMAND_QUEUE,
     COMMAND_WORKERS,
@@ -46,6 +45,7 @@ from bot.core.tasks import (
 )
 from bot.delivery import DeliveryIncomplete, DeliveryResult, Ledger
 from bot.posting import incomplete_message, post_document
+from bot.reject import reject, slack_signature_problem
 from bot.slack import NAME
 from bot.slack.platform import SlackPlatform
 from bot.slack.poster import SlackPoster

@@ -90,13 +90,6 @@ def socket_mode(services: App) -> SlackSocketMode:
     return SlackSocketMode(build_slack_bot(services), token.get_secret_value())
 
 
-async def start_socket_mode(bot: SlackBot, app_token: str) -> SlackSocketMode:
-    """Connect over Socket Mode (SLACK_APP_TOKEN, xapp-…); `await runner.close()` to stop."""
-    runner = SlackSocketMode(bot, app_token)
-    await runner.start()
-    return runner
-
-
 class SlackSocket:
     """`serve`'s Socket Mode component: every instance may hold a connection; Slack hands
     each event to one of them, so no leader is needed.

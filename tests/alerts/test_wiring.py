@@ -8,7 +8,6 @@ from pathlib import Path
 
 import pytest
 
-from bot.alerts.wiring import runtime
 from bot.app import App
 from bot.core.config import Environment, load_config
 from bot.core.document import Document, Section
@@ -54,7 +53,7 @@ async def test_a_discord_subscription_gets_its_alert(
             tmp_path, discord_bot_token=discord_fake.token, discord_api_url=discord_fake.api_url
         )
         try:
-            alerts = await runtime(services)
+            alerts = services.alerts()
             await alerts.subscriptions.subscribe(
                 platform="discord",
                 channel=str(channel),
@@ -77,7 +76,7 @@ async def test_a_discord_subscription_gets_its_alert(
 async def test_without_a_discord_token_there_is_no_discord_poster(tmp_path: Path) -> None:
     services = await services_for(tmp_path)
     try:
-        alerts = await runtime(services)
+        alerts = services.alerts()
         assert "DISCORD_BOT_TOKEN" in (alerts.sender.platforms["discord"].available() or "")
         # The alert fails (and is retried later) without logging in anywhere.
         with pytest.raises(BotError, match="no discord connection"):
@@ -96,7 +95,7 @@ async def test_alerts_digests_and_commands_share_one_slack_poster(tmp_path: Path
         )
         try:
             shared = services.slack_poster()
-            alerts = await runtime(services)
+            alerts = services.alerts()
             # One pacing table for the channel, whoever posts: 1 message/second/channel.
             slack.channels["C1"] = True
             await alerts.sender.platforms["slack"].post_message("C1", "hello")

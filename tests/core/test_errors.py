@@ -73,3 +73,38 @@ def test_usage_errors_exit_2_and_others_1() -> None:
     assert GitHubUnavailable("x").exit_code == 1
     assert BotError("x", hint="set GITHUB_TOKEN").hint == "set GITHUB_TOKEN"
     assert str(BotError("the message", hint="h")) == "the message"
+
+
+def test_database_errors_count_as_the_store_without_core_importing_sqlalchemy() -> None:
+    from sqlalchemy.exc import OperationalError
+
+    assert error_kind(OperationalError("SELECT 1", {}, Exception("locked"))) == "store"
+
+
+# Follow-up (issue 22): bot/commands/handlers.py is edited by another branch today.
+_NOT_YET_UNDER_THE_ROOT = {"bot.commands.handlers.NeedsNetwork"}
+
+
+def test_every_error_the_product_defines_is_a_bot_error() -> None:
+    import importlib
+    import inspect
+    import pkgutil
+
+    import bot
+    import formatters
+
+    outside = set()
+    for package in (bot, formatters):
+        for info in pkgutil.walk_packages(package.__path__, f"{package.__name__}."):
+            if ".migrations" in info.name or info.name.endswith(".__main__"):
+                continue  # Alembic's scripts run inside Alembic; __main__ runs the CLI
+            module = importlib.import_module(info.name)
+            for name, cls in inspect.getmembers(module, inspect.isclass):
+                if (
+                    cls.__module__ == info.name
+                    and issubclass(cls, Exception)
+                    and not name.startswith("_")
+                    and not issubclass(cls, BotError)
+                ):
+                    outside.add(f"{info.name}.{name}")
+    assert outside == _NOT_YET_UNDER_THE_ROOT

@@ -9,7 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from bench.import_graph import cycles, function_level_imports, graph, modules
+from tests.import_graph import cycles, function_level_imports, graph, modules
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -10,13 +10,35 @@ from tests.fakes.schema import SCHEMA_PATH, validation_errors
 pytestmark = pytest.mark.skipif(not SCHEMA_PATH.is_file(), reason=f"{SCHEMA_PATH} absent")
 
 
+def _generated() -> dict[str, str]:
+    """Every generated document shape the bot sends, at its smallest and largest."""
+    return {
+        "SEARCH_MERGED": queries.SEARCH_MERGED,
+        "SEARCH_MERGED_SCOPE": queries.SEARCH_MERGED_SCOPE,
+        "PROBE_WINDOW": queries.PROBE_WINDOW,
+        "PULL_REQUEST": queries.PULL_REQUEST,
+        "files_pages_query(1)": queries.files_pages_query([1]),
+        "files_pages_query(10)": queries.files_pages_query(
+            list(range(1, queries.FILE_PAGES_PER_REQUEST + 1))
+        ),
+        "merged_before_query(1)": queries.merged_before_query(1),
+        "merged_before_query(50)": queries.merged_before_query(queries.AUTHORS_PER_REQUEST),
+        "pull_requests_query(1)": queries.pull_requests_query([1]),
+        "pull_requests_query(100)": queries.pull_requests_query(
+            list(range(1, queries.PULL_REQUESTS_PER_REQUEST + 1))
+        ),
+        "repo_files_query(0)": queries.repo_files_query(0),
+        "repo_files_query(2)": queries.repo_files_query(2),
+    }
+
+
 def _documents() -> dict[str, str]:
     constants = {
         name: value
         for name, value in vars(queries).items()
         if name.isupper() and isinstance(value, str) and value.lstrip().startswith("query")
     }
-    return constants | queries.example_documents()
+    return constants | _generated()
 
 
 def test_every_query_constant_is_covered():

@@ -55,5 +55,5 @@ def test_secret_values_cover_tokens_database_password_and_webhooks(store, monkey
         store,
         Environment(slack_bot_token=TOKEN, github_webhook_secret="hook-secret"),
     )
-    values = set(secret_values(services))
+    values = set(secret_values(services.env, services.config))
     assert {TOKEN, "hook-secret", "db-password-1", WEBHOOK, "webhook-secret-part"} <= values

@@ -24,7 +24,7 @@ from slack_sdk.signature import SignatureVerifier
 from bot.alerts.repository import AlertStore
 from bot.alerts.webhook import WebhookReceiver
 from bot.core.metrics import Metrics
-from bot.core.reject import REJECTIONS, RejectionLog
+from bot.reject import REJECTIONS, RejectionLog
 from bot.runtime.web import Readiness, build_app
 from bot.slack.app import SlackBot, slack_routes
 from bot.slack.poster import slack_client

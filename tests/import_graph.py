@@ -4,7 +4,7 @@ Reads bot/ and formatters/ with `ast` (nothing is imported). An import under
 `if TYPE_CHECKING:` is not an edge (it never runs). A cycle is a strongly connected
 component of two or more modules in the graph of module-level imports.
 
-    .venv/bin/python bench/import_graph.py [--list]
+    .venv/bin/python tests/import_graph.py [--list]
 """
 
 from __future__ import annotations

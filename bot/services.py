@@ -1,0 +1,33 @@
+"""What a use case may ask of the running process: the settings, the store, a GitHub
+client and the analyzer, and nothing else of the composition root.
+
+`bot.app.App` (an adapter) is the one implementation; the digest, release and posting
+pipelines take a `Services` so they never import the App, and import-linter's
+"bot.app only in the adapters" contract holds without excluding TYPE_CHECKING imports.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from bot.analysis.analyzer import Analyzer
+    from bot.core.config import Config
+    from bot.github.client import GitHubClient
+    from bot.store import Store
+
+
+class Services(ABC):
+    """The settings read, the store, a GitHub client factory and the analyzer."""
+
+    config: Config
+    store: Store
+
+    @abstractmethod
+    def github(self) -> GitHubClient:
+        """The process's GitHub client, started on first use."""
+
+    @abstractmethod
+    async def analyzer(self, repo: str | None = None, *, offline: bool = False) -> Analyzer:
+        """The analyzer for `repo`'s rule set."""
