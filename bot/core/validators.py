@@ -137,7 +137,8 @@ def _parse_database_url(url: str) -> _DatabaseURL | None:
     match = _DATABASE_URL.match(url)
     if match is None:
         return None
-    if match["port"]:
+    # An empty port ("host:") is refused too: SQLAlchemy hands "" to int().
+    if match["port"] is not None:
         try:
             int(match["port"])
         except ValueError:
