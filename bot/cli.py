@@ -7,6 +7,7 @@ import json
 import logging
 import sys
 from collections.abc import Callable, Coroutine
+from datetime import datetime
 from enum import StrEnum
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Annotated, Any, TypeVar, cast
@@ -18,7 +19,7 @@ from bot.core.errors import BotError, GitHubUnreachable, UsageError, one_line
 from bot.core.secrets import RedactingStream, redact
 from bot.core.validators import check_out_file, echo
 from bot.core.weeks import parse_window
-from bot.importer import coverage, read_export_file
+from bot.importer import Export, ImportResult, coverage, read_export_file, store_export
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -40,6 +41,7 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 _display_type = typer.core.TyperOption.display_type_rich
+_argument_type = typer.core.TyperArgument.display_type_rich
 
 
 # ctx: typer's vendored click Context, whose module (typer._click) is private.
@@ -48,13 +50,22 @@ def _help_type(self: typer.core.TyperOption, ctx: Any) -> str | None:
     repeatable option its element (`<str>...`, not `<list[str]>`)."""
     if self.is_flag or self.count:
         return None
-    shown = _display_type(self, ctx)
+    return _element(_display_type(self, ctx))
+
+
+def _element(shown: str | None) -> str | None:
     if shown and shown.startswith("<list[") and shown.endswith("]>"):
         return f"<{shown[6:-2]}>..."
     return shown
 
 
+def _argument_help_type(self: typer.core.TyperArgument, ctx: Any) -> str | None:
+    """A repeatable argument's element type, as `_help_type` shows an option's."""
+    return _element(_argument_type(self, ctx))
+
+
 typer.core.TyperOption.display_type_rich = _help_type  # type: ignore[method-assign]
+typer.core.TyperArgument.display_type_rich = _argument_help_type  # type: ignore[method-assign]
 
 
 class _LazyConsole:
@@ -306,61 +317,88 @@ def sync(
 
 @app.command("import")
 def import_(
-    file: Annotated[Path, typer.Argument(help="JSON export of pull requests.")],
-    week: Annotated[str | None, typer.Option(help="The ISO week the file is for.")] = None,
-    since: Annotated[str | None, typer.Option(help="Start of the window the file is for.")] = None,
+    files: Annotated[
+        list[Path],
+        typer.Argument(help="JSON exports of pull requests (one or more).", metavar="FILE"),
+    ],
+    week: Annotated[str | None, typer.Option(help="The ISO week the files are for.")] = None,
+    since: Annotated[
+        str | None, typer.Option(help="Start of the window the files are for.")
+    ] = None,
     until: Annotated[str | None, typer.Option(help="End of that window, exclusive.")] = None,
     complete: Annotated[
         bool,
         typer.Option(
             "--complete",
             help="Mark the window complete (the digest then says 'all merged PRs'); only "
-            "when the file declares a window containing it, or its merged dates reach past "
-            "both edges.",
+            "when a file declares a window containing it, or its merged dates reach past "
+            "both edges. Without --week/--since: each file's declared window.",
         ),
     ] = False,
 ) -> None:
-    """Import pull requests from a JSON export (offline use and archives)."""
+    """Import pull requests from JSON exports (offline use and archives)."""
 
     async def go() -> None:
-
-        export = read_export_file(file)
-        repo_name, prs = export.repo, export.prs
+        # Every file is read and checked whole before anything is stored.
+        exports = [read_export_file(file) for file in files]
         async with await _services() as services:
             window = None
             if week is not None or since or until:
                 window = parse_window(week, since, until, services.config.tz)
-            elif complete:
-                raise UsageError("--complete needs the window: --week W or --since D --until D")
-            if complete and window is not None:
-                problem = coverage(export, window.start, window.end)
-                if problem is not None:
-                    raise UsageError(
-                        f"not marking {window.label} complete: {problem}; give a file that "
-                        "covers the window, or leave out --complete"
-                    )
-            await services.store.prs.upsert(prs)
-            message = f"imported {len(prs)} PRs of {repo_name}"
-            if window is not None:
-                inside = [
-                    p for p in prs if p.merged_at and window.start <= p.merged_at < window.end
-                ]
-                if complete:
-                    count = await services.store.prs.count_merged_between(
-                        repo_name, window.start, window.end
-                    )
-                    await services.store.windows.mark(
-                        repo_name, window.start_utc, window.end_utc, complete=True, pr_count=count
-                    )
-                    message += f"; {window.label} marked complete ({len(inside)} PRs in it)"
-                else:
-                    message += (
-                        f"; {len(inside)} in {window.label}, which stays incomplete "
-                        "(--complete marks it complete when the file covers it)"
-                    )
-            out.print(message, markup=False)
+            marks = [_complete_span(export, window) if complete else None for export in exports]
+            for export, span in zip(exports, marks, strict=True):
+                result = await store_export(services.store, export, span)
+                for line in (*result.conflicts, *result.reopened):
+                    err.print(f"warning: {line}", markup=False)
+                out.print(_import_summary(export, window, span, result), markup=False)
 
     run(go)
+
+
+def _complete_span(export: Export, window: Window | None) -> tuple[datetime, datetime]:
+    """The window `import --complete` marks for `export`, once the file is shown to cover it."""
+    if window is None:
+        if export.declared is None:
+            raise UsageError(
+                f"nothing imported: --complete needs the window: --week W or --since D "
+                f'--until D, or a file that declares its own ("window"), which {export.path} '
+                "does not"
+            )
+        return export.declared
+    problem = coverage(export, window.start, window.end)
+    if problem is not None:
+        raise UsageError(
+            f"nothing imported, not marking {window.label} complete: {export.path}: {problem}; "
+            "give a file that covers the window, or leave out --complete"
+        )
+    return window.start_utc, window.end_utc
+
+
+def _import_summary(
+    export: Export,
+    window: Window | None,
+    span: tuple[datetime, datetime] | None,
+    result: ImportResult,
+) -> str:
+    message = f"imported {result.stored} PRs of {export.repo} from {export.path}"
+    if result.conflicts:
+        message += f" ({len(result.conflicts)} merge times differed, see above)"
+    if span is not None and window is None:
+        start, end = span
+        inside = sum(1 for p in export.prs if p.merged_at and start <= p.merged_at < end)
+        message += f"; {start.date()}..{end.date()} marked complete ({inside} PRs in it)"
+    elif window is not None:
+        inside = sum(
+            1 for p in export.prs if p.merged_at and window.start <= p.merged_at < window.end
+        )
+        if span is not None:
+            message += f"; {window.label} marked complete ({inside} PRs in it)"
+        else:
+            message += (
+                f"; {inside} in {window.label}, which stays incomplete "
+                "(--complete marks it complete when the file covers it)"
+            )
+    return message
 
 
 async def _sync_multi(

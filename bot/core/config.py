@@ -7,9 +7,11 @@ the key path and what is accepted.
 
 from __future__ import annotations
 
+import difflib
 import os
 import re
 import tomllib
+import typing
 import zoneinfo
 from datetime import UTC
 from functools import cached_property
@@ -68,9 +70,24 @@ def _org_name(value: str) -> str:
 OrgName = Annotated[str, AfterValidator(_org_name)]
 
 
+VLLM_REPO = "vllm-project/vllm"
+
+
 class RepoConfig(_Strict):
     name: RepoName
-    modules: str = "vllm"  # a rule set in config/modules/, a path to one, or "auto"
+    # A rule set in config/modules/, a path to one, or "auto". Left out: vLLM's own rules
+    # for vllm-project/vllm only; any other repository's modules come from its own
+    # labelling rules, since vLLM's (rocm, xpu, ...) would mislabel it.
+    modules: str = "auto"
+
+    @model_validator(mode="before")
+    @classmethod
+    def _default_ruleset(cls, data: object) -> object:
+        if isinstance(data, dict) and "modules" not in data:
+            name = data.get("name")
+            if isinstance(name, str) and name.lower() == VLLM_REPO:
+                return {**data, "modules": "vllm"}
+        return data
 
     @field_validator("modules")
     @classmethod
@@ -250,6 +267,21 @@ class Config(_Strict):
             ) from None
         return value
 
+    @field_validator("repos")
+    @classmethod
+    def _distinct_repos(cls, repos: list[RepoConfig]) -> list[RepoConfig]:
+        seen: set[str] = set()
+        for repo in repos:
+            if repo.name.lower() in seen:
+                # Two entries would give one repository two rule sets; which one wins
+                # would be an accident of order.
+                raise ValueError(
+                    f"{repo.name} is listed twice; expected each repository once "
+                    "(merge the two [[repos]] entries)"
+                )
+            seen.add(repo.name.lower())
+        return repos
+
     @cached_property
     def tz(self) -> zoneinfo.ZoneInfo:
         return zoneinfo.ZoneInfo(self.timezone)
@@ -265,9 +297,7 @@ class Config(_Strict):
         # its shipped rule set (an organisation digest meets it unconfigured).
         if (problem := repo_problem(name)) is not None:
             raise ConfigError(f"bad repository {echo(name)}: {problem}")
-        if name.lower() == "vllm-project/vllm":
-            return RepoConfig(name="vllm-project/vllm", modules="vllm")
-        return RepoConfig(name=name, modules="auto")
+        return RepoConfig(name=name)
 
 
 def builtin_rulesets() -> tuple[str, ...]:
@@ -384,7 +414,10 @@ def _format_error(source: str, exc: ValidationError) -> str:
     path = ".".join(str(p) for p in err["loc"]) or "(top level)"
     kind = err["type"]
     if kind == "extra_forbidden":
-        return f"{source}: unknown key '{path}'; see config/default.toml for the accepted keys"
+        hint = _did_you_mean(err["loc"])
+        return (
+            f"{source}: unknown key '{path}'{hint}; see config/default.toml for the accepted keys"
+        )
     value = err.get("input")
     shown = "" if isinstance(value, dict | list) else f" (got {value!r})"
     message = err["msg"].removeprefix("Value error, ")
@@ -395,6 +428,32 @@ def _format_error(source: str, exc: ValidationError) -> str:
     if kind == "literal_error":
         message = message.replace("Input should be", "accepted:")
     return f"{source}: {path}: {message}{shown}"
+
+
+def _did_you_mean(loc: tuple[int | str, ...]) -> str:
+    """`; did you mean 'language'?` for a misspelt key, from the keys its table accepts."""
+    model: type[BaseModel] | None = Config
+    for part in loc[:-1]:
+        if model is None or isinstance(part, int):
+            continue
+        field = model.model_fields.get(part)
+        if field is None:
+            return ""
+        model = _model_of(field.annotation)
+    if model is None:
+        return ""
+    close = difflib.get_close_matches(str(loc[-1]), list(model.model_fields), n=1, cutoff=0.7)
+    return f"; did you mean '{close[0]}'?" if close else ""
+
+
+def _model_of(annotation: object) -> type[BaseModel] | None:
+    """The pydantic model a field holds, itself or as the element of a list."""
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return annotation
+    for arg in typing.get_args(annotation):
+        if (found := _model_of(arg)) is not None:
+            return found
+    return None
 
 
 def load_config(path: str | Path | None = None, env: Environment | None = None) -> Config:

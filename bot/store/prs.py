@@ -174,6 +174,25 @@ class PullRequests:
             )
         return count or 0  # COUNT(*) always returns a row
 
+    async def merge_times(
+        self, repo: str, numbers: Sequence[int]
+    ) -> dict[int, tuple[datetime | None, datetime | None]]:
+        """Merge and close time of those of `numbers` stored for `repo` (what an
+        import compares before it replaces a PR)."""
+        found: dict[int, tuple[datetime | None, datetime | None]] = {}
+        async with self.session() as session:
+            for chunk in chunks(list(numbers)):
+                rows = await session.execute(
+                    select(
+                        PullRequestRow.number,
+                        PullRequestRow.merged_at,
+                        PullRequestRow.closed_at,
+                    ).where(PullRequestRow.repo == repo, PullRequestRow.number.in_(chunk))
+                )
+                for number, merged, closed in rows:
+                    found[number] = (merged, closed)
+        return found
+
     async def last_merged(self, repo: str) -> datetime | None:
         """The newest merge time stored for `repo` (the archive's latest week)."""
         async with self.session() as session:
