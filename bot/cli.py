@@ -65,7 +65,7 @@ def _argument_help_type(self: typer.core.TyperArgument, ctx: Any) -> str | None:
 
 
 typer.core.TyperOption.display_type_rich = _help_type  # type: ignore[method-assign]
-typer.core.TyperArgument.display_type_rich = _argument_help_type  # type: ignore[method-assign]
+typer.core.TyperArgument.display_type_rich = _argument_help_type  # type: ignore[method-assign,assignment]
 
 
 class _LazyConsole:
