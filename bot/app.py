@@ -18,7 +18,13 @@ from typing import TYPE_CHECKING
 
 from bot import discord as discord_platform
 from bot import slack as slack_platform
-from bot.core.config import Config, Environment, database_url, load_config
+from bot.core.config import (
+    Config,
+    Environment,
+    database_url,
+    default_store_is_new,
+    load_config,
+)
 from bot.core.errors import ConfigError, GitHubError
 from bot.store import Store
 
@@ -59,13 +65,15 @@ class App:
     _alerts: AlertsRuntime | None = None
     _subscriptions: SubscriptionService | None = None
     _platforms: Platforms | None = None
+    new_store: bool = False  # this run created the default store (the first run)
 
     @classmethod
     async def start(cls, config_path: str | Path | None = None) -> App:
         env = Environment()
         config = load_config(config_path, env)
+        new = default_store_is_new(env)
         store = await Store.open(database_url(env))
-        return cls(config=config, env=env, store=store)
+        return cls(config=config, env=env, store=store, new_store=new)
 
     async def __aenter__(self) -> App:
         return self

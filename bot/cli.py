@@ -15,7 +15,7 @@ from typing import IO, TYPE_CHECKING, Annotated, Any, TypeVar, cast
 import typer
 import typer.core
 
-from bot.core.errors import BotError, GitHubUnreachable, UsageError, one_line
+from bot.core.errors import BotError, ConfigError, GitHubUnreachable, UsageError, one_line
 from bot.core.secrets import RedactingStream, redact
 from bot.core.validators import check_out_file, echo
 from bot.core.weeks import parse_window
@@ -102,6 +102,7 @@ OFFLINE_HINT = (
 class _State:
     config: Path | None = None
     debug: bool = False
+    new_store: str = ""  # the store this run created (the first run), to say where it is
 
 
 state = _State()
@@ -194,6 +195,7 @@ def _root(
 ) -> None:
     state.config = config
     state.debug = debug
+    state.new_store = ""
     handler = logging.StreamHandler(RedactingStream("stderr"))
     handler.setFormatter(_LogFormatter(debug))
     logging.basicConfig(level=logging.DEBUG if debug else logging.WARNING, handlers=[handler])
@@ -216,7 +218,7 @@ class _LogFormatter(logging.Formatter):
 def run(factory: Callable[[], Coroutine[object, None, T]]) -> T:
     """Run one async command; BotErrors become one line on stderr and CONTRACT exit codes."""
     try:
-        return asyncio.run(factory())
+        result = asyncio.run(factory())
     except BotError as exc:
         if state.debug:
             err.print_exception()
@@ -236,13 +238,26 @@ def run(factory: Callable[[], Coroutine[object, None, T]]) -> T:
             markup=False,
         )
         raise typer.Exit(1) from None
+    if state.new_store:
+        # Said once, after the first command that worked: a failed one keeps its one line.
+        err.print(
+            f"note: your store is {state.new_store} (set DATABASE_URL to keep it elsewhere)",
+            markup=False,
+        )
+    return result
 
 
 async def _services() -> App:
     # Lazy: the store (SQLAlchemy) and the config stay off `--help` and argument errors.
     from bot.app import App
 
-    return await App.start(state.config)
+    services = await App.start(state.config)
+    if services.new_store:
+        # Lazy: config is loaded by App.start already; this names its helper only.
+        from bot.core.config import store_location
+
+        state.new_store = store_location(services.store.engine.url)
+    return services
 
 
 def _emit(text: str, out_file: Path | None) -> None:
@@ -658,6 +673,10 @@ def digest(
             # Before any work: an unknown platform or a bad channel is one line, exit 2
             # (the registry names the platforms it knows).
             posts = [services.platforms.parse_target(t) for t in targets]
+            for platform, _ in posts:
+                # A missing token is said before the digest is built, not after.
+                if (missing := platform.available()) is not None:
+                    raise ConfigError(f"cannot post to {platform.name}: {missing}")
             window = parse_window(week, since, until, services.config.tz)
             language = lang.value if lang else services.config.language
             if multi is not None:
@@ -867,6 +886,11 @@ def doctor() -> None:
     raise typer.Exit(run(go))
 
 
+# The options of `vllm-bot` itself, with an example value: given after the command they
+# are "No such option" to click, which does not say where they go.
+_ROOT_OPTIONS = {"--config": " bot.toml", "--debug": ""}
+
+
 def main() -> None:
     """Entry point: usage errors become one line too (CONTRACT), exit status 2."""
     try:
@@ -878,6 +902,15 @@ def main() -> None:
         message = exc.format_message()
         if type(exc).__name__ == "NoArgsIsHelpError":  # bare `vllm-bot`: the help text
             err.print(message, markup=False)
+        elif (option := getattr(exc, "option_name", None)) in _ROOT_OPTIONS:
+            # Root options (typer callbacks) are read before the command name only.
+            ctx = getattr(exc, "ctx", None)
+            command = ctx.info_name if ctx is not None else "COMMAND"
+            err.print(
+                f"error: {option} goes before the command; use e.g. "
+                f"'vllm-bot {option}{_ROOT_OPTIONS[option]} {command} …' (see 'vllm-bot --help')",
+                markup=False,
+            )
         else:
             ctx = getattr(exc, "ctx", None)
             command = ctx.command_path if ctx is not None else "vllm-bot"

@@ -18,6 +18,7 @@ from functools import cached_property
 from importlib import resources
 from pathlib import Path
 from typing import Annotated, Literal
+from urllib.parse import urlsplit
 
 from platformdirs import user_data_dir
 from pydantic import (
@@ -31,7 +32,7 @@ from pydantic import (
     model_validator,
 )
 from pydantic_settings import BaseSettings, SettingsConfigDict
-from sqlalchemy.engine import make_url
+from sqlalchemy.engine import URL, make_url
 
 from bot.core.cron import parse_cron
 from bot.core.errors import ConfigError
@@ -356,6 +357,24 @@ class Environment(BaseSettings):
             value = value.strip()
         return None if value in ("", None) else value
 
+    @field_validator("github_api_url", "github_graphql_url", "slack_api_url", mode="before")
+    @classmethod
+    def _stripped(cls, value: object) -> object:
+        return value.strip() if isinstance(value, str) else value
+
+    @model_validator(mode="after")
+    def _endpoints(self) -> Environment:
+        # Checked at start: a malformed endpoint is the user's to fix, and retrying a
+        # request that can never be sent only delays saying so.
+        for name, schemes, example in _ENDPOINTS:
+            value = getattr(self, name)
+            if value is not None and (problem := _url_problem(value, schemes)) is not None:
+                raise ConfigError(
+                    f"{name.upper()} {echo(value)} {problem}; expected a URL like {example} "
+                    "(or unset it for the default)"
+                )
+        return self
+
     @model_validator(mode="after")
     def _clean_secrets(self) -> Environment:
         for name in SECRET_VARIABLES:
@@ -384,6 +403,31 @@ class Environment(BaseSettings):
             if password:
                 values.append(str(password))
         return values
+
+
+_ENDPOINTS = (
+    ("github_api_url", ("http", "https"), "https://api.github.com"),
+    ("github_graphql_url", ("http", "https"), "https://api.github.com/graphql"),
+    ("slack_api_url", ("http", "https"), "https://slack.com/api/"),
+    ("discord_api_url", ("http", "https"), "https://discord.com/api/v10"),
+    ("discord_gateway_url", ("ws", "wss"), "wss://gateway.discord.gg/"),
+    ("openai_base_url", ("http", "https"), "http://127.0.0.1:8000/v1"),
+)
+
+
+def _url_problem(value: str, schemes: tuple[str, ...]) -> str | None:
+    """Why `value` is not an absolute URL of one of `schemes`, or None."""
+    try:
+        parts = urlsplit(value)
+        parts.port  # noqa: B018 - raises ValueError for a port out of range
+    except ValueError:
+        return "is not a URL"
+    if parts.scheme not in schemes:
+        shown = f"'{parts.scheme}://'" if parts.scheme else "no scheme"
+        return f"has {shown} where {' or '.join(f'{s}://' for s in schemes)} is needed"
+    if not parts.hostname or control_characters(value) or " " in value:
+        return "has no host name or holds spaces"
+    return None
 
 
 def _deep_merge(base: dict[str, object], override: dict[str, object]) -> dict[str, object]:
@@ -443,7 +487,7 @@ def _did_you_mean(loc: tuple[int | str, ...]) -> str:
     if model is None:
         return ""
     close = difflib.get_close_matches(str(loc[-1]), list(model.model_fields), n=1, cutoff=0.7)
-    return f"; did you mean '{close[0]}'?" if close else ""
+    return f" (did you mean '{close[0]}'?)" if close else ""
 
 
 def _model_of(annotation: object) -> type[BaseModel] | None:
@@ -487,7 +531,26 @@ def default_database_url() -> str:
 
     directory = Path(user_data_dir("vllm-bot"))
     directory.mkdir(parents=True, exist_ok=True)
-    return f"sqlite+aiosqlite:///{directory / 'vllm-bot.sqlite3'}"
+    return f"sqlite+aiosqlite:///{directory / DEFAULT_STORE_FILE}"
+
+
+DEFAULT_STORE_FILE = "vllm-bot.sqlite3"
+
+
+def store_location(url: str | URL) -> str:
+    """Where the store lives, for people: a SQLite file's path, else the URL without its
+    password."""
+    parsed = make_url(url)
+    if parsed.get_backend_name() == "sqlite":
+        return str(Path(parsed.database).resolve()) if parsed.database else "in memory"
+    return parsed.render_as_string(hide_password=True)
+
+
+def default_store_is_new(env: Environment) -> bool:
+    """True before the first run has created the default SQLite store."""
+    if env.database_url or os.environ.get("DATABASE_URL"):
+        return False
+    return not (Path(user_data_dir("vllm-bot")) / DEFAULT_STORE_FILE).exists()
 
 
 def database_url(env: Environment) -> str:
