@@ -11,7 +11,7 @@ store never imports the alerts, a platform client or the scheduler).
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -26,6 +26,7 @@ from bot.core.config import (
     load_config,
 )
 from bot.core.errors import ConfigError, GitHubError
+from bot.core.notices import due_today
 from bot.store import Store
 
 if TYPE_CHECKING:
@@ -41,6 +42,16 @@ if TYPE_CHECKING:
     from bot.slack.poster import SlackPoster
 
 log = logging.getLogger(__name__)
+
+
+def _daily(key: str) -> Callable[[str], None]:
+    """A notice logged once a day (bot.core.notices), not on every command."""
+
+    def notice(text: str) -> None:
+        if due_today(key):
+            log.warning("%s (said once a day)", text)
+
+    return notice
 
 
 def deployments() -> list[Deployment]:
@@ -93,7 +104,12 @@ class App:
             # Lazy: httpx (and its CLI's click) stays off the start-up of store-only commands.
             from bot.github import github_client
 
-            self._github = github_client(self.config, self.env)
+            self._github = github_client(self.config, self.env, notice=_daily("github-token"))
+            if self.env.github_token_source and due_today("github-token-source"):
+                log.warning(
+                    "GITHUB_TOKEN is not set: using the GitHub CLI's token (%s)",
+                    self.env.github_token_source,
+                )
         return self._github
 
     def slack_poster(self) -> SlackPoster:

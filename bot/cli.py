@@ -198,7 +198,32 @@ def _root(
     state.new_store = ""
     handler = logging.StreamHandler(RedactingStream("stderr"))
     handler.setFormatter(_LogFormatter(debug))
+    handler.addFilter(_Once())
+    # discord.py warns that voice needs PyNaCl on every start; the bot never uses voice.
+    logging.getLogger("discord.client").addFilter(_not_voice)
     logging.basicConfig(level=logging.DEBUG if debug else logging.WARNING, handlers=[handler])
+
+
+class _Once(logging.Filter):
+    """Each distinct warning once per run: an organisation digest meets the same problem
+    for many repositories, and one line says it."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.seen: set[tuple[int, str]] = set()
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.levelno < logging.WARNING or record.exc_info:
+            return True
+        key = (record.levelno, record.getMessage())
+        if key in self.seen:
+            return False
+        self.seen.add(key)
+        return True
+
+
+def _not_voice(record: logging.LogRecord) -> bool:
+    return "voice will NOT be supported" not in record.getMessage()
 
 
 class _LogFormatter(logging.Formatter):
@@ -224,7 +249,7 @@ def run(factory: Callable[[], Coroutine[object, None, T]]) -> T:
             err.print_exception()
         line = one_line(str(exc))
         if isinstance(exc, GitHubUnreachable):
-            line = one_line(line, 150) + OFFLINE_HINT
+            line = one_line(line, 150) + (f"; {exc.hint}" if exc.hint else OFFLINE_HINT)
         err.print(f"error: {line}", markup=False)
         raise typer.Exit(exc.exit_code) from None
     except KeyboardInterrupt:
@@ -500,8 +525,14 @@ async def _analysed_pr(
             # refresh: the store was just asked, so straight to GitHub (then stored).
             pr = await fetch_pr(services.store, services.github(), repo_name, number, refresh=True)
     except GitHubUnreachable as exc:
+        elsewhere = [r for r in await services.store.prs.repos_with(number) if r != repo_name]
+        hint = (
+            f"the store has {elsewhere[0]}#{number}: vllm-bot pr {elsewhere[0]}#{number}"
+            if elsewhere
+            else None
+        )
         raise GitHubUnreachable(
-            f"PR #{number} of {repo_name} is not in the store, and {exc}"
+            f"PR #{number} of {repo_name} is not in the store, and {exc}", hint=hint
         ) from None
     analyzer = await services.analyzer(repo_name)
     # Lazy like the store: SQLAlchemy stays off `--help`. The analysis comes from the

@@ -128,6 +128,10 @@ class ServicesBackend:
             log.warning("version: store schema revision unavailable", exc_info=True)
             return None
 
+    async def cached_holdings(self, repo: str, number: int) -> tuple[list[str], int]:
+        prs = self.services.store.prs
+        return await prs.repos_with(number), await prs.count(repo)
+
     async def modules(self, repo: str) -> Sequence[ModuleInfo]:
         analyzer = await self.services.analyzer(repo)
         return module_infos(analyzer.ruleset)

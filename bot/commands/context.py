@@ -72,6 +72,10 @@ class Backend(Protocol):
     async def modules(self, repo: str) -> Sequence[ModuleInfo]:
         """The module catalogue of `repo`'s rule set (local: rule sets are files)."""
 
+    async def cached_holdings(self, repo: str, number: int) -> tuple[list[str], int]:
+        """What the store holds, for a lookup GitHub cannot answer: the repositories whose
+        #`number` is stored, and how many PRs of `repo` it holds (local)."""
+
 
 @dataclass(frozen=True, slots=True)
 class SubscriptionInfo:

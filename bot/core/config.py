@@ -10,6 +10,8 @@ from __future__ import annotations
 import difflib
 import os
 import re
+import shutil
+import subprocess
 import tomllib
 import typing
 import zoneinfo
@@ -340,6 +342,14 @@ class Environment(BaseSettings):
     discord_gateway_url: str | None = None
     openai_base_url: str | None = None
     openai_api_key: SecretStr | None = None
+    # Where the GitHub token came from when not GITHUB_TOKEN ("gh auth token"); not read
+    # from the environment.
+    github_token_source: Annotated[str | None, Field(exclude=True)] = None
+
+    @field_validator("github_token_source", mode="before")
+    @classmethod
+    def _not_from_environment(cls, value: object) -> None:
+        return None
 
     @field_validator(
         *SECRET_VARIABLES,
@@ -376,6 +386,14 @@ class Environment(BaseSettings):
         return self
 
     @model_validator(mode="after")
+    def _gh_fallback(self) -> Environment:
+        # As other GitHub tools do: no GITHUB_TOKEN but the GitHub CLI logged in.
+        if self.github_token is None and (token := gh_cli_token()) is not None:
+            object.__setattr__(self, "github_token", SecretStr(token))
+            object.__setattr__(self, "github_token_source", "gh auth token")
+        return self
+
+    @model_validator(mode="after")
     def _clean_secrets(self) -> Environment:
         for name in SECRET_VARIABLES:
             value = getattr(self, name)
@@ -403,6 +421,23 @@ class Environment(BaseSettings):
             if password:
                 values.append(str(password))
         return values
+
+
+def gh_cli_token() -> str | None:
+    """The GitHub CLI's token (`gh auth token`) when `gh` is installed and logged in."""
+    gh = shutil.which("gh")
+    if gh is None or os.environ.get("VLLM_BOT_NO_GH"):
+        return None
+    try:
+        done = subprocess.run(
+            [gh, "auth", "token"], capture_output=True, text=True, timeout=5, check=False
+        )
+    except (OSError, subprocess.SubprocessError):
+        return None
+    token = done.stdout.strip()
+    if done.returncode != 0 or not token or control_characters(token) or " " in token:
+        return None
+    return token
 
 
 _ENDPOINTS = (
