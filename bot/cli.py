@@ -103,6 +103,7 @@ class _State:
     config: Path | None = None
     debug: bool = False
     new_store: str = ""  # the store this run created (the first run), to say where it is
+    no_pager: bool = False
 
 
 state = _State()
@@ -119,6 +120,7 @@ class DigestFormat(StrEnum):
     html = "html"
     slack = "slack"
     discord = "discord"
+    png = "png"  # the trends chart alone, as posted in the digest's thread (needs --out)
 
 
 class Lang(StrEnum):
@@ -192,9 +194,18 @@ def _root(
         bool,
         typer.Option("--version", callback=_version, is_eager=True, help="Print the version."),
     ] = False,
+    no_pager: Annotated[
+        bool,
+        typer.Option(
+            "--no-pager",
+            help="Never page long output (a terminal pages it through $VLLM_BOT_PAGER, "
+            "$PAGER or less; piped output never is).",
+        ),
+    ] = False,
 ) -> None:
     state.config = config
     state.debug = debug
+    state.no_pager = no_pager
     state.new_store = ""
     handler = logging.StreamHandler(RedactingStream("stderr"))
     handler.setFormatter(_LogFormatter(debug))
@@ -287,7 +298,7 @@ async def _services() -> App:
 
 def _emit(text: str, out_file: Path | None) -> None:
     if out_file is None:
-        sys.stdout.write(redact(text if text.endswith("\n") else text + "\n"))
+        _page(redact(text if text.endswith("\n") else text + "\n"))
         return
     try:
         out_file.parent.mkdir(parents=True, exist_ok=True)
@@ -295,6 +306,33 @@ def _emit(text: str, out_file: Path | None) -> None:
     except OSError as exc:
         raise UsageError(f"cannot write {out_file}: {exc.strerror}") from None
     err.print(f"wrote {out_file}")
+
+
+def _page(text: str) -> None:
+    """Standard output, through the pager when it is a terminal and the text is long."""
+    if state.no_pager or not sys.stdout.isatty():
+        sys.stdout.write(text)
+        return
+    # Lazy: the pager (subprocess) only for output shown on a terminal.
+    from bot.terminal import page
+
+    page(text, sys.stdout)
+
+
+def _show_markdown(rendered: str) -> None:
+    """Markdown as a terminal shows it: wrapped at its width, wide tables as lists, and
+    paged when long."""
+    # Lazy: rich.markdown (~40 ms) loads only to show Markdown on a terminal.
+    from rich.markdown import Markdown
+
+    # Lazy: the terminal view loads only for output shown on a terminal.
+    from bot.terminal import fit_markdown
+
+    markdown = Markdown(fit_markdown(rendered, out.width))
+    with out.capture() as captured:
+        # Wrapped at the terminal width: soft wrap would crop each PR line there.
+        out.print(markdown, soft_wrap=False)
+    _page(redact(captured.get()))
 
 
 def _dump(data: object) -> str:
@@ -695,6 +733,8 @@ def digest(
         _usage(_module_digest_of_one_repo)
     if out_file is not None:
         _usage(lambda: check_out_file(str(out_file)))
+    if format is DigestFormat.png and out_file is None:
+        _usage(_png_needs_out)
 
     async def go() -> None:
         # Lazy: the digest pipeline and renderers load only for `digest`.
@@ -733,17 +773,41 @@ def digest(
                 await _post_everywhere(services, built, posts, force)
                 if out_file is None and format is DigestFormat.markdown:
                     return
+            if format is DigestFormat.png:
+                assert out_file is not None  # checked before anything started
+                _write_chart(built, out_file)
+                return
             rendered = render_digest(built, format.value)
             if format is DigestFormat.markdown and out_file is None and sys.stdout.isatty():
-                # Lazy: rich.markdown (~40 ms) loads only to show Markdown on a terminal.
-                from rich.markdown import Markdown
-
-                # Wrapped at the terminal width: soft wrap would crop each PR line there.
-                out.print(Markdown(rendered), soft_wrap=False)
+                _show_markdown(rendered)
             else:
                 _emit(rendered, out_file)
 
     run(go)
+
+
+def _png_needs_out() -> None:
+    raise UsageError("--format png writes the trends chart to a file: give --out FILE.png")
+
+
+def _write_chart(built: BuiltDigest, out_file: Path) -> None:
+    """The trends chart exactly as the digest's thread would carry it, to preview."""
+    digest = built.digest
+    if digest.history is None or not digest.history.weeks:
+        raise UsageError(
+            f"no trends chart for {digest.week}: the store holds no earlier week of "
+            f"{digest.repo}; run without --no-sync, or import earlier weeks first"
+        )
+    # Lazy: matplotlib only for a chart that is drawn.
+    from bot.digest.charts import png_chart
+
+    png = png_chart(digest)
+    try:
+        out_file.parent.mkdir(parents=True, exist_ok=True)
+        out_file.write_bytes(png.data)
+    except OSError as exc:
+        raise UsageError(f"cannot write {out_file}: {exc.strerror}") from None
+    err.print(f"wrote {out_file} ({len(png.data):,} bytes): {png.alt_text}", markup=False)
 
 
 def _module_digest_of_one_repo() -> None:
@@ -919,7 +983,7 @@ def doctor() -> None:
 
 # The options of `vllm-bot` itself, with an example value: given after the command they
 # are "No such option" to click, which does not say where they go.
-_ROOT_OPTIONS = {"--config": " bot.toml", "--debug": ""}
+_ROOT_OPTIONS = {"--config": " bot.toml", "--debug": "", "--no-pager": ""}
 
 
 def main() -> None:
