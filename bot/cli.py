@@ -747,7 +747,10 @@ def digest(
             for platform, _ in posts:
                 # A missing token is said before the digest is built, not after.
                 if (missing := platform.available()) is not None:
-                    raise ConfigError(f"cannot post to {platform.name}: {missing}")
+                    raise ConfigError(
+                        f"cannot post to {platform.name}: {missing}; set it, or leave out "
+                        f"--post {platform.name}:…"
+                    )
             window = parse_window(week, since, until, services.config.tz)
             language = lang.value if lang else services.config.language
             if multi is not None:

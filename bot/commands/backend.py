@@ -133,7 +133,9 @@ class ServicesBackend:
         return await prs.repos_with(number), await prs.count(repo)
 
     async def modules(self, repo: str) -> Sequence[ModuleInfo]:
-        analyzer = await self.services.analyzer(repo)
+        # Local, as the protocol promises: an "auto" rule set from its cached labelling
+        # rules or the stored file paths, never a GitHub request inside a command.
+        analyzer = await self.services.analyzer(repo, offline=True)
         return module_infos(analyzer.ruleset)
 
 

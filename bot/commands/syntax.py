@@ -334,7 +334,8 @@ def parse_subscribe(args: list[str]) -> SubscribeCommand:
             elif key == "author":
                 value = value.removeprefix("@")
                 if not _LOGIN.match(value):
-                    raise CommandError("error.subscribe.author", "subscribe", value=value)
+                    shown = f"'{value}'" if len(value) <= 39 else f"{len(value):,} characters"
+                    raise CommandError("error.subscribe.author", "subscribe", value=shown)
             elif key == "path":
                 _check_glob(value)
             elif key == "repo":

@@ -1336,10 +1336,10 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     # --- firsthour ---
     "error.subscribe.author": {
-        "en": "bad author '{value}' in author: expected a GitHub login, e.g. author:octocat "
-        "(letters, digits and single hyphens, at most 39)",
-        "zh": "`author:` 中的作者 '{value}' 无效：应为 GitHub 用户名，例如 author:octocat"
-        "（字母、数字和单个连字符，最多 39 个字符）",
+        "en": "bad author ({value}): expected a GitHub login, e.g. author:octocat (at most "
+        "39 letters, digits or hyphens)",
+        "zh": "作者无效（{value}）：应为 GitHub 用户名，例如 author:octocat"
+        "（最多 39 个字母、数字或连字符）",
     },
     "error.pr.offline": {
         "en": "GitHub cannot be reached ({detail}), so this is offline: #{number} of {repo} is "
