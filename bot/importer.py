@@ -130,15 +130,15 @@ class PullRequestIn(_Strict):
     @model_validator(mode="after")
     def _merged_or_state(self) -> PullRequestIn:
         if self.state is not None and self.state not in PR_STATES:
-            raise ValueError(f"bad state {self.state!r}: expected open, closed or merged")
+            raise ValueError(f"state: bad state {self.state!r}: expected open, closed or merged")
         unmerged = self.state in ("open", "closed")
         if self.mergedAt is None and "mergedAt" in self.model_fields_set and not unmerged:
             raise ValueError(
-                'mergedAt is null: expected a merge time, e.g. "2026-06-02T10:00:00Z", or '
+                'mergedAt: null: expected a merge time, e.g. "2026-06-02T10:00:00Z", or '
                 '"state": "open" or "closed" for a PR not merged'
             )
         if self.mergedAt is None and self.state == "merged":
-            raise ValueError('"state": "merged" needs "mergedAt", e.g. "2026-06-02T10:00:00Z"')
+            raise ValueError('mergedAt: missing: "state": "merged" needs a merge time')
         return self
 
 
@@ -197,6 +197,9 @@ EXPORT_KINDS = ("window",)
 _SCHEMA: TypeAdapter[WindowExport] = TypeAdapter(ExportFile)
 
 
+_FIELDS = frozenset(PullRequestIn.model_fields) | frozenset(WindowExport.model_fields)
+
+
 def _path(loc: tuple[int | str, ...]) -> str:
     shown = ""
     for part in loc:
@@ -212,6 +215,10 @@ def _first_error(source: Path, exc: ValidationError) -> str:
     loc = tuple(error["loc"])
     where = _path(loc[1:] if loc and loc[0] in EXPORT_KINDS else loc)
     message = error["msg"].removeprefix("Value error, ")
+    # A check of several fields names the one at fault first ("mergedAt: ..."): its path.
+    field, sep, rest = message.partition(": ")
+    if sep and field.isidentifier() and field in _FIELDS:
+        where, message = f"{where}.{field}", rest
     value = error.get("input")
     kind = error["type"]
     if kind == "missing":
