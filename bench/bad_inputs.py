@@ -1,4 +1,5 @@
-"""The bad-input table: every case must exit 2 with one line naming what is accepted.
+"""The bad-input table: every case must exit 2 with one line naming what is accepted,
+no traceback, and nothing written to the store.
 
     .venv/bin/python -m bench.bad_inputs            # prints the table as markdown
 
@@ -11,7 +12,9 @@ from __future__ import annotations
 
 import contextlib
 import io
+import json
 import os
+import sqlite3
 import sys
 import tempfile
 from collections.abc import Iterator
@@ -55,6 +58,7 @@ class Outcome:
     code: int
     stderr: str
     stdout: str
+    written: int = 0  # PRs in the case's store afterwards: a refused input writes none
 
     @property
     def line(self) -> str:
@@ -63,6 +67,8 @@ class Outcome:
     @property
     def problems(self) -> list[str]:
         found = []
+        if self.written:
+            found.append(f"{self.written} PRs written")
         if self.code != 2:
             found.append(f"exit {self.code}")
         if self.stderr.count("\n") != 1:
@@ -262,6 +268,103 @@ def _cases() -> list[Case]:
             },
         ),
     ]
+    cases += _first_hour_cases()
+    return cases
+
+
+def _export(**fields: object) -> str:
+    """An export of one PR, with `fields` changed (or a top-level key with `top`)."""
+    top = fields.pop("top", {})
+    pr = {"number": 1, "title": "t", "mergedAt": "2026-06-02T10:00:00Z", **fields}
+    assert isinstance(top, dict)
+    return json.dumps({"repository": "o/r", "pullRequests": [pr], **top})
+
+
+def _first_hour_cases() -> list[Case]:
+    """Issue 25: what a newcomer met in the first hour, and an import that let bad data in."""
+    good = _export()
+    exports = {
+        "repository ../../x": _export(top={"repository": "../../x"}),
+        "number -1": _export(number=-1),
+        "number as a string": _export(number="12"),
+        "mergedAt null": _export(mergedAt=None),
+        "state merged without mergedAt": _export(mergedAt=None, state="merged"),
+        "mergedAt out of range": _export(mergedAt="0001-01-01T00:00:00+05:00"),
+        "negative additions": _export(additions=-5),
+        "files null": _export(files=None),
+        "a file without a path": _export(files=[{"additions": 1}]),
+        "labels as an object": _export(labels={"bug": True}),
+        "author of 5000 characters": _export(author=LONG),
+        'pullRequests "x"': json.dumps({"repository": "o/r", "pullRequests": "x"}),
+        "window until before since": _export(
+            top={"window": {"since": "2026-06-08", "until": "2026-06-01"}}
+        ),
+    }
+    cases = [
+        Case(f"import {label}", ("import", "e.json"), files={"e.json": text})
+        for label, text in exports.items()
+    ]
+    cases += [
+        Case("import a non-UTF-8 file", ("import", "b.json"), files={"b.json": b'{"r\xff": 1}'}),
+        Case(
+            "import JSON 100,000 levels deep",
+            ("import", "d.json"),
+            files={"d.json": "[" * 100_000 + "]" * 100_000},
+        ),
+        Case(
+            "import a good file and a bad one (nothing written)",
+            ("import", "good.json", "bad.json"),
+            files={"good.json": good, "bad.json": _export(number=0)},
+        ),
+        Case(
+            "import --complete two files, one not covering",
+            ("import", "good.json", "w.json", "--week", "2026-W23", "--complete"),
+            files={
+                "good.json": _export(
+                    top={"window": {"since": "2026-06-01", "until": "2026-06-08"}}
+                ),
+                "w.json": good,
+            },
+        ),
+        Case(
+            "digest --since 0001-01-01 --until 9999-12-31",
+            ("digest", "--since", "0001-01-01", "--until", "9999-12-31", "--no-sync"),
+        ),
+        Case("GITHUB_API_URL=not-a-url", ("pr", "5"), env={"GITHUB_API_URL": "not-a-url"}),
+        Case("SLACK_API_URL=ftp://…", ("modules",), env={"SLACK_API_URL": "ftp://slack.test/"}),
+        Case(
+            "DISCORD_GATEWAY_URL=https://…",
+            ("modules",),
+            env={"DISCORD_GATEWAY_URL": "https://gateway.test/"},
+        ),
+        Case(
+            "digest --post slack:C0123 without SLACK_BOT_TOKEN",
+            ("digest", "--post", "slack:C0123", "--week", "2026-W23"),
+        ),
+        Case("digest --post discord:general", ("digest", "--post", "discord:general")),
+        Case("digest --config after the command", ("digest", "--config", "bot.toml")),
+        Case("digest --format png without --out", ("digest", "--format", "png", "--no-sync")),
+        Case("config: langauge = zh (a typo)", ("modules",), config='langauge = "zh"\n'),
+        Case(
+            "config: a repository listed twice",
+            ("modules",),
+            config='[[repos]]\nname = "o/r"\n[[repos]]\nname = "O/R"\n',
+        ),
+        Case(
+            "chat subscribe author:<5000 characters>",
+            ("chat", f"/vllm subscribe docs author:{LONG}"),
+        ),
+        Case("chat subscribe author:-bad-", ("chat", "/vllm subscribe docs author:-bad-")),
+        Case(
+            "chat subscribe rocm repo:vllm-project/vllm-ascend",
+            (
+                "chat",
+                "/vllm subscribe rocm repo:vllm-project/vllm-ascend",
+                "--channel",
+                "slack:C0123",
+            ),
+        ),
+    ]
     return cases
 
 
@@ -324,7 +427,20 @@ def run_case(case: Case, workdir: Path) -> Outcome:
     finally:
         os.chdir(cwd)
         sys.argv = saved_argv
-    return Outcome(case, code, stderr.getvalue(), stdout.getvalue())
+    return Outcome(case, code, stderr.getvalue(), stdout.getvalue(), _stored(workdir))
+
+
+def _stored(workdir: Path) -> int:
+    """How many PRs the case's store holds (0 when it was never created)."""
+    path = workdir / "bot.sqlite3"
+    if not path.exists():
+        return 0
+    with contextlib.closing(sqlite3.connect(path)) as db:
+        try:
+            (count,) = db.execute("SELECT count(*) FROM pull_requests").fetchone()
+        except sqlite3.OperationalError:  # not migrated: nothing stored
+            return 0
+    return int(count)
 
 
 def _cell(text: str) -> str:

@@ -18,8 +18,15 @@ from typing import TYPE_CHECKING, Protocol
 
 from bot import discord as discord_platform
 from bot import slack as slack_platform
-from bot.core.config import Config, Environment, database_url, load_config
+from bot.core.config import (
+    Config,
+    Environment,
+    database_url,
+    default_store_is_new,
+    load_config,
+)
 from bot.core.errors import ConfigError, GitHubError
+from bot.core.notices import due_today
 from bot.platform import PostingServices
 from bot.store import Store
 
@@ -64,6 +71,16 @@ class Deployment(Protocol):
         ...
 
 
+def _daily(key: str) -> Callable[[str], None]:
+    """A notice logged once a day (bot.core.notices), not on every command."""
+
+    def notice(text: str) -> None:
+        if due_today(key):
+            log.warning("%s (said once a day)", text)
+
+    return notice
+
+
 def deployments() -> list[Deployment]:
     """What running each chat platform takes beside posting (`bot.platform.Deployment`),
     in the order `serve`, `doctor` and /readyz report them."""
@@ -86,13 +103,15 @@ class App(PostingServices):
     _alerts: AlertsRuntime | None = None
     _subscriptions: SubscriptionService | None = None
     _platforms: Platforms | None = None
+    new_store: bool = False  # this run created the default store (the first run)
 
     @classmethod
     async def start(cls, config_path: str | Path | None = None) -> App:
         env = Environment()
         config = load_config(config_path, env)
+        new = default_store_is_new(env)
         store = await Store.open(database_url(env))
-        return cls(config=config, env=env, store=store)
+        return cls(config=config, env=env, store=store, new_store=new)
 
     async def __aenter__(self) -> App:
         return self
@@ -112,7 +131,12 @@ class App(PostingServices):
             # Lazy: httpx (and its CLI's click) stays off the start-up of store-only commands.
             from bot.github import github_client
 
-            self._github = github_client(self.config, self.env)
+            self._github = github_client(self.config, self.env, notice=_daily("github-token"))
+            if self.env.github_token_source and due_today("github-token-source"):
+                log.warning(
+                    "GITHUB_TOKEN is not set: using the GitHub CLI's token (%s)",
+                    self.env.github_token_source,
+                )
         return self._github
 
     def slack_poster(self) -> SlackPoster:

@@ -7,6 +7,7 @@ import json
 import logging
 import sys
 from collections.abc import Callable, Coroutine
+from datetime import datetime
 from enum import StrEnum
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Annotated, Any, TypeVar, cast
@@ -14,11 +15,11 @@ from typing import IO, TYPE_CHECKING, Annotated, Any, TypeVar, cast
 import typer
 import typer.core
 
-from bot.core.errors import BotError, GitHubUnreachable, UsageError, one_line
+from bot.core.errors import BotError, ConfigError, GitHubUnreachable, UsageError, one_line
 from bot.core.secrets import RedactingStream, redact
 from bot.core.validators import MAX_PR_NUMBER, check_out_file, echo
 from bot.core.weeks import parse_window
-from bot.importer import coverage, read_export_file
+from bot.importer import Export, ImportResult, coverage, read_export_file, store_export
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -40,6 +41,7 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 _display_type = typer.core.TyperOption.display_type_rich
+_argument_type = typer.core.TyperArgument.display_type_rich
 
 
 # ctx: typer's vendored click Context, whose module (typer._click) is private.
@@ -48,13 +50,22 @@ def _help_type(self: typer.core.TyperOption, ctx: Any) -> str | None:
     repeatable option its element (`<str>...`, not `<list[str]>`)."""
     if self.is_flag or self.count:
         return None
-    shown = _display_type(self, ctx)
+    return _element(_display_type(self, ctx))
+
+
+def _element(shown: str | None) -> str | None:
     if shown and shown.startswith("<list[") and shown.endswith("]>"):
         return f"<{shown[6:-2]}>..."
     return shown
 
 
+def _argument_help_type(self: typer.core.TyperArgument, ctx: Any) -> str | None:
+    """A repeatable argument's element type, as `_help_type` shows an option's."""
+    return _element(_argument_type(self, ctx))
+
+
 typer.core.TyperOption.display_type_rich = _help_type  # type: ignore[method-assign]
+typer.core.TyperArgument.display_type_rich = _argument_help_type  # type: ignore[method-assign,assignment]
 
 
 class _LazyConsole:
@@ -91,6 +102,8 @@ OFFLINE_HINT = (
 class _State:
     config: Path | None = None
     debug: bool = False
+    new_store: str = ""  # the store this run created (the first run), to say where it is
+    no_pager: bool = False
 
 
 state = _State()
@@ -107,6 +120,7 @@ class DigestFormat(StrEnum):
     html = "html"
     slack = "slack"
     discord = "discord"
+    png = "png"  # the trends chart alone, as posted in the digest's thread (needs --out)
 
 
 class Lang(StrEnum):
@@ -180,12 +194,47 @@ def _root(
         bool,
         typer.Option("--version", callback=_version, is_eager=True, help="Print the version."),
     ] = False,
+    no_pager: Annotated[
+        bool,
+        typer.Option(
+            "--no-pager",
+            help="Never page long output (a terminal pages it through $VLLM_BOT_PAGER, "
+            "$PAGER or less; piped output never is).",
+        ),
+    ] = False,
 ) -> None:
     state.config = config
     state.debug = debug
+    state.no_pager = no_pager
+    state.new_store = ""
     handler = logging.StreamHandler(RedactingStream("stderr"))
     handler.setFormatter(_LogFormatter(debug))
+    handler.addFilter(_Once())
+    # discord.py warns that voice needs PyNaCl on every start; the bot never uses voice.
+    logging.getLogger("discord.client").addFilter(_not_voice)
     logging.basicConfig(level=logging.DEBUG if debug else logging.WARNING, handlers=[handler])
+
+
+class _Once(logging.Filter):
+    """Each distinct warning once per run: an organisation digest meets the same problem
+    for many repositories, and one line says it."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.seen: set[tuple[int, str]] = set()
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.levelno < logging.WARNING or record.exc_info:
+            return True
+        key = (record.levelno, record.getMessage())
+        if key in self.seen:
+            return False
+        self.seen.add(key)
+        return True
+
+
+def _not_voice(record: logging.LogRecord) -> bool:
+    return "voice will NOT be supported" not in record.getMessage()
 
 
 class _LogFormatter(logging.Formatter):
@@ -205,13 +254,13 @@ class _LogFormatter(logging.Formatter):
 def run(factory: Callable[[], Coroutine[object, None, T]]) -> T:
     """Run one async command; BotErrors become one line on stderr and CONTRACT exit codes."""
     try:
-        return asyncio.run(factory())
+        result = asyncio.run(factory())
     except BotError as exc:
         if state.debug:
             err.print_exception()
         line = one_line(str(exc))
         if isinstance(exc, GitHubUnreachable):
-            line = one_line(line, 150) + OFFLINE_HINT
+            line = one_line(line, 150) + (f"; {exc.hint}" if exc.hint else OFFLINE_HINT)
         err.print(f"error: {line}", markup=False)
         raise typer.Exit(exc.exit_code) from None
     except KeyboardInterrupt:
@@ -225,18 +274,31 @@ def run(factory: Callable[[], Coroutine[object, None, T]]) -> T:
             markup=False,
         )
         raise typer.Exit(1) from None
+    if state.new_store:
+        # Said once, after the first command that worked: a failed one keeps its one line.
+        err.print(
+            f"note: your store is {state.new_store} (set DATABASE_URL to keep it elsewhere)",
+            markup=False,
+        )
+    return result
 
 
 async def _services() -> App:
     # Lazy: the store (SQLAlchemy) and the config stay off `--help` and argument errors.
     from bot.app import App
 
-    return await App.start(state.config)
+    services = await App.start(state.config)
+    if services.new_store:
+        # Lazy: config is loaded by App.start already; this names its helper only.
+        from bot.store.store import store_location
+
+        state.new_store = store_location(services.store.engine.url)
+    return services
 
 
 def _emit(text: str, out_file: Path | None) -> None:
     if out_file is None:
-        sys.stdout.write(redact(text if text.endswith("\n") else text + "\n"))
+        _page(redact(text if text.endswith("\n") else text + "\n"))
         return
     try:
         out_file.parent.mkdir(parents=True, exist_ok=True)
@@ -244,6 +306,33 @@ def _emit(text: str, out_file: Path | None) -> None:
     except OSError as exc:
         raise UsageError(f"cannot write {out_file}: {exc.strerror}") from None
     err.print(f"wrote {out_file}")
+
+
+def _page(text: str) -> None:
+    """Standard output, through the pager when it is a terminal and the text is long."""
+    if state.no_pager or not sys.stdout.isatty():
+        sys.stdout.write(text)
+        return
+    # Lazy: the pager (subprocess) only for output shown on a terminal.
+    from bot.terminal import page
+
+    page(text, sys.stdout)
+
+
+def _show_markdown(rendered: str) -> None:
+    """Markdown as a terminal shows it: wrapped at its width, wide tables as lists, and
+    paged when long."""
+    # Lazy: rich.markdown (~40 ms) loads only to show Markdown on a terminal.
+    from rich.markdown import Markdown
+
+    # Lazy: the terminal view loads only for output shown on a terminal.
+    from bot.terminal import fit_markdown
+
+    markdown = Markdown(fit_markdown(rendered, out.width))
+    with out.capture() as captured:
+        # Wrapped at the terminal width: soft wrap would crop each PR line there.
+        out.print(markdown, soft_wrap=False)
+    _page(redact(captured.get()))
 
 
 def _dump(data: object) -> str:
@@ -306,75 +395,102 @@ def sync(
 
 @app.command("import")
 def import_(
-    file: Annotated[Path, typer.Argument(help="JSON export of pull requests.")],
-    week: Annotated[str | None, typer.Option(help="The ISO week the file is for.")] = None,
-    since: Annotated[str | None, typer.Option(help="Start of the window the file is for.")] = None,
+    files: Annotated[
+        list[Path],
+        typer.Argument(help="JSON exports of pull requests (one or more).", metavar="FILE"),
+    ],
+    week: Annotated[str | None, typer.Option(help="The ISO week the files are for.")] = None,
+    since: Annotated[
+        str | None, typer.Option(help="Start of the window the files are for.")
+    ] = None,
     until: Annotated[str | None, typer.Option(help="End of that window, exclusive.")] = None,
     complete: Annotated[
         bool,
         typer.Option(
             "--complete",
             help="Mark the window complete (the digest then says 'all merged PRs'); only "
-            "when the file declares a window containing it, or its merged dates reach past "
-            "both edges.",
+            "when a file declares a window containing it, or its merged dates reach past "
+            "both edges. Without --week/--since: each file's declared window.",
         ),
     ] = False,
 ) -> None:
-    """Import pull requests from a JSON export (offline use and archives)."""
+    """Import pull requests from JSON exports (offline use and archives)."""
 
     async def go() -> None:
+        # Every file is read and checked whole before anything is stored.
+        exports = [read_export_file(file) for file in files]
         # --- releases: a release export ("release" instead of a window) ---
         # Lazy: the release reader loads only for `import`.
         from bot.releases.export import import_release, release_object
 
-        release = release_object(file)
-        if release is not None:
-            if week is not None or since or until or complete:
-                raise UsageError(
-                    "a release export holds the PRs between two tags, not a window; "
-                    "import it without --week/--since/--until/--complete"
-                )
-            async with await _services() as services:
-                out.print(await import_release(services.store, file, release), markup=False)
-            return
-
-        export = read_export_file(file)
-        repo_name, prs = export.repo, export.prs
+        releases = [release_object(file) for file in files]
+        if any(releases) and (week is not None or since or until or complete):
+            raise UsageError(
+                "nothing imported: a release export holds the PRs between two tags, not a "
+                "window; import it without --week/--since/--until/--complete"
+            )
         async with await _services() as services:
             window = None
             if week is not None or since or until:
                 window = parse_window(week, since, until, services.config.tz)
-            elif complete:
-                raise UsageError("--complete needs the window: --week W or --since D --until D")
-            if complete and window is not None:
-                problem = coverage(export, window.start, window.end)
-                if problem is not None:
-                    raise UsageError(
-                        f"not marking {window.label} complete: {problem}; give a file that "
-                        "covers the window, or leave out --complete"
-                    )
-            await services.store.prs.upsert(prs)
-            message = f"imported {len(prs)} PRs of {repo_name}"
-            if window is not None:
-                inside = [
-                    p for p in prs if p.merged_at and window.start <= p.merged_at < window.end
-                ]
-                if complete:
-                    count = await services.store.prs.count_merged_between(
-                        repo_name, window.start, window.end
-                    )
-                    await services.store.windows.mark(
-                        repo_name, window.start_utc, window.end_utc, complete=True, pr_count=count
-                    )
-                    message += f"; {window.label} marked complete ({len(inside)} PRs in it)"
-                else:
-                    message += (
-                        f"; {len(inside)} in {window.label}, which stays incomplete "
-                        "(--complete marks it complete when the file covers it)"
-                    )
-            out.print(message, markup=False)
+            marks = [_complete_span(export, window) if complete else None for export in exports]
+            for file, export, span, release in zip(files, exports, marks, releases, strict=True):
+                if release is not None:
+                    line = await import_release(services.store, file, release)
+                    out.print(line, markup=False)
+                    continue
+                result = await store_export(services.store, export, span)
+                for line in (*result.conflicts, *result.reopened):
+                    err.print(f"warning: {line}", markup=False)
+                out.print(_import_summary(export, window, span, result), markup=False)
 
     run(go)
+
+
+def _complete_span(export: Export, window: Window | None) -> tuple[datetime, datetime]:
+    """The window `import --complete` marks for `export`, once the file is shown to cover it."""
+    if window is None:
+        if export.declared is None:
+            raise UsageError(
+                f"nothing imported: --complete needs the window: --week W or --since D "
+                f'--until D, or a file that declares its own ("window"), which {export.path} '
+                "does not"
+            )
+        return export.declared
+    problem = coverage(export, window.start, window.end)
+    if problem is not None:
+        raise UsageError(
+            f"nothing imported, not marking {window.label} complete: {export.path}: {problem}; "
+            "give a file that covers the window, or leave out --complete"
+        )
+    return window.start_utc, window.end_utc
+
+
+def _import_summary(
+    export: Export,
+    window: Window | None,
+    span: tuple[datetime, datetime] | None,
+    result: ImportResult,
+) -> str:
+    message = f"imported {result.stored} PRs of {export.repo} from {export.path}"
+    if result.conflicts:
+        message += f" ({len(result.conflicts)} merge times differed, see above)"
+    if span is not None and window is None:
+        start, end = span
+        inside = sum(1 for p in export.prs if p.merged_at and start <= p.merged_at < end)
+        message += f"; {start.date()}..{end.date()} marked complete ({inside} PRs in it)"
+    elif window is not None:
+        inside = sum(
+            1 for p in export.prs if p.merged_at and window.start <= p.merged_at < window.end
+        )
+        if span is not None:
+            message += f"; {window.label} marked complete ({inside} PRs in it)"
+        else:
+            message += (
+                f"; {inside} in {window.label}, which stays incomplete "
+                "(--complete marks it complete when the file covers it)"
+            )
+    return message
 
 
 async def _sync_multi(
@@ -466,8 +582,14 @@ async def _analysed_pr(
             # refresh: the store was just asked, so straight to GitHub (then stored).
             pr = await fetch_pr(services.store, services.github(), repo_name, number, refresh=True)
     except GitHubUnreachable as exc:
+        elsewhere = [r for r in await services.store.prs.repos_with(number) if r != repo_name]
+        hint = (
+            f"the store has {elsewhere[0]}#{number}: vllm-bot pr {elsewhere[0]}#{number}"
+            if elsewhere
+            else None
+        )
         raise GitHubUnreachable(
-            f"PR #{number} of {repo_name} is not in the store, and {exc}"
+            f"PR #{number} of {repo_name} is not in the store, and {exc}", hint=hint
         ) from None
     analyzer = await services.analyzer(repo_name)
     # Lazy like the store: SQLAlchemy stays off `--help`. The analysis comes from the
@@ -653,6 +775,8 @@ def digest(
         _usage(_module_digest_of_one_repo)
     if out_file is not None:
         _usage(lambda: check_out_file(str(out_file)))
+    if format is DigestFormat.png and out_file is None:
+        _usage(_png_needs_out)
 
     async def go() -> None:
         # Lazy: the digest pipeline and renderers load only for `digest`.
@@ -662,6 +786,13 @@ def digest(
             # Before any work: an unknown platform or a bad channel is one line, exit 2
             # (the registry names the platforms it knows).
             posts = [services.platforms.parse_target(t) for t in targets]
+            for platform, _ in posts:
+                # A missing token is said before the digest is built, not after.
+                if (missing := platform.available()) is not None:
+                    raise ConfigError(
+                        f"cannot post to {platform.name}: {missing}; set it, or leave out "
+                        f"--post {platform.name}:…"
+                    )
             window = parse_window(week, since, until, services.config.tz)
             language = lang.value if lang else services.config.language
             if multi is not None:
@@ -687,13 +818,13 @@ def digest(
                 await _post_everywhere(services, built, posts, force)
                 if out_file is None and format is DigestFormat.markdown:
                     return
+            if format is DigestFormat.png:
+                assert out_file is not None  # checked before anything started
+                _write_chart(built, out_file)
+                return
             rendered = render_digest(built, format.value)
             if format is DigestFormat.markdown and out_file is None and sys.stdout.isatty():
-                # Lazy: rich.markdown (~40 ms) loads only to show Markdown on a terminal.
-                from rich.markdown import Markdown
-
-                # Wrapped at the terminal width: soft wrap would crop each PR line there.
-                out.print(Markdown(rendered), soft_wrap=False)
+                _show_markdown(rendered)
             else:
                 _emit(rendered, out_file)
 
@@ -742,6 +873,30 @@ async def _release_digest(
         if posts and out_file is None and format is DigestFormat.markdown:
             return
         _emit(render_release(built, format.value), out_file)
+
+
+def _png_needs_out() -> None:
+    raise UsageError("--format png writes the trends chart to a file: give --out FILE.png")
+
+
+def _write_chart(built: BuiltDigest, out_file: Path) -> None:
+    """The trends chart exactly as the digest's thread would carry it, to preview."""
+    digest = built.digest
+    if digest.history is None or not digest.history.weeks:
+        raise UsageError(
+            f"no trends chart for {digest.week}: the store holds no earlier week of "
+            f"{digest.repo}; run without --no-sync, or import earlier weeks first"
+        )
+    # Lazy: matplotlib only for a chart that is drawn.
+    from bot.digest.charts import png_chart
+
+    png = png_chart(digest)
+    try:
+        out_file.parent.mkdir(parents=True, exist_ok=True)
+        out_file.write_bytes(png.data)
+    except OSError as exc:
+        raise UsageError(f"cannot write {out_file}: {exc.strerror}") from None
+    err.print(f"wrote {out_file} ({len(png.data):,} bytes): {png.alt_text}", markup=False)
 
 
 def _module_digest_of_one_repo() -> None:
@@ -920,6 +1075,11 @@ def doctor() -> None:
     raise typer.Exit(run(go))
 
 
+# The options of `vllm-bot` itself, with an example value: given after the command they
+# are "No such option" to click, which does not say where they go.
+_ROOT_OPTIONS = {"--config": " bot.toml", "--debug": "", "--no-pager": ""}
+
+
 def main() -> None:
     """Entry point: usage errors become one line too (CONTRACT), exit status 2."""
     try:
@@ -931,6 +1091,15 @@ def main() -> None:
         message = exc.format_message()
         if type(exc).__name__ == "NoArgsIsHelpError":  # bare `vllm-bot`: the help text
             err.print(message, markup=False)
+        elif (option := getattr(exc, "option_name", None)) in _ROOT_OPTIONS:
+            # Root options (typer callbacks) are read before the command name only.
+            ctx = getattr(exc, "ctx", None)
+            command = ctx.info_name if ctx is not None else "COMMAND"
+            err.print(
+                f"error: {option} goes before the command; use e.g. "
+                f"'vllm-bot {option}{_ROOT_OPTIONS[option]} {command} …' (see 'vllm-bot --help')",
+                markup=False,
+            )
         else:
             ctx = getattr(exc, "ctx", None)
             command = ctx.command_path if ctx is not None else "vllm-bot"

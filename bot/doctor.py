@@ -19,9 +19,11 @@ from bot import probes
 from bot.app import deployments
 from bot.core.cron import parse_cron
 from bot.core.errors import ConfigError
+from bot.core.validators import chat_channel_problem
 from bot.probes import Probe
 from bot.runtime.scheduler import fire_times
 from bot.serve import missing_tokens
+from bot.store.store import store_location
 
 if TYPE_CHECKING:
     from bot.app import App
@@ -72,6 +74,7 @@ def _config_checks(services: App) -> list[Probe]:
                 "" if upcoming else "the expression matches no date",
             )
         )
+    results.extend(_channel_checks(services))
     for problem in missing_tokens(_without_unset_webhooks(config), services.env):
         results.append(
             Probe(
@@ -81,6 +84,28 @@ def _config_checks(services: App) -> list[Probe]:
                 problem.split(";", 1)[1].strip() if ";" in problem else "",
             )
         )
+    return results
+
+
+def _channel_checks(services: App) -> list[Probe]:
+    """Every configured channel, checked as `digest --post` checks it, so that doctor never
+    passes a channel the bot then refuses (`channel = "general"` for Discord)."""
+    config = services.config
+    channels = [
+        (f"digest.targets.{i}.channel", t.platform, t.channel)
+        for i, t in enumerate(config.digest.targets)
+        if not t.webhook_url_env  # a webhook target is named freely: its URL says where
+    ] + [
+        (f"alerts.channels.{i}.channel", c.platform, c.channel)
+        for i, c in enumerate(config.alerts.channels)
+    ]
+    results: list[Probe] = []
+    for key, platform, channel in channels:
+        problem = chat_channel_problem(platform, channel)
+        if problem is not None:
+            results.append(
+                Probe(f"{platform}:{channel}", False, problem, f"fix {key} in your config")
+            )
     return results
 
 
@@ -115,6 +140,7 @@ async def _platform_checks(services: App) -> list[Probe]:
 
 async def collect(services: App) -> list[Probe]:
     results = _config_checks(services)
+    results.append(Probe("store", True, store_location(services.store.engine.url)))
     results.append(await probes.store_writable(services.store))
     results.append(await probes.github_viewer(services.env))
     results.extend(await _platform_checks(services))

@@ -6,6 +6,9 @@ The format uses GitHub's GraphQL field names:
 "changedFiles", "files": [{"path", "additions", "deletions"}], "filesKnown"}],
 "window": {"since", "until"}}
 
+The whole file is checked against one schema (`ExportFile`) before anything is stored,
+and the first bad field is named with its path (`pullRequests[3].mergedAt`).
+
 `window` (optional; top-level "since"/"until" mean the same) is the export's declaration
 of what it holds: every PR merged in [since, until). Only such a declaration, or merged
 dates reaching past both edges, lets
@@ -15,79 +18,279 @@ dates reaching past both edges, lets
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any, Union
+
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Discriminator,
+    Field,
+    Tag,
+    TypeAdapter,
+    ValidationError,
+    model_validator,
+)
 
 from bot.core.errors import UsageError
-from bot.core.models import JSON, PR_STATES, FileChange, PRState, PullRequest
+from bot.core.models import PR_STATES, FileChange, PRState, PullRequest
+from bot.core.validators import echo, repo_problem
+
+if TYPE_CHECKING:
+    from bot.store.store import Store
 
 EXPECTED = "expected a JSON export (see README, 'Export format for import')"
+# json.loads recurses once per nesting level; no export nests deeper than a few levels.
+MAX_DEPTH = 64
+_END = datetime.max.replace(tzinfo=UTC)
 
 
-def _time(value: str | None, where: str) -> datetime | None:
-    if value in (None, ""):
-        return None
+EXAMPLE_TIME = "2026-06-02T10:00:00Z"
+
+
+def _timestamp(value: object) -> datetime:
+    if not isinstance(value, str):
+        raise ValueError(f"expected an ISO 8601 timestamp string, e.g. {EXAMPLE_TIME}")
     try:
         parsed = datetime.fromisoformat(value.replace("Z", "+00:00"))
-    except (TypeError, ValueError):
-        raise UsageError(f"{where}: bad timestamp {value!r}: expected ISO 8601") from None
-    return parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)
-
-
-def _state(raw: JSON, merged_at: datetime | None, where: str) -> PRState:
-    if merged_at:
-        return "merged"
-    value = str(raw.get("state", "open")).lower()
-    if value not in PR_STATES:
-        raise UsageError(f"{where}: bad state {value!r}: expected open, closed or merged")
-    return PR_STATES[value]
-
-
-def _pr(repo: str, raw: JSON, where: str) -> PullRequest:
+    except ValueError:
+        raise ValueError(
+            f"bad timestamp {echo(value)}: expected ISO 8601, e.g. {EXAMPLE_TIME}"
+        ) from None
+    parsed = parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)
     try:
-        number = int(raw["number"])
-        title = str(raw["title"])
-    except (KeyError, TypeError, ValueError):
-        raise UsageError(f"{where}: each pull request needs a number and a title") from None
-    merged_at = _time(raw.get("mergedAt"), where)
-    created_at = _time(raw.get("createdAt"), where) or merged_at or datetime.now(UTC)
-    author = raw.get("author")
-    if isinstance(author, dict):  # GraphQL shape: {"login": ...}
-        author = author.get("login")
-    labels = raw.get("labels") or []
-    if isinstance(labels, dict):
-        labels = [node["name"] for node in labels.get("nodes", [])]
-    files_known = bool(raw.get("filesKnown", True))
-    files = [
-        FileChange(
-            str(f["path"]),
-            int(f.get("additions", 0)),
-            int(f.get("deletions", 0)),
-            f.get("changeType"),
-        )
-        for f in (raw.get("files") or [])
-    ]
+        return parsed.astimezone(UTC)
+    except OverflowError:  # a date at the calendar's edge, with an offset past it
+        raise ValueError(
+            f"timestamp {echo(value)} is out of range: expected a date between years 1 and 9999"
+        ) from None
+
+
+def _repository(value: str) -> str:
+    if (problem := repo_problem(value)) is not None:
+        raise ValueError(f"bad repository {echo(value)}: {problem}")
+    return value
+
+
+def _login(value: object) -> object:
+    # GraphQL shape: {"login": ...}
+    if isinstance(value, dict) and set(value) <= {"login", "__typename"}:
+        return value.get("login")
+    return value
+
+
+def _labels(value: object) -> object:
+    # GraphQL shape: {"nodes": [{"name": ...}]}; any other object is refused.
+    if isinstance(value, dict) and set(value) == {"nodes"} and isinstance(value["nodes"], list):
+        return [n.get("name") if isinstance(n, dict) else n for n in value["nodes"]]
+    return value
+
+
+Timestamp = Annotated[datetime, BeforeValidator(_timestamp)]
+Count = Annotated[int, Field(ge=0, strict=True)]
+Text = Annotated[str, Field(max_length=1_000_000)]
+
+
+class _Strict(BaseModel):
+    # Unknown keys are kept out of the model, not refused: real exports carry more
+    # (mergeCommit, source, ...) than the bot reads.
+    model_config = ConfigDict(extra="ignore", frozen=True)
+
+
+class FileIn(_Strict):
+    path: Annotated[str, Field(min_length=1, max_length=4096)]
+    additions: Count = 0
+    deletions: Count = 0
+    changeType: str | None = None
+
+
+class PullRequestIn(_Strict):
+    number: Annotated[int, Field(gt=0, strict=True)]
+    title: Annotated[str, Field(max_length=10_000)]
+    body: Text | None = None
+    url: Annotated[str, Field(pattern=r"^https?://\S+$")] | None = None
+    author: Annotated[Annotated[str, Field(max_length=39)] | None, BeforeValidator(_login)] = None
+    createdAt: Timestamp | None = None
+    mergedAt: Timestamp | None = None
+    closedAt: Timestamp | None = None
+    state: Annotated[str, AfterValidator(lambda v: v.lower())] | None = None
+    labels: Annotated[list[Annotated[str, Field(max_length=200)]], BeforeValidator(_labels)] = []
+    additions: Count = 0
+    deletions: Count = 0
+    changedFiles: Count | None = None
+    files: list[FileIn] = []
+    filesKnown: bool = True
+    mergedBy: str | None = None
+    baseRefName: str | None = None
+
+    @model_validator(mode="after")
+    def _merged_or_state(self) -> PullRequestIn:
+        if self.state is not None and self.state not in PR_STATES:
+            raise ValueError(f"state: bad state {self.state!r}: expected open, closed or merged")
+        unmerged = self.state in ("open", "closed")
+        if self.mergedAt is None and "mergedAt" in self.model_fields_set and not unmerged:
+            raise ValueError(
+                'mergedAt: null: expected a merge time, e.g. "2026-06-02T10:00:00Z", or '
+                '"state": "open" or "closed" for a PR not merged'
+            )
+        if self.mergedAt is None and self.state == "merged":
+            raise ValueError('mergedAt: missing: "state": "merged" needs a merge time')
+        return self
+
+
+class WindowIn(_Strict):
+    since: Timestamp
+    until: Timestamp
+
+    @model_validator(mode="after")
+    def _ordered(self) -> WindowIn:
+        if self.until <= self.since:
+            raise ValueError('expected {"since": DATE, "until": DATE} with until after since')
+        return self
+
+
+class WindowExport(_Strict):
+    """An export of the PRs of a window (or of whatever the exporter picked)."""
+
+    repository: Annotated[str, AfterValidator(_repository)]
+    pullRequests: list[PullRequestIn]
+    window: WindowIn | None = None
+    # The flat form real exports use: {"repository", "since", "until", "pullRequests"}.
+    since: Timestamp | None = None
+    until: Timestamp | None = None
+
+    @model_validator(mode="after")
+    def _flat_window(self) -> WindowExport:
+        if (self.since is None) != (self.until is None) or (
+            self.since and self.until and self.until <= self.since
+        ):
+            raise ValueError(
+                'expected "since" and "until" together, until after since, e.g. '
+                '"since": "2026-05-25", "until": "2026-06-01"'
+            )
+        return self
+
+    def declared(self) -> tuple[datetime, datetime] | None:
+        if self.window is not None:
+            return self.window.since, self.window.until
+        if self.since is not None and self.until is not None:
+            return self.since, self.until
+        return None
+
+
+def export_kind(data: object) -> str:
+    """Which export a file is: the tag of its model in `ExportFile`.
+
+    The seam for other exports: a release's PRs (a `"release"` object instead of a
+    window) join `ExportFile` as `Annotated[ReleaseExport, Tag("release")]`, with a
+    branch here and in `EXPORT_KINDS`. Until then a release file reads as a window export
+    without a window (its PRs, nothing marked complete), as it always has."""
+    return "window"
+
+
+ExportFile = Annotated[Union[Annotated[WindowExport, Tag("window")]], Discriminator(export_kind)]  # noqa: UP007
+EXPORT_KINDS = ("window",)
+_SCHEMA: TypeAdapter[WindowExport] = TypeAdapter(ExportFile)
+
+
+_FIELDS = frozenset(PullRequestIn.model_fields) | frozenset(WindowExport.model_fields)
+
+
+def _path(loc: tuple[int | str, ...]) -> str:
+    shown = ""
+    for part in loc:
+        if isinstance(part, int):
+            shown += f"[{part}]"
+        elif not str(part).startswith(("function-", "union", "nullable", "str", "int")) and part:
+            shown += f".{part}" if shown else str(part)
+    return shown or "(top level)"
+
+
+def _first_error(source: Path, exc: ValidationError) -> str:
+    error = exc.errors(include_url=False)[0]
+    loc = tuple(error["loc"])
+    where = _path(loc[1:] if loc and loc[0] in EXPORT_KINDS else loc)
+    message = error["msg"].removeprefix("Value error, ")
+    # A check of several fields names the one at fault first ("mergedAt: ..."): its path.
+    field, sep, rest = message.partition(": ")
+    if sep and field.isidentifier() and field in _FIELDS:
+        where, message = f"{where}.{field}", rest
+    value = error.get("input")
+    kind = error["type"]
+    if kind == "missing":
+        message = "missing: expected it (see README, 'Export format for import')"
+    elif kind in ("int_type", "int_parsing", "int_from_float"):
+        message = "expected a whole number"
+    elif kind in ("greater_than", "greater_than_equal"):
+        message = message.replace("Input should be", "expected a number")
+    elif kind == "list_type":
+        message = "expected a list"
+    elif kind in ("model_type", "dict_type", "model_attributes_type"):
+        message = "expected an object"
+    elif kind == "string_type":
+        message = "expected a string"
+    elif kind == "bool_type":
+        message = "expected true or false"
+    elif kind == "string_too_long":
+        message = message.replace("String should have", "expected")
+    shown = ""
+    if not isinstance(value, dict | list) and kind != "missing" and echo(str(value)) not in message:
+        shown = f" (got {json.dumps(value, default=str)[:60]})"
+    return f"{source}: {where}: {message}{shown}"
+
+
+def _depth(data: str) -> int:
+    """The deepest nesting of brackets in `data` (strings skipped), without recursion."""
+    depth = deepest = 0
+    in_string = escaped = False
+    for char in data:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                in_string = False
+        elif char == '"':
+            in_string = True
+        elif char in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+            if deepest > MAX_DEPTH:
+                return deepest
+        elif char in "]}":
+            depth -= 1
+    return deepest
+
+
+def _pr(repo: str, raw: PullRequestIn, now: datetime) -> PullRequest:
+    merged_at = raw.mergedAt
+    state: PRState = "merged" if merged_at else PR_STATES[raw.state or "open"]
+    files = [FileChange(f.path, f.additions, f.deletions, f.changeType) for f in raw.files]
     return PullRequest(
         repo=repo,
-        number=number,
-        title=title,
-        body=raw.get("body") or "",
-        url=raw.get("url") or f"https://github.com/{repo}/pull/{number}",
-        state=_state(raw, merged_at, where),
-        author=author,
-        created_at=created_at,
+        number=raw.number,
+        title=raw.title,
+        body=raw.body or "",
+        url=raw.url or f"https://github.com/{repo}/pull/{raw.number}",
+        state=state,
+        author=raw.author,
+        created_at=raw.createdAt or merged_at or now,
         merged_at=merged_at,
-        closed_at=_time(raw.get("closedAt"), where) or merged_at,
-        additions=int(raw.get("additions") or 0),
-        deletions=int(raw.get("deletions") or 0),
-        changed_files=int(raw.get("changedFiles") or len(files)),
-        labels=[str(label) for label in labels],
+        closed_at=raw.closedAt or merged_at,
+        additions=raw.additions,
+        deletions=raw.deletions,
+        changed_files=raw.changedFiles if raw.changedFiles is not None else len(files),
+        labels=list(raw.labels),
         files=files,
-        files_known=files_known,
-        merged_by=raw.get("mergedBy"),
-        base_ref=raw.get("baseRefName"),
-        fetched_at=datetime.now(UTC),
+        files_known=raw.filesKnown,
+        merged_by=raw.mergedBy,
+        base_ref=raw.baseRefName,
+        fetched_at=now,
     )
 
 
@@ -96,6 +299,7 @@ class Export:
     repo: str
     prs: list[PullRequest]
     declared: tuple[datetime, datetime] | None  # the file's own `window`, when it has one
+    path: Path | None = None
 
 
 def coverage(export: Export, start: datetime, end: datetime) -> str | None:
@@ -129,31 +333,120 @@ def read_export(path: Path) -> tuple[str, list[PullRequest]]:
 
 
 def read_export_file(path: Path) -> Export:
-    """The repository, pull requests and declared window of an export file."""
+    """The repository, pull requests and declared window of an export file, checked whole
+    before anything is returned: a bad field is a UsageError naming its path."""
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        raw = path.read_bytes()
     except OSError as exc:
         raise UsageError(f"cannot read {path}: {exc.strerror}; {EXPECTED}") from None
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise UsageError(
+            f"{path}: not UTF-8 text (byte {exc.start}); expected a JSON export saved as UTF-8"
+        ) from None
+    if _depth(text) > MAX_DEPTH:
+        raise UsageError(f"{path}: JSON nested more than {MAX_DEPTH} levels deep; {EXPECTED}")
+    try:
+        data: Any = json.loads(text)
     except json.JSONDecodeError as exc:
         raise UsageError(f"{path}: not valid JSON: {exc}; {EXPECTED}") from None
-    if not isinstance(data, dict) or "pullRequests" not in data or "repository" not in data:
-        raise UsageError(f"{path}: expected an object with 'repository' and 'pullRequests'")
-    repo = str(data["repository"])
-    prs = [
-        _pr(repo, raw, f"{path}: pullRequests[{i}]") for i, raw in enumerate(data["pullRequests"])
+    except RecursionError:  # defence in depth: _depth should have caught it
+        raise UsageError(f"{path}: JSON nested too deeply; {EXPECTED}") from None
+    if not isinstance(data, dict):
+        raise UsageError(
+            f"{path}: expected an object with 'repository' and 'pullRequests' (got a "
+            f"{type(data).__name__ if data is not None else 'null'})"
+        )
+    if (kind := export_kind(data)) not in EXPORT_KINDS:
+        raise UsageError(
+            f"{path}: a {kind} export cannot be imported by this version; {EXPECTED} with "
+            '"pullRequests" and an optional "window"'
+        )
+    try:
+        parsed = _SCHEMA.validate_python(data)
+    except ValidationError as exc:
+        raise UsageError(_first_error(path, exc)) from None
+    now = datetime.now(UTC)
+    prs = [_pr(parsed.repository, raw_pr, now) for raw_pr in parsed.pullRequests]
+    return Export(parsed.repository, prs, parsed.declared(), path)
+
+
+@dataclass(frozen=True, slots=True)
+class ImportResult:
+    stored: int
+    conflicts: list[str]  # one line each: a merge date kept or changed
+    reopened: list[str]  # one line each: a complete window marked incomplete again
+
+
+def _when(value: datetime | None) -> str:
+    return f"{value:%Y-%m-%d %H:%M} UTC" if value is not None else "not merged"
+
+
+async def store_export(
+    store: Store, export: Export, complete: tuple[datetime, datetime] | None = None
+) -> ImportResult:
+    """Store an export's PRs without changing a stored fact silently.
+
+    A stored merge time inside a complete window is kept (the window's count was taken
+    from it), and a stored merge is never undone; every other changed merge time is
+    replaced and said. A complete window whose count the import changes anyway (a PR
+    new to it) is marked incomplete again, and said. `complete`: the window the file
+    covers, marked complete with its new count."""
+    repo = export.repo
+    windows = [
+        w
+        for w in await store.windows.overlapping(repo, datetime.min.replace(tzinfo=UTC), _END)
+        if w.complete and (w.start, w.end) != complete
     ]
-    declared = None
-    window = data.get("window")
-    if window is None and ("since" in data or "until" in data):
-        # The flat form real exports use: {"repository", "since", "until", "pullRequests"}.
-        window = {"since": data.get("since"), "until": data.get("until")}
-    if window is not None:
-        since = _time(window.get("since"), f"{path}: window") if isinstance(window, dict) else None
-        until = _time(window.get("until"), f"{path}: window") if isinstance(window, dict) else None
-        if since is None or until is None or until <= since:
-            raise UsageError(
-                f"{path}: 'window' must be "
-                '{"since": DATE, "until": DATE} with until after since'
+
+    def protected(at: datetime | None) -> str | None:
+        for w in windows:
+            if at is not None and w.start <= at < w.end:
+                return f"{w.start.date()}..{w.end.date()}"
+        return None
+
+    stored = await store.prs.merge_times(repo, [pr.number for pr in export.prs])
+    conflicts: list[str] = []
+    prs: list[PullRequest] = []
+    touched: set[tuple[datetime, datetime]] = set()
+    for pr in export.prs:
+        before = stored.get(pr.number)
+        if before is not None:
+            merged, closed = before
+            if merged is not None and pr.merged_at != merged:
+                kept = protected(merged)
+                if kept is not None or pr.merged_at is None:
+                    why = f"complete window {kept}" if kept else "a merge is never undone"
+                    conflicts.append(
+                        f"#{pr.number} of {repo}: kept the stored merge time {_when(merged)} "
+                        f"({why}); the file says {_when(pr.merged_at)}"
+                    )
+                    pr = replace(pr, state="merged", merged_at=merged, closed_at=closed or merged)
+                else:
+                    conflicts.append(
+                        f"#{pr.number} of {repo}: merge time changed from {_when(merged)} "
+                        f"to {_when(pr.merged_at)} (in no complete window)"
+                    )
+            touched.update((w.start, w.end) for w in windows if w.start <= (merged or _END) < w.end)
+        touched.update(
+            (w.start, w.end) for w in windows if pr.merged_at and w.start <= pr.merged_at < w.end
+        )
+        prs.append(pr)
+    counts = {span: await store.prs.count_merged_between(repo, *span) for span in sorted(touched)}
+    await store.prs.upsert(prs)
+    reopened: list[str] = []
+    for (start, end), was in counts.items():
+        now = await store.prs.count_merged_between(repo, start, end)
+        if now != was:
+            await store.windows.mark(repo, start, end, complete=False, pr_count=now)
+            reopened.append(
+                f"{repo} {start.date()}..{end.date()} was complete with {was} merged PRs and "
+                f"now holds {now}: marked incomplete; re-sync it (vllm-bot sync --since "
+                f"{start.date()} --until {end.date()}) or import a file covering it with "
+                "--complete"
             )
-        declared = (since, until)
-    return Export(repo, prs, declared)
+    if complete is not None:
+        count = await store.prs.count_merged_between(repo, *complete)
+        await store.windows.mark(repo, *complete, complete=True, pr_count=count)
+    return ImportResult(len(prs), conflicts, reopened)

@@ -58,8 +58,15 @@ def preflight(config: Config, env: Environment) -> None:
     """Bad cron expressions and missing tokens: ConfigError (exit 2) before anything runs."""
     digest_jobs(config)
     problems = missing_tokens(config, env)
+    if len(problems) == 1:
+        raise ConfigError("cannot serve: " + problems[0])
     if problems:
-        raise ConfigError("cannot serve: " + "; ".join(problems))
+        # Several: each named short, then one fix, so that no platform's part is cut off.
+        missing = "; ".join(p.split(" but ")[0].split(";")[0] for p in problems)
+        raise ConfigError(
+            f"cannot serve: {missing}; set them, or remove what needs them "
+            "(vllm-bot doctor says what needs each)"
+        )
 
 
 class ServerOptions(TypedDict, total=False):

@@ -8,6 +8,7 @@ period. See docs/github.md.
 
 from __future__ import annotations
 
+import logging
 import math
 import time
 from collections.abc import Iterable, Mapping
@@ -16,6 +17,7 @@ from datetime import UTC, datetime, timedelta
 
 from bot.core.errors import GitHubError, RateLimitExhausted
 from bot.core.models import PullRequest
+from bot.core.validators import echo, repo_problem
 from bot.core.weeks import Window
 from bot.github import GitHubClient
 from bot.github.graphql_source import GraphQLSource
@@ -24,6 +26,8 @@ from bot.github.rest_source import RestSource
 from bot.github.scope_source import ScopeSource
 from bot.github.source import NullProgress, Source, SyncProgress, fetch_window, fingerprint
 from bot.store.store import Store
+
+log = logging.getLogger(__name__)
 
 __all__ = [
     "NullProgress",
@@ -314,7 +318,20 @@ async def sync_scope(
     source = ScopeSource(github)
     stored: dict[str, int] = {}
 
+    skipped: set[str] = set()
+
     async def keep(prs: list[PullRequest]) -> None:
+        # A repository name GitHub gave that is not OWNER/NAME (`*bold*`, `a<script>b`):
+        # skipped with one warning, so one odd name does not stop the organisation's digest.
+        for pr in prs:
+            if pr.repo not in skipped and repo_problem(pr.repo) is not None:
+                skipped.add(pr.repo)
+                log.warning(
+                    "skipped repository %s from GitHub's search: expected OWNER/NAME "
+                    "of letters, digits, '.', '-' or '_'",
+                    echo(pr.repo),
+                )
+        prs = [pr for pr in prs if pr.repo not in skipped]
         await store.prs.upsert(prs)
         for pr in prs:
             stored[pr.repo] = stored.get(pr.repo, 0) + 1

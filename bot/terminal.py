@@ -1,10 +1,18 @@
 """The terminal behind the `bot.platform.Platform` interface: a document is printed as
 markdown, one message is printed as a line. The terminal keeps no history, so nothing is
 recorded in the delivery ledger: every post prints (a re-run is expected to print again).
-It has one channel, standard output ("-")."""
+It has one channel, standard output ("-").
+
+Also the terminal view of the CLI: long output through a pager (`page`), and tables
+that do not fit made lists (`fit_markdown`)."""
 
 from __future__ import annotations
 
+import os
+import re
+import shlex
+import shutil
+import subprocess
 import sys
 from typing import TextIO
 
@@ -60,3 +68,109 @@ class TerminalPlatform(PlatformBase):
         self.out.write(text.rstrip("\n") + "\n")
         self.out.flush()
         return Sent(message_id=STDOUT)
+
+
+# ---------------------------------------------------------------------------- terminal view
+
+# The pager, as git and gh choose theirs: the bot's own variable, then PAGER, then less.
+PAGER_VARIABLES = ("VLLM_BOT_PAGER", "PAGER")
+# Below this width a wide table (the key PRs') becomes a list: one item per row.
+NARROW = 100
+
+
+def pager_command() -> list[str] | None:
+    """The pager to run, or None for none (`cat`, an empty variable, or none installed)."""
+    for name in PAGER_VARIABLES:
+        value = os.environ.get(name)
+        if value is not None:
+            words = shlex.split(value) if value.strip() else []
+            return None if not words or words == ["cat"] else words
+    less = shutil.which("less")
+    return [less] if less else None
+
+
+def page(text: str, stream: TextIO) -> None:
+    """`text` through the pager when it is longer than the terminal, else written as it
+    is. Only for a terminal: piped output is never paged."""
+    command = pager_command()
+    rows = shutil.get_terminal_size().lines
+    if command is None or not stream.isatty() or text.count("\n") < rows:
+        stream.write(text)
+        return
+    env = dict(os.environ)
+    # git's defaults: quit when it fits, keep colours, leave the text on screen.
+    env.setdefault("LESS", "FRX")
+    stream.flush()
+    try:
+        pager = subprocess.Popen(command, stdin=subprocess.PIPE, env=env)
+    except OSError:  # the pager named is not installed
+        stream.write(text)
+        return
+    assert pager.stdin is not None
+    try:
+        pager.stdin.write(text.encode("utf-8", "replace"))
+        pager.stdin.close()
+    except BrokenPipeError:  # the user quit the pager early
+        pass
+    while True:
+        try:
+            pager.wait()
+            break
+        except KeyboardInterrupt:  # the pager handles Ctrl-C; wait for it to exit
+            continue
+
+
+_TABLE_ROW = re.compile(r"^\|(.*)\|\s*$")
+_RULE_CELL = re.compile(r"^\s*:?-{3,}:?\s*$")
+
+
+def _cells(line: str) -> list[str]:
+    match = _TABLE_ROW.match(line)
+    if match is None:
+        return []
+    # Split on | not escaped as \|.
+    return [cell.strip() for cell in re.split(r"(?<!\\)\|", match[1])]
+
+
+def fit_markdown(text: str, width: int) -> str:
+    """`text` with each table wider than `width` made a list, one item per row:
+    `- first cell second cell — Header: value · Header: value`. A terminal of 80 columns
+    would squeeze such a table into columns a few characters wide, many lines a row."""
+    if width >= NARROW:
+        return text
+    lines = text.split("\n")
+    out: list[str] = []
+    i = 0
+    while i < len(lines):
+        header = _cells(lines[i])
+        rule = _cells(lines[i + 1]) if i + 1 < len(lines) else []
+        if not header or not rule or not all(_RULE_CELL.match(c) for c in rule):
+            out.append(lines[i])
+            i += 1
+            continue
+        rows: list[list[str]] = []
+        j = i + 2
+        while j < len(lines) and (cells := _cells(lines[j])):
+            rows.append(cells)
+            j += 1
+        widths = [len(h) for h in header]
+        for row in rows:
+            for k, cell in enumerate(row[: len(widths)]):
+                widths[k] = max(widths[k], len(cell))
+        if sum(widths) + 3 * len(widths) + 1 <= width:
+            out.extend(lines[i:j])
+        else:
+            out.extend(_as_list(header, rows))
+        i = j
+    return "\n".join(out)
+
+
+def _as_list(header: list[str], rows: list[list[str]]) -> list[str]:
+    items: list[str] = []
+    for row in rows:
+        lead = " ".join(cell for cell in row[:2] if cell)
+        rest = " · ".join(
+            f"{name}: {cell}" for name, cell in zip(header[2:], row[2:], strict=False) if cell
+        )
+        items.append(f"- **{lead}**" + (f" — {rest}" if rest else ""))
+    return items

@@ -13,6 +13,8 @@ word boundary a style needs.
 Discord (markdown): backslash escapes work for every markdown character; mentions are
 broken with a zero-width space (``allowed_mentions`` already stops pings, this also stops
 the mention from *rendering* as one).
+
+Both: bidirectional control characters (U+202E and kin) are dropped.
 """
 
 from __future__ import annotations
@@ -31,6 +33,11 @@ _SLACK_STYLE_MARKER = re.compile(r"(?<![^\W_])(?=[*_~])|(?=`)")
 # Words Slack (with link_names) and Discord treat as broadcast mentions.
 _BROADCAST = re.compile(r"@(?=(?:everyone|here|channel)\b)", re.IGNORECASE)
 
+# Bidirectional controls (embeddings, overrides, isolates, marks): a title holding U+202E
+# shows the rest of the line reversed, so "fix" can read as something else ("Trojan
+# Source"). Titles never need them; they are dropped.
+_BIDI = re.compile("[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+
 _SAFE_URL_SCHEMES = frozenset({"http", "https"})
 # Characters kept verbatim in URLs; everything else is percent-encoded. Notably absent:
 # space, quotes, ``<>``, ``|`` (Slack's link separator), ``()[]`` (Discord's link syntax).
@@ -43,6 +50,8 @@ def _entities(text: str) -> str:
 
 
 def _no_broadcast(text: str) -> str:
+    # Every escape ends here, so the bidi controls are dropped here too.
+    text = _BIDI.sub("", text)
     return _BROADCAST.sub("@" + ZWSP, text) if "@" in text else text
 
 

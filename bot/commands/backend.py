@@ -128,8 +128,14 @@ class ServicesBackend:
             log.warning("version: store schema revision unavailable", exc_info=True)
             return None
 
+    async def cached_holdings(self, repo: str, number: int) -> tuple[list[str], int]:
+        prs = self.services.store.prs
+        return await prs.repos_with(number), await prs.count(repo)
+
     async def modules(self, repo: str) -> Sequence[ModuleInfo]:
-        analyzer = await self.services.analyzer(repo)
+        # Local, as the protocol promises: an "auto" rule set from its cached labelling
+        # rules or the stored file paths, never a GitHub request inside a command.
+        analyzer = await self.services.analyzer(repo, offline=True)
         return module_infos(analyzer.ruleset)
 
     # --- releases ---

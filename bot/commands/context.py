@@ -78,6 +78,10 @@ class Backend(Protocol):
         """The release card of `tag` (the newest release when None), or with `card=False`
         its full release notes; raises UsageError for an unknown tag."""
 
+    async def cached_holdings(self, repo: str, number: int) -> tuple[list[str], int]:
+        """What the store holds, for a lookup GitHub cannot answer: the repositories whose
+        #`number` is stored, and how many PRs of `repo` it holds (local)."""
+
 
 @dataclass(frozen=True, slots=True)
 class SubscriptionInfo:

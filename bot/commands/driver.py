@@ -18,7 +18,7 @@ import logging
 import time
 from collections.abc import Iterator
 from contextlib import AbstractContextManager, contextmanager
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Protocol
 
 from bot.commands.context import Context
@@ -102,7 +102,8 @@ async def drive(
     """
     metrics = metrics or _NoMetrics()
     received = time.perf_counter() if received is None else received
-    ctx = await channel_context(ctx, quick_timeout)
+    # The language is the channel's digest target's (already in ctx), else the config's: a
+    # subscription's `lang:zh` is its alerts' language only (docs/alerts.md).
     try:
         command = parse(source) if isinstance(source, str) else source
         if isinstance(command, CommandError):
@@ -125,24 +126,6 @@ async def drive(
             run.kind = surface.platform  # the answer was fine; delivering it failed
         run.reply(outcome.ok, outcome.runtime)
         return outcome
-
-
-async def channel_context(ctx: Context, limit: float | None = None) -> Context:
-    """`ctx` in the channel's language: its digest target's (already in `ctx.language`),
-    else the language its subscriptions ask for (`lang:zh`), else the config's."""
-    if ctx.language is not None or ctx.subscriptions is None or ctx.channel is None:
-        return ctx
-    try:
-        async with asyncio.timeout(limit):
-            found = await ctx.subscriptions.list(platform=ctx.platform, channel=ctx.channel)
-    except Exception:
-        # The language is a nicety; the command itself reports real store trouble.
-        log.warning("channel language of %s unavailable", ctx.channel, exc_info=True)
-        return ctx
-    for subscription in found:
-        if subscription.filters.language:
-            return replace(ctx, language=subscription.filters.language)
-    return ctx
 
 
 async def _quick(command: Command, ctx: Context, limit: float | None) -> Reply | None:

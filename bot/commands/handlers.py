@@ -26,7 +26,7 @@ from bot.commands.syntax import (
     suggest,
 )
 from bot.core.document import BulletList, Code, Document, Section, Text
-from bot.core.errors import NotFoundError, UsageError
+from bot.core.errors import GitHubUnreachable, NotFoundError, UsageError
 from bot.core.i18n import message, separator
 from bot.core.validators import CHAT_PLATFORMS
 from bot.core.weeks import parse_week
@@ -58,6 +58,8 @@ async def answer_pr(command: Command, ctx: Context, offline: bool) -> Reply:
             raise NeedsNetwork
         try:
             pr = await ctx.backend.fetch_pr(repo, command.number)
+        except GitHubUnreachable as exc:
+            return Reply.failed(await _offline(ctx, repo, command.number, exc))
         except NotFoundError:
             # The number as typed (a str): "#99999999", not a grouped "99,999,999".
             raise CommandError(
@@ -65,6 +67,20 @@ async def answer_pr(command: Command, ctx: Context, offline: bool) -> Reply:
             ) from None
     document = await ctx.backend.pr_card(pr, ctx.lang)
     return Reply(text=document.fallback, document=document)
+
+
+async def _offline(ctx: Context, repo: str, number: int, exc: Exception) -> str:
+    """GitHub cannot be reached: say so, and what the store holds instead."""
+    elsewhere, count = await ctx.backend.cached_holdings(repo, number)
+    lang = ctx.lang
+    if elsewhere:
+        where = f"{elsewhere[0]}#{number}"
+        held = message(lang, "error.pr.offline.elsewhere", where=where)
+    else:
+        held = message(lang, "error.pr.offline.holds", count=count, repo=repo)
+    return message(
+        lang, "error.pr.offline", number=str(number), repo=repo, held=held, detail=str(exc)
+    )
 
 
 async def answer_digest(command: Command, ctx: Context, offline: bool) -> Reply:
@@ -177,6 +193,9 @@ async def answer_subscribe(command: Command, ctx: Context, offline: bool) -> Rep
     else:
         catalog = await ctx.backend.modules(ctx.default_repo)
         ids = resolve_modules(command.modules, catalog, "subscribe")
+        for repo in command.filters.repos:
+            # A module the repository's rule set lacks could never match one of its PRs.
+            await _check_modules_of(repo, ids, ctx)
     options = {"weekly": True} if command.weekly else {"releases": True} if releases else {}
     info = await service.subscribe(
         platform=ctx.platform,
@@ -192,6 +211,23 @@ async def answer_subscribe(command: Command, ctx: Context, offline: bool) -> Rep
     if info.releases:
         key = "cmd.subscribed.releases"
     return Reply(text=message(ctx.lang, key, what=info.describe()), public=True)
+
+
+async def _check_modules_of(repo: str, ids: Sequence[str], ctx: Context) -> None:
+    catalog = await ctx.backend.modules(repo)
+    known = [m.id for m in catalog]
+    for module_id in ids:
+        if module_id not in known:
+            shown = ", ".join(known[:8]) + (", …" if len(known) > 8 else "")
+            raise CommandError(
+                "error.module.not_in_repo",
+                "subscribe",
+                repo=repo,
+                name=module_id,
+                hint=suggest(module_id, known),
+                ruleset=ctx.config.repo(repo).modules,
+                ids=shown,
+            )
 
 
 async def answer_unsubscribe(command: Command, ctx: Context, offline: bool) -> Reply:

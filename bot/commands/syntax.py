@@ -40,6 +40,9 @@ PR_URL = re.compile(
     r"/pull/(?P<number>\d+)(?:[/?#].*)?$",
     re.IGNORECASE,
 )
+# A GitHub login: 1-39 letters, digits or single hyphens, not starting with one (bots as
+# `name[bot]`, which alerts see as authors too).
+_LOGIN = re.compile(r"^(?!-)(?!.*--)[A-Za-z0-9-]{1,39}(\[bot\])?$")
 _SHORT_REF = re.compile(r"^(?P<repo>[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+)#(?P<number>\d+)$")
 
 
@@ -339,6 +342,9 @@ def parse_subscribe(args: list[str]) -> SubscribeCommand:
                     )
             elif key == "author":
                 value = value.removeprefix("@")
+                if not _LOGIN.match(value):
+                    shown = f"'{value}'" if len(value) <= 39 else f"{len(value):,} characters"
+                    raise CommandError("error.subscribe.author", "subscribe", value=shown)
             elif key == "path":
                 _check_glob(value)
             elif key == "repo":

@@ -7,15 +7,20 @@ the key path and what is accepted.
 
 from __future__ import annotations
 
+import difflib
 import os
 import re
+import shutil
+import subprocess
 import tomllib
+import typing
 import zoneinfo
 from datetime import UTC
 from functools import cached_property
 from importlib import resources
 from pathlib import Path
 from typing import Annotated, Literal
+from urllib.parse import urlsplit
 
 from platformdirs import user_data_dir
 from pydantic import (
@@ -73,9 +78,24 @@ def _org_name(value: str) -> str:
 OrgName = Annotated[str, AfterValidator(_org_name)]
 
 
+VLLM_REPO = "vllm-project/vllm"
+
+
 class RepoConfig(_Strict):
     name: RepoName
-    modules: str = "vllm"  # a rule set in config/modules/, a path to one, or "auto"
+    # A rule set in config/modules/, a path to one, or "auto". Left out: vLLM's own rules
+    # for vllm-project/vllm only; any other repository's modules come from its own
+    # labelling rules, since vLLM's (rocm, xpu, ...) would mislabel it.
+    modules: str = "auto"
+
+    @model_validator(mode="before")
+    @classmethod
+    def _default_ruleset(cls, data: object) -> object:
+        if isinstance(data, dict) and "modules" not in data:
+            name = data.get("name")
+            if isinstance(name, str) and name.lower() == VLLM_REPO:
+                return {**data, "modules": "vllm"}
+        return data
 
     @field_validator("modules")
     @classmethod
@@ -273,6 +293,21 @@ class Config(_Strict):
             ) from None
         return value
 
+    @field_validator("repos")
+    @classmethod
+    def _distinct_repos(cls, repos: list[RepoConfig]) -> list[RepoConfig]:
+        seen: set[str] = set()
+        for repo in repos:
+            if repo.name.lower() in seen:
+                # Two entries would give one repository two rule sets; which one wins
+                # would be an accident of order.
+                raise ValueError(
+                    f"{repo.name} is listed twice; expected each repository once "
+                    "(merge the two [[repos]] entries)"
+                )
+            seen.add(repo.name.lower())
+        return repos
+
     @cached_property
     def tz(self) -> zoneinfo.ZoneInfo:
         return zoneinfo.ZoneInfo(self.timezone)
@@ -288,9 +323,7 @@ class Config(_Strict):
         # its shipped rule set (an organisation digest meets it unconfigured).
         if (problem := repo_problem(name)) is not None:
             raise ConfigError(f"bad repository {echo(name)}: {problem}")
-        if name.lower() == "vllm-project/vllm":
-            return RepoConfig(name="vllm-project/vllm", modules="vllm")
-        return RepoConfig(name=name, modules="auto")
+        return RepoConfig(name=name)
 
 
 def builtin_rulesets() -> tuple[str, ...]:
@@ -332,6 +365,14 @@ class Environment(BaseSettings):
     discord_gateway_url: str | None = None
     openai_base_url: str | None = None
     openai_api_key: SecretStr | None = None
+    # Where the GitHub token came from when not GITHUB_TOKEN ("gh auth token"); not read
+    # from the environment.
+    github_token_source: Annotated[str | None, Field(exclude=True)] = None
+
+    @field_validator("github_token_source", mode="before")
+    @classmethod
+    def _not_from_environment(cls, value: object) -> None:
+        return None
 
     @field_validator(
         *SECRET_VARIABLES,
@@ -348,6 +389,32 @@ class Environment(BaseSettings):
         if isinstance(value, str):
             value = value.strip()
         return None if value in ("", None) else value
+
+    @field_validator("github_api_url", "github_graphql_url", "slack_api_url", mode="before")
+    @classmethod
+    def _stripped(cls, value: object) -> object:
+        return value.strip() if isinstance(value, str) else value
+
+    @model_validator(mode="after")
+    def _endpoints(self) -> Environment:
+        # Checked at start: a malformed endpoint is the user's to fix, and retrying a
+        # request that can never be sent only delays saying so.
+        for name, schemes, example in _ENDPOINTS:
+            value = getattr(self, name)
+            if value is not None and (problem := _url_problem(value, schemes)) is not None:
+                raise ConfigError(
+                    f"{name.upper()} {echo(value)} {problem}; expected a URL like {example} "
+                    "(or unset it for the default)"
+                )
+        return self
+
+    @model_validator(mode="after")
+    def _gh_fallback(self) -> Environment:
+        # As other GitHub tools do: no GITHUB_TOKEN but the GitHub CLI logged in.
+        if self.github_token is None and (token := gh_cli_token()) is not None:
+            object.__setattr__(self, "github_token", SecretStr(token))
+            object.__setattr__(self, "github_token_source", "gh auth token")
+        return self
 
     @model_validator(mode="after")
     def _clean_secrets(self) -> Environment:
@@ -373,6 +440,48 @@ class Environment(BaseSettings):
         if password:
             values.append(password)
         return values
+
+
+def gh_cli_token() -> str | None:
+    """The GitHub CLI's token (`gh auth token`) when `gh` is installed and logged in."""
+    gh = shutil.which("gh")
+    if gh is None or os.environ.get("VLLM_BOT_NO_GH"):
+        return None
+    try:
+        done = subprocess.run(
+            [gh, "auth", "token"], capture_output=True, text=True, timeout=5, check=False
+        )
+    except (OSError, subprocess.SubprocessError):
+        return None
+    token = done.stdout.strip()
+    if done.returncode != 0 or not token or control_characters(token) or " " in token:
+        return None
+    return token
+
+
+_ENDPOINTS = (
+    ("github_api_url", ("http", "https"), "https://api.github.com"),
+    ("github_graphql_url", ("http", "https"), "https://api.github.com/graphql"),
+    ("slack_api_url", ("http", "https"), "https://slack.com/api/"),
+    ("discord_api_url", ("http", "https"), "https://discord.com/api/v10"),
+    ("discord_gateway_url", ("ws", "wss"), "wss://gateway.discord.gg/"),
+    ("openai_base_url", ("http", "https"), "http://127.0.0.1:8000/v1"),
+)
+
+
+def _url_problem(value: str, schemes: tuple[str, ...]) -> str | None:
+    """Why `value` is not an absolute URL of one of `schemes`, or None."""
+    try:
+        parts = urlsplit(value)
+        parts.port  # noqa: B018 - raises ValueError for a port out of range
+    except ValueError:
+        return "is not a URL"
+    if parts.scheme not in schemes:
+        shown = f"'{parts.scheme}://'" if parts.scheme else "no scheme"
+        return f"has {shown} where {' or '.join(f'{s}://' for s in schemes)} is needed"
+    if not parts.hostname or control_characters(value) or " " in value:
+        return "has no host name or holds spaces"
+    return None
 
 
 def _deep_merge(base: dict[str, object], override: dict[str, object]) -> dict[str, object]:
@@ -403,7 +512,10 @@ def _format_error(source: str, exc: ValidationError) -> str:
     path = ".".join(str(p) for p in err["loc"]) or "(top level)"
     kind = err["type"]
     if kind == "extra_forbidden":
-        return f"{source}: unknown key '{path}'; see config/default.toml for the accepted keys"
+        hint = _did_you_mean(err["loc"])
+        return (
+            f"{source}: unknown key '{path}'{hint}; see config/default.toml for the accepted keys"
+        )
     value = err.get("input")
     shown = "" if isinstance(value, dict | list) else f" (got {value!r})"
     message = err["msg"].removeprefix("Value error, ")
@@ -414,6 +526,32 @@ def _format_error(source: str, exc: ValidationError) -> str:
     if kind == "literal_error":
         message = message.replace("Input should be", "accepted:")
     return f"{source}: {path}: {message}{shown}"
+
+
+def _did_you_mean(loc: tuple[int | str, ...]) -> str:
+    """`; did you mean 'language'?` for a misspelt key, from the keys its table accepts."""
+    model: type[BaseModel] | None = Config
+    for part in loc[:-1]:
+        if model is None or isinstance(part, int):
+            continue
+        field = model.model_fields.get(part)
+        if field is None:
+            return ""
+        model = _model_of(field.annotation)
+    if model is None:
+        return ""
+    close = difflib.get_close_matches(str(loc[-1]), list(model.model_fields), n=1, cutoff=0.7)
+    return f" (did you mean '{close[0]}'?)" if close else ""
+
+
+def _model_of(annotation: object) -> type[BaseModel] | None:
+    """The pydantic model a field holds, itself or as the element of a list."""
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return annotation
+    for arg in typing.get_args(annotation):
+        if (found := _model_of(arg)) is not None:
+            return found
+    return None
 
 
 def load_config(path: str | Path | None = None, env: Environment | None = None) -> Config:
@@ -447,7 +585,17 @@ def default_database_url() -> str:
 
     directory = Path(user_data_dir("vllm-bot"))
     directory.mkdir(parents=True, exist_ok=True)
-    return f"sqlite+aiosqlite:///{directory / 'vllm-bot.sqlite3'}"
+    return f"sqlite+aiosqlite:///{directory / DEFAULT_STORE_FILE}"
+
+
+DEFAULT_STORE_FILE = "vllm-bot.sqlite3"
+
+
+def default_store_is_new(env: Environment) -> bool:
+    """True before the first run has created the default SQLite store."""
+    if env.database_url or os.environ.get("DATABASE_URL"):
+        return False
+    return not (Path(user_data_dir("vllm-bot")) / DEFAULT_STORE_FILE).exists()
 
 
 def database_url(env: Environment) -> str:

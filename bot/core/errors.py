@@ -10,7 +10,8 @@ def one_line(text: str, limit: int = ERROR_LINE_LIMIT) -> str:
     """`text` as one line of at most `limit` characters.
 
     Library errors put their details on later lines (SQLAlchemy's `[SQL: …]
-    [parameters: …]`); those are dropped, and an over-long first line is cut."""
+    [parameters: …]`); those are dropped, and an over-long first line is cut in the
+    middle: its last clause (after the last "; ") is the fix, and is kept whole."""
     lines = [line.strip() for line in str(text).splitlines() if line.strip()]
     head = lines[0] if lines else ""
     if len(lines) > 1 and not any(
@@ -19,7 +20,11 @@ def one_line(text: str, limit: int = ERROR_LINE_LIMIT) -> str:
         head = " ".join(lines)
     head = " ".join(head.split())
     if len(head) > limit:
-        head = head[: limit - 1].rstrip() + "…"
+        failed, sep, fix = head.rpartition("; ")
+        if sep and len(fix) <= limit // 2:
+            head = failed[: limit - len(fix) - 3].rstrip() + "…; " + fix
+        else:
+            head = head[: limit - 1].rstrip() + "…"
     return head
 
 

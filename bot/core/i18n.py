@@ -1565,6 +1565,32 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "vllm-bot is busy right now; try again in a few seconds",
         "zh": "`vllm-bot` 当前繁忙，请几秒后再试",
     },
+    # --- firsthour ---
+    "error.subscribe.author": {
+        "en": "bad author ({value}): expected a GitHub login, e.g. author:octocat (at most "
+        "39 letters, digits or hyphens)",
+        "zh": "作者无效（{value}）：应为 GitHub 用户名，例如 author:octocat"
+        "（最多 39 个字母、数字或连字符）",
+    },
+    "error.pr.offline": {
+        "en": "GitHub cannot be reached ({detail}), so this is offline: #{number} of {repo} is "
+        "not in the store; {held}",
+        "zh": "无法连接 GitHub（{detail}），当前处于离线状态："
+        "存储中没有 {repo} 的 #{number}；{held}",
+    },
+    "error.pr.offline.elsewhere": {
+        "en": "the store has {where}: /vllm pr {where}",
+        "zh": "存储中有 {where}：/vllm pr {where}",
+    },
+    "error.pr.offline.holds": {
+        "en": "the store holds {count} {count:PR|PRs} of {repo}",
+        "zh": "存储中有 {repo} 的 {count} 个 PR",
+    },
+    "error.module.not_in_repo": {
+        "en": "{repo} has no module '{name}'{hint}, so it could never alert; its rule set "
+        "({ruleset}) has {ids}",
+        "zh": "{repo} 没有模块 '{name}'{hint}，该订阅永远不会触发；其规则集（{ruleset}）包含 {ids}",
+    },
 }
 
 

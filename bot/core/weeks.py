@@ -71,6 +71,9 @@ def parse_week(spec: str, tz: ZoneInfo, now: datetime | None = None) -> Window:
     return window
 
 
+FIRST_YEAR, LAST_YEAR = 2008, 2100
+
+
 def parse_date(value: str, tz: ZoneInfo, name: str) -> datetime:
     try:
         parsed = datetime.fromisoformat(value)
@@ -78,6 +81,12 @@ def parse_date(value: str, tz: ZoneInfo, name: str) -> datetime:
         raise UsageError(
             f"bad {name} {echo(value)}: expected a date like 2026-06-01 or 2026-06-01T12:00"
         ) from None
+    if not FIRST_YEAR <= parsed.year < LAST_YEAR:
+        # Windows step back for history; at the calendar's edge that overflows.
+        raise UsageError(
+            f"bad {name} {echo(value)}: expected a date from {FIRST_YEAR} (GitHub's first "
+            f"year) to {LAST_YEAR - 1}, e.g. 2026-06-01"
+        )
     return parsed if parsed.tzinfo else parsed.replace(tzinfo=tz)
 
 

@@ -126,8 +126,9 @@ async def build_for_window(
         modules=modules,
         archive_url=week_url(services.config.web.archive_url(), repo_name, window.label, language),
     )
-    if not sync and progress_console is not None:
-        held = digest.history_weeks
+    held = digest.history_weeks
+    # Said only when the themes lack history they would use (not on every digest).
+    if not sync and progress_console is not None and held < weeks:
         progress_console.print(
             f"themes: {held} of {weeks} earlier weeks in the store used as history"
             + ("" if held else " (themes scored by this window's counts alone)")

@@ -185,6 +185,41 @@ class PullRequests:
             )
         return count or 0  # COUNT(*) always returns a row
 
+    async def merge_times(
+        self, repo: str, numbers: Sequence[int]
+    ) -> dict[int, tuple[datetime | None, datetime | None]]:
+        """Merge and close time of those of `numbers` stored for `repo` (what an
+        import compares before it replaces a PR)."""
+        found: dict[int, tuple[datetime | None, datetime | None]] = {}
+        async with self.session() as session:
+            for chunk in chunks(list(numbers)):
+                rows = await session.execute(
+                    select(
+                        PullRequestRow.number,
+                        PullRequestRow.merged_at,
+                        PullRequestRow.closed_at,
+                    ).where(PullRequestRow.repo == repo, PullRequestRow.number.in_(chunk))
+                )
+                for number, merged, closed in rows:
+                    found[number] = (merged, closed)
+        return found
+
+    async def repos_with(self, number: int) -> list[str]:
+        """The repositories of which #`number` is stored (a lookup says where it is)."""
+        async with self.session() as session:
+            rows = await session.execute(
+                select(PullRequestRow.repo).where(PullRequestRow.number == number).distinct()
+            )
+            return sorted(r for (r,) in rows)
+
+    async def count(self, repo: str) -> int:
+        """How many PRs of `repo` the store holds."""
+        async with self.session() as session:
+            value: int | None = await session.scalar(
+                select(func.count()).select_from(PullRequestRow).where(PullRequestRow.repo == repo)
+            )
+        return value or 0
+
     async def last_merged(self, repo: str) -> datetime | None:
         """The newest merge time stored for `repo` (the archive's latest week)."""
         async with self.session() as session:

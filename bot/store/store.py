@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from sqlalchemy import event, text
-from sqlalchemy.engine import make_url
+from sqlalchemy.engine import URL, make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
 
 from bot.core.tasks import COMMAND_WORKERS
@@ -138,3 +138,12 @@ class Store:
                 )
             finally:
                 await transaction.rollback()
+
+
+def store_location(url: str | URL) -> str:
+    """Where the store lives, for people: a SQLite file's path, else the URL without its
+    password."""
+    parsed = make_url(url)
+    if parsed.get_backend_name() == "sqlite":
+        return str(Path(parsed.database).resolve()) if parsed.database else "in memory"
+    return parsed.render_as_string(hide_password=True)

@@ -107,6 +107,10 @@ class FakeBackend:
     async def cached_pr(self, repo: str, number: int) -> PullRequest | None:
         return self.cache.get((repo, number))
 
+    async def cached_holdings(self, repo: str, number: int) -> tuple[list[str], int]:
+        repos = sorted({r for r, n in self.cache if n == number})
+        return repos, sum(1 for r, _ in self.cache if r == repo)
+
     async def fetch_pr(self, repo: str, number: int) -> PullRequest:
         self.fetches.append((repo, number))
         if self.gate is not None:

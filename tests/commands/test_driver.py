@@ -162,7 +162,7 @@ async def test_version_shows_what_is_known_and_unknown_as_unknown() -> None:
 # ---------------------------------------------------------------------------- language
 
 
-async def test_replies_follow_the_channel_language() -> None:
+async def test_a_subscriptions_language_is_its_alerts_not_the_channels() -> None:
     subs = FakeSubscriptions()
     ctx = context(subscriptions=subs)
     await subs.subscribe(
@@ -172,13 +172,19 @@ async def test_replies_follow_the_channel_language() -> None:
         modules=["moe"],
         filters=SubscriptionFilters(language="zh"),
     )
+    # `lang:zh` sets that alert's language (docs/alerts.md); replies keep the channel's.
     reply = await drive("subscriptions", ctx, Recorder())
-    assert reply.text.startswith("本频道有 1 个订阅：")
+    assert reply.text.startswith("1 subscription in this channel:"), reply.text
+    assert "lang:zh" in reply.text
+    bad = await drive("pr abc", ctx, Recorder())
+    assert bad.text.splitlines()[-1].startswith("usage: /vllm pr")
+
+
+async def test_replies_follow_the_channel_language() -> None:
+    # The channel's language (its digest target's) is what replies are written in.
+    ctx = context(subscriptions=FakeSubscriptions(), language="zh")
     bad = await drive("pr abc", ctx, Recorder())
     assert bad.text.splitlines() == [
         "不是 PR 编号：'abc'；应为数字，例如 42121",
         "用法：/vllm pr <number|url>",
     ]
-    # Another channel keeps the config's language.
-    other = await drive("subscriptions", context(subscriptions=subs, channel="C2"), Recorder())
-    assert other.text.startswith("this channel has no subscriptions")

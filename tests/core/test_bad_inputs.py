@@ -11,7 +11,7 @@ from bench.bad_inputs import CASES, LONG, Case, run_case
 
 
 def test_the_table_is_large_enough() -> None:
-    assert len(CASES) >= 112
+    assert len(CASES) >= 192
     assert len({case.label for case in CASES}) == len(CASES)
 
 

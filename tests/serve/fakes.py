@@ -24,7 +24,11 @@ class FakeAPIs:
         default_factory=lambda: {"C0123": {"id": "C0123", "name": "vllm", "is_member": True}}
     )
     discord_channels: dict[str, dict[str, Any]] = field(
-        default_factory=lambda: {"111": {"id": "111", "name": "vllm-digest"}}
+        default_factory=lambda: {
+            "111": {"id": "111", "name": "vllm-digest"},
+            # A real-sized id: doctor refuses a target channel `--post` would refuse.
+            "111111111111111111": {"id": "111111111111111111", "name": "vllm-digest"},
+        }
     )
     forbidden_discord_channels: set[str] = field(default_factory=set)
     rate_remaining: int = 4999

@@ -13,7 +13,7 @@ from tests.serve.fakes import DISCORD_TOKEN, GITHUB_TOKEN, SLACK_APP_TOKEN, SLAC
 
 TARGETS = [
     {"platform": "slack", "channel": "C0123", "cron": "0 9 * * MON"},
-    {"platform": "discord", "channel": "111", "cron": "0 9 * * 1"},
+    {"platform": "discord", "channel": "111111111111111111", "cron": "0 9 * * 1"},
 ]
 ALL_TOKENS = {
     "slack_bot_token": SLACK_TOKEN,
@@ -46,7 +46,7 @@ async def test_everything_fine(store, fake_apis: FakeAPIs) -> None:
         "✓ slack app token: accepted for Socket Mode",
         "✓ slack channel C0123: #vllm, bot is a member",
         "✓ discord token: bot vllm-bot (id 42)",
-        "✓ discord channel 111: #vllm-digest visible to the bot",
+        "✓ discord channel 111111111111111111: #vllm-digest visible to the bot",
         "all checks passed",
     ):
         assert line in out, out
@@ -64,8 +64,8 @@ async def test_everything_fine(store, fake_apis: FakeAPIs) -> None:
 async def test_each_problem_is_reported_with_a_fix(store, fake_apis: FakeAPIs) -> None:
     # Private: a public channel would be fine without the bot (chat:write.public).
     fake_apis.slack_channels["C0123"].update(is_member=False, is_private=True)
-    fake_apis.forbidden_discord_channels.add("111")
-    targets = [*TARGETS, {"platform": "discord", "channel": "999"}]
+    fake_apis.forbidden_discord_channels.add("111111111111111111")
+    targets = [*TARGETS, {"platform": "discord", "channel": "999999999999999999"}]
     env = ALL_TOKENS | {"github_token": "ghp_wrong", "slack_app_token": "xapp-wrong"}
     services = FakeServices(make_config(digest={"targets": targets}), store, Environment(**env))
     code, out = await doctor(services)
@@ -74,8 +74,12 @@ async def test_each_problem_is_reported_with_a_fix(store, fake_apis: FakeAPIs) -
     assert "✗ slack app token: apps.connections.open: invalid_auth" in out
     assert "✗ slack channel C0123: #vllm is private and the bot is not a member" in out
     assert "fix: invite the bot: type /invite @<bot name> in #vllm" in out
-    assert "✗ discord channel 111: GET /channels/111 answered 403" in out
-    assert "✗ discord channel 999: GET /channels/999 answered 404" in out
+    assert (
+        "✗ discord channel 111111111111111111: GET /channels/111111111111111111 answered 403" in out
+    )
+    assert (
+        "✗ discord channel 999999999999999999: GET /channels/999999999999999999 answered 404" in out
+    )
     assert "fix: no such channel" in out
     assert "5 check(s) failed" in out
     # Secrets never appear in the report.
