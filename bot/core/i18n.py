@@ -1569,7 +1569,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     "error.subscribe.author": {
         "en": "bad author ({value}): expected a GitHub login, e.g. author:octocat (at most "
         "39 letters, digits or hyphens)",
-        "zh": "作者无效（{value}）：应为 GitHub 用户名，例如 author:octocat"
+        "zh": "作者无效（{value}）：应为 GitHub 用户名，例如 `author:octocat`"
         "（最多 39 个字母、数字或连字符）",
     },
     "error.pr.offline": {

@@ -1,6 +1,8 @@
-"""Every stored string behaves the same on SQLite and PostgreSQL: an export whose logins
-hold a NUL or run past 200 characters imports, and digests, identically on both (the
-real CLI, `vllm-bot import` then `vllm-bot digest --no-sync`)."""
+"""Every stored string behaves the same on SQLite and PostgreSQL (the real CLI, `vllm-bot
+import` then `vllm-bot digest --no-sync`): a NUL in a login and a branch name past the old
+255-character column import and digest identically and losslessly on both; a login or
+label past GitHub's own limits is refused by the import's schema with the same one line on
+both, before anything is written."""
 
 from __future__ import annotations
 
@@ -31,12 +33,18 @@ def export(tmp_path: Path) -> tuple[Path, list[int]]:
         key=lambda p: -(p["additions"] + p["deletions"]),
     )
     prs[0]["author"] = NUL_LOGIN
-    prs[1]["author"] = LONG_LOGIN
-    prs[2]["labels"] = [LONG_LABEL.strip()]
     prs[3]["baseRefName"] = "b" * 300
     path = tmp_path / "export.json"
     path.write_text(json.dumps(data), encoding="utf-8")
     return path, [p["number"] for p in prs[:4]]
+
+
+def overlong(tmp_path: Path, field: str, value: object) -> Path:
+    data = json.loads(SAMPLE.read_text(encoding="utf-8"))
+    data["pullRequests"][5][field] = value
+    path = tmp_path / f"overlong-{field}.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    return path
 
 
 def bot(database: str, *args: str) -> subprocess.CompletedProcess[str]:
@@ -85,5 +93,34 @@ async def test_nul_and_long_values_import_and_digest_alike_on_both(tmp_path: Pat
     assert postgres[1] == sqlite[1]  # the whole digest, figure for figure
     # Stored losslessly on both: what went in comes back.
     assert postgres_rows == sqlite_rows
-    assert [row[0] for row in sqlite_rows[:2]] == [NUL_LOGIN, LONG_LOGIN]
-    assert sqlite_rows[2][1] == [LONG_LABEL.strip()] and sqlite_rows[3][2] == "b" * 300
+    assert sqlite_rows[0][0] == NUL_LOGIN and sqlite_rows[3][2] == "b" * 300
+
+
+async def _holds(database: str) -> int:
+    async with await Store.open(database) as store:
+        return await store.prs.count(REPO)
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "named"),
+    [("author", LONG_LOGIN, "author"), ("labels", [LONG_LABEL.strip()], "labels[0]")],
+)
+async def test_values_past_githubs_limits_are_refused_alike_on_both(
+    tmp_path: Path, field: str, value: object, named: str
+) -> None:
+    if not SAMPLE.exists():
+        pytest.skip("the example export is not in this checkout")
+    source = overlong(tmp_path, field, value)
+    lite = f"sqlite+aiosqlite:///{tmp_path / 'bot.sqlite3'}"
+    refused = [bot(lite, "import", str(source))]
+    holds = [await _holds(lite)]
+    async with postgres_database() as url:
+        refused.append(bot(url, "import", str(source)))
+        holds.append(await _holds(url))
+    for run in refused:
+        assert run.returncode == 2
+        lines = run.stderr.strip().splitlines()
+        assert len(lines) == 1 and f"pullRequests[5].{named}" in lines[0], run.stderr
+        assert "Traceback" not in run.stderr
+    assert refused[0].stderr == refused[1].stderr  # the same line on both
+    assert holds == [0, 0]  # nothing written on either
