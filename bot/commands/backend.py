@@ -143,7 +143,7 @@ class ServicesBackend:
         self, repo: str, tag: str | None, language: str, *, card: bool = True
     ) -> Document:
         # Lazy: the release pipeline loads only for `/vllm release`.
-        from bot.releases.archive import release_url
+        from bot.digest.archive_paths import release_url
         from bot.releases.pipeline import build_release
 
         try:

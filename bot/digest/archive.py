@@ -17,7 +17,6 @@ Each repository's weeks are read with one PR query (bot.digest.history.load_time
 from __future__ import annotations
 
 import asyncio
-import re
 import uuid
 import xml.etree.ElementTree as ET
 from collections.abc import Mapping, Sequence
@@ -39,6 +38,13 @@ from bot.core.document import (
     Text,
 )
 from bot.core.weeks import Window, iso_week
+from bot.digest.archive_paths import (
+    ATOM,
+    feed_path,
+    module_path,
+    rfc3339,
+    week_path,
+)
 from bot.digest.charts import responsive, svg_charts
 from bot.digest.document import digest_document, shorten
 from bot.digest.history import (
@@ -62,7 +68,6 @@ if TYPE_CHECKING:
     from bot.store import Store
 
 
-ATOM = "http://www.w3.org/2005/Atom"
 # Language switch labels are each language's own name (not translated).
 LANGUAGE_NAMES = {"en": "English", "zh": "中文"}
 # Key PRs of a module listed per week on its page; the rest are counted.
@@ -70,28 +75,6 @@ MODULE_PRS_PER_WEEK = 8
 # Deterministic feed and entry ids (urn:uuid, RFC 4122 name-based): the same repository,
 # week and language always get the same id, wherever and whenever the archive is built.
 _ID_NAMESPACE = uuid.uuid5(uuid.NAMESPACE_URL, "https://github.com/vllm-bot/archive")
-
-
-def week_path(repo: str, week: str, language: str) -> str:
-    return f"{repo}/{week}.{language}.html"
-
-
-def module_path(repo: str, module: str, language: str) -> str:
-    # Module ids come from rule sets (auto rules make them of labels): keep the file name
-    # to characters every web server and file system takes.
-    slug = re.sub(r"[^A-Za-z0-9._-]+", "-", module).strip("-.") or "module"
-    return f"{repo}/modules/{slug}.{language}.html"
-
-
-def feed_path(repo: str, language: str) -> str:
-    return f"{repo}/feed.{language}.xml"
-
-
-def week_url(base: str | None, repo: str, week: str, language: str) -> str | None:
-    """The week's page under the archive's public URL ([web] base_url), None without one."""
-    if not base:
-        return None
-    return base.rstrip("/") + "/" + week_path(repo, week, language)
 
 
 def _rel(from_path: str, to_path: str) -> str:
@@ -403,10 +386,6 @@ def index_page(archives: Sequence[RepoArchive], language: str, languages: Sequen
     return render_html(doc, {}, [])
 
 
-def _rfc3339(value: datetime) -> str:
-    return value.astimezone(UTC).replace(microsecond=0).isoformat().replace("+00:00", "Z")
-
-
 def feed(archive: RepoArchive, language: str, base_url: str | None = None) -> str:
     """Atom feed of the archived weeks, newest first. `updated` of an entry is the end of
     its week (when a complete week's figures are final; a week that is not fully synced
@@ -430,7 +409,7 @@ def feed(archive: RepoArchive, language: str, base_url: str | None = None) -> st
         updated = min(week.window.end_utc, archive.timeline.now or week.window.end_utc)
         entries.append((digest, updated))
     updated_feed = max((u for _, u in entries), default=archive.timeline.now or datetime.now(UTC))
-    ET.SubElement(root, f"{{{ATOM}}}updated").text = _rfc3339(updated_feed)
+    ET.SubElement(root, f"{{{ATOM}}}updated").text = rfc3339(updated_feed)
     author = ET.SubElement(root, f"{{{ATOM}}}author")
     ET.SubElement(author, f"{{{ATOM}}}name").text = "vllm-bot"
     ET.SubElement(
@@ -449,8 +428,8 @@ def feed(archive: RepoArchive, language: str, base_url: str | None = None) -> st
             title += " (⚠ " + i18n.t(language, "incomplete.short") + ")"
         ET.SubElement(entry, f"{{{ATOM}}}id").text = entry_id(archive.repo, digest.week, language)
         ET.SubElement(entry, f"{{{ATOM}}}title").text = title
-        ET.SubElement(entry, f"{{{ATOM}}}updated").text = _rfc3339(updated)
-        ET.SubElement(entry, f"{{{ATOM}}}published").text = _rfc3339(updated)
+        ET.SubElement(entry, f"{{{ATOM}}}updated").text = rfc3339(updated)
+        ET.SubElement(entry, f"{{{ATOM}}}published").text = rfc3339(updated)
         ET.SubElement(
             entry,
             f"{{{ATOM}}}link",

@@ -76,9 +76,9 @@ async def build_for_window(
     modules: Sequence[str] = (),
 ) -> BuiltDigest:
     """`modules` non-empty: a module digest (only PRs touching those modules)."""
-    # Lazy: the archive and the digest builder (~200 ms) stay off `sync` and `explain`, which load
-    # this module for sync_history / theme_of_pr.
-    from bot.digest.archive import week_url
+    # Lazy: the digest builder (~200 ms) stays off `sync` and `explain`, which load this
+    # module for sync_history / theme_of_pr.
+    from bot.digest.archive_paths import week_url
     from bot.digest.service import make_digest
 
     repo_name = services.config.repo(repo).name

@@ -6,7 +6,6 @@ OWNER/NAME/releases.LANG.xml        Atom feed (RFC 4287), newest release first
 
 from __future__ import annotations
 
-import re
 import uuid
 import xml.etree.ElementTree as ET
 from collections.abc import Sequence
@@ -14,6 +13,12 @@ from datetime import UTC, datetime, tzinfo
 from typing import TYPE_CHECKING
 
 from bot.core.i18n import message
+from bot.digest.archive_paths import (
+    ATOM,
+    release_path,
+    releases_feed_path,
+    rfc3339,
+)
 from bot.digest.render import render_html
 from bot.releases.document import release_document
 from bot.releases.model import ReleaseDigest
@@ -24,29 +29,7 @@ from bot.store.store import Store
 if TYPE_CHECKING:
     from bot.analysis.analyzer import Analyzer
 
-ATOM = "http://www.w3.org/2005/Atom"
 _ID_NAMESPACE = uuid.uuid5(uuid.NAMESPACE_URL, "https://github.com/vllm-bot/archive/releases")
-
-
-def release_path(repo: str, tag: str, language: str) -> str:
-    # Tags may hold "/" ("release/v1"): keep the file name to safe characters.
-    slug = re.sub(r"[^A-Za-z0-9._-]+", "-", tag).strip("-.") or "release"
-    return f"{repo}/releases/{slug}.{language}.html"
-
-
-def releases_feed_path(repo: str, language: str) -> str:
-    return f"{repo}/releases.{language}.xml"
-
-
-def release_url(base: str | None, repo: str, tag: str, language: str) -> str | None:
-    """The release's page under the archive's public URL, None without one."""
-    if not base:
-        return None
-    return base.rstrip("/") + "/" + release_path(repo, tag, language)
-
-
-def _rfc3339(value: datetime) -> str:
-    return value.astimezone(UTC).replace(microsecond=0).isoformat().replace("+00:00", "Z")
 
 
 def _entry_id(repo: str, tag: str, language: str) -> str:
@@ -76,7 +59,7 @@ def releases_feed(
         language, "release.feed.title", repo=repo
     )
     newest = next((d.head_date for d in ordered if d.head_date), now)
-    ET.SubElement(root, f"{{{ATOM}}}updated").text = _rfc3339(newest)
+    ET.SubElement(root, f"{{{ATOM}}}updated").text = rfc3339(newest)
     author = ET.SubElement(root, f"{{{ATOM}}}author")
     ET.SubElement(author, f"{{{ATOM}}}name").text = "vllm-bot"
     ET.SubElement(
@@ -87,7 +70,7 @@ def releases_feed(
         entry = ET.SubElement(root, f"{{{ATOM}}}entry")
         ET.SubElement(entry, f"{{{ATOM}}}id").text = _entry_id(repo, digest.tag, language)
         ET.SubElement(entry, f"{{{ATOM}}}title").text = document.title
-        ET.SubElement(entry, f"{{{ATOM}}}updated").text = _rfc3339(digest.head_date or newest)
+        ET.SubElement(entry, f"{{{ATOM}}}updated").text = rfc3339(digest.head_date or newest)
         ET.SubElement(
             entry,
             f"{{{ATOM}}}link",

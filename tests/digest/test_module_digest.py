@@ -88,7 +88,7 @@ def test_targets_can_be_module_digests_with_or_without_chart(tmp_path: Path) -> 
 
 
 def test_the_footer_says_where_the_archive_lives_when_base_url_is_set() -> None:
-    from bot.digest.archive import week_url
+    from bot.digest.archive_paths import week_url
     from tests.digest.helpers import fixture_digest
 
     url = week_url("https://bot.example.org/digests/", "vllm-project/vllm", "2026-W23", "zh")

@@ -8,7 +8,8 @@ from datetime import UTC, datetime, timedelta
 from bot.analysis.analyzer import Analyzer
 from bot.analysis.rules import load_ruleset
 from bot.core.models import FileChange, PullRequest
-from bot.releases.archive import release_pages, release_path, releases_feed_path
+from bot.digest.archive_paths import release_path, releases_feed_path
+from bot.releases.archive import release_pages
 from bot.store.releases import StoredRelease
 
 REPO = "acme/widgets"
