@@ -329,7 +329,7 @@ def build_digest(
     )
     key_items = [by_number[c.number] for c, _ in chosen]
     from_titles = {c.number for c, relative in chosen if relative}
-    key_prs = [_key_pr(i, i.number in from_titles) for i in key_items]
+    key_prs = [key_pr(i.source, from_titles=i.number in from_titles) for i in key_items]
 
     # is_bot(None) is True: the `is not None` test only tells mypy so.
     authors = {a for i in items if (a := i.author) is not None and not is_bot(a)}
@@ -397,7 +397,7 @@ def build_digest(
         key_prs=key_prs,
         highlights=highlights,
         recommendations=recommendations,
-        prs=[_row(i) for i in items],
+        prs=[pr_row(i.source) for i in items],
         new_contributors=newcomers,
         contributors=contributors,
         themes=themes,
@@ -423,35 +423,44 @@ def build_digest(
     return digest
 
 
-def _row(item: _Item) -> PRRow:
-    pr = item.source.pr
+def pr_row(apr: AnalyzedPR, *, number: int | None = None, url: str | None = None) -> PRRow:
+    """One PR's entry in the JSON `prs` list. A release passes the number and link it reports
+    the PR under (a cherry-pick is reported as its original PR)."""
+    pr, analysis = apr.pr, apr.analysis
     return PRRow(
-        number=item.number,
-        modules=list(item.modules),
-        kind=item.kind,
-        flags=list(item.flags),
-        score=item.score,
+        number=pr.number if number is None else number,
+        modules=list(dict.fromkeys(analysis.module_ids)),
+        kind=analysis.kind,
+        flags=list(dict.fromkeys(analysis.flag_ids)),
+        score=float(analysis.score),
         title=pr.title,
         author=pr.author,
-        url=pr.url,
-        additions=pr.additions if item.size_known else None,
-        deletions=pr.deletions if item.size_known else None,
+        url=url or pr.url,
+        additions=pr.additions if pr.size_known else None,
+        deletions=pr.deletions if pr.size_known else None,
     )
 
 
-def _key_pr(item: _Item, from_titles: bool = False) -> KeyPR:
-    pr, analysis = item.source.pr, item.source.analysis
+def key_pr(
+    apr: AnalyzedPR,
+    *,
+    number: int | None = None,
+    url: str | None = None,
+    from_titles: bool = False,
+) -> KeyPR:
+    """One row of the key-PR table (number and link as for `pr_row`)."""
+    pr, analysis = apr.pr, apr.analysis
     return KeyPR(
-        number=pr.number,
+        number=pr.number if number is None else number,
         title=pr.title,
         author=pr.author,
-        score=item.score,
-        modules=list(item.modules),
+        score=float(analysis.score),
+        modules=list(dict.fromkeys(analysis.module_ids)),
         summary=summarize(pr.body or "", pr.title),
         claims=[c.text for c in analysis.claims],
-        url=pr.url,
-        kind=item.kind,
-        flags=list(item.flags),
+        url=url or pr.url,
+        kind=analysis.kind,
+        flags=list(dict.fromkeys(analysis.flag_ids)),
         score_reasons=analysis.score_reasons(3),
         scored_from_titles=from_titles,
     )

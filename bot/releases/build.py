@@ -12,9 +12,7 @@ from collections.abc import Mapping, Sequence
 from bot.analysis.claims import best_claim, claim_text
 from bot.analysis.themes import HistoryWeek, ThemeRules, detect_themes
 from bot.core.models import AnalyzedPR, is_automation
-from bot.digest.build import AUXILIARY_MODULES, DEFAULT_KEY_COUNT, theme_doc
-from bot.digest.model import KeyPR, PRRow
-from bot.digest.summary import summarize
+from bot.digest.build import AUXILIARY_MODULES, DEFAULT_KEY_COUNT, key_pr, pr_row, theme_doc
 from bot.releases.commits import clean_title
 from bot.releases.model import (
     SECTION_IDS,
@@ -47,39 +45,6 @@ def _item(rp: ReleasePR, detail: str = "") -> Item:
         picked_as=rp.picked_as,
         picked_url=rp.picked_url,
         detail=detail,
-    )
-
-
-def _row(rp: ReleasePR) -> PRRow:
-    pr, analysis = rp.apr.pr, rp.apr.analysis
-    return PRRow(
-        number=rp.number,
-        modules=analysis.module_ids,
-        kind=analysis.kind,
-        flags=analysis.flag_ids,
-        score=analysis.score,
-        title=pr.title,
-        author=pr.author,
-        url=rp.url,
-        additions=pr.additions if pr.size_known else None,
-        deletions=pr.deletions if pr.size_known else None,
-    )
-
-
-def _key(rp: ReleasePR) -> KeyPR:
-    pr, analysis = rp.apr.pr, rp.apr.analysis
-    return KeyPR(
-        number=rp.number,
-        title=pr.title,
-        author=pr.author,
-        score=analysis.score,
-        modules=analysis.module_ids,
-        summary=summarize(pr.body or "", pr.title),
-        claims=[c.text for c in analysis.claims],
-        url=rp.url,
-        kind=analysis.kind,
-        flags=analysis.flag_ids,
-        score_reasons=analysis.score_reasons(3),
     )
 
 
@@ -234,8 +199,11 @@ def build_release_digest(
         url=data.url,
         other=others,
         unstated_dependencies=unstated,
-        rows=[_row(rp) for rp in sorted(data.prs, key=_rank)],
-        key_prs=[_key(rp) for rp in sorted(data.prs, key=_rank)[:key_count]],
+        rows=[pr_row(rp.apr, number=rp.number, url=rp.url) for rp in sorted(data.prs, key=_rank)],
+        key_prs=[
+            key_pr(rp.apr, number=rp.number, url=rp.url)
+            for rp in sorted(data.prs, key=_rank)[:key_count]
+        ],
         module_names={
             mid: (zh if language == "zh" and zh else en) for mid, (en, zh) in names.items()
         },
