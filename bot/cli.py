@@ -421,22 +421,26 @@ def import_(
         exports = [read_export_file(file) for file in files]
         # --- releases: a release export ("release" instead of a window) ---
         # Lazy: the release reader loads only for `import`.
-        from bot.releases.export import import_release, release_object
+        from bot.releases.export import import_release, read_release_export, release_object
 
-        releases = [release_object(file) for file in files]
-        if any(releases) and (week is not None or since or until or complete):
+        objects = [release_object(file) for file in files]
+        if any(objects) and (week is not None or since or until or complete):
             raise UsageError(
                 "nothing imported: a release export holds the PRs between two tags, not a "
                 "window; import it without --week/--since/--until/--complete"
             )
+        releases = [
+            None if release is None else read_release_export(file, release, export)
+            for file, export, release in zip(files, exports, objects, strict=True)
+        ]
         async with await _services() as services:
             window = None
             if week is not None or since or until:
                 window = parse_window(week, since, until, services.config.tz)
             marks = [_complete_span(export, window) if complete else None for export in exports]
-            for file, export, span, release in zip(files, exports, marks, releases, strict=True):
+            for export, span, release in zip(exports, marks, releases, strict=True):
                 if release is not None:
-                    line = await import_release(services.store, file, release)
+                    line = await import_release(services.store, release)
                     out.print(line, markup=False)
                     continue
                 result = await store_export(services.store, export, span)

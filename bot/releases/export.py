@@ -11,7 +11,7 @@ from pathlib import Path
 
 from bot.core.errors import UsageError
 from bot.core.models import PullRequest
-from bot.importer import read_export_file
+from bot.importer import Export, read_export_file
 from bot.releases.commits import cherry_pick_of
 from bot.store.releases import StoredRelease
 from bot.store.store import Store
@@ -49,11 +49,16 @@ def release_object(path: Path) -> dict[str, object] | None:
     return release
 
 
-def read_release_export(path: Path, release: dict[str, object]) -> ReleaseExport:
+def read_release_export(
+    path: Path, release: dict[str, object], export: Export | None = None
+) -> ReleaseExport:
+    """The release and its PRs, checked whole before anything is stored (`export`: the
+    file as the importer has already read it, so it is not read twice)."""
     base, head = release.get("base"), release.get("head")
     if not isinstance(base, str) or not isinstance(head, str) or not base or not head:
         raise UsageError(f"{path}: 'release' needs a base and a head tag: {RELEASE_SHAPE}")
-    export = read_export_file(path)
+    if export is None:
+        export = read_export_file(path)
     entries = [(cherry_pick_of(pr.title) or pr.number, pr.number) for pr in export.prs]
     stored = StoredRelease(
         repo=export.repo,
@@ -67,9 +72,8 @@ def read_release_export(path: Path, release: dict[str, object]) -> ReleaseExport
     return ReleaseExport(stored, export.prs)
 
 
-async def import_release(store: Store, path: Path, release: dict[str, object]) -> str:
+async def import_release(store: Store, export: ReleaseExport) -> str:
     """Store a release export's PRs and membership; the one line `import` prints."""
-    export = read_release_export(path, release)
     await store.prs.upsert(export.prs)
     await store.releases.put(export.release)
     stored = export.release

@@ -97,3 +97,33 @@ def test_a_release_export_gives_release_notes_offline(tmp_path: Path) -> None:
         assert bad.returncode == 2, (args, bad.stderr)
         lines = bad.stderr.strip().splitlines()
         assert len(lines) == 1 and expected in lines[0] and "Traceback" not in bad.stderr
+
+
+async def test_a_bad_release_header_imports_nothing_of_the_other_files(tmp_path: Path) -> None:
+    from bot.store import Store
+
+    (tmp_path / "config.toml").write_text(
+        f'[[repos]]\nname = "{REPO}"\nmodules = "generic"\n', encoding="utf-8"
+    )
+    # The weekly file comes first: before, it was stored before the release header of the
+    # second file was checked.
+    good = tmp_path / "weekly.json"
+    weekly = json.loads(_export(tmp_path).read_text("utf-8"))
+    del weekly["release"]
+    good.write_text(json.dumps(weekly), "utf-8")
+    bad = tmp_path / "bad-release.json"
+    broken = json.loads(_export(tmp_path).read_text("utf-8"))
+    broken["release"] = {"base": "v1.0.0"}  # no head tag
+    bad.write_text(json.dumps(broken), "utf-8")
+
+    refused = _cli(tmp_path, "import", str(good), str(bad))
+    assert refused.returncode == 2
+    lines = refused.stderr.strip().splitlines()
+    assert len(lines) == 1 and "needs a base and a head tag" in lines[0], refused.stderr
+    # Nothing of the first file was stored.
+    async with await Store.open(f"sqlite+aiosqlite:///{tmp_path / 'bot.db'}") as store:
+        assert await store.prs.count(REPO) == 0
+    # The same weekly file alone imports: the refusal above was the release header's.
+    assert _cli(tmp_path, "import", str(good)).returncode == 0
+    async with await Store.open(f"sqlite+aiosqlite:///{tmp_path / 'bot.db'}") as store:
+        assert await store.prs.count(REPO) == 4

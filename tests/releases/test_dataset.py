@@ -14,7 +14,7 @@ from bot.analysis.rules import load_ruleset
 from bot.digest.render import render_html, render_markdown
 from bot.importer import read_export_file
 from bot.releases.document import release_card, release_document, release_json
-from bot.releases.export import import_release, release_object
+from bot.releases.export import import_release, read_release_export, release_object
 from bot.releases.pipeline import BuiltRelease, render_release
 from bot.releases.service import load_release, release_digest
 from formatters.discord import render_discord
@@ -34,7 +34,7 @@ ANALYZER = Analyzer(load_ruleset("generic"))
 
 async def _digest(store, tag: str, language: str = "en", history: bool = False):
     path = FILES[tag]
-    await import_release(store, path, release_object(path))
+    await import_release(store, read_release_export(path, release_object(path)))
     if history:
         for week in sorted((DATASETS / "vllm-ascend").glob("*.json")):
             await store.prs.upsert(read_export_file(week).prs)
