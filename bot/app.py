@@ -280,7 +280,7 @@ class App(PostingServices):
         from bot.github.repo_files import cached_repo_snapshot
 
         try:
-            snapshot = await cached_repo_snapshot(self.github(), repo, self.store, offline=offline)
+            snapshot = await cached_repo_snapshot(self.github, repo, self.store, offline=offline)
         except GitHubError as exc:
             log.warning("labelling rules of %s unavailable (%s); using generic rules", repo, exc)
             snapshot = None

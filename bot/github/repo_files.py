@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import base64
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 
@@ -90,7 +90,7 @@ SNAPSHOT_MAX_AGE = timedelta(hours=24)
 
 
 async def cached_repo_snapshot(
-    github: GitHubClient,
+    github: Callable[[], GitHubClient],
     repo: str,
     store: Store,
     *,
@@ -98,7 +98,9 @@ async def cached_repo_snapshot(
     max_age: timedelta = SNAPSHOT_MAX_AGE,
 ) -> RepoSnapshot | None:
     """`repo_snapshot` through the store: a fresh copy costs no request; a stale one is
-    used when GitHub fails; None when offline (or failing) with no copy at all."""
+    used when GitHub fails; None when offline (or failing) with no copy at all. `github`
+    builds the client only when a request is due: a fresh copy, or an offline command, opens
+    no HTTP client (its TLS context alone is ~30 ms of a digest's start)."""
     key = f"snapshot:{repo}"
     row = await store.http_cache.get(key)
     if row is not None and (offline or datetime.now(UTC) - row.fetched_at < max_age):
@@ -106,7 +108,7 @@ async def cached_repo_snapshot(
     if offline:
         return None
     try:
-        snapshot = await repo_snapshot(github, repo, store=store)
+        snapshot = await repo_snapshot(github(), repo, store=store)
     except GitHubError:
         if row is None:
             raise
