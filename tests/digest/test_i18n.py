@@ -24,12 +24,16 @@ def test_every_message_has_both_languages_and_the_same_placeholders(msg_id: str)
     assert _fields(entry["en"]) == _fields(entry["zh"])
 
 
-def test_singular_variants_have_a_plural_base() -> None:
-    for msg_id in i18n.MESSAGES:
-        if msg_id.endswith(".one"):
-            base = msg_id.removesuffix(".one")
-            assert base in i18n.MESSAGES
-            assert _fields(i18n.MESSAGES[base]["en"]) == _fields(i18n.MESSAGES[msg_id]["en"])
+def test_a_count_of_one_is_singular_through_the_inline_form_only() -> None:
+    # One plural mechanism: no "<id>.one" entry picked by `count`, the template says it.
+    assert not [m for m in i18n.MESSAGES if m.endswith(".one")]
+    assert i18n.t("en", "risk.large", count=1) == "1 PR is a large change"
+    assert i18n.t("en", "risk.large", count=0) == "0 PRs are large changes"
+    assert i18n.t("en", "cmd.removed", count=1) == "removed 1 subscription from this channel"
+    assert i18n.reason("en", "score.activity.reviews", {"count": 1}) == "1 review"
+    assert i18n.reason("zh", "score.activity.reviews", {"count": 1}) == i18n.t(
+        "zh", "reason.score.activity.reviews", count=1
+    )
 
 
 def test_stable_ids_are_translated_like_the_seed_reports() -> None:
