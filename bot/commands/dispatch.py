@@ -23,6 +23,7 @@ from bot.core.errors import (
     BotError,
     GitHubAuthError,
     GitHubError,
+    MessageError,
     NotFoundError,
     RateLimitExhausted,
     UsageError,
@@ -102,6 +103,10 @@ def expected_error(command: Command, exc: Exception, language: str) -> Reply | N
         return Reply.failed(message(language, "error.github_down", detail=detail))
     if isinstance(exc, CommandError):
         return parse_error(exc, language)
+    if isinstance(exc, MessageError):
+        # A refusal that is not about the command's syntax (who may change subscriptions):
+        # the channel's language, and no usage line.
+        return Reply.error(exc.message(language), runtime=False)
     if isinstance(exc, NotFoundError) and isinstance(command, PrCommand):
         return Reply.user_error(detail)
     if isinstance(exc, BotError):

@@ -14,13 +14,16 @@ from __future__ import annotations
 import difflib
 import re
 import shlex
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
-from bot.core.errors import UsageError
+from bot.core.errors import MessageError, UsageError
 from bot.core.filters import SubscriptionFilters
 from bot.core.i18n import MESSAGES, message, message_from
+from bot.core.messages import Text
 from bot.core.models import FLAG_IDS
-from bot.core.validators import ECHO_LIMIT, echo, repo_problem
+from bot.core.validators import ECHO_LIMIT, echo, repo_text
 from bot.core.weeks import WEEK_PATTERN
 
 # GitHub PR numbers are positive 32-bit integers; anything larger cannot exist, so saying
@@ -58,20 +61,30 @@ def shorten_quoted(text: str) -> str:
 class CommandError(UsageError):
     """Bad input: one clear line, then the usage line of the command concerned.
 
-    `what` is a catalogue id (`error.…`) rendered with `params`, or plain text from callers
-    outside the catalogue. A `hint` parameter is a suggested word ("did you mean …?") or
-    None. The registry fills in `usage` when the error leaves the parser or a handler.
+    `what` is a catalogue id (`error.…`), rendered with `params` in the reader's language:
+    every line a chat user sees comes from the catalogue (a test holds every call to it).
+    A `hint` parameter is a suggested word ("did you mean …?") or None. The registry fills
+    in `usage` when the error leaves the parser or a handler.
     """
 
     def __init__(
         self, what: str, command: str | None = None, *, usage: str = "", **params: object
     ) -> None:
-        self.key = what if what in MESSAGES else None
+        if what not in MESSAGES:
+            raise ValueError(f"CommandError takes a catalogue id, not {what!r}")
+        self.key = what
         self.params = params
-        self.literal = None if self.key else shorten_quoted(what)
         self.command = command
         self.usage = usage
         super().__init__(self.render("en"))
+
+    @classmethod
+    def of(cls, error: MessageError, command: str | None = None) -> CommandError:
+        """`error` (a week, a repository… that a core check refused) as bad input of
+        `command`, so it is shown with the command's usage, in the channel's language."""
+        # Any: the params are the message's, none of them is `usage`.
+        params: dict[str, Any] = dict(error.text.params)
+        return cls(error.text.msg_id, command, **params)
 
     @property
     def reason(self) -> str:
@@ -79,8 +92,6 @@ class CommandError(UsageError):
 
     def message(self, language: str) -> str:
         """The one-line reason in `language`."""
-        if self.key is None:
-            return self.literal or ""
         values: dict[str, object] = dict(self.params)
         if "hint" in values:
             hint = values["hint"]
@@ -100,6 +111,17 @@ class CommandError(UsageError):
 
     def __str__(self) -> str:
         return self.render("en")
+
+
+def unknown_modules(words: Sequence[tuple[str, str | None]], command: str) -> CommandError:
+    """Modules the catalogue does not know, each (word as typed, suggested id or None)."""
+    names = [
+        Text("error.module.unknown_item", {"word": w, "hint": hint})
+        if hint
+        else Text("error.module.unknown_word", {"word": w})
+        for w, hint in words
+    ]
+    return CommandError("error.modules.unknown", command, count=len(words), names=names)
 
 
 # ---------------------------------------------------------------------------- commands
@@ -348,7 +370,7 @@ def parse_subscribe(args: list[str]) -> SubscribeCommand:
             elif key == "path":
                 _check_glob(value)
             elif key == "repo":
-                problem = repo_problem(value)
+                problem = repo_text(value)
                 if problem is not None:
                     raise CommandError(
                         "error.subscribe.repo", "subscribe", value=value, problem=problem

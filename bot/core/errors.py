@@ -97,3 +97,18 @@ class RateLimitExhausted(GitHubError, TransientError):
     def __init__(self, message: str, reset_at: float | None = None) -> None:
         super().__init__(message)
         self.reset_at = reset_at
+
+
+# --- catalogue --- (helper "catalogue": errors whose line is a catalogue message)
+class MessageError(UsageError):
+    """Bad input whose line is a catalogue message, so the chat layer can show it in the
+    channel's language (`message(language)`); str() is the English line, for the CLI."""
+
+    def __init__(self, msg_id: str, /, **params: object) -> None:
+        from bot.core.messages import Text
+
+        self.text = Text(msg_id, params)
+        super().__init__(self.text.render("en"))
+
+    def message(self, language: str) -> str:
+        return self.text.render(language)

@@ -20,6 +20,7 @@ from babel.lists import format_list
 from babel.numbers import format_decimal, format_percent
 
 from bot.core.messages import (
+    Text,
     alerts,
     archive,
     cards,
@@ -159,6 +160,8 @@ def message_from(
 
 
 def _formatted(value: object, language: str) -> object:
+    if type(value) is str:  # the most common value, and a reason's hot path
+        return value
     if isinstance(value, bool):
         return value
     if isinstance(value, int):
@@ -168,6 +171,11 @@ def _formatted(value: object, language: str) -> object:
         if language == "en":
             return f"{value:,.3f}".rstrip("0").rstrip(".")
         return number(value, language)
+    if isinstance(value, Text):
+        # A nested message (an error's cause): the same language as the one around it.
+        return value.render(language)
+    if isinstance(value, list | tuple) and value and all(isinstance(v, Text) for v in value):
+        return separator(language).join(v.render(language) for v in value)
     return value
 
 

@@ -1,7 +1,9 @@
 """Checks of what users type, each failing with one line: what was wrong, what is accepted.
 
 Shared by the CLI, the chat commands and the config, so `--repo`, `/vllm … repo:` and
-`[[repos]] name` accept exactly the same things and say so the same way.
+`[[repos]] name` accept exactly the same things and say so the same way. A problem that can
+reach a chat user is a catalogue message (`*_text`, a `Text`), which chat renders in the
+channel's language; the `*_problem` functions give its English line.
 """
 
 from __future__ import annotations
@@ -14,9 +16,9 @@ from typing import Literal, get_args
 from urllib.parse import parse_qsl, unquote
 
 from bot.core.errors import UsageError
+from bot.core.messages import Text
 
 ECHO_LIMIT = 60
-REPO_EXAMPLE = "OWNER/NAME, e.g. vllm-project/vllm"
 # GitHub: an owner (user or organisation) is 1-39 letters, digits or single hyphens, not
 # starting or ending with one; a repository name is 1-100 of letters, digits, '.', '-', '_'.
 _OWNER = re.compile(r"^[A-Za-z0-9](?:[A-Za-z0-9]|-(?=[A-Za-z0-9])){0,38}$")
@@ -30,22 +32,23 @@ def echo(text: str, limit: int = ECHO_LIMIT) -> str:
     return repr(shown)
 
 
-def repo_problem(name: str) -> str | None:
-    """Why `name` is not a GitHub OWNER/NAME, or None."""
+def repo_text(name: str) -> Text | None:
+    """Why `name` is not a GitHub OWNER/NAME (`error.repo.*`), or None."""
     owner, sep, repo = name.partition("/")
     if not sep or "/" in repo:
-        return f"expected {REPO_EXAMPLE}"
+        return Text("error.repo.shape")
+    # Lengths as typed ("1000 characters"), not as a grouped quantity.
     if not _OWNER.match(owner):
-        return (
-            f"the owner ({len(owner)} characters) is not a GitHub account name: 1-39 "
-            f"letters, digits or single hyphens; expected {REPO_EXAMPLE}"
-        )
+        return Text("error.repo.owner", {"length": str(len(owner))})
     if not _NAME.match(repo) or repo in (".", ".."):
-        return (
-            f"the name ({len(repo)} characters) is not a GitHub repository name: 1-100 "
-            f"letters, digits, '.', '-' or '_'; expected {REPO_EXAMPLE}"
-        )
+        return Text("error.repo.name", {"length": str(len(repo))})
     return None
+
+
+def repo_problem(name: str) -> str | None:
+    """Why `name` is not a GitHub OWNER/NAME, in English, or None."""
+    text = repo_text(name)
+    return None if text is None else str(text)
 
 
 def check_out_file(path: str) -> str:
@@ -64,35 +67,32 @@ CHAT_PLATFORMS: tuple[ChatPlatform, ...] = get_args(ChatPlatform)
 
 @dataclass(frozen=True, slots=True)
 class ChannelFormat:
-    """How one chat platform writes a channel id, and what the line rejecting one says."""
+    """How one chat platform writes a channel id, and the message rejecting one."""
 
-    label: str  # the platform as a sentence names it
     pattern: re.Pattern[str]
-    expected: str  # the rest of the line, after "bad <label> channel '<channel>': "
+    msg_id: str  # `error.channel.<platform>`, with the channel as `channel`
 
 
 # Written once: config validation, the command layer and each Platform's `channel_problem`
 # all check a channel against this table.
 CHANNEL_FORMATS: Mapping[str, ChannelFormat] = {
-    "slack": ChannelFormat(
-        "Slack",
-        re.compile(r"^[A-Z0-9]{1,30}$"),
-        "expected a channel id like C0123456 (capital letters and digits)",
-    ),
-    "discord": ChannelFormat(
-        "Discord",
-        re.compile(r"^[0-9]{15,21}$"),  # a snowflake
-        "Discord ids are numbers (15-21 digits, e.g. discord:1234567890123456789)",
-    ),
+    "slack": ChannelFormat(re.compile(r"^[A-Z0-9]{1,30}$"), "error.channel.slack"),
+    "discord": ChannelFormat(re.compile(r"^[0-9]{15,21}$"), "error.channel.discord"),  # a snowflake
 }
 
 
-def chat_channel_problem(platform: str, channel: str) -> str | None:
-    """Why `channel` cannot be a channel id of `platform`, or None."""
+def chat_channel_text(platform: str, channel: str) -> Text | None:
+    """Why `channel` cannot be a channel id of `platform` (`error.channel.*`), or None."""
     form = CHANNEL_FORMATS.get(platform)
     if form is None or form.pattern.match(channel):
         return None
-    return f"bad {form.label} channel {echo(channel)}: {form.expected}"
+    return Text(form.msg_id, {"channel": echo(channel)})
+
+
+def chat_channel_problem(platform: str, channel: str) -> str | None:
+    """Why `channel` cannot be a channel id of `platform`, in English, or None."""
+    text = chat_channel_text(platform, channel)
+    return None if text is None else str(text)
 
 
 # SQLAlchemy's own URL grammar (sqlalchemy.engine.url._parse_url) for the user-info part:

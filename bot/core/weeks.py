@@ -7,10 +7,12 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta, tzinfo
 from zoneinfo import ZoneInfo
 
-from bot.core.errors import UsageError
+from bot.core.errors import MessageError, UsageError
 from bot.core.validators import echo
 
 WEEK_PATTERN = re.compile(r"^(\d{4})-?W(\d{1,2})$", re.IGNORECASE)
+# The CLI's flags say it in English; the week errors below are catalogue messages
+# (`error.week.*`), which chat shows in the channel's language.
 WEEK_HELP = "expected an ISO week like 2026-W23, or 'this' or 'last'"
 
 
@@ -46,7 +48,8 @@ def iso_week(year: int, week: int, tz: tzinfo | None) -> Window:
     try:
         monday = date.fromisocalendar(year, week, 1)
     except ValueError:
-        raise UsageError(f"no ISO week {year}-W{week:02d}; {WEEK_HELP}") from None
+        # As strings: a year is not a quantity ("2026", not "2,026").
+        raise MessageError("error.week.none", week=f"{year}-W{week:02d}") from None
     return Window(
         _midnight(monday, tz), _midnight(monday + timedelta(days=7), tz), f"{year}-W{week:02d}"
     )
@@ -61,13 +64,10 @@ def parse_week(spec: str, tz: ZoneInfo, now: datetime | None = None) -> Window:
         return iso_week(iso.year, iso.week, tz)
     match = WEEK_PATTERN.match(text)
     if match is None:
-        raise UsageError(f"bad week {echo(spec)}: {WEEK_HELP}")
+        raise MessageError("error.week.bad", spec=echo(spec))
     window = iso_week(int(match[1]), int(match[2]), tz)
     if window.start > now:
-        raise UsageError(
-            f"week {window.label} is in the future (it starts {window.start.date()}); "
-            "use 'this', 'last' or an earlier ISO week"
-        )
+        raise MessageError("error.week.future", week=window.label, start=str(window.start.date()))
     return window
 
 

@@ -227,4 +227,86 @@ MESSAGES: dict[str, dict[str, str]] = {
         "({ruleset}) has {ids}",
         "zh": "{repo} 没有模块 '{name}'{hint}，该订阅永远不会触发；其规则集（{ruleset}）包含 {ids}",
     },
+    # A week, a repository, a channel that a core check refused (bot.core.weeks,
+    # bot.core.validators): chat shows them in the channel's language, the CLI in English.
+    "error.week.bad": {
+        "en": "bad week {spec}: expected an ISO week like 2026-W23, or 'this' or 'last'",
+        "zh": "周 {spec} 无效：应为 `ISO` 周（例如 `2026-W23`），或 `this`、`last`",
+    },
+    "error.week.none": {
+        "en": "no ISO week {week}; expected an ISO week like 2026-W23, or 'this' or 'last'",
+        "zh": "不存在 `ISO` 周 {week}；应为 `ISO` 周（例如 `2026-W23`），或 `this`、`last`",
+    },
+    "error.week.future": {
+        "en": "week {week} is in the future (it starts {start}); use 'this', 'last' or an "
+        "earlier ISO week",
+        "zh": "{week} 周尚未到来（开始于 {start}）；请使用 `this`、`last` 或更早的 `ISO` 周",
+    },
+    "error.repo.shape": {
+        "en": "expected OWNER/NAME, e.g. vllm-project/vllm",
+        "zh": "应为 `OWNER/NAME`，例如 `vllm-project/vllm`",
+    },
+    "error.repo.owner": {
+        "en": "the owner ({length} characters) is not a GitHub account name: 1-39 letters, "
+        "digits or single hyphens; expected OWNER/NAME, e.g. vllm-project/vllm",
+        "zh": "所有者（{length} 个字符）不是 GitHub 账户名：应为 1-39 个字母、数字或单个连字符；"
+        "应为 `OWNER/NAME`，例如 `vllm-project/vllm`",
+    },
+    "error.repo.name": {
+        "en": "the name ({length} characters) is not a GitHub repository name: 1-100 "
+        "letters, digits, '.', '-' or '_'; expected OWNER/NAME, e.g. vllm-project/vllm",
+        "zh": "名称（{length} 个字符）不是 GitHub 仓库名：应为 1-100 个字母、数字、'.'、'-' 或 "
+        "'_'；应为 `OWNER/NAME`，例如 `vllm-project/vllm`",
+    },
+    "error.channel.slack": {
+        "en": "bad Slack channel {channel}: expected a channel id like C0123456 (capital "
+        "letters and digits)",
+        "zh": "`Slack` 频道 {channel} 无效：应为频道编号，例如 `C0123456`（大写字母和数字）",
+    },
+    "error.channel.discord": {
+        "en": "bad Discord channel {channel}: Discord ids are numbers (15-21 digits, e.g. "
+        "discord:1234567890123456789)",
+        "zh": "`Discord` 频道 {channel} 无效：`Discord` 的频道编号是数字"
+        "（15-21 位，例如 `discord:1234567890123456789`）",
+    },
+    # Subscriptions (bot.alerts.subscriptions).
+    "error.modules.unknown": {
+        "en": "unknown {count:module|modules} {names}; see /vllm modules for the list",
+        "zh": "{count} 个未知模块：{names}；模块列表见 `/vllm modules`",
+    },
+    "error.module.unknown_item": {
+        "en": "'{word}' (did you mean '{hint}'?)",
+        "zh": "'{word}'（是不是想输入 '{hint}'？）",
+    },
+    "error.module.unknown_word": {"en": "'{word}'", "zh": "'{word}'"},
+    "error.subscribe.admins": {
+        "en": "only this channel's alert admins may change its subscriptions "
+        "(alerts.admins in the bot's config); ask one of them",
+        "zh": "只有本频道的提醒管理员可以修改订阅（见机器人配置中的 `alerts.admins`）；"
+        "请联系其中一位",
+    },
+    "error.subscribe.no_modules": {
+        "en": "which modules? e.g. /vllm subscribe attention moe",
+        "zh": "订阅哪些模块？例如 `/vllm subscribe attention moe`",
+    },
+    "error.subscribe.releases_filters": {
+        "en": "a release subscription takes only lang:, not {filters} (every release's notes "
+        "are posted whole)",
+        "zh": "版本订阅只接受 `lang:`，不接受 {filters}（每个版本的发布说明都会完整发布）",
+    },
+    "error.subscribe.weekly_filters": {
+        "en": "a weekly subscription takes modules and lang: only, not {filters} (filters "
+        "pick which PRs alert; the weekly digest covers all the modules' PRs)",
+        "zh": "每周订阅只接受模块和 `lang:`，不接受 {filters}"
+        "（筛选条件决定哪些 PR 触发提醒；周报涵盖这些模块的全部 PR）",
+    },
+    "error.subscribe.limit": {
+        "en": "this channel already has {count} subscriptions (the limit is {limit}); remove "
+        "some with /vllm unsubscribe",
+        "zh": "本频道已有 {count} 个订阅（上限为 {limit} 个）；请用 `/vllm unsubscribe` 删除一些",
+    },
+    "error.unsubscribe.id": {
+        "en": "not a subscription id: '{target}'",
+        "zh": "不是订阅编号：'{target}'",
+    },
 }
