@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import ast
+from collections.abc import Container
 from pathlib import Path
 
 import pytest
@@ -18,7 +19,7 @@ ERROR_CLASSES = {"CommandError", "MessageError"}
 BOT = Path(bot.__file__).parent
 
 
-def literal_errors(source: str, known: set[str] | dict[str, object]) -> list[tuple[int, str]]:
+def literal_errors(source: str, known: Container[str]) -> list[tuple[int, str]]:
     """(line, first argument) of each CommandError/MessageError call in `source` whose
     first argument is not a known catalogue id written as a literal."""
     found = []
