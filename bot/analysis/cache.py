@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from sqlalchemy.exc import SQLAlchemyError
 
-from bot.core.errors import one_line
+from bot.core.errors import StoreError, one_line
 from bot.core.models import JSON, Analysis, Claim, Flag, ModuleMatch, PullRequest, ScoreContribution
 
 if TYPE_CHECKING:
@@ -97,7 +97,7 @@ async def analyze_stored(
     if fresh:
         try:
             await cache.save(repo, fresh, key)
-        except SQLAlchemyError as exc:
+        except (StoreError, SQLAlchemyError) as exc:
             # A cache: a read-only store (or a locked one) still answers, just slower next time.
             log.info("analysis cache not saved (%s)", one_line(str(exc), 120))
     return results

@@ -112,3 +112,11 @@ class MessageError(UsageError):
 
     def message(self, language: str) -> str:
         return self.text.render(language)
+
+
+class StoreError(BotError):
+    """The database failed (locked, read-only, unreachable, a constraint). The store maps
+    its driver's errors to this where they are raised (bot.store.store), so callers and
+    metrics tell them apart by class; the driver's exception is the `__cause__`."""
+
+    service = "store"

@@ -292,6 +292,12 @@ class CommandRun:
             self.outcome = "failed" if runtime else "invalid"
 
 
+# The services whose errors are counted under their own kind; each client maps its
+# library's exceptions onto a BotError naming its `service` at its boundary (the store maps
+# its driver's to StoreError), so an error is classified by the bot's classes alone.
+_SERVICE_KINDS = frozenset({*CHAT_PLATFORMS, "store"})
+
+
 def error_kind(exc: BaseException) -> str:
     """A short, bounded label for an error (metric labels must not be unbounded text):
     github, github_rate_limit, slack, discord, store, usage, timeout, network, internal."""
@@ -299,11 +305,8 @@ def error_kind(exc: BaseException) -> str:
         return "github_rate_limit"
     if isinstance(exc, errors.GitHubError):
         return "github"
-    platform = _platform_kind(exc)
-    if platform is not None:
-        return platform
-    if _is_store_error(exc):
-        return "store"
+    if isinstance(exc, errors.BotError) and exc.service in _SERVICE_KINDS:
+        return exc.service
     if isinstance(exc, errors.UsageError):
         return "usage"
     if isinstance(exc, TimeoutError):
@@ -311,32 +314,6 @@ def error_kind(exc: BaseException) -> str:
     if isinstance(exc, OSError):
         return "network"
     return "internal"
-
-
-# A library's own exception (one our code did not map, e.g. from bolt's request handling or
-# a database driver's under SQLAlchemy) is classified by the package that defines a class
-# in its MRO, so core imports none of these libraries to name their errors.
-_LIBRARY_KINDS = {"slack_sdk": "slack", "discord": "discord", "sqlalchemy": "store"}
-
-
-def _platform_kind(exc: BaseException) -> str | None:
-    """The platform of an error: ours carry `service`; a library's is named by its package."""
-    if isinstance(exc, errors.BotError):
-        return exc.service if exc.service in CHAT_PLATFORMS else None
-    kind = _library_kind(exc)
-    return kind if kind in CHAT_PLATFORMS else None
-
-
-def _is_store_error(exc: BaseException) -> bool:
-    return _library_kind(exc) == "store"
-
-
-def _library_kind(exc: BaseException) -> str | None:
-    for cls in type(exc).__mro__:
-        kind = _LIBRARY_KINDS.get(cls.__module__.partition(".")[0])
-        if kind is not None:
-            return kind
-    return None
 
 
 METRICS = Metrics()

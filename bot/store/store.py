@@ -12,6 +12,7 @@ from sqlalchemy import event, text
 from sqlalchemy.engine import URL, make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
 
+from bot.core.errors import StoreError
 from bot.core.tasks import COMMAND_WORKERS
 from bot.store.analyses import AnalysisCache
 from bot.store.contributors import Contributors
@@ -48,9 +49,17 @@ POOL_OVERFLOW = 10
 POOL_TIMEOUT = 10.0
 
 
+def _as_store_error(context: Any) -> None:
+    """The driver's error (through SQLAlchemy's) as the bot's own StoreError, with the same
+    text; the SQLAlchemy exception stays its cause for --debug."""
+    raise StoreError(str(context.sqlalchemy_exception)) from context.sqlalchemy_exception
+
+
 class Store:
     def __init__(self, engine: AsyncEngine) -> None:
         self.engine = engine
+        if not event.contains(engine.sync_engine, "handle_error", _as_store_error):
+            event.listen(engine.sync_engine, "handle_error", _as_store_error)
         self.session = async_sessionmaker(engine, expire_on_commit=False)
         # One repository per aggregate; each writes only its own tables.
         self.analyses = AnalysisCache(self.session, engine)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from bot.core.errors import (
@@ -12,6 +14,7 @@ from bot.core.errors import (
     GitHubUnreachable,
     PermanentError,
     RateLimitExhausted,
+    StoreError,
     TransientError,
     UsageError,
 )
@@ -60,12 +63,15 @@ def test_metrics_tell_platform_errors_apart_by_class() -> None:
     assert error_kind(RuntimeError("x")) == "internal"
 
 
-def test_library_exceptions_left_unmapped_still_count_for_their_platform() -> None:
+def test_errors_are_classified_by_the_bots_classes_not_by_library() -> None:
+    # Each client maps its library's errors at its boundary; one left unmapped is a bug
+    # there, counted as internal rather than guessed from the package that defines it.
     import discord
     from slack_sdk.errors import SlackApiError
 
-    assert error_kind(SlackApiError("boom", {"ok": False})) == "slack"
-    assert error_kind(discord.ClientException("boom")) == "discord"
+    assert error_kind(SlackApiError("boom", {"ok": False})) == "internal"
+    assert error_kind(discord.ClientException("boom")) == "internal"
+    assert error_kind(StoreError("database is locked")) == "store"
 
 
 def test_usage_errors_exit_2_and_others_1() -> None:
@@ -75,10 +81,20 @@ def test_usage_errors_exit_2_and_others_1() -> None:
     assert str(BotError("the message", hint="h")) == "the message"
 
 
-def test_database_errors_count_as_the_store_without_core_importing_sqlalchemy() -> None:
-    from sqlalchemy.exc import OperationalError
+async def test_the_store_maps_database_errors_to_store_error(tmp_path: Path) -> None:
+    from sqlalchemy import text
 
-    assert error_kind(OperationalError("SELECT 1", {}, Exception("locked"))) == "store"
+    from bot.store import Store
+
+    store = await Store.open(f"sqlite+aiosqlite:///{tmp_path / 's.sqlite3'}")
+    try:
+        async with store.engine.connect() as connection:
+            with pytest.raises(StoreError, match="no such table") as caught:
+                await connection.execute(text("SELECT * FROM no_such_table"))
+    finally:
+        await store.close()
+    assert error_kind(caught.value) == "store"
+    assert "OperationalError" in type(caught.value.__cause__).__name__
 
 
 # Follow-up (issue 22): bot/commands/handlers.py is edited by another branch today.
