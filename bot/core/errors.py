@@ -108,10 +108,13 @@ class MessageError(UsageError):
         from bot.core.messages import Text
 
         self.text = Text(msg_id, params)
-        super().__init__(self.text.render("en"))
+        super().__init__(self.message("en"))
 
     def message(self, language: str) -> str:
-        return self.text.render(language)
+        # Imported here: the catalogue loads Babel, which only an error's line needs.
+        from bot.core.i18n import render
+
+        return render(self.text, language)
 
 
 class StoreError(BotError):

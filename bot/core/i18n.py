@@ -159,6 +159,11 @@ def message_from(
     return template.format(**formatted)
 
 
+def render(text: Text, language: str) -> str:
+    """A message not rendered yet (an error's), in `language`."""
+    return message_from(language, text.msg_id, text.params)
+
+
 def _formatted(value: object, language: str) -> object:
     if type(value) is str:  # the most common value, and a reason's hot path
         return value
@@ -173,9 +178,9 @@ def _formatted(value: object, language: str) -> object:
         return number(value, language)
     if isinstance(value, Text):
         # A nested message (an error's cause): the same language as the one around it.
-        return value.render(language)
+        return render(value, language)
     if isinstance(value, list | tuple) and value and all(isinstance(v, Text) for v in value):
-        return separator(language).join(v.render(language) for v in value)
+        return separator(language).join(render(v, language) for v in value)
     return value
 
 

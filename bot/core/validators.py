@@ -32,6 +32,13 @@ def echo(text: str, limit: int = ECHO_LIMIT) -> str:
     return repr(shown)
 
 
+def _english(text: Text) -> str:
+    # Imported here: the catalogue loads Babel, which a valid input never needs.
+    from bot.core.i18n import render
+
+    return render(text, "en")
+
+
 def repo_text(name: str) -> Text | None:
     """Why `name` is not a GitHub OWNER/NAME (`error.repo.*`), or None."""
     owner, sep, repo = name.partition("/")
@@ -48,7 +55,7 @@ def repo_text(name: str) -> Text | None:
 def repo_problem(name: str) -> str | None:
     """Why `name` is not a GitHub OWNER/NAME, in English, or None."""
     text = repo_text(name)
-    return None if text is None else str(text)
+    return None if text is None else _english(text)
 
 
 def check_out_file(path: str) -> str:
@@ -92,7 +99,7 @@ def chat_channel_text(platform: str, channel: str) -> Text | None:
 def chat_channel_problem(platform: str, channel: str) -> str | None:
     """Why `channel` cannot be a channel id of `platform`, in English, or None."""
     text = chat_channel_text(platform, channel)
-    return None if text is None else str(text)
+    return None if text is None else _english(text)
 
 
 # SQLAlchemy's own URL grammar (sqlalchemy.engine.url._parse_url) for the user-info part:

@@ -17,16 +17,8 @@ from dataclasses import dataclass, field
 class Text:
     """A catalogue message not rendered yet: its id and parameters (a parameter may be a
     Text too). Code below the chat layer (validators, weeks) says what is wrong with one,
-    and whoever shows it picks the language: the channel's in chat, English on the CLI."""
+    and whoever shows it picks the language (``bot.core.i18n.render``): the channel's in
+    chat, English on the CLI."""
 
     msg_id: str
     params: Mapping[str, object] = field(default_factory=dict)
-
-    def render(self, language: str) -> str:
-        # Imported here: the catalogue loads Babel, which a valid input never needs.
-        from bot.core.i18n import message_from
-
-        return message_from(language, self.msg_id, self.params)
-
-    def __str__(self) -> str:
-        return self.render("en")
