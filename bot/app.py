@@ -232,8 +232,8 @@ class App(PostingServices):
             return self._alerts.subscriptions
         if self._subscriptions is None:
             # Lazy: the alerts' store code is for chat commands and serve only.
-            from bot.alerts.settings import AlertSettings
             from bot.alerts.subscriptions import SubscriptionService, catalogue_of
+            from bot.core.settings import AlertSettings
 
             self._subscriptions = SubscriptionService(
                 self.store,

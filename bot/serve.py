@@ -24,6 +24,7 @@ from bot.app import App, deployments
 from bot.core.errors import BotError, ConfigError
 from bot.core.logging import configure_logging, secret_values
 from bot.core.metrics import METRICS, Metrics
+from bot.core.settings import ServeConfig, logging_settings, serve_settings
 from bot.core.tasks import admission_totals
 from bot.digest.archive import ArchiveCache
 from bot.platform import Component
@@ -37,7 +38,6 @@ from bot.runtime.scheduler import (
     digest_jobs,
     post_with_pipeline,
 )
-from bot.runtime.settings import ServeConfig, logging_settings, serve_settings
 from bot.runtime.web import Readiness, archive_routes, build_app, start_site
 
 if TYPE_CHECKING:

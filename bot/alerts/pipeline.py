@@ -42,12 +42,12 @@ from bot.alerts.matching import MatchIndex, PRFacts
 from bot.alerts.model import AlertItem, Subscription
 from bot.alerts.render import AlertCards, BotCards
 from bot.alerts.repository import AlertStore, Held
-from bot.alerts.settings import AlertSettings
 from bot.analysis.analyzer import Analyzer
 from bot.core.document import Document
 from bot.core.logging import log_post
 from bot.core.metrics import METRICS, Metrics, error_kind
 from bot.core.models import Analysis, PullRequest
+from bot.core.settings import AlertSettings
 from bot.delivery import DeliveryIncomplete, DeliveryResult
 from bot.store.ledger import Owner
 from bot.store.store import Store

@@ -16,11 +16,11 @@ from typing import TYPE_CHECKING
 
 from bot.alerts.model import Subscription
 from bot.alerts.repository import Subscriptions
-from bot.alerts.settings import AlertSettings
 from bot.commands.context import ModuleInfo, SubscriptionInfo
 from bot.commands.syntax import CommandError, suggest
 from bot.core.errors import UsageError
 from bot.core.filters import SubscriptionFilters
+from bot.core.settings import AlertSettings
 from bot.store.store import Store
 
 if TYPE_CHECKING:

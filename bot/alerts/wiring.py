@@ -16,10 +16,10 @@ from typing import TYPE_CHECKING
 from bot.alerts.pipeline import AlertPipeline, Sender
 from bot.alerts.poller import AlertPoller, GitHubMergedSource
 from bot.alerts.render import BotCards
-from bot.alerts.settings import AlertSettings
 from bot.alerts.subscriptions import SubscriptionService, catalogue_of
 from bot.core.document import Document
 from bot.core.errors import BotError
+from bot.core.settings import AlertSettings
 from bot.delivery import DeliveryResult, Ledger
 from bot.platform import Platform
 

@@ -1,4 +1,5 @@
-"""Config sections that are plain data: `[alerts]`, `[logging]` and `[serve]`.
+"""The one home of the `[alerts]`, `[logging]` and `[serve]` settings: the sections as the
+config file writes them, and the settings the alerts and `serve` read from a config.
 
 They live in the core so bot/core/config.py can hold them without importing the alerts or
 the runtime packages (which import the config): the config sits below both.
@@ -9,7 +10,7 @@ from __future__ import annotations
 import re
 import zoneinfo
 from datetime import datetime, time, timedelta
-from typing import Annotated, Literal
+from typing import Annotated, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
@@ -101,6 +102,44 @@ class AlertsConfig(_Strict):
     channels: list[AlertChannel] = []
 
 
+class AlertSettings(AlertsConfig):
+    """`[alerts]` plus what the alerts read from the top level of the config."""
+
+    timezone: str = "UTC"
+    language: Literal["en", "zh"] = "en"
+
+    @classmethod
+    def from_config(cls, config: object) -> AlertSettings:
+        # `object`: a Config (which imports this module) or a test's partial stand-in.
+        alerts = getattr(config, "alerts", None) or AlertsConfig()
+        return cls(
+            **alerts.model_dump(exclude={"channels"}),
+            channels=alerts.channels,
+            timezone=getattr(config, "timezone", "UTC"),
+            language=getattr(config, "language", "en"),
+        )
+
+    def channel(self, platform: str, channel: str) -> AlertChannel | None:
+        for entry in self.channels:
+            if entry.platform == platform and entry.channel == channel:
+                return entry
+        return None
+
+    def admins_for(self, platform: str, channel: str) -> list[str]:
+        entry = self.channel(platform, channel)
+        if entry is not None and entry.admins is not None:
+            return entry.admins
+        return self.admins
+
+    def quiet_until(self, platform: str, channel: str, now: datetime) -> datetime | None:
+        entry = self.channel(platform, channel)
+        return entry.quiet_until(now, self.timezone) if entry else None
+
+    def channel_language(self, platform: str, channel: str) -> str | None:
+        entry = self.channel(platform, channel)
+        return entry.language if entry else None
+
+
 class LoggingConfig(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
@@ -115,3 +154,24 @@ class ServeConfig(BaseModel):
     shutdown_grace_seconds: Annotated[float, Field(gt=0, le=600)] = 30
     leader_retry_seconds: Annotated[float, Field(gt=0)] = 15
     readiness_cache_seconds: Annotated[float, Field(ge=0)] = 15
+
+
+M = TypeVar("M", bound=BaseModel)
+
+
+def _section(config: object, name: str, model: type[M]) -> M:
+    # Tests hand in partial configs (a namespace or dicts) as well as a Config.
+    value = getattr(config, name, None)
+    if isinstance(value, model):
+        return value
+    if isinstance(value, dict):
+        return model.model_validate(value)
+    return model()
+
+
+def logging_settings(config: object) -> LoggingConfig:
+    return _section(config, "logging", LoggingConfig)
+
+
+def serve_settings(config: object) -> ServeConfig:
+    return _section(config, "serve", ServeConfig)

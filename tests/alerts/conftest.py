@@ -13,12 +13,12 @@ import pytest
 
 from bot.alerts.pipeline import AlertPipeline
 from bot.alerts.render import BotCards
-from bot.alerts.settings import AlertSettings
 from bot.alerts.subscriptions import ModuleCatalogue, SubscriptionService
 from bot.commands.context import ModuleInfo
 from bot.core.document import Document
 from bot.core.filters import SubscriptionFilters
 from bot.core.models import Analysis, FileChange, Flag, ModuleMatch, PullRequest
+from bot.core.settings import AlertSettings
 from bot.store import Store
 
 T0 = datetime(2026, 6, 1, 12, 0, tzinfo=UTC)  # a Monday, noon UTC

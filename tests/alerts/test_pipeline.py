@@ -9,8 +9,8 @@ from datetime import UTC, datetime, timedelta
 from bot.alerts.pipeline import AlertPipeline
 from bot.alerts.render import BotCards
 from bot.alerts.repository import AlertSends, AlertStore, Outbox
-from bot.alerts.settings import AlertChannel
 from bot.core.filters import SubscriptionFilters
+from bot.core.settings import AlertChannel
 from bot.store import Store
 from bot.store.ledger import Owner
 from tests.fakes.processes import gone_owner

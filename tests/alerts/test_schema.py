@@ -10,8 +10,8 @@ from alembic.migration import MigrationContext
 from pydantic import ValidationError
 
 import bot.alerts.tables  # noqa: F401  (registers the alert tables on Base.metadata)
-from bot.alerts.settings import AlertSettings
 from bot.core.config import load_config
+from bot.core.settings import AlertSettings
 from bot.store.tables import Base
 
 from .conftest import Env

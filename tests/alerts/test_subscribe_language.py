@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import dataclasses
 
-from bot.alerts.settings import AlertSettings
 from bot.alerts.subscriptions import SubscriptionService
 from bot.commands import handle
 from bot.commands.context import Context
+from bot.core.settings import AlertSettings
 from tests.commands.fakes import context
 
 from .conftest import MODULES, Env

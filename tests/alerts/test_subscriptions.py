@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from bot.alerts.settings import AlertChannel, AlertSettings
 from bot.alerts.subscriptions import ModuleCatalogue, SubscriptionService
 from bot.analysis.rules import load_ruleset
 from bot.commands.context import SubscriptionService as SubscriptionServiceProtocol
 from bot.commands.syntax import CommandError
 from bot.core.errors import UsageError
 from bot.core.filters import SubscriptionFilters
+from bot.core.settings import AlertChannel, AlertSettings
 
 from .conftest import MODULES, Env
 

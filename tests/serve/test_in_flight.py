@@ -23,10 +23,10 @@ from bot.commands import Context
 from bot.core.errors import GitHubUnavailable
 from bot.core.logging import configure_logging
 from bot.core.metrics import Metrics
+from bot.core.settings import ServeConfig
 from bot.platform import Route
 from bot.runtime.integrations import Integrations
 from bot.runtime.leader import AlwaysLeader
-from bot.runtime.settings import ServeConfig
 from bot.serve import Server, serve_forever
 from bot.slack.app import SlackBot
 from bot.slack.http import events_route

@@ -146,8 +146,8 @@ async def test_leader_steps_down_when_its_session_is_lost(dsn: str) -> None:
 
 async def test_two_servers_share_one_scheduler(dsn: str) -> None:
     from bot.core.metrics import Metrics
+    from bot.core.settings import ServeConfig
     from bot.runtime.integrations import Integrations
-    from bot.runtime.settings import ServeConfig
     from bot.serve import Server
     from bot.store import Store
     from tests.serve.conftest import FakeServices, make_config

@@ -14,11 +14,11 @@ import httpx
 import pytest
 
 from bot.core.metrics import Metrics
+from bot.core.settings import ServeConfig
 from bot.delivery import DeliveryResult
 from bot.runtime.integrations import Integrations
 from bot.runtime.leader import AlwaysLeader
 from bot.runtime.scheduler import digest_document_id
-from bot.runtime.settings import ServeConfig
 from bot.serve import Server, serve_forever
 from tests.serve.conftest import FakeServices, make_config
 

@@ -14,12 +14,12 @@ from aiohttp import web
 
 from bot.core.config import Environment
 from bot.core.metrics import Metrics
+from bot.core.settings import ServeConfig
 from bot.core.tasks import Admission
 from bot.delivery import DeliveryResult
 from bot.platform import Route
 from bot.runtime.integrations import Integrations
 from bot.runtime.leader import AlwaysLeader
-from bot.runtime.settings import ServeConfig
 from bot.serve import Server
 from tests.serve.conftest import FakeServices, make_config
 from tests.serve.fakes import SLACK_TOKEN, FakeAPIs
