@@ -301,8 +301,8 @@ MESSAGES: dict[str, dict[str, str]] = {
         "（筛选条件决定哪些 PR 触发提醒；周报涵盖这些模块的全部 PR）",
     },
     "error.subscribe.limit": {
-        "en": "this channel already has {count} subscriptions (the limit is {limit}); remove "
-        "some with /vllm unsubscribe",
+        "en": "this channel already has {count} {count:subscription|subscriptions} (the limit "
+        "is {limit}); remove some with /vllm unsubscribe",
         "zh": "本频道已有 {count} 个订阅（上限为 {limit} 个）；请用 `/vllm unsubscribe` 删除一些",
     },
     "error.unsubscribe.id": {
