@@ -42,7 +42,12 @@ async def test_a_non_admin_is_refused_in_chinese_without_a_usage_line(env: Env) 
     )
 
 
-async def test_a_bad_week_is_answered_in_chinese() -> None:
-    reply = await handle("digest 2026-W99", context(language="zh"))
+async def test_a_week_in_the_future_is_answered_in_chinese() -> None:
+    # bot.core.weeks refuses it (not the parser): its error reaches chat as id + params.
+    reply = await handle("digest 2099-W01", context(language="zh"))
     assert not reply.ok
-    assert reply.text.splitlines()[0].startswith("不存在 `ISO` 周 2026-W99"), reply.text
+    first, usage = reply.text.splitlines()
+    assert (
+        first == "2099-W01 周尚未到来（开始于 2098-12-29）；请使用 `this`、`last` 或更早的 `ISO` 周"
+    )
+    assert usage.startswith("用法：/vllm digest")
