@@ -17,8 +17,8 @@ from typing import TYPE_CHECKING
 from bot.alerts.model import Subscription
 from bot.alerts.repository import Subscriptions
 from bot.commands.context import ModuleInfo, SubscriptionInfo
-from bot.commands.syntax import CommandError, suggest
-from bot.core.errors import UsageError
+from bot.commands.syntax import CommandError, suggest, unknown_modules
+from bot.core.errors import MessageError
 from bot.core.filters import SubscriptionFilters
 from bot.core.settings import AlertSettings
 from bot.store.store import Store
@@ -94,7 +94,9 @@ class ModuleCatalogue:
     def resolve_all(self, words: Sequence[str], command: str) -> list[str]:
         ids, problem = self.check(words)
         if problem is not None:
-            raise CommandError(f"{problem}; see /vllm modules for the list", command)
+            raise unknown_modules(
+                [(w, self.suggestion(w)) for w in words if not self.resolve(w)], command
+            )
         return ids
 
 
@@ -158,10 +160,7 @@ class SubscriptionService:
     def _check_admin(self, platform: str, channel: str, user: str | None) -> None:
         if not self.may_change(platform, channel, user):
             # A permission problem, not a syntax one: no usage line.
-            raise UsageError(
-                "only this channel's alert admins may change its subscriptions "
-                "(alerts.admins in the bot's config); ask one of them"
-            )
+            raise MessageError("error.subscribe.admins")
 
     async def subscribe(
         self,
@@ -179,22 +178,18 @@ class SubscriptionService:
         release's notes (bot.alerts.releases posts them)."""
         self._check_admin(platform, channel, user)
         if not modules and not releases:
-            raise CommandError("which modules? e.g. /vllm subscribe attention moe", "subscribe")
+            raise CommandError("error.subscribe.no_modules", "subscribe")
         # --- releases: no module, only lang: ---
         ids = ["releases"] if releases else self.catalogue.resolve_all(modules, "subscribe")
         ignored = dataclasses.replace(filters, language=None)
         if releases and ignored != SubscriptionFilters():
             raise CommandError(
-                f"a release subscription takes only lang:, not {ignored.describe()} "
-                "(every release's notes are posted whole)",
-                "subscribe",
+                "error.subscribe.releases_filters", "subscribe", filters=ignored.describe()
             )
         if weekly and ignored != SubscriptionFilters():
             # The digest covers every PR of its modules; a filter would silently do nothing.
             raise CommandError(
-                f"a weekly subscription takes modules and lang: only, not {ignored.describe()} "
-                "(filters pick which PRs alert; the weekly digest covers all the modules' PRs)",
-                "subscribe",
+                "error.subscribe.weekly_filters", "subscribe", filters=ignored.describe()
             )
         existing = await self.subscriptions.find(platform, channel)
         for sub in existing:
@@ -207,9 +202,7 @@ class SubscriptionService:
                 return subscription_info(sub, created=False)
         if len(existing) >= MAX_PER_CHANNEL:
             raise CommandError(
-                f"this channel already has {len(existing)} subscriptions (the limit is "
-                f"{MAX_PER_CHANNEL}); remove some with /vllm unsubscribe",
-                "subscribe",
+                "error.subscribe.limit", "subscribe", count=len(existing), limit=MAX_PER_CHANNEL
             )
         sub = await self.subscriptions.add(
             platform=platform,
@@ -252,7 +245,7 @@ class SubscriptionService:
             try:
                 wanted = int(target.removeprefix("#"))
             except ValueError:
-                raise CommandError(f"not a subscription id: '{target}'", "unsubscribe") from None
+                raise CommandError("error.unsubscribe.id", "unsubscribe", target=target) from None
             doomed = [s.id for s in subs if s.id == wanted]
             await self.subscriptions.delete(doomed)
             removed = len(doomed)

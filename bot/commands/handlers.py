@@ -26,7 +26,7 @@ from bot.commands.syntax import (
     suggest,
 )
 from bot.core.document import BulletList, Code, Document, Section, Text
-from bot.core.errors import GitHubUnreachable, NotFoundError, UsageError
+from bot.core.errors import GitHubUnreachable, MessageError, NotFoundError
 from bot.core.i18n import message, separator
 from bot.core.validators import CHAT_PLATFORMS
 from bot.core.weeks import parse_week
@@ -87,8 +87,8 @@ async def answer_digest(command: Command, ctx: Context, offline: bool) -> Reply:
     assert isinstance(command, DigestCommand)
     try:
         window = parse_week(command.week, ctx.config.tz, now=ctx.now())
-    except UsageError as exc:
-        raise CommandError(str(exc), "digest") from None
+    except MessageError as exc:
+        raise CommandError.of(exc, "digest") from None
     modules: list[str] = []
     if command.modules:
         catalog = await ctx.backend.modules(ctx.default_repo)
