@@ -105,13 +105,14 @@ class MessageError(UsageError):
     channel's language (`message(language)`); str() is the English line, for the CLI."""
 
     def __init__(self, msg_id: str, /, **params: object) -> None:
+        # Lazy: errors.py is imported everywhere; the catalogue package only by an error.
         from bot.core.messages import Text
 
         self.text = Text(msg_id, params)
         super().__init__(self.message("en"))
 
     def message(self, language: str) -> str:
-        # Imported here: the catalogue loads Babel, which only an error's line needs.
+        # Lazy: the catalogue loads Babel, which only an error's line needs.
         from bot.core.i18n import render
 
         return render(self.text, language)

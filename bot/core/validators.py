@@ -33,7 +33,7 @@ def echo(text: str, limit: int = ECHO_LIMIT) -> str:
 
 
 def _english(text: Text) -> str:
-    # Imported here: the catalogue loads Babel, which a valid input never needs.
+    # Lazy: the catalogue loads Babel, which a valid input never needs.
     from bot.core.i18n import render
 
     return render(text, "en")
