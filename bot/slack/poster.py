@@ -27,12 +27,12 @@ from bot.core.models import JSON
 from bot.delivery import (
     Attachment,
     DeliveryResult,
-    Ledger,
     Sent,
     attachment_of,
     deliver,
     with_attachment,
 )
+from bot.store.deliveries import Deliveries
 
 log = logging.getLogger(__name__)
 
@@ -231,7 +231,7 @@ class SlackPoster:
 
     async def post_document(
         self,
-        store: Ledger,
+        store: Deliveries,
         *,
         document_id: str,
         channel: str,

@@ -30,6 +30,7 @@ from bot.runtime.settings import ServeConfig
 from bot.serve import Server, serve_forever
 from bot.slack.app import SlackBot
 from bot.slack.http import events_route
+from bot.slack.platform import SlackPlatform
 from bot.slack.poster import SlackPoster, slack_client
 from formatters.slack import render_slack
 from tests.alerts.conftest import MODULES, T0, Clock, FakeAnalyzer, Outbox, make_pr, settings
@@ -87,12 +88,14 @@ async def slack() -> AsyncIterator[SlackSetup]:
         )
 
     async with FakeSlack() as fake:
+        poster = GatedPoster(fake)
         bot = SlackBot(
             client=slack_client(fake.token, fake.api_url),
             context_for=context_for,
             store=None,  # type: ignore[arg-type]  # set per test (the serve store)
             signing_secret=SECRET,
-            poster=GatedPoster(fake),
+            poster=poster,
+            platform=SlackPlatform(lambda: poster, render=render_slack),
             render=render_slack,
             metrics=metrics,
         )
