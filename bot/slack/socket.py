@@ -94,12 +94,16 @@ class SlackSocket:
     """`serve`'s Socket Mode component: every instance may hold a connection; Slack hands
     each event to one of them, so no leader is needed.
 
-    `start()` returns at once: the connection is made in a task of its own, so Slack being
-    down never holds up the scheduler, the webhooks or the other platforms. A failed
-    attempt is one log line (the traceback at --debug), counted in
-    `errors{kind="slack"}` and shown in /readyz; the next attempt follows after a capped
-    exponential backoff (`backoff` doubling up to `max_backoff`). `stop()` ends an attempt
-    in progress at once.
+    Reconnecting is slack_sdk's: once a session is up, its monitor replaces a session that
+    drops or goes stale. What the SDK lacks is a first connection that can fail: its
+    `connect()` retries forever, every 5 s, with a traceback each time and nothing a
+    caller can see, so a bad app token or Slack being down at start would be invisible.
+    So the first connection alone is made here, one bounded attempt at a time
+    (`SlackSocketMode.start`), in a task of its own so Slack being down never holds up the
+    scheduler, the webhooks or the other platforms. A failed attempt is one log line (the
+    traceback at --debug), counted in `errors{kind="slack"}` and shown in /readyz; the
+    next follows after a capped exponential backoff (`backoff` doubling up to
+    `max_backoff`). `stop()` ends an attempt in progress at once.
     """
 
     name = NAME
