@@ -114,7 +114,7 @@ async def test_transient_errors_are_bounded(fake_slack: FakeSlack, clock: Virtua
 async def test_rate_limits_are_bounded(fake_slack: FakeSlack, clock: VirtualClock) -> None:
     poster = make_poster(fake_slack, clock, max_rate_limit_waits=2)
     fake_slack.fail("chat.postMessage", *[("429", 1)] * 5)
-    with pytest.raises(SlackUnavailable, match="kept rate limiting chat.postMessage in C1"):
+    with pytest.raises(SlackUnavailable, match=r"kept rate limiting chat\.postMessage in C1"):
         await poster.post_message("C1", simple_payloads(1)[0])
     assert fake_slack.calls.count("chat.postMessage") == 3
     assert fake_slack.messages == []
