@@ -102,21 +102,25 @@ async def test_transient_errors_are_retried_with_backoff(
     assert all(2**i <= s < 2**i + 1 for i, s in enumerate(clock.sleeps)), clock.sleeps
 
 
-async def test_transient_errors_are_bounded(fake_slack: FakeSlack, clock: VirtualClock) -> None:
-    poster = make_poster(fake_slack, clock, max_retries=2)
-    fake_slack.fail("chat.postMessage", *[("5xx", 500)] * 5)
-    with pytest.raises(SlackUnavailable, match=r"Slack is unavailable \(HTTP 500\)"):
+@pytest.mark.parametrize(
+    ("bound", "failure", "message"),
+    [
+        ("max_retries", ("5xx", 500), r"Slack is unavailable \(HTTP 500\)"),
+        ("max_rate_limit_waits", ("429", 1), r"kept rate limiting chat\.postMessage in C1"),
+    ],
+)
+async def test_retries_are_bounded(
+    fake_slack: FakeSlack,
+    clock: VirtualClock,
+    bound: str,
+    failure: tuple[str, float],
+    message: str,
+) -> None:
+    poster = make_poster(fake_slack, clock, **{bound: 2})
+    fake_slack.fail("chat.postMessage", *[failure] * 5)
+    with pytest.raises(SlackUnavailable, match=message):
         await poster.post_message("C1", simple_payloads(1)[0])
-    assert fake_slack.calls.count("chat.postMessage") == 3
-    assert fake_slack.messages == []
-
-
-async def test_rate_limits_are_bounded(fake_slack: FakeSlack, clock: VirtualClock) -> None:
-    poster = make_poster(fake_slack, clock, max_rate_limit_waits=2)
-    fake_slack.fail("chat.postMessage", *[("429", 1)] * 5)
-    with pytest.raises(SlackUnavailable, match=r"kept rate limiting chat\.postMessage in C1"):
-        await poster.post_message("C1", simple_payloads(1)[0])
-    assert fake_slack.calls.count("chat.postMessage") == 3
+    assert fake_slack.calls.count("chat.postMessage") == 3  # the first try and 2 retries
     assert fake_slack.messages == []
 
 
