@@ -8,6 +8,8 @@ import logging
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from slack_sdk.web.async_client import AsyncWebClient
+
 from bot.core.errors import ConfigError
 from bot.core.metrics import METRICS
 from bot.probes import Probe
@@ -51,7 +53,19 @@ class SlackSocketMode:
         from slack_bolt.adapter.socket_mode.async_handler import AsyncSocketModeHandler
 
         await self.abandon()
-        self.handler = AsyncSocketModeHandler(self.bot.app, self.app_token)
+        app_client = self.bot.app.client
+        # apps.connections.open without slack_sdk's retries: this is one attempt, and
+        # `SlackSocket` retries attempts (with backoff, /readyz and a metric); the SDK's
+        # connection retries inside it would only delay the first failure by ~15 s.
+        connect_client = AsyncWebClient(
+            token=app_client.token,
+            base_url=app_client.base_url,
+            timeout=app_client.timeout,
+            retry_handlers=[],
+        )
+        self.handler = AsyncSocketModeHandler(
+            self.bot.app, self.app_token, web_client=connect_client
+        )
         client = self.handler.client
         # The WebSocket URL first (apps.connections.open): when Slack is unreachable this
         # raises, where the SDK's connect would log and retry by itself.
