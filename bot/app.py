@@ -14,7 +14,7 @@ import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING
 
 from bot import discord as discord_platform
 from bot import slack as slack_platform
@@ -39,36 +39,10 @@ if TYPE_CHECKING:
     from bot.analysis.rules import RuleSet
     from bot.discord.poster import DiscordRestPoster
     from bot.github.client import GitHubClient
-    from bot.platform import Component, Platform, Platforms, Route
-    from bot.probes import Probe
+    from bot.platform import Platform, Platforms
     from bot.slack.poster import SlackPoster
 
 log = logging.getLogger(__name__)
-
-
-class Deployment(Protocol):
-    """What running one chat platform takes beside posting; implementations live next to
-    the Platform in bot/<platform>/."""
-
-    name: str
-
-    def missing_tokens(self, config: Config, env: Environment) -> list[str]:
-        """What the config needs of this platform and the environment lacks, as fix-it
-        phrases ("X is not set but …; set it …")."""
-        ...
-
-    async def checks(self, config: Config, env: Environment) -> list[Probe]:
-        """doctor's read-only checks (tokens, channels); [] when nothing is configured."""
-        ...
-
-    def readiness(self, env: Environment) -> Callable[[], Awaitable[Probe]] | None:
-        """/readyz's login check when this platform has a token, else None."""
-        ...
-
-    def serve(self, services: App) -> tuple[list[Route], list[Component]]:
-        """The routes `serve` mounts and the components it starts for this platform
-        (none when its token is unset)."""
-        ...
 
 
 def _daily(key: str) -> Callable[[str], None]:
@@ -81,14 +55,15 @@ def _daily(key: str) -> Callable[[str], None]:
     return notice
 
 
-def deployments() -> list[Deployment]:
-    """What running each chat platform takes beside posting (`bot.platform.Deployment`),
-    in the order `serve`, `doctor` and /readyz report them."""
-    # Lazy: slack-bolt, discord.py and the platforms' probes load only for serve and doctor.
-    from bot.discord.deployment import DiscordDeployment
-    from bot.slack.deployment import SlackDeployment
+def chat_platforms() -> list[type[Platform]]:
+    """Each chat platform's class, in the order `serve`, `doctor` and /readyz report them:
+    what running it takes (tokens, checks, readiness, what serve runs) is asked of the
+    class, before any client exists (`bot.platform.Platform`)."""
+    # Lazy: the platforms' SDKs load only for serve, doctor and commands that post.
+    from bot.discord.platform import DiscordPlatform
+    from bot.slack.platform import SlackPlatform
 
-    return [SlackDeployment(), DiscordDeployment()]
+    return [SlackPlatform, DiscordPlatform]
 
 
 @dataclass

@@ -27,14 +27,14 @@ import logging
 import weakref
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING
 
 from bot.core.errors import BotError
 from bot.core.models import JSON
 from bot.store.ledger import Claim, Outcome, Owner
 
 if TYPE_CHECKING:
-    from bot.store.deliveries import Delivery
+    from bot.store.deliveries import Deliveries, Delivery
 
 log = logging.getLogger(__name__)
 
@@ -81,52 +81,6 @@ def attachment_of(payload: JSON) -> Attachment | None:
 Send = Callable[[int, JSON, str | None], Awaitable[Sent]]
 # find(index, payload, thread) -> the message an earlier attempt posted, or None.
 Find = Callable[[int, JSON, str | None], Awaitable[Sent | None]]
-
-
-class Ledger(Protocol):
-    """The store's delivery repository (`bot.store.deliveries.Deliveries`, `store.deliveries`)
-    as this module uses it."""
-
-    async def sent(self, document: str, platform: str, channel: str) -> dict[int, Delivery]: ...
-
-    async def claim(
-        self,
-        document: str,
-        platform: str,
-        channel: str,
-        part: int,
-        parts: int,
-        *,
-        owner: Owner,
-    ) -> Claim: ...
-
-    async def fail(
-        self,
-        document: str,
-        platform: str,
-        channel: str,
-        part: int,
-        *,
-        owner: Owner,
-        error: BaseException | str,
-    ) -> None: ...
-
-    async def release(
-        self, document: str, platform: str, channel: str, part: int, *, owner: Owner
-    ) -> None: ...
-
-    async def record(
-        self,
-        document: str,
-        platform: str,
-        channel: str,
-        part: int,
-        parts: int,
-        message_id: str | None,
-        thread_id: str | None,
-    ) -> None: ...
-
-    async def forget(self, document: str, platform: str, channel: str) -> None: ...
 
 
 @dataclass(slots=True)
@@ -213,7 +167,7 @@ def _lock(key: _Key) -> asyncio.Lock:
 
 
 async def deliver(
-    store: Ledger,
+    store: Deliveries,
     *,
     document_id: str,
     platform: str,
@@ -346,7 +300,7 @@ def _set_root(result: DeliveryResult, root: Delivery | None) -> None:
         result.thread_id = root.thread_id or root.message_id
 
 
-async def _fail(store: Ledger, key: _Key, part: int, owner: Owner, exc: BaseException) -> None:
+async def _fail(store: Deliveries, key: _Key, part: int, owner: Owner, exc: BaseException) -> None:
     try:
         await store.fail(*key, part, owner=owner, error=exc)
     except Exception:

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from rich.console import Console
 
 from bot import probes
-from bot.app import deployments
+from bot.app import chat_platforms
 from bot.core.cron import parse_cron
 from bot.core.errors import ConfigError
 from bot.core.validators import chat_channel_problem
@@ -129,8 +129,8 @@ def _without_unset_webhooks(config: Config) -> Config:
 
 async def _platform_checks(services: App) -> list[Probe]:
     results: list[Probe] = []
-    for deployment in deployments():
-        results += await deployment.checks(services.config, services.env)
+    for platform in chat_platforms():
+        results += await platform.checks(services.config, services.env)
     if not results:
         results.append(
             Probe("platforms", True, "none configured: webhooks and CLI only", warning=True)

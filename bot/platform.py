@@ -1,19 +1,25 @@
-"""One interface for every place a document can be posted: Slack, Discord, the terminal.
+"""One interface for every place a document can be posted and a command answered: Slack,
+Discord, the terminal.
 
-A `Platform` renders a neutral `Document` with its pure formatter (formatters/), posts it as
-a thread through the delivery ledger (`bot.delivery.deliver`: claimed part by part, resumed
-after a crash, nothing posted twice), posts one message, and names and checks a channel.
-Posting (`bot.posting`), the alerts sender, the scheduler, the CLI's `--post` and the chat
-`/vllm digest post` all go through it, so nothing outside `bot/<platform>/` branches on a
-platform's name.
+A `Platform` is everything the bot knows about one platform, in one class per platform
+(bot/slack/platform.py, bot/discord/platform.py, bot/terminal.py):
+
+- what it posts: it renders a neutral `Document` with its pure formatter (formatters/),
+  posts it as a thread through the delivery ledger (`bot.delivery.deliver`: claimed part by
+  part, resumed after a crash, nothing posted twice), posts one message, and names and
+  checks a channel. Posting (`bot.posting`), the alerts sender, the scheduler, the CLI's
+  `--post` and the chat `/vllm digest post` all go through it, so nothing outside
+  `bot/<platform>/` branches on a platform's name;
+- how it answers a command: its `Platform.Responder` (acknowledge, respond, follow up), the
+  one per-command object `bot.commands.driver.drive` talks to;
+- what running it takes: the tokens it needs (`missing_tokens`), doctor's `checks`, the
+  /readyz probe (`readiness`) and what `serve` mounts (`Route`) or starts (`Component`).
+  These are classmethods: serve's preflight and doctor ask them of the configuration
+  before any client exists.
 
 `Platforms` is the registry the App builds from config and environment: a read-only
 mapping from name to Platform whose entries are built on first use (a PR lookup never
 builds a platform client). This module imports no platform: the App registers them.
-
-A chat platform's `Deployment` (bot.app, the adapters' side) is the rest of what it knows:
-the tokens it needs, doctor's checks, the /readyz probe and the pieces `serve` mounts
-(`Route`) or starts (`Component`).
 
 `PostingServices` is what posting needs of the process: `Services` plus the registry.
 """
@@ -23,72 +29,31 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Awaitable, Callable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol
 
 from bot.core.document import Document
 from bot.core.errors import UsageError
 from bot.core.models import JSON
 from bot.core.tasks import Work
 from bot.core.validators import echo
-from bot.delivery import Attachment, DeliveryResult, Ledger, Sent
 from bot.services import Services
 
 if TYPE_CHECKING:
     from aiohttp import web
 
+    from bot.commands.reply import Reply
+    from bot.commands.syntax import Command
+    from bot.core.config import Config, Environment
+    from bot.delivery import Attachment, DeliveryResult, Sent
     from bot.probes import Probe
-
-
-@runtime_checkable
-class Platform(Protocol):
-    """What posting needs of one platform; implementations live in bot/<platform>/."""
-
-    # The ledger's and the metrics' name ("slack", "discord", "terminal").
-    name: str
-
-    def render(self, document: Document, channel: str | None = None) -> list[JSON]:
-        """The platform's message payloads for `document` (pure: its formatter)."""
-        ...
-
-    def channel_problem(self, channel: str) -> str | None:
-        """Why `channel` cannot be one of this platform's channels (one line), or None."""
-        ...
-
-    def attaches(self, channel: str) -> bool:
-        """Whether a post to `channel` can carry a file (the chart): when it cannot, the
-        chart is not even drawn."""
-        ...
-
-    def available(self) -> str | None:
-        """Why nothing can be posted now (a missing token, with the fix), or None."""
-        ...
-
-    async def post_document(
-        self,
-        store: Ledger,
-        document: Document,
-        channel: str,
-        *,
-        document_id: str | None = None,
-        force: bool = False,
-        attachment: Attachment | None = None,
-    ) -> DeliveryResult:
-        """Post `document` as a thread (summary, details, then `attachment`) through the
-        ledger under `document_id` (default: the document's id)."""
-        ...
-
-    async def post_message(self, channel: str, text: str) -> Sent:
-        """Post one plain message in `channel` (no ledger: the caller decides on repeats)."""
-        ...
-
-    async def close(self) -> None: ...
+    from bot.store.deliveries import Deliveries
 
 
 @dataclass(frozen=True, slots=True)
 class Post:
     """One document's post, resolved once for every platform: its ledger key and payloads."""
 
-    store: Ledger
+    store: Deliveries
     document: Document
     document_id: str
     channel: str
@@ -97,12 +62,17 @@ class Post:
     attachment: Attachment | None
 
 
-class PlatformBase(ABC):
-    """The part of a `Platform` every implementation shares: `post_document` resolves the
-    ledger key and renders once, then the platform posts the `Post`; the defaults are what
-    most platforms keep (a chart fits, always available, no client of its own to close)."""
+class Platform(ABC):
+    """One platform: posting, answering a command, and what running it takes.
 
+    `post_document` resolves the ledger key and renders once, then the platform posts the
+    `Post`. The defaults are what the terminal keeps (a chart fits, always available, no
+    client of its own to close, no token, nothing for doctor, /readyz or serve)."""
+
+    # The ledger's and the metrics' name ("slack", "discord", "terminal").
     name: str
+
+    # ------------------------------------------------------------------ posting
 
     @abstractmethod
     def render(self, document: Document, channel: str | None = None) -> list[JSON]:
@@ -121,14 +91,17 @@ class PlatformBase(ABC):
         """Post one plain message in `channel` (no ledger: the caller decides on repeats)."""
 
     def attaches(self, channel: str) -> bool:
+        """Whether a post to `channel` can carry a file (the chart): when it cannot, the
+        chart is not even drawn."""
         return True
 
     def available(self) -> str | None:
+        """Why nothing can be posted now (a missing token, with the fix), or None."""
         return None
 
     async def post_document(
         self,
-        store: Ledger,
+        store: Deliveries,
         document: Document,
         channel: str,
         *,
@@ -136,6 +109,8 @@ class PlatformBase(ABC):
         force: bool = False,
         attachment: Attachment | None = None,
     ) -> DeliveryResult:
+        """Post `document` as a thread (summary, details, then `attachment`) through the
+        ledger under `document_id` (default: the document's id)."""
         payloads = self.render(document, channel)
         key = document_id or document.id
         return await self.post_thread(
@@ -145,6 +120,52 @@ class PlatformBase(ABC):
     async def close(self) -> None:
         # A platform's client belongs to the App (or the chat bot), which closes it.
         return None
+
+    # ------------------------------------------------------------------ commands
+
+    class Responder(ABC):
+        """How the platform answers one command (`bot.commands.driver.drive` decides what
+        to say and when; this says it): within the platform's acknowledgement window, or
+        acknowledged with a progress line and followed up."""
+
+        platform: str  # the metrics label: "slack", "discord", "cli"
+
+        @abstractmethod
+        async def respond(self, reply: Reply, command: Command | None) -> Reply:
+            """Answer inside the acknowledgement; returns the outcome (a post can fail)."""
+
+        @abstractmethod
+        async def acknowledge(self, text: str, *, public: bool) -> None:
+            """Acknowledge now with a progress line; the answer follows."""
+
+        @abstractmethod
+        async def follow_up(self, reply: Reply, command: Command) -> Reply:
+            """Send the answer after the acknowledgement; returns the outcome."""
+
+    # ------------------------------------------------------------------ running it
+
+    @classmethod
+    def missing_tokens(cls, config: Config, env: Environment) -> list[str]:
+        """What the config needs of this platform and the environment lacks, as fix-it
+        phrases ("X is not set but …; set it …")."""
+        return []
+
+    @classmethod
+    async def checks(cls, config: Config, env: Environment) -> list[Probe]:
+        """doctor's read-only checks (tokens, channels); [] when nothing is configured."""
+        return []
+
+    @classmethod
+    def readiness(cls, env: Environment) -> Callable[[], Awaitable[Probe]] | None:
+        """/readyz's login check when this platform has a token, else None."""
+        return None
+
+    @classmethod
+    def serve(cls, services: Any) -> tuple[list[Route], list[Component]]:
+        """The routes `serve` mounts and the components it starts for this platform (none
+        when its token is unset). `services` is the running `bot.app.App`, which this
+        layer cannot name: it sits above the platforms."""
+        return [], []
 
 
 def target_name(platform: str, channel: str) -> str:
@@ -227,7 +248,7 @@ class Platforms(Mapping[str, Platform]):
             await platform.close()
 
 
-# ---------------------------------------------------------------------------- deployment
+# ---------------------------------------------------------------------------- serve
 
 # An aiohttp handler (aiohttp is named for type checking only: posting never loads it).
 Handler = Callable[["web.Request"], Awaitable["web.StreamResponse"]]
@@ -245,8 +266,10 @@ class Route:
 
 
 class Component(Protocol):
-    """A connection `serve` starts and stops (Slack Socket Mode, the Discord gateway);
-    `leader_only` ones run on the scheduler leader alone."""
+    """A connection `serve` starts and stops; `leader_only` ones run on the scheduler
+    leader alone. A Protocol because three unrelated classes are one: Slack Socket Mode
+    (`bot.slack.socket.SlackSocket`), the Discord gateway (`bot.discord.gateway`) and the
+    alerts' webhook endpoint (`bot.alerts.webhook.WebhookEndpoint`)."""
 
     name: str
     leader_only: bool

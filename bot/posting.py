@@ -16,12 +16,13 @@ import logging
 from typing import TYPE_CHECKING
 
 from bot.core.i18n import message
-from bot.delivery import Attachment, DeliveryIncomplete, DeliveryResult, Ledger
+from bot.delivery import Attachment, DeliveryIncomplete, DeliveryResult
 
 if TYPE_CHECKING:
     from bot.core.document import Document
     from bot.digest.pipeline import BuiltDigest
     from bot.platform import Platform, PostingServices
+    from bot.store.deliveries import Deliveries
 
 log = logging.getLogger(__name__)
 
@@ -54,7 +55,7 @@ async def post_digest(
 
 
 async def post_document(
-    store: Ledger,
+    store: Deliveries,
     platform: Platform,
     document: Document,
     channel: str,

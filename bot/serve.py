@@ -20,7 +20,7 @@ import signal
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, TypedDict, Unpack
 
-from bot.app import App, deployments
+from bot.app import App, chat_platforms
 from bot.core.errors import BotError, ConfigError
 from bot.core.logging import configure_logging, secret_values
 from bot.core.metrics import METRICS, Metrics
@@ -51,7 +51,7 @@ log = logging.getLogger("bot.serve")
 
 def missing_tokens(config: Config, env: Environment) -> list[str]:
     """What the configured platforms need and the environment lacks, as fix-it phrases."""
-    return [problem for d in deployments() for problem in d.missing_tokens(config, env)]
+    return [problem for p in chat_platforms() for problem in p.missing_tokens(config, env)]
 
 
 def preflight(config: Config, env: Environment) -> None:

@@ -1,7 +1,9 @@
-"""The terminal behind the `bot.platform.Platform` interface: a document is printed as
+"""The terminal as one `bot.platform.Platform`: a document is printed as
 markdown, one message is printed as a line. The terminal keeps no history, so nothing is
 recorded in the delivery ledger: every post prints (a re-run is expected to print again).
-It has one channel, standard output ("-").
+It has one channel, standard output ("-"). It needs no token and `serve` runs nothing for
+it (the `Platform` defaults); its command responder is `vllm-bot chat`'s
+`bot.commands.cli_adapter.TerminalSurface`.
 
 Also the terminal view of the CLI: long output through a pager (`page`), and tables
 that do not fit made lists (`fit_markdown`)."""
@@ -20,13 +22,13 @@ from bot.core.document import Document
 from bot.core.models import JSON
 from bot.core.validators import echo
 from bot.delivery import DeliveryResult, Sent
-from bot.platform import PlatformBase, Post
+from bot.platform import Platform, Post
 
 NAME = "terminal"
 STDOUT = "-"
 
 
-class TerminalPlatform(PlatformBase):
+class TerminalPlatform(Platform):
     name = NAME
 
     def __init__(self, out: TextIO | None = None) -> None:

@@ -20,11 +20,12 @@ from bot.alerts.subscriptions import SubscriptionService, catalogue_of
 from bot.core.document import Document
 from bot.core.errors import BotError
 from bot.core.settings import AlertSettings
-from bot.delivery import DeliveryResult, Ledger
+from bot.delivery import DeliveryResult
 from bot.platform import Platform
 
 if TYPE_CHECKING:
     from bot.platform import PostingServices
+    from bot.store.deliveries import Deliveries
 
 log = logging.getLogger(__name__)
 
@@ -34,7 +35,7 @@ class PlatformSender:
     """The pipeline's sender over the platform registry (`App.platforms`): a platform it
     does not know, or one that cannot post (no token), fails, and the alert retries."""
 
-    store: Ledger
+    store: Deliveries
     platforms: Mapping[str, Platform]
 
     async def __call__(self, platform: str, channel: str, document: Document) -> DeliveryResult:

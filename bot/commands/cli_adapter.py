@@ -14,6 +14,7 @@ from bot.commands.syntax import Command, CommandError, HelpCommand
 from bot.core.errors import UsageError
 from bot.core.i18n import message
 from bot.core.validators import CHAT_PLATFORMS, chat_channel_problem
+from bot.platform import Platform
 
 if TYPE_CHECKING:
     from bot.app import App
@@ -31,7 +32,7 @@ def chat_address(channel: str | None) -> tuple[str, str | None]:
     return "cli", channel
 
 
-class TerminalSurface:
+class TerminalSurface(Platform.Responder):
     """`vllm-bot chat` as a surface: nothing to acknowledge, the answer is printed.
 
     The progress line is handed to `progress` (stderr in a terminal), so the printed

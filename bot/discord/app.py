@@ -37,13 +37,12 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import discord
 from discord import app_commands
-from discord.http import HTTPClient
 
 from bot.commands import COMMANDS, Argument, Command, CommandError, CommandSpec, Context, Reply
 from bot.commands.backend import services_context
 from bot.commands.driver import drive
 from bot.commands.registry import Source, build, is_public, parse
-from bot.core.config import Config, Environment
+from bot.core.config import Config
 from bot.core.document import Document
 from bot.core.errors import BotError
 from bot.core.i18n import message
@@ -59,10 +58,9 @@ from bot.core.tasks import (
     TaskTracker,
     Tracked,
 )
-from bot.delivery import DeliveryIncomplete, Ledger
+from bot.delivery import DeliveryIncomplete
 from bot.discord import NAME
 from bot.discord.endpoints import DiscordEndpoints, apply_endpoints, resolve_gateway
-from bot.discord.platform import DiscordPlatform
 from bot.platform import Platform
 from bot.posting import incomplete_message, post_document
 from formatters import limits
@@ -70,6 +68,7 @@ from formatters.discord import render_discord
 
 if TYPE_CHECKING:
     from bot.app import App
+    from bot.store.deliveries import Deliveries
 
 log = logging.getLogger(__name__)
 # A flood of commands past the queue: one line a minute, not one per command.
@@ -162,7 +161,7 @@ class CommandHandler(Tracked):
         *,
         config: Config,
         context_factory: ContextFactory,
-        store: Ledger | None = None,
+        store: Deliveries | None = None,
         platform: Platform | None = None,
         metrics: Metrics | None = None,
         admission: Admission | None = None,
@@ -173,7 +172,7 @@ class CommandHandler(Tracked):
         self.context_factory = context_factory
         self.store = store
         # `digest … post` goes through the same Platform and ledger path as
-        # `bot.posting.post_digest`; the gateway client sets one over its own REST client.
+        # `bot.posting.post_digest` (the App's platform; None: posting is unavailable).
         self.platform = platform
         self.metrics = metrics or METRICS
         # discord.py runs each interaction in a task of its own; they are registered here
@@ -365,7 +364,7 @@ class CommandHandler(Tracked):
         return callbacks[source]
 
 
-class DiscordSurface:
+class DiscordSurface(Platform.Responder):
     """One interaction as the answer driver's surface."""
 
     platform = "discord"
@@ -544,7 +543,6 @@ class VllmDiscordBot(discord.Client):
         endpoints: DiscordEndpoints,
         guild_ids: Sequence[int] = (),
         sync_commands: bool = True,
-        env: Environment | None = None,
     ) -> None:
         # Slash commands need no intent; `guilds` (not privileged) keeps the channel cache
         # discord.py uses to resolve where an interaction came from.
@@ -559,12 +557,6 @@ class VllmDiscordBot(discord.Client):
         self.tree = app_commands.CommandTree(self)
         self.tree.add_command(build_group(handler))
         self.tree.on_error = self._on_tree_error  # type: ignore[method-assign]
-        if handler.platform is None:
-            handler.platform = DiscordPlatform(handler.config, self._rest, env=env)
-
-    async def _rest(self) -> HTTPClient:
-        # The gateway client's own REST client: logged in with it, rate limits shared.
-        return self.http
 
     async def setup_hook(self) -> None:
         # Runs inside login(), after the token is checked and before the gateway opens.
@@ -610,13 +602,17 @@ def create_client(services: App, *, sync_commands: bool = True) -> VllmDiscordBo
     def context(channel: str | None, user: str | None) -> Context:
         return services_context(services, platform=NAME, channel=channel, user=user)
 
+    # `digest … post` posts through the App's Discord platform: the process's one REST
+    # connection, whose rate-limit buckets digests and alerts share.
     handler = CommandHandler(
-        config=services.config, context_factory=context, store=services.store.deliveries
+        config=services.config,
+        context_factory=context,
+        store=services.store.deliveries,
+        platform=services.platforms[NAME],
     )
     return VllmDiscordBot(
         handler=handler,
         endpoints=endpoints,
         guild_ids=services.config.discord.guild_ids,
         sync_commands=sync_commands,
-        env=services.env,
     )

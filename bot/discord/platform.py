@@ -1,26 +1,39 @@
-"""Discord behind the `bot.platform.Platform` interface: embeds from formatters/discord.py,
-the summary in the channel and the details in a thread started from it, through the bot's
-REST client; a channel configured with a webhook (`[[digest.targets]] webhook_url_env`)
-posts through that webhook instead (no thread from a message there, and no chart)."""
+"""Discord as one `bot.platform.Platform`.
+
+Posting: embeds from formatters/discord.py, the summary in the channel and the details in
+a thread started from it, through the bot's REST client; a channel configured with a
+webhook (`[[digest.targets]] webhook_url_env`) posts through that webhook instead (no
+thread from a message there, and no chart). Answering `/vllm`: `DiscordSurface`
+(bot/discord/app.py), this platform's `Platform.Responder`. Running it: DISCORD_BOT_TOKEN
+for targets without a webhook; doctor's checks of the bot, its channels and the webhooks;
+/readyz's GET /users/@me; the gateway `serve` runs on the leader (loaded only by `serve`).
+"""
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING
 
 import aiohttp
 from discord.http import HTTPClient
 
 from bot.core.config import Config, DigestTarget, Environment
 from bot.core.document import Document
+from bot.core.errors import ConfigError
 from bot.core.models import JSON
 from bot.core.validators import chat_channel_problem
 from bot.delivery import DeliveryResult, Sent
 from bot.discord import NAME
 from bot.discord.endpoints import DiscordEndpoints, apply_endpoints
 from bot.discord.poster import DiscordPoster, DiscordWebhookPoster
-from bot.platform import PlatformBase, Post
+from bot.discord.probes import discord_channel, discord_me, discord_webhook
+from bot.platform import Component, Platform, Post, Route
+from bot.probes import Probe, secret
 from formatters.discord import discord_thread_name, render_discord
+
+if TYPE_CHECKING:
+    from bot.app import App
 
 log = logging.getLogger(__name__)
 
@@ -30,7 +43,7 @@ MISSING_TOKEN = (
 )
 
 
-class DiscordPlatform(PlatformBase):
+class DiscordPlatform(Platform):
     """`http` gives the logged-in REST client (the App's shared one, or the gateway
     client's), awaited on first bot post only; `env`, when given, supplies
     DISCORD_API_URL for webhook posts and tells whether a bot token is set."""
@@ -125,3 +138,57 @@ class DiscordPlatform(PlatformBase):
     async def post_message(self, channel: str, text: str) -> Sent:
         message = await DiscordPoster(await self._http()).send_message(channel, {"content": text})
         return Sent(str(message["id"]))
+
+    # ------------------------------------------------------------------ running it
+
+    @classmethod
+    def missing_tokens(cls, config: Config, env: Environment) -> list[str]:
+        targets = [
+            t.channel for t in config.digest.targets if t.platform == NAME and not t.webhook_url
+        ]
+        if targets and not secret(env.discord_bot_token):
+            return [
+                f"DISCORD_BOT_TOKEN is not set but digest targets post to Discord "
+                f"({', '.join(targets)}); set it, give those targets a webhook_url_env, "
+                "or remove them"
+            ]
+        return []
+
+    @classmethod
+    async def checks(cls, config: Config, env: Environment) -> list[Probe]:
+        results: list[Probe] = []
+        targets = [t for t in config.digest.targets if t.platform == NAME]
+        needs_bot = [t for t in targets if not t.webhook_url_env]
+        if secret(env.discord_bot_token) or needs_bot:
+            me = await discord_me(env)
+            results.append(me)
+            if me.ok:
+                for channel in dict.fromkeys(t.channel for t in needs_bot):
+                    results.append(await discord_channel(env, channel))
+        for target in targets:
+            if not target.webhook_url_env:
+                continue
+            try:
+                url = target.webhook_url
+            except ConfigError as exc:
+                results.append(Probe(f"discord webhook {target.channel}", False, str(exc)))
+                continue
+            if url is None:  # never: webhook_url_env is set (above)
+                continue
+            results.append(await discord_webhook(url, target.channel, env))
+        return results
+
+    @classmethod
+    def readiness(cls, env: Environment) -> Callable[[], Awaitable[Probe]] | None:
+        if not secret(env.discord_bot_token):
+            return None
+        return lambda: discord_me(env)
+
+    @classmethod
+    def serve(cls, services: App) -> tuple[list[Route], list[Component]]:
+        if not secret(services.env.discord_bot_token):
+            return [], []
+        # Lazy: the gateway client (slash commands, discord.py's gateway) is for serve alone.
+        from bot.discord.gateway import DiscordGateway
+
+        return [], [DiscordGateway(services)]

@@ -42,7 +42,6 @@ from bot.core.models import JSON
 from bot.delivery import (
     Attachment,
     DeliveryResult,
-    Ledger,
     Sent,
     attachment_of,
     deliver,
@@ -54,6 +53,7 @@ from formatters import limits
 if TYPE_CHECKING:
     from bot.core.config import Environment
     from bot.discord.endpoints import DiscordEndpoints
+    from bot.store.deliveries import Deliveries
 
 log = logging.getLogger(__name__)
 
@@ -276,7 +276,7 @@ class DiscordPoster:
 
     async def post_document(
         self,
-        store: Ledger,
+        store: Deliveries,
         *,
         document_id: str,
         channel: str,
@@ -410,7 +410,7 @@ class DiscordWebhookPoster:
 
     async def post_document(
         self,
-        store: Ledger,
+        store: Deliveries,
         *,
         document_id: str,
         channel: str,
@@ -510,7 +510,7 @@ class DiscordRestPoster:
 
     async def post_document(
         self,
-        store: Ledger,
+        store: Deliveries,
         *,
         document_id: str,
         channel: str,

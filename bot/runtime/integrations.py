@@ -1,9 +1,9 @@
 """The pieces `serve` mounts or starts, from the config and the environment: each chat
-platform's (its `bot.platform.Deployment`: Slack's events route or Socket Mode, the Discord
+platform's (`bot.platform.Platform.serve`: Slack's events route or Socket Mode, the Discord
 gateway), then the GitHub webhook and the alert poller.
 
-slack-bolt and discord.py load with the deployments (`bot.app.deployments`), which only
-`serve` and `doctor` ask for, so the CLI's other commands never load them.
+slack-bolt and discord.py's gateway client load only inside `serve` (`Platform.serve`), so
+the CLI's other commands never load them.
 
 Work that must finish before shutdown (a command being answered, a webhook delivery being
 processed, an alert flush) lives in the platform code. Anything offering `stop_accepting()`
@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 
 from bot.alerts.webhook import WebhookEndpoint
 from bot.alerts.wiring import poll_alerts
-from bot.app import deployments
+from bot.app import chat_platforms
 from bot.core.tasks import Work, is_work
 from bot.core.weeks import parse_week
 from bot.platform import Component, Route
@@ -57,8 +57,8 @@ class Integrations:
 def discover(services: App) -> Integrations:
     """What this deployment runs, from the config and the environment."""
     found = Integrations()
-    for deployment in deployments():
-        routes, components = deployment.serve(services)
+    for platform in chat_platforms():
+        routes, components = platform.serve(services)
         found.routes += routes
         found.components += components
     webhook = WebhookEndpoint(services, services.alerts, services.env.github_webhook_secret)

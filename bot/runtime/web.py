@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 from aiohttp import web
 
-from bot.app import deployments
+from bot.app import chat_platforms
 from bot.core.metrics import CONTENT_TYPE, Metrics
 from bot.core.models import JSON
 from bot.platform import Component, Route
@@ -65,10 +65,10 @@ class Readiness:
             ("store", store_reachable(self.services.store)),
             ("github", self._github()),
         ]
-        for deployment in deployments():
-            fallback = deployment.readiness(env)
+        for platform in chat_platforms():
+            fallback = platform.readiness(env)
             if fallback is not None:
-                named.append((deployment.name, self._platform(deployment.name, fallback)))
+                named.append((platform.name, self._platform(platform.name, fallback)))
         probes = await asyncio.gather(*(check for _, check in named))
         return [(name, probe) for (name, _), probe in zip(named, probes, strict=True)]
 

@@ -43,17 +43,18 @@ from bot.core.tasks import (
     TaskTracker,
     Tracked,
 )
-from bot.delivery import DeliveryIncomplete, DeliveryResult, Ledger
+from bot.delivery import DeliveryIncomplete, DeliveryResult
+from bot.platform import Platform
 from bot.posting import incomplete_message, post_document
 from bot.reject import reject, slack_signature_problem
 from bot.slack import NAME
-from bot.slack.platform import SlackPlatform
 from bot.slack.poster import SlackPoster
 from formatters.slack import render_slack
 from formatters.validate import validate_slack_message
 
 if TYPE_CHECKING:
     from bot.app import App
+    from bot.store.deliveries import Deliveries
 
 log = logging.getLogger(__name__)
 # A flood of commands past the queue: one line a minute, not one per command.
@@ -81,7 +82,9 @@ class SlackBot(Tracked):
     """The AsyncApp with the bot's listeners, plus what they share.
 
     `context_for(channel, user)` builds the command Context for a channel (language, watched
-    repos, backend, subscriptions); `store` holds the delivery ledger used by `digest … post`.
+    repos, backend, subscriptions); `store` holds the delivery ledger and `platform` is the
+    Slack platform `digest … post` posts through (without one, the command says posting is
+    not available here).
     """
 
     def __init__(
@@ -89,9 +92,10 @@ class SlackBot(Tracked):
         *,
         client: AsyncWebClient,
         context_for: ContextFactory,
-        store: Ledger,
+        store: Deliveries,
         signing_secret: str | None = None,
         poster: SlackPoster | None = None,
+        platform: Platform | None = None,
         render: Render | None = None,
         metrics: Metrics | None = None,
         admission: Admission | None = None,
@@ -102,8 +106,8 @@ class SlackBot(Tracked):
         self.poster = poster or SlackPoster(client)
         self.render = render or _default_render
         # `/vllm digest post` goes through the same Platform and ledger path as
-        # `bot.posting.post_digest`, over this bot's poster (its pacing shared).
-        self.platform = SlackPlatform(lambda: self.poster, render=self.render)
+        # `bot.posting.post_digest` (the App's, over the process's one poster).
+        self.platform = platform
         self.metrics = metrics or METRICS
         # Background answers, named for the shutdown log; `serve` drains them before
         # closing clients.
@@ -169,6 +173,8 @@ class SlackBot(Tracked):
     async def post_in_channel(
         self, document: Document, channel: str, command: Command | None, language: str
     ) -> Reply:
+        if self.platform is None:
+            return Reply.failed(message(language, "cmd.posting_unavailable"))
         started = time.perf_counter()
         try:
             result = await post_document(self.store, self.platform, document, channel)
@@ -344,7 +350,7 @@ def _posted_text(result: DeliveryResult, command: Command | None, language: str)
     return message(language, "cmd.posted", week=week, count=result.parts)
 
 
-class SlackSurface:
+class SlackSurface(Platform.Responder):
     """One `/vllm` command on Slack: `ack` within 3 seconds, then `response_url`."""
 
     platform = "slack"
@@ -457,6 +463,7 @@ def build_slack_bot(services: App, **overrides: Any) -> SlackBot:
         "store": services.store.deliveries,
         "signing_secret": secret,
         "poster": poster,
+        "platform": services.platforms[NAME],
     }
     options.update(overrides)
     return SlackBot(**options)

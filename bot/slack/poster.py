@@ -1,13 +1,12 @@
 """Posting rendered messages to Slack through slack_sdk's AsyncWebClient.
 
 Policy, per channel: at most one message per `min_interval` (Slack allows about one message
-per second per channel; bursts get 429s), messages in order. HTTP 429 waits `Retry-After`
-and continues; 5xx, Slack's own transient errors and connection errors retry with bounded
-exponential backoff. Anything else is permanent and raises `SlackPostError` naming the
-channel and the fix, without retrying.
-
-Retries are all done here (the client is built without slack_sdk's retry handlers) so that
-one policy applies and tests can drive time through the injected `clock` and `sleep`.
+per second per channel; bursts get 429s), messages in order. That pacing is ours; retrying
+is slack_sdk's own (`slack_client`): its async retry handlers wait `Retry-After` on HTTP 429
+and retry HTTP 500/503 and dropped connections with exponential backoff and jitter, each a
+bounded number of times. What they give up on raises `SlackUnavailable` (transient: a
+re-run resumes through the delivery ledger); anything else Slack refuses is permanent and
+raises `SlackPostError` naming the channel and the fix, without retrying.
 """
 
 from __future__ import annotations
@@ -19,7 +18,14 @@ from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 import aiohttp
-from slack_sdk.errors import SlackApiError
+from slack_sdk.errors import SlackApiError, SlackRequestError
+from slack_sdk.http_retry.async_handler import AsyncRetryHandler
+from slack_sdk.http_retry.builtin_async_handlers import (
+    AsyncConnectionErrorRetryHandler,
+    AsyncRateLimitErrorRetryHandler,
+    AsyncServerErrorRetryHandler,
+)
+from slack_sdk.http_retry.builtin_interval_calculators import BackoffRetryIntervalCalculator
 from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.core.errors import PermanentError, TransientError
@@ -27,18 +33,25 @@ from bot.core.models import JSON
 from bot.delivery import (
     Attachment,
     DeliveryResult,
-    Ledger,
     Sent,
     attachment_of,
     deliver,
     with_attachment,
 )
+from bot.store.deliveries import Deliveries
 
 log = logging.getLogger(__name__)
 
 DEFAULT_API_URL = "https://slack.com/api/"
 
-# Slack's `ok: false` errors that say "try again" rather than "you did something wrong".
+# Retries slack_sdk makes of one call: 5xx and dropped connections (1 s, 2 s, 4 s, 8 s, plus
+# jitter), and 429s, each waiting Retry-After. Bounded well under the ledger's lease.
+MAX_RETRIES = 4
+MAX_RATE_LIMIT_WAITS = 10
+BACKOFF = 1.0
+
+# Slack's `ok: false` errors that say "try again" rather than "you did something wrong":
+# not retried by slack_sdk (an HTTP 200), so they are transient failures a re-run resumes.
 TRANSIENT_ERRORS = frozenset(
     {"internal_error", "fatal_error", "service_unavailable", "request_timeout", "ratelimited"}
 )
@@ -85,12 +98,41 @@ class SlackUnavailable(TransientError):
     service = "slack"
 
 
-def slack_client(token: str, base_url: str | None = None, *, timeout: int = 30) -> AsyncWebClient:
-    """The Web API client for SLACK_BOT_TOKEN and SLACK_API_URL, with retries left to us."""
+def retry_handlers(
+    max_retries: int = MAX_RETRIES,
+    max_rate_limit_waits: int = MAX_RATE_LIMIT_WAITS,
+    backoff: float = BACKOFF,
+) -> list[AsyncRetryHandler]:
+    """slack_sdk's own retry policy, bounded: connection errors and HTTP 500/503 with
+    exponential backoff, HTTP 429 after Retry-After. The SDK counts every retry of a call
+    against each bound, so a call is retried at most `max_rate_limit_waits` times."""
+    interval = BackoffRetryIntervalCalculator(backoff_factor=backoff)
+    return [
+        AsyncConnectionErrorRetryHandler(max_retry_count=max_retries, interval_calculator=interval),
+        AsyncServerErrorRetryHandler(max_retry_count=max_retries, interval_calculator=interval),
+        AsyncRateLimitErrorRetryHandler(max_retry_count=max_rate_limit_waits),
+    ]
+
+
+def slack_client(
+    token: str,
+    base_url: str | None = None,
+    *,
+    timeout: int = 30,
+    max_retries: int = MAX_RETRIES,
+    max_rate_limit_waits: int = MAX_RATE_LIMIT_WAITS,
+) -> AsyncWebClient:
+    """The Web API client for SLACK_BOT_TOKEN and SLACK_API_URL, retrying by slack_sdk's
+    own handlers (`retry_handlers`)."""
     url = base_url or DEFAULT_API_URL
     if not url.endswith("/"):
         url += "/"  # slack_sdk joins "base_url + method"
-    return AsyncWebClient(token=token, base_url=url, timeout=timeout, retry_handlers=[])
+    return AsyncWebClient(
+        token=token,
+        base_url=url,
+        timeout=timeout,
+        retry_handlers=retry_handlers(max_retries, max_rate_limit_waits),
+    )
 
 
 def explain(error: str, channel: str, response: JSON | None = None) -> str:
@@ -136,40 +178,27 @@ def explain(error: str, channel: str, response: JSON | None = None) -> str:
     return f"Slack refused to post in {channel} ({error})"
 
 
-def _retry_after(headers: Any) -> float:
-    for key, value in (headers or {}).items():
-        if key.lower() == "retry-after":
-            try:
-                return max(float(value if isinstance(value, str) else value[0]), 0.0)
-            except (TypeError, ValueError, IndexError):
-                break
-    return 1.0  # Slack always sends it; be polite if a proxy dropped it
-
-
 class SlackPoster:
+    """Paced posting over a `slack_client` (whose retries are slack_sdk's); `clock` and
+    `sleep` drive the pacing (tests pass a virtual clock)."""
+
     def __init__(
         self,
         client: AsyncWebClient,
         *,
         min_interval: float = 1.0,
-        max_retries: int = 4,
-        max_rate_limit_waits: int = 10,
-        backoff: float = 1.0,
         clock: Callable[[], float] = time.monotonic,
         sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
     ) -> None:
         self.client = client
         self.min_interval = min_interval
-        self.max_retries = max_retries
-        self.max_rate_limit_waits = max_rate_limit_waits
-        self.backoff = backoff
         self.clock = clock
         self.sleep = sleep
         self._next_post: dict[str, float] = {}
         self._channel_locks: dict[str, asyncio.Lock] = {}
 
     async def post_message(self, channel: str, payload: JSON, thread_ts: str | None = None) -> Sent:
-        """Post one chat.postMessage payload (paced, retried); returns its ts."""
+        """Post one chat.postMessage payload (paced; retried by slack_sdk); returns its ts."""
         args = {k: v for k, v in payload.items() if k not in ("channel", "thread_ts")}
         if thread_ts is not None:
             args["thread_ts"] = thread_ts
@@ -185,53 +214,41 @@ class SlackPoster:
     async def _call(
         self, method: str, channel: str, call: Callable[[], Awaitable[Any]], paced: bool = True
     ) -> Any:
-        failures = 0
-        waits = 0
-        while True:
-            if paced:
-                delay = self._next_post.get(channel, float("-inf")) - self.clock()
-                if delay > 0:
-                    await self.sleep(delay)
-            try:
-                response = await call()
-            except SlackApiError as exc:
-                data = exc.response.data if isinstance(exc.response.data, dict) else {}
-                status = exc.response.status_code
-                error = str(data.get("error") or f"HTTP {status}")
-                if status == 429:
-                    waits += 1
-                    if waits > self.max_rate_limit_waits:
-                        raise SlackUnavailable(
-                            f"Slack kept rate limiting {method} in {channel}; try again later"
-                        ) from None
-                    wait = _retry_after(exc.response.headers)
-                    log.info("slack %s in %s rate limited; waiting %.0fs", method, channel, wait)
-                    await self.sleep(wait)
-                    continue
-                if status < 500 and error not in TRANSIENT_ERRORS:
-                    raise SlackPostError(
-                        explain(error, channel, data), error=error, channel=channel
-                    ) from None
-                reason = error
-            except (aiohttp.ClientError, TimeoutError, OSError) as exc:
-                reason = f"{type(exc).__name__}: {exc}".rstrip(": ")
-            else:
-                if paced:
-                    self._next_post[channel] = self.clock() + self.min_interval
-                return response
-            failures += 1
-            if failures > self.max_retries:
+        """One Web API call (slack_sdk retries it), paced per channel when it adds a
+        message; what the retries could not fix raised as ours."""
+        if paced:
+            delay = self._next_post.get(channel, float("-inf")) - self.clock()
+            if delay > 0:
+                await self.sleep(delay)
+        try:
+            response = await call()
+        except SlackApiError as exc:
+            data = exc.response.data if isinstance(exc.response.data, dict) else {}
+            status = exc.response.status_code
+            error = str(data.get("error") or f"HTTP {status}")
+            if status == 429:
                 raise SlackUnavailable(
-                    f"Slack is unavailable ({reason}) after {failures} attempts of {method} in "
-                    f"{channel}; try again in a minute"
-                )
-            wait = self.backoff * 2 ** (failures - 1)
-            log.warning("slack %s in %s failed (%s); retry in %.1fs", method, channel, reason, wait)
-            await self.sleep(wait)
+                    f"Slack kept rate limiting {method} in {channel}; try again later"
+                ) from None
+            if status < 500 and error not in TRANSIENT_ERRORS:
+                raise SlackPostError(
+                    explain(error, channel, data), error=error, channel=channel
+                ) from None
+            raise SlackUnavailable(
+                f"Slack is unavailable ({error}) for {method} in {channel}; try again in a minute"
+            ) from None
+        except (aiohttp.ClientError, TimeoutError, OSError, SlackRequestError) as exc:
+            reason = f"{type(exc).__name__}: {exc}".rstrip(": ")
+            raise SlackUnavailable(
+                f"Slack is unavailable ({reason}) for {method} in {channel}; try again in a minute"
+            ) from None
+        if paced:
+            self._next_post[channel] = self.clock() + self.min_interval
+        return response
 
     async def post_document(
         self,
-        store: Ledger,
+        store: Deliveries,
         *,
         document_id: str,
         channel: str,
@@ -365,65 +382,29 @@ class SlackPoster:
         initial_comment: str | None = None,
     ) -> Sent:
         """Share a file (the trends chart) in `channel`, in `thread_ts`'s thread when given,
-        the way Slack documents it: files.getUploadURLExternal (filename, length, alt_txt)
-        returns upload_url and file_id; the bytes are POSTed to upload_url; then
+        by slack_sdk's `files_upload_v2`: files.getUploadURLExternal (filename, length,
+        alt_txt), the bytes POSTed to the upload URL it returns, then
         files.completeUploadExternal (files=[{id, title}], channel_id, thread_ts,
-        initial_comment) shares it. Each step has the posting retry policy; a retry after a
-        failed completion starts over with a new upload URL (an unfinished upload is
-        discarded by Slack, so nothing is shared twice). Returns the file id."""
+        initial_comment) shares it. slack_sdk retries each step; the share is paced like a
+        message. Returns the file id."""
         # Slack caps alt text at 1,000 characters.
         alt = alt_text if len(alt_text) <= 1000 else alt_text[:999] + "…"
         lock = self._channel_locks.setdefault(channel, asyncio.Lock())
         async with lock:
-            ticket = await self._call(
-                "files.getUploadURLExternal",
-                channel,
-                lambda: self.client.files_getUploadURLExternal(
-                    filename=filename, length=len(data), alt_txt=alt
-                ),
-                paced=False,
-            )
-            file_id, upload_url = str(ticket["file_id"]), str(ticket["upload_url"])
-            await self._call(
-                "file upload", channel, lambda: self._send_bytes(upload_url, data), paced=False
-            )
-            args: JSON = {
-                "files": [{"id": file_id, "title": title}],
-                "channel_id": channel,
-            }
-            if thread_ts is not None:
-                args["thread_ts"] = thread_ts
-            if initial_comment:
-                args["initial_comment"] = initial_comment
-            await self._call(
+            response = await self._call(
                 "files.completeUploadExternal",
                 channel,
-                lambda: self.client.files_completeUploadExternal(**args),
+                lambda: self.client.files_upload_v2(
+                    content=data,
+                    filename=filename,
+                    title=title,
+                    alt_txt=alt,
+                    channel=channel,
+                    thread_ts=thread_ts,
+                    initial_comment=initial_comment,
+                ),
             )
-        return Sent(message_id=file_id)
-
-    async def _send_bytes(self, url: str, data: bytes) -> None:
-        """Step 2 of an upload: the raw bytes to the URL Slack issued (no token: the URL
-        is the credential). A 5xx is raised as a connection error so it is retried."""
-        timeout = aiohttp.ClientTimeout(total=float(self.client.timeout or 30))
-        async with (
-            aiohttp.ClientSession(timeout=timeout) as session,
-            session.post(
-                url, data=data, headers={"Content-Type": "application/octet-stream"}
-            ) as resp,
-        ):
-            body = await resp.text()
-            if resp.status >= 500:
-                raise aiohttp.ClientResponseError(
-                    resp.request_info, (), status=resp.status, message=body[:200]
-                )
-            if resp.status != 200:
-                raise SlackPostError(
-                    f"Slack refused the chart upload ({resp.status}: {body[:120]}); "
-                    "this is a bot bug, please report it",
-                    error=f"upload_http_{resp.status}",
-                    channel="upload",
-                )
+        return Sent(message_id=str(response["file"]["id"]))
 
     async def unfurl(
         self,
@@ -434,7 +415,7 @@ class SlackPoster:
         unfurl_id: str | None = None,
         source: str | None = None,
     ) -> None:
-        """chat.unfurl with the same retry policy (unpaced: it adds no message).
+        """chat.unfurl (unpaced: it adds no message; retried by slack_sdk).
 
         Links in a sent message are addressed by (channel, ts); links still in the composer
         (Slack sends channel "COMPOSER") by (unfurl_id, source).

@@ -8,6 +8,8 @@ import logging
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from slack_sdk.web.async_client import AsyncWebClient
+
 from bot.core.errors import ConfigError
 from bot.core.metrics import METRICS
 from bot.probes import Probe
@@ -51,7 +53,19 @@ class SlackSocketMode:
         from slack_bolt.adapter.socket_mode.async_handler import AsyncSocketModeHandler
 
         await self.abandon()
-        self.handler = AsyncSocketModeHandler(self.bot.app, self.app_token)
+        app_client = self.bot.app.client
+        # apps.connections.open without slack_sdk's retries: this is one attempt, and
+        # `SlackSocket` retries attempts (with backoff, /readyz and a metric); the SDK's
+        # connection retries inside it would only delay the first failure by ~15 s.
+        connect_client = AsyncWebClient(
+            token=app_client.token,
+            base_url=app_client.base_url,
+            timeout=app_client.timeout,
+            retry_handlers=[],
+        )
+        self.handler = AsyncSocketModeHandler(
+            self.bot.app, self.app_token, web_client=connect_client
+        )
         client = self.handler.client
         # The WebSocket URL first (apps.connections.open): when Slack is unreachable this
         # raises, where the SDK's connect would log and retry by itself.
@@ -94,12 +108,16 @@ class SlackSocket:
     """`serve`'s Socket Mode component: every instance may hold a connection; Slack hands
     each event to one of them, so no leader is needed.
 
-    `start()` returns at once: the connection is made in a task of its own, so Slack being
-    down never holds up the scheduler, the webhooks or the other platforms. A failed
-    attempt is one log line (the traceback at --debug), counted in
-    `errors{kind="slack"}` and shown in /readyz; the next attempt follows after a capped
-    exponential backoff (`backoff` doubling up to `max_backoff`). `stop()` ends an attempt
-    in progress at once.
+    Reconnecting is slack_sdk's: once a session is up, its monitor replaces a session that
+    drops or goes stale. What the SDK lacks is a first connection that can fail: its
+    `connect()` retries forever, every 5 s, with a traceback each time and nothing a
+    caller can see, so a bad app token or Slack being down at start would be invisible.
+    So the first connection alone is made here, one bounded attempt at a time
+    (`SlackSocketMode.start`), in a task of its own so Slack being down never holds up the
+    scheduler, the webhooks or the other platforms. A failed attempt is one log line (the
+    traceback at --debug), counted in `errors{kind="slack"}` and shown in /readyz; the
+    next follows after a capped exponential backoff (`backoff` doubling up to
+    `max_backoff`). `stop()` ends an attempt in progress at once.
     """
 
     name = NAME

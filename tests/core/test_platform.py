@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.app import App, deployments
+from bot.app import App, chat_platforms
 from bot.core.config import Environment, load_config
 from bot.core.document import Document, Paragraph, Section, Text
 from bot.core.errors import UsageError
@@ -136,10 +136,10 @@ async def test_registering_replaces_a_platform_before_first_use() -> None:
     assert registry.built == {}
 
 
-async def test_each_chat_platform_is_named_once_across_registry_deployments_and_formats(
+async def test_each_chat_platform_is_named_once_across_registry_classes_and_formats(
     app: App,
 ) -> None:
-    # serve, doctor and /readyz iterate the deployments; the config and the commands read
-    # the channel formats: all must list the platforms the registry posts to, in order.
-    assert app.platforms.chat_names() == [d.name for d in deployments()]
+    # serve, doctor and /readyz iterate the platform classes; the config and the commands
+    # read the channel formats: all must list the platforms the registry posts to, in order.
+    assert app.platforms.chat_names() == [p.name for p in chat_platforms()]
     assert list(CHANNEL_FORMATS) == list(CHAT_PLATFORMS) == app.platforms.chat_names()

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 import yarl
 from discord.gateway import DiscordWebSocket
+from discord.http import HTTPClient
 
 from bot.commands import COMMANDS, Context, help_text
 from bot.core.config import Config, DiscordConfig, RepoConfig
@@ -19,6 +20,7 @@ from bot.core.i18n import message
 from bot.core.tasks import Admission
 from bot.discord.app import CommandHandler, VllmDiscordBot
 from bot.discord.endpoints import DiscordEndpoints
+from bot.discord.platform import DiscordPlatform
 from bot.store import Store
 from bot.store.ledger import Outcome, Owner
 from formatters.discord import render_discord
@@ -127,7 +129,16 @@ async def start_bot(
             now=lambda: NOW,
         )
 
-    handler = CommandHandler(config=config, context_factory=context, store=store.deliveries)
+    async def rest() -> HTTPClient:
+        # `digest … post` through the test client's own REST connection (logged in below).
+        return client.http
+
+    handler = CommandHandler(
+        config=config,
+        context_factory=context,
+        store=store.deliveries,
+        platform=DiscordPlatform(config, rest),
+    )
     client = VllmDiscordBot(handler=handler, endpoints=endpoints, guild_ids=guild_ids)
     await client.login(fake.token)  # runs setup_hook: gateway lookup and command sync
     return Harness(fake, client, backend, subscriptions, fake.add_channel().id)

@@ -30,6 +30,7 @@ from bot.runtime.leader import AlwaysLeader
 from bot.serve import Server, serve_forever
 from bot.slack.app import SlackBot
 from bot.slack.http import events_route
+from bot.slack.platform import SlackPlatform
 from bot.slack.poster import SlackPoster, slack_client
 from formatters.slack import render_slack
 from tests.alerts.conftest import MODULES, T0, Clock, FakeAnalyzer, Outbox, make_pr, settings
@@ -87,12 +88,14 @@ async def slack() -> AsyncIterator[SlackSetup]:
         )
 
     async with FakeSlack() as fake:
+        poster = GatedPoster(fake)
         bot = SlackBot(
             client=slack_client(fake.token, fake.api_url),
             context_for=context_for,
             store=None,  # type: ignore[arg-type]  # set per test (the serve store)
             signing_secret=SECRET,
-            poster=GatedPoster(fake),
+            poster=poster,
+            platform=SlackPlatform(lambda: poster, render=render_slack),
             render=render_slack,
             metrics=metrics,
         )
@@ -300,19 +303,27 @@ async def test_json_logs_have_one_structured_line_per_command_and_post(
 
 
 class FlakyClient:
-    """A discord.Client stand-in: the first `failures` clients fail to connect."""
+    """A discord.Client stand-in: the first `failures` clients fail to log in (Discord
+    down at start, which discord.py does not retry); `fatal` makes the session end as
+    discord.py ends one it will not reconnect."""
 
     made = 0
 
-    def __init__(self, failures: int) -> None:
+    def __init__(self, failures: int, fatal: bool = False) -> None:
         FlakyClient.made += 1
         self.fails = FlakyClient.made <= failures
+        self.fatal = fatal
         self.connected = asyncio.Event()
         self.closed = asyncio.Event()
 
-    async def start(self, token: str) -> None:
+    async def login(self, token: str) -> None:
         if self.fails:
             raise ConnectionResetError("gateway handshake failed")
+
+    async def connect(self, *, reconnect: bool) -> None:
+        assert reconnect  # discord.py's own reconnect and backoff stay on
+        if self.fatal:
+            raise ConnectionError("close code 4004: authentication failed")
         self.connected.set()
         await self.closed.wait()
 
@@ -349,3 +360,23 @@ async def test_discord_gateway_retries_with_backoff_and_readyz_says_down(store) 
     finally:
         await asyncio.wait_for(gateway.stop(), 5)
     assert gateway.task is None
+
+
+async def test_a_session_discord_py_gives_up_on_is_reported_not_retried(store) -> None:
+    from bot.core.config import Environment
+    from bot.discord.gateway import DiscordGateway
+
+    FlakyClient.made = 0
+    services = FakeServices(make_config(), store, Environment(discord_bot_token="discord-token-1"))
+    gateway = DiscordGateway(
+        services, lambda _: FlakyClient(failures=0, fatal=True), backoff=0.01, max_backoff=0.01
+    )
+    await gateway.start()
+    try:
+        await until(lambda: gateway.task is not None and gateway.task.done())
+        probe = gateway.ready()
+        assert probe is not None and not probe.ok
+        assert "authentication failed; not retried" in probe.detail
+        assert FlakyClient.made == 1  # no second client: the same close would follow
+    finally:
+        await asyncio.wait_for(gateway.stop(), 5)

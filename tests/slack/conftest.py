@@ -2,8 +2,10 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
+from slack_sdk.http_retry import async_handler, builtin_async_handlers
 
 from bot.slack.poster import SlackPoster, slack_client
 from bot.store import Store
@@ -11,8 +13,13 @@ from tests.fakes.slack import FakeSlack, VirtualClock
 
 
 @pytest.fixture
-def clock() -> VirtualClock:
-    return VirtualClock()
+def clock(monkeypatch: pytest.MonkeyPatch) -> VirtualClock:
+    """Virtual time for the poster's pacing and for slack_sdk's own retry waits (its
+    handlers sleep through their module's `asyncio.sleep`; only that name is replaced)."""
+    virtual = VirtualClock()
+    for module in (async_handler, builtin_async_handlers):
+        monkeypatch.setattr(module, "asyncio", SimpleNamespace(sleep=virtual.sleep))
+    return virtual
 
 
 @pytest.fixture
@@ -33,7 +40,8 @@ def poster(fake_slack: FakeSlack, clock: VirtualClock) -> SlackPoster:
 
 
 def make_poster(
-    fake: FakeSlack, clock: VirtualClock, token: str | None = None, **kw
+    fake: FakeSlack, clock: VirtualClock, token: str | None = None, **retries: int
 ) -> SlackPoster:
-    client = slack_client(token or fake.token, fake.api_url)
-    return SlackPoster(client, clock=clock, sleep=clock.sleep, **kw)
+    """`retries`: slack_client's bounds (max_retries, max_rate_limit_waits)."""
+    client = slack_client(token or fake.token, fake.api_url, **retries)
+    return SlackPoster(client, clock=clock, sleep=clock.sleep)

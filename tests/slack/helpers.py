@@ -16,6 +16,7 @@ from slack_sdk.signature import SignatureVerifier
 
 from bot.commands import Context
 from bot.slack.app import SlackBot, slack_web_app
+from bot.slack.platform import SlackPlatform
 from bot.slack.poster import SlackPoster, slack_client
 from bot.store import Store
 from formatters.slack import render_slack
@@ -134,6 +135,7 @@ async def running_bot(
         store=store.deliveries,
         signing_secret=SECRET,
         poster=poster,
+        platform=SlackPlatform(lambda: poster, render=render_slack),
         render=render_slack,
     )
     runner = web.AppRunner(slack_web_app(bot), access_log=None)

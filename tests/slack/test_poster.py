@@ -85,28 +85,55 @@ async def test_429_waits_retry_after_and_continues(
     assert len(limited) == 2
     second = fake_slack.channel_messages("C1")[1]
     assert second.at - limited[0].at >= 7 + 2  # waited both Retry-After values, then posted
-    assert 7.0 in clock.sleeps and 2.0 in clock.sleeps
+    # slack_sdk's handler waits Retry-After plus up to a second of jitter.
+    assert any(7 <= s < 8 for s in clock.sleeps) and any(2 <= s < 3 for s in clock.sleeps)
     assert_paced(fake_slack, "C1")
 
 
 async def test_transient_errors_are_retried_with_backoff(
     fake_slack: FakeSlack, clock: VirtualClock, poster
 ) -> None:
-    fake_slack.fail("chat.postMessage", ("5xx", 503), ("drop", 0), ("error", "internal_error"))
+    fake_slack.fail("chat.postMessage", ("5xx", 503), ("drop", 0), ("5xx", 500))
     await poster.post_message("C1", simple_payloads(1)[0])
     assert len(fake_slack.messages) == 1
-    assert clock.sleeps == [1.0, 2.0, 4.0]
+    assert fake_slack.calls.count("chat.postMessage") == 4
+    # Exponential backoff (1 s, 2 s, 4 s) plus up to a second of jitter.
+    assert len(clock.sleeps) == 3
+    assert all(2**i <= s < 2**i + 1 for i, s in enumerate(clock.sleeps)), clock.sleeps
 
 
-async def test_transient_errors_are_bounded(fake_slack: FakeSlack, clock: VirtualClock) -> None:
-    poster = make_poster(fake_slack, clock, max_retries=2)
-    fake_slack.fail("chat.postMessage", *[("5xx", 500)] * 5)
-    with pytest.raises(
-        SlackUnavailable, match=r"Slack is unavailable \(HTTP 500\) after 3 attempts"
-    ):
+@pytest.mark.parametrize(
+    ("bound", "failure", "message"),
+    [
+        ("max_retries", ("5xx", 500), r"Slack is unavailable \(HTTP 500\)"),
+        ("max_rate_limit_waits", ("429", 1), r"kept rate limiting chat\.postMessage in C1"),
+    ],
+)
+async def test_retries_are_bounded(
+    fake_slack: FakeSlack,
+    clock: VirtualClock,
+    bound: str,
+    failure: tuple[str, float],
+    message: str,
+) -> None:
+    poster = make_poster(fake_slack, clock, **{bound: 2})
+    fake_slack.fail("chat.postMessage", *[failure] * 5)
+    with pytest.raises(SlackUnavailable, match=message):
         await poster.post_message("C1", simple_payloads(1)[0])
-    assert fake_slack.calls.count("chat.postMessage") == 3
+    assert fake_slack.calls.count("chat.postMessage") == 3  # the first try and 2 retries
     assert fake_slack.messages == []
+
+
+async def test_a_transient_slack_error_fails_the_post_for_a_rerun(
+    fake_slack: FakeSlack, clock: VirtualClock, poster
+) -> None:
+    # An HTTP 200 with ok:false internal_error: slack_sdk does not retry it; it is not the
+    # user's fault either, so it is transient (a re-run resumes) rather than a fix-it error.
+    fake_slack.fail("chat.postMessage", ("error", "internal_error"))
+    with pytest.raises(SlackUnavailable, match="internal_error"):
+        await poster.post_message("C1", simple_payloads(1)[0])
+    assert fake_slack.calls.count("chat.postMessage") == 1
+    assert clock.sleeps == []
 
 
 async def test_crash_after_part_3_of_6_resumes_at_part_4(
