@@ -192,5 +192,6 @@ def render_html(
     return re.sub(r"\n\s*\n", "\n", html).strip() + "\n"
 
 
-def render_json(digest: Digest) -> str:
-    return json.dumps(digest.to_json(), ensure_ascii=False, indent=2) + "\n"
+def render_json(digest: Digest, language: str) -> str:
+    """The digest JSON, its localised fields in `language`."""
+    return json.dumps(digest.to_json(language), ensure_ascii=False, indent=2) + "\n"
