@@ -165,7 +165,6 @@ def seed_digest():
         repo="vllm-project/vllm",
         window=window,
         timezone="UTC",
-        language="en",
         module_names=names,
         key_count=count,
         score_floor=floor,
@@ -385,7 +384,7 @@ def test_areas_take_the_module_name_in_the_digest_language() -> None:
     from tests.digest.helpers import fixture_digest
 
     for language, index in (("en", 0), ("zh", 1)):
-        digest = fixture_digest(language)
+        digest = fixture_digest()
         areas = [h for h in digest.highlights if h.module]
         assert areas
         for highlight in areas:
@@ -407,8 +406,8 @@ def test_fading_themes_are_in_the_json_and_one_plain_line(language: str, line: s
     from tests.digest.helpers import fixture_digest
 
     fading = FadingTheme("mooncake", "Mooncake", last_week=6, this_week=1, highlight=False)
-    digest = replace(fixture_digest(language), fading=[fading])
-    assert digest.to_json()["fading"] == [
+    digest = replace(fixture_digest(), fading=[fading])
+    assert digest.to_json(language)["fading"] == [
         {
             "id": "mooncake",
             "name": "Mooncake",
@@ -418,7 +417,7 @@ def test_fading_themes_are_in_the_json_and_one_plain_line(language: str, line: s
             "module": None,
         }
     ]
-    markdown = render_markdown(digest_document(digest))
+    markdown = render_markdown(digest_document(digest, language))
     assert line in markdown
     # The summary names them too, as part of the week's news (before the totals).
     summary = summary_text(digest)

@@ -47,7 +47,6 @@ def _digest(path: Path, analyzer: Analyzer, window: Window, language: str):
         repo=repo,
         window=window,
         timezone="UTC",
-        language=language,
         module_names=names,
         key_count=key_count,
         score_floor=floor,

@@ -84,13 +84,12 @@ def test_every_count_is_a_count_over_the_prs(
         repo="o/r",
         window=WINDOW,
         timezone="UTC",
-        language=language,
         module_names={},
         new_contributors={"alice", "zed"},
         key_count=key_count,
         score_floor=float(floor),
         previous_complete=previous_complete,
-    ).to_json()
+    ).to_json(language)
 
     authors = {a.pr.author for a in prs if not is_bot(a.pr.author)}
     totals = data["totals"]
