@@ -10,6 +10,7 @@ import pytest
 from aiohttp import web
 
 from bot.digest.document import digest_document
+from bot.digest.model import Highlight
 from bot.digest.narrative import (
     NarrativeConfig,
     allowed_numbers,
@@ -18,7 +19,6 @@ from bot.digest.narrative import (
     narrative_input,
     write_narrative,
 )
-from bot.digest.model import Highlight
 from bot.digest.prose import highlight_text, summary_of
 from bot.digest.render import render_markdown
 from tests.digest.helpers import fixture_digest
@@ -111,7 +111,10 @@ async def test_timeout_falls_back(fake_model) -> None:
 
 async def test_garbage_answer_and_unreachable_server_fall_back(fake_model) -> None:
     digest = fixture_digest()
-    assert await write_narrative(digest, fake_model(lambda data: ["not", "an", "object"]), "en") is digest
+    assert (
+        await write_narrative(digest, fake_model(lambda data: ["not", "an", "object"]), "en")
+        is digest
+    )
     dead = NarrativeConfig(base_url="http://127.0.0.1:9/v1", model="m", timeout=1)
     assert await write_narrative(digest, dead, "en") is digest
 

@@ -13,7 +13,8 @@ from bot.core import i18n
 from bot.core.weeks import Window
 from bot.digest.build import HIGHLIGHT_PRS, MAX_HIGHLIGHT_GROUPS, build_digest
 from bot.digest.document import digest_document
-from bot.digest.prose import summary_of
+from bot.digest.history import module_name
+from bot.digest.prose import highlight_text, recommendation_text, summary_of
 from bot.digest.render import render_markdown
 from tests.digest.fixtures import MODULE_NAMES, REPO, WINDOW, _pr, this_week
 from tests.digest.helpers import fixture_digest
@@ -23,8 +24,8 @@ CUSTOM = Window(
 )
 
 
-def _markdown(digest) -> str:
-    return render_markdown(digest_document(digest))
+def _markdown(digest, language: str = "en") -> str:
+    return render_markdown(digest_document(digest, language))
 
 
 def _section(markdown: str, title: str) -> str:
@@ -46,7 +47,7 @@ def test_unknown_first_time_contributors_are_said_to_be_unknown(
 ) -> None:
     digest = fixture_digest(new_contributors=None)
     assert summary in summary_of(digest, language)
-    facts = _section(_markdown(digest), i18n.t(language, "section.summary"))
+    facts = _section(_markdown(digest, language), i18n.t(language, "section.summary"))
     label = i18n.t(language, "fact.new_contributors")
     assert re.search(rf"\*\*{label}[:：]\*\* {re.escape(fact)}", facts)
 
@@ -70,12 +71,13 @@ def test_an_incomplete_previous_week_is_never_compared_with(language: str) -> No
     assert data["quiet_modules"] == []
     # No growth claims anywhere in the prose; the ROCm surge recommendation needs a baseline.
     words = ("last week", "from last", "▲", "▼", "(new") if language == "en" else ("上周", "增长")
-    prose = [summary_of(digest, language), *(h.text for h in digest.highlights)]
-    prose += [r.text for r in digest.recommendations]
+    prose = [summary_of(digest, language)]
+    prose += [highlight_text(h, language, digest.span) for h in digest.highlights]
+    prose += [recommendation_text(r, language, digest.span) for r in digest.recommendations]
     assert not [w for w in words for text in prose if w in text]
     assert "cross-platform" not in {r.id for r in digest.recommendations}
 
-    trends = _section(_markdown(digest), i18n.t(language, "section.trends"))
+    trends = _section(_markdown(digest, language), i18n.t(language, "section.trends"))
     assert trends.lstrip().startswith("**⚠ ")
     assert "2026-W22" in trends
     assert f"| {i18n.t(language, 'trends.col.previous')} |" not in trends
@@ -149,8 +151,9 @@ def test_summary_totals_are_singular_for_one() -> None:
 
 def test_a_custom_window_is_not_called_a_week() -> None:
     prs = [a for a in this_week() if a.pr.merged_at < CUSTOM.end]
-    zh = _markdown(fixture_digest(window=CUSTOM, prs=prs))
-    en = _markdown(fixture_digest(window=CUSTOM, prs=prs))
+    digest = fixture_digest(window=CUSTOM, prs=prs)
+    zh = _markdown(digest, "zh")
+    en = _markdown(digest, "en")
     assert "本期" in zh and "本周" not in zh and "上周" not in zh
     assert "This period" in en
     assert not re.search(r"\b(this|last) week\b", en, re.IGNORECASE)
@@ -160,9 +163,10 @@ def test_chinese_names_join_without_stray_spaces() -> None:
     names = dict(MODULE_NAMES, rocm=("ROCm / AMD", "ROCm / AMD 平台"))
     digest = fixture_digest(module_names=names)
     surge = next(r for r in digest.recommendations if r.id == "cross-platform")
-    assert "ROCm / AMD 平台相关 PR" in surge.text
-    assert "ROCm 相关 PR" in fixture_digest().recommendations[-1].text  # Latin keeps it
-    table = _section(_markdown(digest), i18n.t("zh", "section.key_prs"))
+    assert "ROCm / AMD 平台相关 PR" in recommendation_text(surge, "zh", digest.span)
+    latin = fixture_digest().recommendations[-1]
+    assert "ROCm 相关 PR" in recommendation_text(latin, "zh", digest.span)  # Latin keeps it
+    table = _section(_markdown(digest, "zh"), i18n.t("zh", "section.key_prs"))
     assert "、" in table and not re.search(r"\| [^|]*[\u4e00-\u9fff\w], [\u4e00-\u9fff]", table)
 
 
@@ -203,7 +207,7 @@ def test_every_active_module_has_a_trend_row() -> None:
     trends = _section(_markdown(digest), "Trends")
     for module in digest.modules:
         if module.count:
-            assert f"| {module.name} | " in trends
+            assert f"| {module_name(module.names, 'en')} | " in trends
 
 
 def test_core_path_changes_without_tests_lead_the_risks() -> None:
@@ -280,8 +284,6 @@ def test_auxiliary_only_weeks_say_no_theme_stood_out(modules: list[str]) -> None
 
 def test_prs_without_modules_fall_back_to_kinds_as_themes() -> None:
     prs = [replace(a, analysis=replace(a.analysis, modules=[])) for a in _only(["tests"])]
-    digest = build_digest(
-        prs, [], repo=REPO, window=WINDOW, timezone="UTC", language="en", module_names={}
-    )
+    digest = build_digest(prs, [], repo=REPO, window=WINDOW, timezone="UTC", module_names={})
     assert digest.themes == []
     assert "This week's work centred on CI/build (6 PRs)." in summary_of(digest, "en")
