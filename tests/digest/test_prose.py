@@ -143,12 +143,12 @@ def test_real_week_highlights_say_what_changed_and_claims_keep_metrics(dataset: 
     )
 
     if dataset == "titles":
-        digest, _ = _digest(TITLES_WEEK, Analyzer(load_ruleset("vllm")), _titles_window(), "en")
+        digest, _ = _digest(TITLES_WEEK, Analyzer(load_ruleset("vllm")), _titles_window())
         opening = "In this period: "
     else:
         from datetime import UTC
 
-        digest, _ = _digest(ASCEND_W22, _ascend_analyzer(), iso_week(2026, 22, UTC), "en")
+        digest, _ = _digest(ASCEND_W22, _ascend_analyzer(), iso_week(2026, 22, UTC))
         opening = "This week: "
     assert digest.highlights
     for highlight in digest.highlights:
