@@ -2,9 +2,9 @@
 
 The model is language-neutral: it holds figures, members, PR numbers, change facts, claims,
 trend counts, module name pairs and recommendation ids, never a sentence, so one computed
-week serves every language. `to_json(language)` gives the CONTRACT keys with the localised
-fields written in `language` (bot.digest.prose); rendering (markdown, HTML, Slack, Discord)
-goes through `bot.digest.document`, which turns a Digest into a localized
+week serves every language. `bot.digest.prose.digest_json(digest, language)` gives the
+CONTRACT keys with the localised fields written in `language`; rendering (markdown, HTML,
+Slack, Discord) goes through `bot.digest.document`, which turns a Digest into a localized
 `bot.core.document.Document`.
 """
 
@@ -14,7 +14,6 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING, TypedDict
 
-from bot.core.models import JSON
 from bot.core.weeks import WEEK_PATTERN
 from bot.digest.history import History, ModuleNames, module_name
 
@@ -244,10 +243,3 @@ class Digest:
         if self.history is not None:
             names |= {m.id: m.names for m in self.history.modules}
         return [module_name(names[m], language) if m in names else m for m in self.scope]
-
-    def to_json(self, language: str) -> JSON:
-        """The CONTRACT's digest JSON, its localised fields written in `language`."""
-        # Lazy: the prose writers import this module (the model's types).
-        from bot.digest.prose import digest_json
-
-        return digest_json(self, language)

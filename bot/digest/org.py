@@ -63,7 +63,13 @@ from bot.digest.model import (
     Totals,
 )
 from bot.digest.pipeline import BuiltDigest
-from bot.digest.prose import highlight_text, module_json, recommendation_text, theme_name
+from bot.digest.prose import (
+    digest_json,
+    highlight_text,
+    module_json,
+    recommendation_text,
+    theme_name,
+)
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -144,7 +150,7 @@ class OrgDigest(Digest):
         """The organisation digest's JSON, in the language it was combined in."""
         lang = language or self.language
         base = Digest(**{f.name: getattr(self, f.name) for f in dataclasses.fields(Digest)})
-        data = base.to_json(lang)
+        data = digest_json(base, lang)
         # PR numbers repeat across repositories: every PR entry names its repository.
         for entry, key in zip(data["key_prs"], self.org_key_prs, strict=True):
             entry["repo"] = key.repo

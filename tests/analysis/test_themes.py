@@ -28,7 +28,7 @@ from bot.analysis.themes import (
 from bot.core.models import AnalyzedPR, ModuleMatch, PullRequest
 from bot.core.weeks import Window
 from bot.digest.build import build_digest
-from bot.digest.prose import highlight_text, summary_of, theme_name
+from bot.digest.prose import digest_json, highlight_text, summary_of, theme_name
 from bot.digest.service import ruleset_settings
 from bot.importer import read_export
 from tests.conftest import SHARED
@@ -408,7 +408,7 @@ def test_fading_themes_are_in_the_json_and_one_plain_line(language: str, line: s
 
     fading = FadingTheme("mooncake", "Mooncake", last_week=6, this_week=1, highlight=False)
     digest = replace(fixture_digest(), fading=[fading])
-    assert digest.to_json(language)["fading"] == [
+    assert digest_json(digest, language)["fading"] == [
         {
             "id": "mooncake",
             "name": "Mooncake",

@@ -11,6 +11,7 @@ from markdown_it import MarkdownIt
 
 from bot.core.document import Document, Link, Paragraph, Section, Text
 from bot.digest.document import digest_document
+from bot.digest.prose import digest_json
 from bot.digest.render import render_html, render_json, render_markdown
 from tests.digest.fixtures import REPO, this_week
 from tests.digest.helpers import fixture_digest
@@ -34,7 +35,7 @@ def test_empty_week_says_so_briefly() -> None:
         doc = digest_document(digest, language)
         assert [s.id for s in doc.sections] == ["summary"]
         assert phrase in render_markdown(doc)
-        assert digest.to_json(language)["totals"]["merged"] == 0
+        assert digest_json(digest, language)["totals"]["merged"] == 0
 
 
 @pytest.mark.parametrize("language", ["en", "zh"])
@@ -45,14 +46,14 @@ def test_incomplete_window_is_marked_in_header_and_summary(language: str) -> Non
     assert marker in doc.context.lower()
     summary = render_markdown(doc).split("##")[1]
     assert ("not fully synced" if language == "en" else "尚未完全同步") in summary
-    assert digest.to_json(language)["complete"] is False
+    assert digest_json(digest, language)["complete"] is False
     assert marker not in digest_document(fixture_digest(), language).context.lower()
 
 
 def test_unknown_new_contributors_are_null_not_zero() -> None:
-    data = fixture_digest(new_contributors=None).to_json("en")
+    data = digest_json(fixture_digest(new_contributors=None), "en")
     assert data["totals"]["new_contributors"] is None
-    assert fixture_digest().to_json("en")["totals"]["new_contributors"] == 2
+    assert digest_json(fixture_digest(), "en")["totals"]["new_contributors"] == 2
 
 
 def test_json_has_the_contract_keys() -> None:

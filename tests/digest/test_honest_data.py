@@ -21,6 +21,7 @@ from bot.core.models import AnalyzedPR, FileChange, PullRequest
 from bot.core.weeks import Window, iso_week
 from bot.digest.build import build_digest
 from bot.digest.document import digest_document
+from bot.digest.prose import digest_json
 from bot.digest.render import render_markdown
 from bot.digest.service import ruleset_settings
 from bot.importer import read_export
@@ -87,7 +88,7 @@ def _ascend_analyzer() -> Analyzer:
 def test_title_only_week_is_honest(language: str) -> None:
     digest, prs = _digest(TITLES_WEEK, Analyzer(load_ruleset("vllm")), _titles_window())
     assert all(not p.files_known for p in prs)
-    data = digest.to_json(language)
+    data = digest_json(digest, language)
     # Sizes are unknown, never 0.
     assert data["totals"]["additions"] is None and data["totals"]["deletions"] is None
     assert data["totals"]["files_unknown"] == len(prs) == data["totals"]["sizes_unknown"]
@@ -255,4 +256,4 @@ def test_summary_without_key_prs_has_no_zero_clause() -> None:
 
     text = summary_text(digest, "zh")
     assert "其中 0 个" not in text and "没有 PR 达到重点 PR 的分数" in text
-    json.dumps(digest.to_json("zh"))
+    json.dumps(digest_json(digest, "zh"))

@@ -14,7 +14,7 @@ from bot.core.weeks import Window
 from bot.digest.build import HIGHLIGHT_PRS, MAX_HIGHLIGHT_GROUPS, build_digest
 from bot.digest.document import digest_document
 from bot.digest.history import module_name
-from bot.digest.prose import highlight_text, recommendation_text, summary_of
+from bot.digest.prose import digest_json, highlight_text, recommendation_text, summary_of
 from bot.digest.render import render_markdown
 from tests.digest.fixtures import MODULE_NAMES, REPO, WINDOW, _pr, this_week
 from tests.digest.helpers import fixture_digest
@@ -65,7 +65,7 @@ def test_no_first_time_contributors_is_stated_as_none() -> None:
 @pytest.mark.parametrize("language", ["en", "zh"])
 def test_an_incomplete_previous_week_is_never_compared_with(language: str) -> None:
     digest = fixture_digest(previous_complete=False)
-    data = digest.to_json(language)
+    data = digest_json(digest, language)
     assert all(m["previous"] is None and m["delta"] is None for m in data["modules"])
     assert all(k["previous"] is None for k in data["kinds"])
     assert data["quiet_modules"] == []
