@@ -894,7 +894,7 @@ def _write_chart(built: BuiltDigest, out_file: Path) -> None:
     # Lazy: matplotlib only for a chart that is drawn.
     from bot.digest.charts import png_chart
 
-    png = png_chart(digest)
+    png = png_chart(digest, built.language)
     try:
         out_file.parent.mkdir(parents=True, exist_ok=True)
         out_file.write_bytes(png.data)

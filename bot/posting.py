@@ -91,7 +91,7 @@ def _chart(built: BuiltDigest) -> Attachment | None:
         # Lazy: matplotlib only for a digest that has a chart to post.
         from bot.digest.charts import png_chart
 
-        png = png_chart(digest)
+        png = png_chart(digest, built.language)
     except Exception as exc:  # matplotlib or a font missing: the text matters more
         log.warning("the trends chart of %s could not be drawn (%s); posting without it",
                     built.document.id, exc)  # fmt: skip

@@ -46,7 +46,7 @@ from bot.digest.archive_paths import (
     week_path,
 )
 from bot.digest.charts import responsive, svg_charts
-from bot.digest.document import digest_document, shorten
+from bot.digest.document import digest_document, shorten, title_and_context
 from bot.digest.history import (
     History,
     Timeline,
@@ -54,8 +54,10 @@ from bot.digest.history import (
     history_of,
     in_modules,
     load_timeline,
+    module_name,
 )
 from bot.digest.model import Digest
+from bot.digest.prose import summary_of
 from bot.digest.render import render_html
 from bot.digest.service import digest_at, ruleset_settings
 from bot.releases.archive import release_pages
@@ -103,7 +105,8 @@ class RepoArchive:
     history_weeks: int
     timezone: str
     key_count: int | None = None
-    digests: dict[tuple[int, str], Digest] = field(default_factory=dict)
+    # Computed once per week and rendered in every language (the digest is neutral).
+    digests: dict[int, Digest] = field(default_factory=dict)
 
     @property
     def indices(self) -> list[int]:
@@ -115,19 +118,19 @@ class RepoArchive:
             if self.timeline.weeks[i].prs or self.timeline.weeks[i].synced
         ]
 
-    def digest(self, index: int, language: str) -> Digest:
-        key = (index, language)
-        if key not in self.digests:
-            self.digests[key] = digest_at(
+    def digest(self, index: int) -> Digest:
+        """The digest of week `index`, built on first use and then shared by every
+        language's pages and feed."""
+        if index not in self.digests:
+            self.digests[index] = digest_at(
                 self.timeline,
                 index,
-                language,
                 analyzer=self.analyzer,
                 timezone=self.timezone,
                 key_count=self.key_count,
                 history_weeks=self.history_weeks,
             )
-        return self.digests[key]
+        return self.digests[index]
 
 
 async def load_repo_archive(
@@ -180,7 +183,7 @@ def _nav(path: str, archive: RepoArchive | None, language: str) -> list[tuple[st
 
 
 def week_page(archive: RepoArchive, index: int, language: str, languages: Sequence[str]) -> str:
-    digest = archive.digest(index, language)
+    digest = archive.digest(index)
     path = week_path(archive.repo, digest.week, language)
     nav = _nav(path, archive, language)
     position = archive.indices.index(index)
@@ -197,17 +200,12 @@ def week_page(archive: RepoArchive, index: int, language: str, languages: Sequen
                 _rel(path, week_path(archive.repo, digest.week, other)),
             )
         )
-    return render_html(digest_document(digest), svg_charts(digest), nav)
+    return render_html(digest_document(digest, language), svg_charts(digest, language), nav)
 
 
-def _module_series(archive: RepoArchive, language: str) -> History:
+def _module_series(archive: RepoArchive) -> History:
     names, _, _, _ = ruleset_settings(archive.analyzer)
-    return history_of(
-        archive.timeline,
-        weeks=archive.weeks,
-        module_names=names,
-        language=language,
-    )
+    return history_of(archive.timeline, weeks=archive.weeks, module_names=names)
 
 
 def module_page(
@@ -218,7 +216,7 @@ def module_page(
 
     path = module_path(archive.repo, module, language)
     series = next((m for m in history.modules if m.id == module), None)
-    name = series.name if series else module
+    name = module_name(series.names, language) if series else module
     lang = language
     sections = []
     by_label = {archive.timeline.weeks[i].window.label: i for i in archive.indices}
@@ -317,7 +315,9 @@ def repo_page(
     weeks = [_week_item(archive, i, path, lang, languages) for i in reversed(archive.indices)]
     modules: list[Inline] = []
     for m in history.modules:
-        item: list[Span] = [Link(_rel(path, module_path(archive.repo, m.id, lang)), m.name)]
+        item: list[Span] = [
+            Link(_rel(path, module_path(archive.repo, m.id, lang)), module_name(m.names, lang))
+        ]
         for other in _other_language(lang, languages):
             item += [
                 Text(" · "),
@@ -404,7 +404,7 @@ def feed(archive: RepoArchive, language: str, base_url: str | None = None) -> st
     )
     entries = []
     for index in reversed(archive.indices):
-        digest = archive.digest(index, language)
+        digest = archive.digest(index)
         week = archive.timeline.weeks[index]
         updated = min(week.window.end_utc, archive.timeline.now or week.window.end_utc)
         entries.append((digest, updated))
@@ -423,7 +423,7 @@ def feed(archive: RepoArchive, language: str, base_url: str | None = None) -> st
     ET.SubElement(root, f"{{{ATOM}}}generator").text = "vllm-bot"
     for digest, updated in entries:
         entry = ET.SubElement(root, f"{{{ATOM}}}entry")
-        title = digest_document(digest).title
+        title, _ = title_and_context(digest, language)
         if not digest.complete:
             title += " (⚠ " + i18n.t(language, "incomplete.short") + ")"
         ET.SubElement(entry, f"{{{ATOM}}}id").text = entry_id(archive.repo, digest.week, language)
@@ -439,9 +439,10 @@ def feed(archive: RepoArchive, language: str, base_url: str | None = None) -> st
                 "href": href(week_path(archive.repo, digest.week, language)),
             },
         )
-        ET.SubElement(entry, f"{{{ATOM}}}summary").text = shorten(digest.summary_text, 280)
+        summary = summary_of(digest, language)
+        ET.SubElement(entry, f"{{{ATOM}}}summary").text = shorten(summary, 280)
         content = ET.SubElement(entry, f"{{{ATOM}}}content", {"type": "text"})
-        content.text = digest.summary_text
+        content.text = summary
     ET.indent(root)
     return '<?xml version="1.0" encoding="utf-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
 
@@ -451,8 +452,8 @@ def repo_site(
 ) -> dict[str, str]:
     """Every page and feed of one repository, by site path."""
     pages: dict[str, str] = {}
+    history = _module_series(archive)
     for lang in languages:
-        history = _module_series(archive, lang)
         pages[f"{archive.repo}/index.html"] = pages.get(f"{archive.repo}/index.html") or repo_page(
             archive, lang, languages, history
         )

@@ -1,5 +1,8 @@
 """Build the weekly Digest from analysed PRs: a pure function, every figure from the data.
 
+The digest is computed once for every language: figures, members, change facts, claims and
+rule ids, never a sentence (bot.digest.prose writes those when rendering).
+
 The rules (key PRs, themes, highlights, recommendations) are documented for users in
 docs/digest.md; keep the two in step. All orderings have a total tie-break (PR number or
 module id) so the same input always gives the same digest, byte for byte.
@@ -7,20 +10,12 @@ module id) so the same input always gives the same digest, byte for byte.
 
 from __future__ import annotations
 
-import re
 from collections import Counter, defaultdict
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 
-from bot.analysis.changes import (
-    Change,
-    says_little,
-    starts_a_change,
-    third_person,
-    title_change,
-)
-from bot.analysis.claims import claim_text
+from bot.analysis.changes import title_change
 from bot.analysis.flags import relanded
 from bot.analysis.score import KeyCandidate, choose_key_prs
 from bot.analysis.themes import (
@@ -34,10 +29,9 @@ from bot.analysis.themes import (
     main_module,
     repo_terms,
 )
-from bot.core import i18n
 from bot.core.models import FLAG_IDS, KIND_IDS, AnalyzedPR, is_automation
 from bot.core.weeks import WEEK_PATTERN, Window
-from bot.digest.history import History, in_modules
+from bot.digest.history import History, ModuleNames, in_modules, names_of
 from bot.digest.model import (
     Digest,
     FadingTheme,
@@ -50,10 +44,10 @@ from bot.digest.model import (
     Recommendation,
     Reland,
     ThemeFact,
+    ThemeHead,
     Totals,
 )
-from bot.digest.summary import purpose, summarize
-from bot.digest.themes_report import fading_text
+from bot.digest.summary import has_cjk, purpose, summarize
 
 DEFAULT_KEY_COUNT = 24
 DEFAULT_SCORE_FLOOR = 5.0
@@ -78,9 +72,7 @@ AUXILIARY_MODULES = frozenset({"tests", "ci-build", "docs", "dependencies", "ben
 PLATFORM_MODULES = ("rocm", "xpu", "cpu", "tpu")
 SURGE_MIN_COUNT = 5
 SURGE_MIN_PERCENT = 50.0
-REFS_IN_TEXT = 8  # PR numbers named in one sentence; the rest are "and N more"
-NAMES_IN_TEXT = 10
-_KIND_ORDER = {kind: i for i, kind in enumerate(KIND_IDS)}
+KIND_ORDER = {kind: i for i, kind in enumerate(KIND_IDS)}
 # Risks are reported most important first: core-path changes without tests (a separate
 # line, CORE_UNTESTED), then flags in the order of the recommendations they lead to —
 # breaking changes reach users, a revert means something broken landed, then the broad
@@ -183,29 +175,6 @@ def _item(apr: AnalyzedPR, auxiliary: Collection[str] = AUXILIARY_MODULES) -> _I
     )
 
 
-def _refs(numbers: Sequence[int], language: str, limit: int = REFS_IN_TEXT) -> str:
-    shown = [f"#{n}" for n in numbers[:limit]]
-    text = " ".join(shown) if language == "en" else "、".join(shown)
-    if len(numbers) > limit:
-        more = i18n.t(language, "more", count=len(numbers) - limit)
-        text += f" {more}" if language == "en" else more
-    return text
-
-
-def _names(names: Sequence[str], language: str, limit: int = NAMES_IN_TEXT) -> str:
-    if len(names) <= limit:
-        return i18n.join(names, language)
-    shown = (", " if language == "en" else "、").join(names[:limit])
-    return i18n.t(language, "names.more", names=shown, count=len(names) - limit)
-
-
-def _module_name(module_id: str, names: Mapping[str, tuple[str, str]], language: str) -> str:
-    pair = names.get(module_id)
-    if not pair:
-        return module_id
-    return pair[1] if language == "zh" and pair[1] else pair[0]
-
-
 def _delta(count: int, previous: int) -> float | None:
     if previous == 0:
         return None
@@ -228,8 +197,7 @@ def build_digest(
     repo: str,
     window: Window,
     timezone: str,
-    language: str,
-    module_names: Mapping[str, tuple[str, str]],
+    module_names: Mapping[str, ModuleNames],
     new_contributors: Iterable[str] | None = (),
     key_count: int = DEFAULT_KEY_COUNT,
     score_floor: float = DEFAULT_SCORE_FLOOR,
@@ -245,7 +213,7 @@ def build_digest(
     baseline_weeks: int | None = None,
     modules: Collection[str] = (),
     trends: History | None = None,
-    archive_url: str | None = None,
+    archive_base: str | None = None,
 ) -> Digest:
     """The digest of `prs` (merged in `window`) against `previous` (the week before).
 
@@ -286,7 +254,7 @@ def build_digest(
     module_rows = [
         ModuleCount(
             id=mid,
-            name=_module_name(mid, module_names, language),
+            names=names_of(mid, module_names),
             count=module_counts[mid],
             previous=prev_modules[mid] if compared else None,
             delta=_delta(module_counts[mid], prev_modules[mid]) if compared else None,
@@ -300,7 +268,7 @@ def build_digest(
         KindCount(id=kind, count=kind_counts[kind], previous=prev_kinds[kind] if compared else None)
         for kind in sorted(
             set(kind_counts) | set(prev_kinds),
-            key=lambda k: (-kind_counts[k], -prev_kinds[k], _KIND_ORDER.get(k, 99), k),
+            key=lambda k: (-kind_counts[k], -prev_kinds[k], KIND_ORDER.get(k, 99), k),
         )
     ]
 
@@ -352,7 +320,6 @@ def build_digest(
         sizes_unknown=sizes_unknown,
     )
 
-    span = span_of(window.label)
     by_id = {m.id: m for m in module_rows}
     not_themes = auxiliary | fallback
     rules = theme_rules or ThemeRules(
@@ -374,22 +341,21 @@ def build_digest(
         baseline_weeks=baseline_weeks,
     )
     by_number = {i.number: i for i in items}
-    highlights = theme_highlights(theme_result, by_number, module_names, language, span)
+    highlights = theme_highlights(theme_result, by_number, module_names)
     themes = [h.theme_id for h in highlights[:DOMINANT_THEMES]]
     relands = relanded([i.source.pr for i in items])
-    recommendations = _recommendations(by_rank, by_id, language, span, set(relands))
+    recommendations = _recommendations(by_rank, by_id, set(relands))
     quiet = [m.id for m in module_rows if m.count == 0 and (m.previous or 0) > 0]
     core_untested = [
         i.number for i in by_rank if {"core-path", "missing-tests"} <= set(i.risk_flags)
     ]
 
-    digest = Digest(
+    return Digest(
         repo=repo,
         week=window.label,
         start=window.start,
         end=window.end,
         timezone=timezone,
-        language=language,
         totals=totals,
         modules=module_rows,
         kinds=kinds,
@@ -413,14 +379,12 @@ def build_digest(
         history_weeks=theme_result.history_weeks,
         history_labels=theme_result.history_labels,
         theme_result=theme_result,
-        fading=_fading(theme_result, module_names, language),
+        fading=_fading(theme_result, module_names),
         scope=scope,
         history=trends,
-        archive_url=archive_url,
+        archive_base=archive_base,
         relanded=[Reland(r, relands[r]) for r in flagged.get("revert", []) if r in relands],
     )
-    digest.summary_text = summary_text(digest)
-    return digest
 
 
 def pr_row(apr: AnalyzedPR, *, number: int | None = None, url: str | None = None) -> PRRow:
@@ -488,319 +452,105 @@ def theme_doc(apr: AnalyzedPR, auxiliary: Collection[str], key: bool = False) ->
     )
 
 
-def _theme_name(theme: Theme | Fading, names: Mapping[str, tuple[str, str]], language: str) -> str:
-    """An area by its module's name in the digest's language (the same every week), an
-    initiative by its proper name."""
+def _theme_names(theme: Theme | Fading, names: Mapping[str, ModuleNames]) -> ModuleNames | None:
+    """An area is named by its module (the same every week, in each language); an
+    initiative by its proper name (None here)."""
     if theme.named_by_module and theme.module:
-        return _module_name(theme.module, names, language)
-    return theme.name
+        return names_of(theme.module, names)
+    return None
 
 
-def _fading(
-    result: ThemeResult, names: Mapping[str, tuple[str, str]], language: str
-) -> list[FadingTheme]:
+def _fading(result: ThemeResult, names: Mapping[str, ModuleNames]) -> list[FadingTheme]:
     return [
         FadingTheme(
             id=f.id,
-            name=_theme_name(f, names, language),
+            name=f.name,
             last_week=f.last_week,
             this_week=f.this_week,
             highlight=f.highlight,
             module=f.module,
+            names=_theme_names(f, names),
         )
         for f in result.fading
     ]
 
 
-def _average(value: float | None) -> str:
-    value = value or 0.0
-    shown = f"{value:.0f}" if value >= 10 or value == int(value) else f"{value:.1f}"
-    return shown
-
-
-def _theme_head(theme: Theme, language: str, span: str) -> str:
-    """Count and trend against last week's highlight of the theme; the weekly mean of the
-    history weeks is quoted beside it, never instead."""
-    count = len(theme.members)
-    if theme.trend == "unknown":
-        if theme.history_weeks == 0:
-            return i18n.t(language, "theme.unknown", span=span, count=count)
-        head = i18n.t(language, "theme.trend.unheld", span=span, count=count)
-    elif theme.trend == "continuing" and theme.last_week is not None:
-        head = i18n.t(
-            language, "theme.continuing", span=span, count=count, previous=theme.last_week
-        )
-    else:
-        head = i18n.t(
-            language, f"theme.trend.{theme.trend}", span=span, count=count, previous=theme.last_week
-        )
-    if theme.baseline is not None and theme.history_weeks:
-        average = i18n.t(
-            language,
-            "theme.trend.average",
-            average=_average(theme.baseline),
-            weeks=theme.history_weeks,
-        )
-        head = f"{head}{'' if language == 'zh' else ' '}{average}"
-    return head
-
-
-def _theme_authors(theme: Theme, language: str) -> str | None:
-    if not theme.authors:
-        return None
-    shown = [
-        i18n.t(language, "theme.author_item", name=name, count=count) if count > 1 else name
-        for name, count in theme.authors[:THEME_AUTHORS]
-    ]
-    rest = len(theme.authors) - len(shown)
-    if rest:
-        return i18n.t(
-            language, "theme.authors_more", authors=i18n.join(shown, language), count=rest
-        )
-    return i18n.t(language, "theme.authors", authors=i18n.join(shown, language))
+def _purposes(members: Sequence[_Item]) -> list[tuple[int, str]]:
+    """(PR, purpose) of the members whose description states one, in member order, up to
+    what either language's highlight quotes (bot.digest.prose.quoted_purposes): the first
+    THEME_SENTENCES, and as many in Chinese or, for one of them, in English."""
+    out: list[tuple[int, str]] = []
+    quotable_in_zh = 0
+    english = 0
+    for item in members:
+        if len(out) >= THEME_SENTENCES and quotable_in_zh >= THEME_SENTENCES:
+            break
+        pr = item.source.pr
+        why = purpose(pr.body or "", pr.title)
+        if not why:
+            continue
+        out.append((pr.number, why))
+        if has_cjk(why):
+            quotable_in_zh += 1
+        elif english < THEME_SENTENCES_ZH:
+            quotable_in_zh += 1
+            english += 1
+    return out
 
 
 def theme_highlights(
     result: ThemeResult,
     items: Mapping[int, _Item],
-    names: Mapping[str, tuple[str, str]],
-    language: str,
-    span: str,
+    names: Mapping[str, ModuleNames],
 ) -> list[Highlight]:
-    """One highlight per theme: its trend, leading authors, claimed gains (metric kept)
-    and what the top PRs' descriptions say they change. Every figure is a member count or
-    a history count of the theme; nothing else is stated."""
-    sep = " " if language == "en" else ""
+    """One highlight per theme, as data: its trend and counts, leading authors, best
+    claims, what the top PRs' titles change and why their descriptions say they do.
+    Every figure is a member count or a history count of the theme."""
     out = []
     for theme in result.themes:
         members = [items[n] for n in theme.numbers if n in items]
-        sentences = [_theme_head(theme, language, span)]
-        authors = _theme_authors(theme, language)
-        if authors:
-            sentences.append(authors)
         claims = [
-            i18n.t(
-                language, "highlight.claim_item", pr=f"#{i.number}", claim=claim_text(c, language)
-            )
+            (i.number, c)
             for i in members
             # Extraction keeps no bare figure; a claim naming its metric reads best.
             for c in sorted(i.source.analysis.claims, key=lambda c: c.metric is None)[:1]
-        ]
-        if claims:
-            sentences.append(
-                i18n.t(language, "theme.claims", claims=i18n.join(claims[:THEME_CLAIMS], language))
-            )
-        changes = {i.number: title_change(i.source.pr.title, i.kind) for i in members[:THEME_FACTS]}
-        opening = change_sentence(
-            [(i.number, changes[i.number]) for i in members[:THEME_FACTS]], language, span
+        ][:THEME_CLAIMS]
+        head = ThemeHead(
+            count=len(theme.members),
+            trend=theme.trend,
+            last_week=theme.last_week,
+            history_weeks=theme.history_weeks,
+            baseline=theme.baseline,
+            authors=list(theme.authors[:THEME_AUTHORS]),
+            more_authors=max(len(theme.authors) - THEME_AUTHORS, 0),
+            claims=claims,
+            purposes=_purposes(members),
         )
-        if opening:
-            sentences.insert(0, opening)
-            # The opening already says 本周/本期; the count after it says 共 ("in all").
-            sentences[1] = (
-                _ZH_SPAN_START.sub("共 ", sentences[1]) if language == "zh" else sentences[1]
-            )
-        said: list[str] = []
-        english = 0  # quotes in English inside a Chinese highlight
-        for item in members:
-            pr = item.source.pr
-            why = purpose(pr.body or "", pr.title)
-            if why and language != "en" and not _has_cjk(why):
-                if english == THEME_SENTENCES_ZH:
-                    continue
-                english += 1
-            if why:
-                said.append(quote_purpose(pr.number, why, language))
-            if len(said) == THEME_SENTENCES:
-                break
         facts: list[ThemeFact] = [
             {
                 "number": i.number,
                 "summary": summarize(i.source.pr.body or "", i.source.pr.title),
                 "claims": [c.text for c in i.source.analysis.claims],
-                "change": change_phrase(changes[i.number], i.number, language),
+                "change": title_change(i.source.pr.title, i.kind),
                 "purpose": purpose(i.source.pr.body or "", i.source.pr.title) or "",
             }
             for i in members[:THEME_FACTS]
         ]
-        text = sep.join(sentences)
-        if said:
-            # Quoted descriptions keep their language; a space keeps Latin text apart.
-            text += " " + " ".join(said)
         out.append(
             Highlight(
-                theme=_theme_name(theme, names, language),
+                theme=theme.name,
                 theme_id=theme.id,
                 prs=[i.number for i in members],
-                text=text,
                 trend=theme.trend,
                 previous=theme.last_week,
                 terms=list(theme.terms),
                 module=theme.module,
                 facts=facts,
+                names=_theme_names(theme, names),
+                head=head,
             )
         )
     return out
-
-
-_ZH_SPAN_START = re.compile(r"^(?:本周|本期)\s*")
-# A lower-case English word (not an identifier such as DeepseekV4, W4A8, `dsa.py`).
-_PROSE_WORD = re.compile(r"(?<![\w`./-])[a-z]{2,}(?:-[a-z]+)*(?![\w`./-])")
-# Where a title's object stops naming the thing and starts saying where, why or how
-# ("attention sink support | to AITer flash attention backend", "Native W4A16 kernel | —
-# fp16"): a Chinese digest keeps the head, so a sentence of four changes is not a wall of
-# quoted English.
-_ZH_CUT = re.compile(
-    r"\s+(?:due\s+to|because\s+of|caused\s+by|for|to|in|on|with|from|by|via|when|if|using|so|"
-    r"that|because|instead|at|into|during|after|before|without|across|under|per|through|as|"
-    r"where|which|whose|while|between)\s+|\s+[—–-]+\s+|\s*[(\[]|"
-    r"[;:.]\s|\.{3}|…",
-    re.IGNORECASE,
-)
-_ZH_LEADING = re.compile(r"^(?:for|to|in|on|with|the|a|an)\s+", re.IGNORECASE)
-_ZH_AND_WORD = re.compile(r"\s+and\s+([A-Za-z]+)\b")
-_ZH_AND = re.compile(r",?\s+(?:and|&)\s+|\s*,\s+")
-ZH_LIST_ITEMS = 2  # a longer list of objects names its first two, then 等 ("and others")
-ZH_MAX_WORDS = 7  # a longer head of two listed parts keeps the first
-ZH_QUOTE_WORDS = 3  # a head with this many plain English words is quoted as the author's
-
-
-def _names_something(head: str) -> bool:
-    words = head.split()
-    return len(words) >= 2 or any(not _PROSE_WORD.fullmatch(w) for w in words)
-
-
-def zh_object(text: str) -> str:
-    """A title's object for a Chinese sentence: its head noun phrase ("the Tree Attention
-    backend for X" -> "Tree Attention backend"), lists joined with 与/、, identifiers bare,
-    and quoted only when plain English words remain (the author's words, not a
-    translation)."""
-    text = _ZH_LEADING.sub("", text.strip())
-    # "wheel build and Replace hardcoded …": a second change starts at "and <verb>".
-    second = next((m for m in _ZH_AND_WORD.finditer(text) if starts_a_change(m.group(1))), None)
-    text = text[: second.start()] if second else text
-    # The first cut whose head still names something: "mechanism | to configure …" does not.
-    head = next(
-        (
-            text[: c.start()].strip()
-            for c in _ZH_CUT.finditer(text)
-            if _names_something(text[: c.start()])
-        ),
-        text,
-    )
-    parts = [p for p in _ZH_AND.split(head) if p]
-    if len(head.split()) > ZH_MAX_WORDS and len(parts) == ZH_LIST_ITEMS:
-        head, parts = (
-            parts[0],
-            parts[:1],
-        )  # "X bypassing padding, 20% kernel performance improvement": X
-    if len(parts) > ZH_LIST_ITEMS:
-        head = "、".join(parts[:ZH_LIST_ITEMS]) + " 等"
-    elif len(parts) > 1:
-        head = "、".join(parts[:-1]) + " 与 " + parts[-1]
-    head = head.rstrip(" ,;:.") or text
-    if len(_PROSE_WORD.findall(head)) >= ZH_QUOTE_WORDS:
-        return i18n.t("zh", "change.quoted", what=head)
-    return head
-
-
-# "… and improve throughput" after the sentence's "fixes": the second verb agrees with it.
-_EN_AND_VERB = re.compile(r"(?<=\s)and\s+([a-z]+)(?=\s+(?!(?:for|of|to|in|on|with)\b)\w)")
-
-
-def _base_verb(word: str) -> bool:
-    return not word.endswith(("s", "ed", "ing")) and starts_a_change(word)
-
-
-def en_object(text: str) -> str:
-    """The object as the title writes it, a second verb in the base form ("X and improve
-    Y") made to agree with the sentence's third-person verb ("fixes X and improves Y")."""
-    return _EN_AND_VERB.sub(
-        lambda m: "and " + (third_person(m[1]) if _base_verb(m[1]) else m[1]), text
-    )
-
-
-def _object(change: Change, language: str) -> str:
-    """The object as the title writes it (English, see en_object); in a Chinese digest its
-    head, see zh_object."""
-    return en_object(change.object) if language == "en" else zh_object(change.object)
-
-
-def _act(change: Change, what: str, language: str) -> str:
-    """The change's action on `what` in the digest's language; a verb the catalogue does not
-    word is conjugated in English and kept as the title writes it in Chinese."""
-    verb = change.verb and (
-        third_person(change.verb) if language == "en" else change.verb.capitalize()
-    )
-    return _tight(i18n.t(language, f"change.{change.action}", what=what, verb=verb), language)
-
-
-def change_phrase(change: Change | None, number: int, language: str) -> str:
-    """ "adds the Cohere EAGLE draft model (#42078)" / "新增 Cohere EAGLE draft model（#42078）";
-    "" for a title without a known verb."""
-    if change is None:
-        return ""
-    what = i18n.t(language, "change.ref", what=_object(change, language), pr=f"#{number}")
-    return _act(change, what, language)
-
-
-def title_summary(title: str, kind: str, language: str) -> str:
-    """What a title says the PR does, in the digest's language ("adds Gemma4 MTP support" /
-    "新增“Gemma4 MTP support”"): the key-PR table's summary for a PR without a description,
-    instead of repeating its title."""
-    change = title_change(title, kind)
-    if change is None:
-        return title
-    text = _act(change, _object(change, language), language)
-    return text[:1].upper() + text[1:] if language == "en" else text
-
-
-def _tight(text: str, language: str) -> str:
-    # Chinese needs no space between a verb and a quotation mark ("修复“…”").
-    return text.replace(" “", "“") if language == "zh" else text
-
-
-def change_sentence(
-    changes: Sequence[tuple[int, Change | None]], language: str, span: str
-) -> str | None:
-    """What a group did: its lead PRs' changes, those with the same action together
-    ("adds A (#1) and B (#2); fixes C (#3)"); None when no title says anything."""
-    grouped: dict[tuple[str, str], list[str]] = {}
-    actions: dict[tuple[str, str], Change] = {}
-    said: dict[tuple[str, str], set[str]] = {}
-    for number, change in changes:
-        if change is None or says_little(change):
-            continue
-        if sum(len(v) for v in grouped.values()) == LEAD_PRS:
-            break
-        what = _object(change, language)
-        key = (change.action, change.verb)
-        if what in said.get(key, ()):
-            continue  # "adds attention ut (#1), attention ut (#2)": one says it
-        said.setdefault(key, set()).add(what)
-        ref = i18n.t(language, "change.ref", what=what, pr=f"#{number}")
-        actions.setdefault(key, change)
-        grouped.setdefault(key, []).append(ref)
-    if not grouped:
-        return None
-    parts = [
-        _act(actions[key], i18n.join(refs, language), language) for key, refs in grouped.items()
-    ]
-    joined = ("; " if language == "en" else "，").join(parts)
-    return i18n.t(language, "highlight.changes", span=span, changes=joined)
-
-
-def _has_cjk(text: str) -> bool:
-    return any("\u4e00" <= ch <= "\u9fff" for ch in text)
-
-
-def quote_purpose(number: int, text: str, language: str) -> str:
-    """A description's purpose sentence, quoted and marked as the author's words (and, in
-    a Chinese digest, as English when it is)."""
-    text = text.rstrip("。.") if language == "zh" else text
-    english = language == "zh" and not _has_cjk(text)
-    key = "highlight.purpose_en" if english else "highlight.purpose"
-    return i18n.t(language, key, pr=f"#{number}", text=text)
 
 
 # ------------------------------------------------------------------ recommendations
@@ -809,8 +559,6 @@ def quote_purpose(number: int, text: str, language: str) -> str:
 def _recommendations(
     by_rank: Sequence[_Item],
     modules: Mapping[str, ModuleCount],
-    language: str,
-    span: str,
     relanded: Collection[int] = (),
 ) -> list[Recommendation]:
     """Data-driven follow-ups, most urgent rule first; each names its PRs. A revert whose
@@ -819,13 +567,13 @@ def _recommendations(
     def having(*flags: str) -> list[int]:
         return [i.number for i in by_rank if all(f in i.risk_flags for f in flags)]
 
-    rules: list[tuple[str, list[int], dict[str, str]]] = [
-        ("tests-for-core-path", having("core-path", "missing-tests"), {}),
-        ("release-notes-breaking", having("breaking"), {}),
-        ("revert-follow-up", [n for n in having("revert") if n not in relanded], {}),
-        ("watch-dependencies", having("dependency"), {}),
-        ("split-large", having("large"), {}),
-        ("verify-claims", [i.number for i in by_rank if i.has_claims], {}),
+    rules = [
+        Recommendation(having("core-path", "missing-tests"), "tests-for-core-path"),
+        Recommendation(having("breaking"), "release-notes-breaking"),
+        Recommendation([n for n in having("revert") if n not in relanded], "revert-follow-up"),
+        Recommendation(having("dependency"), "watch-dependencies"),
+        Recommendation(having("large"), "split-large"),
+        Recommendation([i.number for i in by_rank if i.has_claims], "verify-claims"),
     ]
     surges = [
         m
@@ -837,123 +585,7 @@ def _recommendations(
     ]
     for module in sorted(surges, key=lambda m: (-(m.delta or 0), m.id)):
         numbers = [i.number for i in by_rank if module.id in i.modules]
-        extra = {"module": module.name, "percent": i18n.percent(module.delta or 0, language)}
-        rules.append(("cross-platform", numbers, extra))
-
-    out = []
-    for rule_id, numbers, extra in rules:
-        if not numbers:
-            continue
-        text = i18n.t(
-            language,
-            f"rec.{rule_id}",
-            span=span,
-            count=len(numbers),
-            prs=_refs(numbers, language),
-            **extra,
+        rules.append(
+            Recommendation(numbers, "cross-platform", module=module.names, percent=module.delta)
         )
-        out.append(Recommendation(text=text, prs=numbers, id=rule_id))
-    return out
-
-
-# ------------------------------------------------------------------ summary
-
-
-def summary_text(digest: Digest) -> str:
-    """The rule-based summary paragraph (the narrative model may replace it): the week's
-    news first, then the totals as separate facts and the risks; data caveats last."""
-    lang, span = digest.language, digest.span
-    sep = " " if lang == "en" else ""
-    if digest.totals.merged == 0:
-        text = i18n.t(lang, "summary.empty", repo=digest.repo)
-    else:
-        text = sep.join(_summary_sentences(digest))
-    status = status_message(digest)
-    if status is not None:
-        text = text + sep + i18n.t(lang, status, span=span)
-    return text
-
-
-def _summary_sentences(digest: Digest) -> list[str]:
-    lang, span = digest.language, digest.span
-    totals = digest.totals
-    sentences: list[str] = []
-    items = [
-        i18n.t(lang, "summary.theme_item", name=h.theme, count=len(h.prs))
-        for h in digest.highlights
-        if h.theme_id in digest.themes
-    ]
-    if not items:
-        # PRs without any module still have kinds: never leave the themes out.
-        kinds = sorted(digest.kinds, key=lambda k: (-k.count, _KIND_ORDER.get(k.id, 99)))
-        items = [
-            i18n.t(lang, "summary.theme_item", name=i18n.kind_name(k.id, lang), count=k.count)
-            for k in kinds[:3]
-            if k.count
-        ]
-    if items:
-        sentences.append(i18n.t(lang, "summary.news", span=span, themes=i18n.join(items, lang)))
-    # Part of the news: what last week's digest led with and this week's does not.
-    fading = fading_text(digest)
-    if fading:
-        sentences.append(fading)
-    # One fact per clause: "其中 24 个被标记为重点 PR，来自 131 位贡献者" read as if the 131
-    # people wrote the 24 key PRs. No "0" inside a sentence either ("adding 0 lines" for a
-    # week whose sizes are unknown).
-    sizes = {}
-    msg_id = "summary.counts"
-    if totals.additions is None or totals.deletions is None:
-        msg_id += "_nolines"
-    else:
-        sizes = {"additions": totals.additions, "deletions": totals.deletions}
-    sentences.append(
-        i18n.t(
-            lang,
-            msg_id,
-            span=span,
-            repo=digest.repo,
-            merged=totals.merged,
-            contributors=totals.contributors,
-            **sizes,
-        )
-    )
-    sentences.append(
-        i18n.t(lang, "summary.key", key=totals.key) if totals.key else i18n.t(lang, "summary.nokey")
-    )
-    risks = []
-    if digest.core_untested:
-        risks.append(i18n.t(lang, "risk.core_untested", count=len(digest.core_untested)))
-    counts = {f.id: f.count for f in digest.flags if f.count}
-    for flag in risk_order(counts):
-        key = f"risk.{flag}"
-        risks.append(
-            i18n.t(lang, key, count=counts[flag])
-            if key in i18n.MESSAGES
-            else f"{flag} {counts[flag]}"
-        )
-        if flag == "revert" and digest.relanded:
-            risks[-1] += i18n.t(lang, "risk.revert_relanded_count", count=len(digest.relanded))
-    if risks:
-        sentences.append(i18n.t(lang, "summary.flags", items=i18n.join(risks, lang)))
-    elif not totals.files_unknown:
-        # With PRs lacking a file list, the title-only sentence below already says their
-        # file-based risks are unknown; "no risk flag" would claim more than is known.
-        sentences.append(i18n.t(lang, "summary.no_flags", span=span))
-    if digest.new_contributors:
-        sentences.append(
-            i18n.t(lang, "summary.new_contributors", names=_names(digest.new_contributors, lang))
-        )
-    # Caveats about the data come last: they qualify the facts above.
-    if totals.files_unknown:
-        from_titles = sum(1 for k in digest.key_prs if k.scored_from_titles)
-        sentences.append(
-            i18n.t(
-                lang,
-                "summary.title_only_keys" if from_titles else "summary.title_only",
-                count=totals.files_unknown,
-                keys=from_titles,
-            )
-        )
-    if totals.new_contributors is None:
-        sentences.append(i18n.t(lang, "summary.new_contributors_unknown"))
-    return sentences
+    return [rule for rule in rules if rule.prs]

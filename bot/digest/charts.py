@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from bot.core import i18n
+from bot.digest.history import module_name
 from bot.digest.model import Digest
 
 if TYPE_CHECKING:
@@ -67,8 +68,7 @@ class ChartData:
         )
 
 
-def chart_data(digest: Digest, top: int = TOP_MODULES) -> ChartData:
-    lang = digest.language
+def chart_data(digest: Digest, lang: str, top: int = TOP_MODULES) -> ChartData:
     history = digest.history
     weeks = list(history.weeks) if history else []
     merged = list(history.merged) if history else []
@@ -76,7 +76,7 @@ def chart_data(digest: Digest, top: int = TOP_MODULES) -> ChartData:
     if history is not None:
         for module in history.modules[:top]:
             word = i18n.t(lang, f"history.direction.{module.direction or 'unknown'}")
-            modules.append((module.name, list(module.series), word))
+            modules.append((module_name(module.names, lang), list(module.series), word))
     return ChartData(
         repo=digest.repo,
         language=lang,
@@ -99,14 +99,13 @@ def responsive(draw: Callable[[int, int], str]) -> str:
     )
 
 
-def svg_charts(digest: Digest) -> dict[str, list[str]]:
+def svg_charts(digest: Digest, lang: str) -> dict[str, list[str]]:
     """Inline SVG for render_html: the weekly merged count and small multiples under the
     "history" heading, this week's kinds at the end of "trends"."""
     # Lazy: formatters.svg (~30 ms) loads only for HTML charts.
     from formatters.svg import bar_chart, hbar_chart, small_multiples
 
-    lang = digest.language
-    data = chart_data(digest)
+    data = chart_data(digest, lang)
     kinds = [(i18n.kind_name(k.id, lang), k.count) for k in digest.kinds if k.count]
     kinds_title = i18n.t(lang, "chart.kinds", span=digest.span)
 
@@ -144,7 +143,7 @@ def svg_charts(digest: Digest) -> dict[str, list[str]]:
     return charts
 
 
-def png_chart(digest: Digest, *, force_latin: bool = False) -> PngChart:
+def png_chart(digest: Digest, lang: str, *, force_latin: bool = False) -> PngChart:
     """The trends chart for Slack/Discord threads (module trends + weekly merged count).
 
     A Chinese digest without an installed CJK font is drawn with English words and module
@@ -152,17 +151,17 @@ def png_chart(digest: Digest, *, force_latin: bool = False) -> PngChart:
     # Lazy: formatters.png and matplotlib load only when a PNG chart is posted.
     from formatters.png import cjk_font, render_trends_png
 
-    data = chart_data(digest)
+    data = chart_data(digest, lang)
     drawn = data
     weeks = len(digest.history.weeks) if digest.history is not None else 0
-    title = f"{digest.repo} · " + i18n.t(digest.language, "section.history", weeks=weeks)
-    if digest.language != "en" and (force_latin or cjk_font() is None):
+    title = f"{digest.repo} · " + i18n.t(lang, "section.history", weeks=weeks)
+    if lang != "en" and (force_latin or cjk_font() is None):
         if not force_latin:
             log.warning(
                 "no CJK font found (install fonts-noto-cjk); the %s chart uses English labels",
-                digest.language,
+                lang,
             )
-        drawn = chart_data(_latin(digest))
+        drawn = chart_data(_latin(digest), "en")
         title = f"{digest.repo} · " + i18n.t("en", "section.history", weeks=weeks)
     return render_trends_png(
         weeks=drawn.weeks,
@@ -180,11 +179,10 @@ def png_chart(digest: Digest, *, force_latin: bool = False) -> PngChart:
 def _latin(digest: Digest) -> Digest:
     """The digest seen in English with module ids as names (for a chart without CJK font)."""
     latin = copy.copy(digest)
-    latin.language = "en"
     if digest.history is not None:
         history = copy.copy(digest.history)
         history.modules = [copy.copy(m) for m in digest.history.modules]
         for module in history.modules:
-            module.name = module.id
+            module.names = (module.id, "")
         latin.history = history
     return latin

@@ -1,4 +1,5 @@
-"""Digest → localized neutral Document (the one thing every renderer renders).
+"""Digest → localized neutral Document (the one thing every renderer renders), in the
+language asked for: the Digest itself is language-neutral (bot.digest.prose writes it).
 
 Section order follows issue 4: summary, highlights, trends, risks, key PRs,
 recommendations; the header is the Document title/context, the footer its footer.
@@ -31,16 +32,19 @@ from bot.core.document import (
     Text,
 )
 from bot.core.weeks import WEEK_PATTERN, Window
-from bot.digest.build import (
-    CORE_UNTESTED,
-    HIGHLIGHT_PRS,
-    risk_order,
-    status_message,
+from bot.digest.archive_paths import week_url
+from bot.digest.build import CORE_UNTESTED, HIGHLIGHT_PRS, risk_order, status_message
+from bot.digest.history import module_name, sparkline
+from bot.digest.model import Digest, KeyPR, PRRow
+from bot.digest.prose import (
+    fading_text,
+    highlight_text,
+    module_names,
+    recommendation_text,
+    summary_of,
+    theme_name,
     title_summary,
 )
-from bot.digest.history import sparkline
-from bot.digest.model import Digest, KeyPR, PRRow
-from bot.digest.themes_report import fading_text
 
 # Risk lines, risk details and the trends table list everything: the issue asks for the
 # PRs per flag, and the chat formatters split long lists into several messages themselves.
@@ -89,22 +93,20 @@ def _refs(numbers: list[int], urls: Mapping[int, str], lang: str) -> list[Span]:
     return spans
 
 
-def title_and_context(digest: Digest) -> tuple[str, str]:
-    lang = digest.language
+def title_and_context(digest: Digest, lang: str) -> tuple[str, str]:
     week = WEEK_PATTERN.match(digest.week)
     if week:
         title = i18n.t(lang, "title.week", repo=digest.repo, year=week[1], week=int(week[2]))
     else:
         title = i18n.t(lang, "title.window", repo=digest.repo, label=digest.week)
     if digest.scope:
-        title = i18n.t(lang, "title.scope", modules=scope_names(digest), title=title)
-    return title, context_line(digest)
+        title = i18n.t(lang, "title.scope", modules=scope_names(digest, lang), title=title)
+    return title, context_line(digest, lang)
 
 
-def context_line(digest: Digest) -> str:
+def context_line(digest: Digest, lang: str) -> str:
     """The dates line under a digest's title (an organisation digest's too), flagged when
     the window is incomplete."""
-    lang = digest.language
     start, end = i18n.window_bounds(digest.start, digest.end, lang)
     context = i18n.t(
         lang,
@@ -132,21 +134,21 @@ def scope_key(modules: Sequence[str]) -> str:
     return f":modules={','.join(sorted(set(modules)))}" if modules else ""
 
 
-def digest_document(digest: Digest) -> Document:
-    lang = digest.language
+def digest_document(digest: Digest, lang: str) -> Document:
+    """The digest as a Document in `lang`."""
     urls = {row.number: row.url for row in digest.prs}
     rows = {row.number: row for row in digest.prs}
-    title, context = title_and_context(digest)
+    title, context = title_and_context(digest, lang)
 
-    sections = [_summary(digest, urls)]
+    sections = [_summary(digest, lang, urls)]
     if digest.totals.merged:
         sections += [
-            _highlights(digest, urls),
-            _trends(digest),
-            *([_history(digest)] if digest.history is not None else []),
-            _risks(digest, urls, rows),
-            _key_prs(digest),
-            _recommendations(digest, urls),
+            _highlights(digest, lang, urls),
+            _trends(digest, lang),
+            *([_history(digest, lang)] if digest.history is not None else []),
+            _risks(digest, lang, urls, rows),
+            _key_prs(digest, lang),
+            _recommendations(digest, lang, urls),
         ]
 
     example = (
@@ -159,8 +161,9 @@ def digest_document(digest: Digest) -> Document:
     modules = list(digest.scope) + [h.module for h in digest.highlights if h.module]
     modules += [m.id for m in digest.modules if m.count]
     footer = i18n.t(lang, "footer", example=str(example), module=(modules or ["rocm"])[0])
-    if digest.archive_url:
-        footer += _sep(lang) + i18n.t(lang, "footer.archive", url=digest.archive_url)
+    archive_url = week_url(digest.archive_base, digest.repo, digest.week, lang)
+    if archive_url:
+        footer += _sep(lang) + i18n.t(lang, "footer.archive", url=archive_url)
     if digest.narrative_model:
         footer += _sep(lang) + i18n.t(lang, "footer.narrative", model=digest.narrative_model)
 
@@ -169,7 +172,7 @@ def digest_document(digest: Digest) -> Document:
         title=title,
         context=context,
         sections=tuple(sections),
-        fallback=shorten(f"{title}: {digest.summary_text}", 280),
+        fallback=shorten(f"{title}: {summary_of(digest, lang)}", 280),
         lead_sections=1,
         footer=footer,
         meta={
@@ -181,17 +184,17 @@ def digest_document(digest: Digest) -> Document:
     )
 
 
-def _summary(digest: Digest, urls: Mapping[int, str]) -> Section:
-    lang = digest.language
+def _summary(digest: Digest, lang: str, urls: Mapping[int, str]) -> Section:
     blocks: list[Block] = []
-    text = linkify(digest.summary_text, urls)
+    summary = summary_of(digest, lang)
+    text = linkify(summary, urls)
     status = status_message(digest)
     if status is not None:
         # The warning is in bold so it survives every platform's rendering; like every data
         # caveat it closes the summary, which opens with the week's news (the header line
         # above already carries "⚠ incomplete").
         warning = i18n.t(lang, status, span=digest.span)
-        rest = digest.summary_text.removesuffix(warning).rstrip()
+        rest = summary.removesuffix(warning).rstrip()
         text = (*linkify(rest, urls), Text(_sep(lang)), Strong("⚠ " + warning))
     blocks.append(Paragraph(text))
     if digest.totals.merged:
@@ -200,7 +203,7 @@ def _summary(digest: Digest, urls: Mapping[int, str]) -> Section:
             (i18n.t(lang, "fact.merged"), (Text(i18n.number(totals.merged, lang)),)),
             (i18n.t(lang, "fact.key"), (Text(i18n.number(totals.key, lang)),)),
             (i18n.t(lang, "fact.contributors"), (Text(i18n.number(totals.contributors, lang)),)),
-            (i18n.t(lang, "fact.lines"), (Text(_lines_fact(digest)),)),
+            (i18n.t(lang, "fact.lines"), (Text(_lines_fact(digest, lang)),)),
         ]
         # Always stated: "unknown" (no GitHub) must not read as "none".
         if totals.new_contributors is None:
@@ -219,9 +222,9 @@ def _summary(digest: Digest, urls: Mapping[int, str]) -> Section:
     return Section("summary", i18n.t(lang, "section.summary"), tuple(blocks))
 
 
-def _lines_fact(digest: Digest) -> str:
+def _lines_fact(digest: Digest, lang: str) -> str:
     """+A / −D, "unknown" when no PR's size is known, with the unknown count otherwise."""
-    lang, totals = digest.language, digest.totals
+    totals = digest.totals
     if totals.additions is None or totals.deletions is None:
         return i18n.t(lang, "fact.lines_unknown")
     values = {
@@ -237,14 +240,13 @@ def _flag_names(flags: list[str], lang: str) -> str:
     return i18n.join((i18n.flag_name(f, lang) for f in flags), lang)
 
 
-def _highlights(digest: Digest, urls: Mapping[int, str]) -> Section:
-    lang = digest.language
+def _highlights(digest: Digest, lang: str, urls: Mapping[int, str]) -> Section:
     key = {k.number: k for k in digest.key_prs}
     rows = {row.number: row for row in digest.prs}
     blocks: list[Block] = []
     for n, highlight in enumerate(digest.highlights, 1):
-        spans: list[Span] = [Strong(f"{n}. {highlight.theme}"), Text(" ")]
-        spans += linkify(highlight.text, urls)
+        spans: list[Span] = [Strong(f"{n}. {theme_name(highlight, lang)}"), Text(" ")]
+        spans += linkify(highlight_text(highlight, lang, digest.span), urls)
         if highlight.model_written and digest.narrative_model:
             note = i18n.t(lang, "highlight.model_written", model=digest.narrative_model)
             spans.append(Text(_sep(lang) + note))
@@ -273,7 +275,7 @@ def _highlights(digest: Digest, urls: Mapping[int, str]) -> Section:
     title = i18n.t(lang, "section.highlights", span=digest.span)
     if not blocks:
         blocks.append(Paragraph((Text(i18n.t(lang, "theme.none", span=digest.span)),)))
-    fading = fading_text(digest)  # last week's themes that are gone or fell by half
+    fading = fading_text(digest, lang)  # last week's themes that are gone or fell by half
     if fading:
         blocks.append(Paragraph((Text(fading),)))
     return Section("highlights", title, tuple(blocks))
@@ -283,8 +285,8 @@ def _trend_cell(count: int, previous: int, lang: str) -> Inline:
     return (Text(i18n.trend(count, previous, lang)),)
 
 
-def _trends(digest: Digest) -> Section:
-    lang, span = digest.language, digest.span
+def _trends(digest: Digest, lang: str) -> Section:
+    span = digest.span
     # Every module with activity; modules that went quiet are named below the table.
     active = [m for m in digest.modules if m.count]
     blocks: list[Block] = []
@@ -297,7 +299,7 @@ def _trends(digest: Digest) -> Section:
         align: tuple[str, ...] = ("l", "r", "r", "r")
         module_rows: tuple[tuple[Inline, ...], ...] = tuple(
             (
-                (Text(m.name),),
+                (Text(module_name(m.names, lang)),),
                 (Text(i18n.number(m.count, lang)),),
                 (Text(i18n.number(m.previous or 0, lang)),),
                 _trend_cell(m.count, m.previous or 0, lang),
@@ -320,7 +322,10 @@ def _trends(digest: Digest) -> Section:
         blocks.append(Paragraph((Strong("⚠ " + note),)))
         header = (i18n.t(lang, "trends.col.count", span=span),)
         align = ("l", "r")
-        module_rows = tuple(((Text(m.name),), (Text(i18n.number(m.count, lang)),)) for m in active)
+        module_rows = tuple(
+            ((Text(module_name(m.names, lang)),), (Text(i18n.number(m.count, lang)),))
+            for m in active
+        )
         kind_rows = tuple(
             ((Text(i18n.kind_name(k.id, lang)),), (Text(i18n.number(k.count, lang)),))
             for k in digest.kinds
@@ -332,15 +337,15 @@ def _trends(digest: Digest) -> Section:
         Table((i18n.t(lang, "trends.col.kind"), *header), kind_rows, align),
     ]
     if digest.quiet_modules:
-        names = {m.id: m.name for m in digest.modules}
+        names = module_names(digest, lang)
         quiet = i18n.join((names.get(q, q) for q in digest.quiet_modules), lang)
         blocks.append(Paragraph((Text(i18n.t(lang, "trends.quiet", span=span, modules=quiet)),)))
     return Section("trends", i18n.t(lang, "section.trends"), tuple(blocks))
 
 
-def scope_names(digest: Digest) -> str:
+def scope_names(digest: Digest, lang: str) -> str:
     """The module digest's modules by name ("ROCm / AMD", "ROCm、XPU")."""
-    return i18n.separator(digest.language).join(digest.scope_names())
+    return i18n.separator(lang).join(digest.scope_names(lang))
 
 
 # Modules listed in the history table; the JSON holds every module's series.
@@ -359,11 +364,10 @@ def _last(values: list[int | None], lang: str) -> Inline:
     return (Text(i18n.t(lang, "history.unknown") if value is None else i18n.number(value, lang)),)
 
 
-def _history(digest: Digest) -> Section:
+def _history(digest: Digest, lang: str) -> Section:
     """Trends over the last N weeks: sparklines per figure and module, with direction."""
     history = digest.history
     assert history is not None
-    lang = digest.language
     weeks = len(history.weeks)
     title = i18n.t(lang, "section.history", weeks=weeks)
     blocks: list[Block] = []
@@ -423,7 +427,7 @@ def _history(digest: Digest) -> Section:
         )
         module_rows = tuple(
             (
-                (Text(m.name),),
+                (Text(module_name(m.names, lang)),),
                 (Text(sparkline(m.series)),),
                 _last(m.series, lang),
                 _mean(m.series, lang),
@@ -457,8 +461,9 @@ def _previous_label(digest: Digest) -> str:
     return Window(digest.start, digest.end, digest.week).previous().label
 
 
-def _risks(digest: Digest, urls: Mapping[int, str], rows: Mapping[int, PRRow]) -> Section:
-    lang = digest.language
+def _risks(
+    digest: Digest, lang: str, urls: Mapping[int, str], rows: Mapping[int, PRRow]
+) -> Section:
     colon = ": " if lang == "en" else "："
     by_id = {f.id: f for f in digest.flags if f.count}
     items: list[Inline] = []
@@ -537,13 +542,12 @@ def _risks(digest: Digest, urls: Mapping[int, str], rows: Mapping[int, PRRow]) -
     return Section("risks", i18n.t(lang, "section.risks"), tuple(blocks))
 
 
-def _key_prs(digest: Digest) -> Section:
-    lang = digest.language
+def _key_prs(digest: Digest, lang: str) -> Section:
     if not digest.key_prs:
         floor = i18n.score(digest.score_floor, lang)
         none = i18n.t(lang, "keypr.none", span=digest.span, floor=floor)
         return Section("key_prs", i18n.t(lang, "section.key_prs"), (Paragraph((Text(none),)),))
-    names = {m.id: m.name for m in digest.modules}
+    names = module_names(digest, lang)
     rows = tuple(
         (
             (Link(pr.url, f"#{pr.number}"),),
@@ -580,12 +584,15 @@ def _key_summary(pr: KeyPR, lang: str) -> str:
     return pr.summary
 
 
-def _recommendations(digest: Digest, urls: Mapping[int, str]) -> Section:
-    lang = digest.language
+def _recommendations(digest: Digest, lang: str, urls: Mapping[int, str]) -> Section:
     if not digest.recommendations:
         block: Block = Paragraph((Text(i18n.t(lang, "rec.none", span=digest.span)),))
     else:
         block = BulletList(
-            tuple(linkify(r.text, urls) for r in digest.recommendations), ordered=True
+            tuple(
+                linkify(recommendation_text(r, lang, digest.span), urls)
+                for r in digest.recommendations
+            ),
+            ordered=True,
         )
     return Section("recommendations", i18n.t(lang, "section.recommendations"), (block,))

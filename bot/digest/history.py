@@ -57,10 +57,24 @@ class Timeline:
         return week.synced and (self.now is None or week.window.end <= self.now)
 
 
+# A module's (English, Chinese) names; a Chinese "" falls back to the English name.
+ModuleNames = tuple[str, str]
+
+
+def module_name(names: ModuleNames, language: str) -> str:
+    """A module's name in `language`: the Chinese one when there is one, else English."""
+    return names[1] if language == "zh" and names[1] else names[0]
+
+
+def names_of(module: str, names: Mapping[str, ModuleNames]) -> ModuleNames:
+    """The module's name pair; a module without one is named by its id."""
+    return names.get(module) or (module, "")
+
+
 @dataclass(slots=True)
 class ModuleSeries:
     id: str
-    name: str
+    names: ModuleNames
     series: list[int | None]  # None: the week is not complete (unknown, not zero)
     direction: str | None  # rising | falling | steady; None: too few complete weeks
     recent: float | None  # mean PRs a week over the recent complete weeks
@@ -181,8 +195,7 @@ def history_of(
     upto: int | None = None,
     weeks: int | None = None,
     modules: Collection[str] = (),
-    module_names: Mapping[str, tuple[str, str]] | None = None,
-    language: str = "en",
+    module_names: Mapping[str, ModuleNames] | None = None,
 ) -> History:
     """The trend of the `weeks` windows ending at index `upto` (default: the last).
 
@@ -231,10 +244,10 @@ def history_of(
     series_list = []
     for module, series in per_module.items():
         verdict, recent, baseline = direction(series)
-        pair = names.get(module)
-        name = (pair[1] if language == "zh" and pair[1] else pair[0]) if pair else module
         total = sum(v for v in series if v is not None)
-        series_list.append(ModuleSeries(module, name, series, verdict, recent, baseline, total))
+        series_list.append(
+            ModuleSeries(module, names_of(module, names), series, verdict, recent, baseline, total)
+        )
     series_list.sort(key=lambda m: (-m.total, m.id))
     merged_direction, _, _ = direction(merged)
     return History(

@@ -1,32 +1,37 @@
 """The structured weekly digest: every figure here is computed from stored PRs.
 
-`to_json()` gives the CONTRACT keys. Rendering (markdown, HTML, Slack, Discord) goes
-through `bot.digest.document` which turns a Digest into a localized `bot.core.document.Document`.
+The model is language-neutral: it holds figures, members, PR numbers, change facts, claims,
+trend counts, module name pairs and recommendation ids, never a sentence, so one computed
+week serves every language. `bot.digest.prose.digest_json(digest, language)` gives the
+CONTRACT keys with the localised fields written in `language`; rendering (markdown, HTML,
+Slack, Discord) goes through `bot.digest.document`, which turns a Digest into a localized
+`bot.core.document.Document`.
 """
 
 from __future__ import annotations
 
-import dataclasses
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING, TypedDict
 
-from bot.core.models import JSON
 from bot.core.weeks import WEEK_PATTERN
-from bot.digest.history import History
+from bot.digest.history import History, ModuleNames, module_name
 
 if TYPE_CHECKING:
+    from bot.analysis.changes import Change
     from bot.analysis.themes import ThemeResult
+    from bot.core.models import Claim
 
 
 class ThemeFact(TypedDict):
-    """A theme member's facts for the narrative model (never in the digest JSON)."""
+    """A theme member's facts for the highlight text and the narrative model (never in the
+    digest JSON)."""
 
     number: int
     summary: str
     claims: list[str]
     # --- prose ---
-    change: str  # what the title says it changes, in the digest's language ("" if unknown)
+    change: Change | None  # what the title says it changes (None: no title)
     purpose: str  # why, from the description's purpose section ("" when none)
 
 
@@ -47,7 +52,7 @@ class Totals:
 @dataclass(slots=True)
 class ModuleCount:
     id: str
-    name: str  # in the digest's language
+    names: ModuleNames  # (English, Chinese); Chinese "" falls back to English
     count: int
     # None when the previous window is not fully synced: a partial count is not a baseline.
     previous: int | None
@@ -92,10 +97,13 @@ class KeyPR:
 
 @dataclass(slots=True)
 class Highlight:
-    theme: str  # theme name as users write it (a module theme: in the digest's language)
+    theme: str  # theme name as users write it (a module theme: see `names`)
     theme_id: str
     prs: list[int]  # every member PR, most important first
-    text: str
+    # Text written for one language by someone other than the catalogue (the narrative
+    # model, the organisation digest); "" (the rule): written from `head` and `facts`
+    # when rendering.
+    text: str = ""
     model_written: bool = False
     trend: str = "unknown"  # new | continuing | rising | falling | unknown (no last week)
     previous: int | None = None  # PRs on the theme the week before, when the store has it
@@ -103,6 +111,28 @@ class Highlight:
     module: str | None = None  # the module id when the theme is a module's
     # Summary and claims of the top members, for the narrative model (not in the JSON).
     facts: list[ThemeFact] = field(default_factory=list, repr=False)
+    # The module's (English, Chinese) names when the theme is named by its module: an
+    # area reads the same every week, in the language it is rendered in.
+    names: ModuleNames | None = None
+    head: ThemeHead | None = None  # the figures of the highlight's sentences
+
+
+@dataclass(slots=True)
+class ThemeHead:
+    """What a rule-based highlight says, as data: counts, trend, leading authors, claims
+    and the quoted purposes of its members (bot.digest.prose writes the sentences)."""
+
+    count: int
+    trend: str
+    last_week: int | None
+    history_weeks: int
+    baseline: float | None
+    authors: list[tuple[str, int]]  # the leading ones, with their PR counts
+    more_authors: int  # authors beyond `authors`
+    claims: list[tuple[int, Claim]]  # (PR, its best claim), most important PR first
+    # (PR, purpose sentence) of the members that have one, in member order: enough of them
+    # for either language's quoting rule (bot.digest.prose.quoted_purposes).
+    purposes: list[tuple[int, str]]
 
 
 # --- prose ---
@@ -119,18 +149,24 @@ class FadingTheme:
     """A highlight of last week that is gone or has at most half its members this week."""
 
     id: str  # last week's theme id
-    name: str  # as last week's digest named it (an area: the module's localised name)
+    name: str  # as last week's digest named it (an area: see `names`)
     last_week: int  # members of last week's highlight
     this_week: int  # members this week, or PRs naming it when it is no highlight now
     highlight: bool  # still a highlight this week
     module: str | None = None
+    names: ModuleNames | None = None  # an area: its module's (English, Chinese) names
 
 
 @dataclass(slots=True)
 class Recommendation:
-    text: str
     prs: list[int]
     id: str = ""  # rule id, e.g. "tests-for-core-path"
+    # The rule's parameters (cross-platform: the surging module and its percent change).
+    module: ModuleNames | None = None
+    percent: float | None = None
+    # Text written for one language outside the catalogue rules (the organisation
+    # digest prefixes each repository's); "": written from the rule when rendering.
+    text: str = ""
 
 
 @dataclass(slots=True)
@@ -154,7 +190,6 @@ class Digest:
     start: datetime  # inclusive, timezone-aware
     end: datetime  # exclusive
     timezone: str
-    language: str
     totals: Totals
     modules: list[ModuleCount]
     kinds: list[KindCount]
@@ -166,6 +201,8 @@ class Digest:
     new_contributors: list[str] = field(default_factory=list)
     contributors: list[str] = field(default_factory=list)
     themes: list[str] = field(default_factory=list)  # dominant theme ids, by weight (<= 5)
+    # Written for one language outside the catalogue rules (narrative model, organisation
+    # digest); "": the rule-based summary, written when rendering (bot.digest.prose).
     summary_text: str = ""
     quiet_modules: list[str] = field(default_factory=list)
     complete: bool = True  # False when the window is not fully synced or not over yet
@@ -186,7 +223,9 @@ class Digest:
     scope: list[str] = field(default_factory=list)
     # Trends over the last N weeks (None when not computed, e.g. a bare build_digest).
     history: History | None = None
-    archive_url: str | None = None  # where this week's page lives ([web] base_url)
+    # The archive's public base ([web] base_url): this week's page in each language lives
+    # under it (bot.digest.archive_paths.week_url).
+    archive_base: str | None = None
     # --- prose ---
     relanded: list[Reland] = field(default_factory=list)  # reverts re-landed in the window
     # Last week's highlights that are gone or fell by half (bot/analysis/themes.py).
@@ -198,23 +237,9 @@ class Digest:
         catalogue wording (本周 / 本期, "this week" / "this period")."""
         return "week" if WEEK_PATTERN.match(self.week) else "period"
 
-    def scope_names(self) -> list[str]:
-        """The module digest's modules by name, in the digest's language."""
-        names = {m.id: m.name for m in self.modules}
+    def scope_names(self, language: str) -> list[str]:
+        """The module digest's modules by name, in `language`."""
+        names = {m.id: m.names for m in self.modules}
         if self.history is not None:
-            names |= {m.id: m.name for m in self.history.modules}
-        return [names.get(m, m) for m in self.scope]
-
-    def to_json(self) -> JSON:
-        data = asdict(dataclasses.replace(self, theme_result=None))
-        if self.scope:
-            data["scope_names"] = self.scope_names()  # says what the digest is of
-        data.pop("theme_result", None)
-        for highlight in data["highlights"]:
-            highlight.pop("facts", None)
-        if self.history is not None:
-            data["history"]["incomplete"] = self.history.incomplete
-        for key in ("start", "end", "generated_at"):
-            value = getattr(self, key)
-            data[key] = value.isoformat() if value else None
-        return data
+            names |= {m.id: m.names for m in self.history.modules}
+        return [module_name(names[m], language) if m in names else m for m in self.scope]

@@ -21,7 +21,9 @@ from typing import TYPE_CHECKING
 
 from bot.core.errors import BotError
 from bot.core.models import JSON
+from bot.digest.history import module_name
 from bot.digest.model import Digest, Highlight
+from bot.digest.prose import change_phrase, highlight_text, summary_of, theme_name
 
 if TYPE_CHECKING:
     import httpx
@@ -75,26 +77,27 @@ def config_from_env(
 # ------------------------------------------------------------------ the data sent
 
 
-def narrative_input(digest: Digest) -> JSON:
-    """The structured facts the model may use (and the only numbers it may state)."""
+def narrative_input(digest: Digest, language: str) -> JSON:
+    """The structured facts the model may use (and the only numbers it may state), with
+    the rule-based text it may rewrite in `language`."""
     return {
         "repo": digest.repo,
         "week": digest.week,
         "start": digest.start.date().isoformat(),
         "last_day": (digest.end - timedelta(days=1)).date().isoformat(),
-        "language": "Simplified Chinese" if digest.language == "zh" else "English",
+        "language": "Simplified Chinese" if language == "zh" else "English",
         "complete": digest.complete,
         "totals": dataclasses.asdict(digest.totals),
         "first_time_contributors": digest.new_contributors,
         "dominant_themes": [
-            {"id": h.theme_id, "name": h.theme, "prs": len(h.prs)}
+            {"id": h.theme_id, "name": theme_name(h, language), "prs": len(h.prs)}
             for h in digest.highlights
             if h.theme_id in digest.themes
         ],
         "modules": [
             {
                 "id": m.id,
-                "name": m.name,
+                "name": module_name(m.names, language),
                 "prs": m.count,
                 "previous_week": m.previous,
                 "change_percent": None if m.delta is None else round(m.delta),
@@ -103,15 +106,15 @@ def narrative_input(digest: Digest) -> JSON:
             if m.count or m.previous
         ],
         "flags": {f.id: f.count for f in digest.flags if f.count},
-        "highlights": [theme_input(digest, h) for h in digest.highlights],
-        "rule_based_summary": digest.summary_text,
+        "highlights": [theme_input(digest, h, language) for h in digest.highlights],
+        "rule_based_summary": summary_of(digest, language),
     }
 
 
 MODEL_PRS = 12  # a theme's PRs sent to the model (most important first)
 
 
-def theme_input(digest: Digest, highlight: Highlight) -> JSON:
+def theme_input(digest: Digest, highlight: Highlight, language: str) -> JSON:
     """One theme's facts: the only PRs its paragraph may cite and numbers it may state."""
     key = {k.number: k for k in digest.key_prs}
     rows = {r.number: r for r in digest.prs}
@@ -129,18 +132,18 @@ def theme_input(digest: Digest, highlight: Highlight) -> JSON:
                 "summary": pr.summary if pr else fact["summary"] if fact else "",
                 "claims": pr.claims if pr else fact["claims"] if fact else [],
                 # What the title says it changes and why, from the description (prose).
-                "change": fact["change"] if fact else "",
+                "change": change_phrase(fact["change"], number, language) if fact else "",
                 "purpose": fact["purpose"] if fact else "",
                 "flags": row.flags if row else [],
             }
         )
     return {
         "theme_id": highlight.theme_id,
-        "theme": highlight.theme,
+        "theme": theme_name(highlight, language),
         "members": len(highlight.prs),
         "trend": highlight.trend,
         "last_week": highlight.previous,
-        "rule_based_text": highlight.text,
+        "rule_based_text": highlight_text(highlight, language, digest.span),
         "prs": prs,
         "more_prs": len(highlight.prs) - len(prs),
     }
@@ -254,14 +257,15 @@ async def _ask(config: NarrativeConfig, payload: JSON) -> tuple[str, JSON]:
     return model, _parse_answer(content)
 
 
-async def write_narrative(digest: Digest, config: NarrativeConfig | None) -> Digest:
-    """A copy of `digest` with model-written summary/theme text, or `digest` itself when the
+async def write_narrative(digest: Digest, config: NarrativeConfig | None, language: str) -> Digest:
+    """A copy of `digest` with summary/theme text the model wrote in `language` (for a
+    rendering in that language), or `digest` itself when the
     model is not configured, fails or times out. Each paragraph is checked on its own: the
     summary against the week's data, a theme's paragraph against that theme's PRs and
     figures; a paragraph that fails keeps its rule-based text, the others are used."""
     if config is None or digest.totals.merged == 0:
         return digest
-    payload = narrative_input(digest)
+    payload = narrative_input(digest, language)
     # Lazy: as in _ask; the error class of the call about to be made.
     import httpx
 

@@ -63,6 +63,13 @@ from bot.digest.model import (
     Totals,
 )
 from bot.digest.pipeline import BuiltDigest
+from bot.digest.prose import (
+    digest_json,
+    highlight_text,
+    module_json,
+    recommendation_text,
+    theme_name,
+)
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -126,8 +133,11 @@ class OrgKeyPR:
 
 @dataclass(slots=True)
 class OrgDigest(Digest):
-    """A Digest over the union of several repositories, plus each repository's own."""
+    """A Digest over the union of several repositories, plus each repository's own. Its
+    text (summary, highlights, recommendations) is written for one language when the
+    parts are combined; the parts themselves are language-neutral digests."""
 
+    language: str = "en"
     scope_label: str = ""
     parts: list[RepoPart] = field(default_factory=list)
     cross_themes: list[CrossTheme] = field(default_factory=list)
@@ -136,9 +146,11 @@ class OrgDigest(Digest):
     highlight_repos: list[list[str]] = field(default_factory=list)  # per `highlights` entry
     recommendation_repos: list[str] = field(default_factory=list)  # per `recommendations`
 
-    def to_json(self) -> JSON:
+    def to_json(self, language: str | None = None) -> JSON:
+        """The organisation digest's JSON, in the language it was combined in."""
+        lang = language or self.language
         base = Digest(**{f.name: getattr(self, f.name) for f in dataclasses.fields(Digest)})
-        data = base.to_json()
+        data = digest_json(base, lang)
         # PR numbers repeat across repositories: every PR entry names its repository.
         for entry, key in zip(data["key_prs"], self.org_key_prs, strict=True):
             entry["repo"] = key.repo
@@ -153,7 +165,7 @@ class OrgDigest(Digest):
             {
                 "repo": part.repo,
                 "totals": dataclasses.asdict(part.digest.totals),
-                "modules": [dataclasses.asdict(m) for m in part.digest.modules],
+                "modules": [module_json(m, lang) for m in part.digest.modules],
                 "key_prs": [k.number for k in part.digest.key_prs],
                 "previous_merged": part.previous_merged,
                 "complete": part.digest.complete,
@@ -331,14 +343,10 @@ async def build_org_for_window(
             analyzer,
             repo,
             window,
-            language,
             timezone=services.config.timezone,
             key_count=services.config.digest.key_prs,
             new_contributors=None if newcomers is None else newcomers[repo],
             history_weeks=history,
-            # One model call per repository would multiply the cost; the organisation
-            # digest's text is the catalogue's.
-            narrative=False,
         )
         before = None
         if await services.store.windows.is_covered(repo, previous.start_utc, previous.end_utc):
@@ -408,10 +416,11 @@ def _qualified_modules(parts: Sequence[RepoPart]) -> list[ModuleCount]:
     for part in parts:
         for module in part.digest.modules:
             if len(owners[module.id]) > 1:
+                en, zh = module.names
                 module = dataclasses.replace(
                     module,
                     id=f"{part.name.rsplit('/', 1)[-1]}/{module.id}",
-                    name=f"{module.name} ({part.name})",
+                    names=(f"{en} ({part.name})", f"{zh} ({part.name})" if zh else ""),
                 )
             out.append(module)
     return out
@@ -513,10 +522,11 @@ def _theme_keys(theme: str, terms: Sequence[str]) -> set[str]:
     return {key for key in keys if key}
 
 
-def cross_themes(parts: Sequence[RepoPart]) -> list[CrossTheme]:
-    """Themes of different repositories that share a written form, as one group each."""
+def cross_themes(parts: Sequence[RepoPart], language: str = "en") -> list[CrossTheme]:
+    """Themes of different repositories that share a written form (an area's: its module's
+    name in `language`), as one group each."""
     entries = [
-        (part, highlight, _theme_keys(highlight.theme, highlight.terms))
+        (part, highlight, _theme_keys(theme_name(highlight, language), highlight.terms))
         for part in parts
         for highlight in part.digest.highlights
     ]
@@ -548,7 +558,7 @@ def cross_themes(parts: Sequence[RepoPart]) -> list[CrossTheme]:
         if len(per_repo) < 2:
             continue
         heaviest = max(members, key=lambda i: (len(entries[i][1].prs), -i))
-        name = entries[heaviest][1].theme
+        name = theme_name(entries[heaviest][1], language)
         ordered = sorted(per_repo.items(), key=lambda item: (-len(item[1]), item[0]))
         sources = [(entries[i][0].repo, entries[i][1].theme_id) for i in members]
         out.append(CrossTheme(entries[heaviest][1].theme_id, name, ordered, sources))
@@ -585,7 +595,16 @@ def _union_highlights(
         for h in part.digest.highlights:
             if (part.repo, h.theme_id) in joined:
                 continue
-            qualified = dataclasses.replace(h, theme_id=f"{part.name}/{h.theme_id}", facts=[])
+            # Written now: the organisation digest is combined for one language.
+            qualified = dataclasses.replace(
+                h,
+                theme=theme_name(h, language),
+                theme_id=f"{part.name}/{h.theme_id}",
+                text=highlight_text(h, language, part.digest.span),
+                facts=[],
+                names=None,
+                head=None,
+            )
             out.append((qualified, [part.repo]))
     return out
 
@@ -604,14 +623,19 @@ def combine(
     complete even without parts (an organisation never searched for it)."""
     parts = sorted(parts, key=lambda p: (-p.weight[0], -p.weight[1], p.repo))
     keys = rank_key_prs(parts, key_count)
-    themes = cross_themes(parts)
+    themes = cross_themes(parts, language)
     prs: list[PRRow] = [row for part in parts for row in part.digest.prs]
     pr_repos = [part.repo for part in parts for _ in part.digest.prs]
     digests = [part.digest for part in parts]
     totals = _totals(parts, len(keys))
     highlights = _union_highlights(parts, themes, language)
     recommendations = [
-        (dataclasses.replace(r, text=f"{part.name}: {r.text}"), part.repo)
+        (
+            dataclasses.replace(
+                r, text=f"{part.name}: {recommendation_text(r, language, part.digest.span)}"
+            ),
+            part.repo,
+        )
         for part in parts
         for r in part.digest.recommendations
     ]
@@ -701,7 +725,7 @@ def _title(org: OrgDigest) -> tuple[str, str]:
         )
     else:
         title = i18n.t(lang, "org.title.window", scope=scope, label=org.week, repos=repos)
-    return title, context_line(org)
+    return title, context_line(org, lang)
 
 
 def _summary(org: OrgDigest) -> Section:

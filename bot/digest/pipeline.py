@@ -31,8 +31,15 @@ log = logging.getLogger(__name__)
 
 @dataclass(slots=True)
 class BuiltDigest:
+    """A computed (language-neutral) digest and its Document in one language."""
+
     digest: Digest
     document: Document
+
+    @property
+    def language(self) -> str:
+        """The language the digest was rendered in (its JSON, chart and Document)."""
+        return self.document.meta.get("language", "en")
 
 
 async def ensure_synced(
@@ -78,8 +85,7 @@ async def build_for_window(
     """`modules` non-empty: a module digest (only PRs touching those modules)."""
     # Lazy: the digest builder (~200 ms) stays off `sync` and `explain`, which load this
     # module for sync_history / theme_of_pr.
-    from bot.digest.archive_paths import week_url
-    from bot.digest.service import make_digest
+    from bot.digest.service import make_digest, narrate
 
     repo_name = services.config.repo(repo).name
     weeks = services.config.digest.history_weeks
@@ -118,14 +124,15 @@ async def build_for_window(
         analyzer,
         repo_name,
         window,
-        language,
         timezone=services.config.timezone,
         key_count=services.config.digest.key_prs,
         new_contributors=new_contributors,
         history_weeks=weeks,
         modules=modules,
-        archive_url=week_url(services.config.web.archive_url(), repo_name, window.label, language),
+        archive_base=services.config.web.archive_url(),
     )
+    # The narrative model writes in one language: the digest's text for this rendering.
+    digest = await narrate(digest, language)
     held = digest.history_weeks
     # Said only when the themes lack history they would use (not on every digest).
     if not sync and progress_console is not None and held < weeks:
@@ -133,7 +140,7 @@ async def build_for_window(
             f"themes: {held} of {weeks} earlier weeks in the store used as history"
             + ("" if held else " (themes scored by this window's counts alone)")
         )
-    return BuiltDigest(digest, digest_document(digest))
+    return BuiltDigest(digest, digest_document(digest, language))
 
 
 async def _sync_one(
@@ -206,14 +213,14 @@ def _html(built: BuiltDigest) -> str:
     from bot.digest.charts import svg_charts
     from bot.digest.render import render_html
 
-    return render_html(built.document, svg_charts(built.digest))
+    return render_html(built.document, svg_charts(built.digest, built.language))
 
 
 def _json(built: BuiltDigest) -> str:
     # Lazy: the renderers stay off `sync`, `explain` and `themes`.
     from bot.digest.render import render_json
 
-    return render_json(built.digest)
+    return render_json(built.digest, built.language)
 
 
 def _slack(built: BuiltDigest) -> str:
@@ -261,5 +268,5 @@ async def theme_of_pr(
     year, week, _ = local.isocalendar()
     window = iso_week(year, week, services.config.tz)
     built = await build_for_window(services, repo, window, services.config.language, sync=False)
-    found = theme_of(built.digest, number)
+    found = theme_of(built.digest, number, built.language)
     return None if found is None else {**found, "week": window.label}

@@ -31,6 +31,7 @@ from bot.core.document import (
     Text,
 )
 from bot.digest.model import Digest
+from bot.digest.prose import digest_json
 
 # Characters that start inline markdown constructs (CommonMark + GFM tables/strikethrough).
 _MD_SPECIAL = re.compile(r"([\\`*_\[\]<>|~])")
@@ -192,5 +193,10 @@ def render_html(
     return re.sub(r"\n\s*\n", "\n", html).strip() + "\n"
 
 
-def render_json(digest: Digest) -> str:
-    return json.dumps(digest.to_json(), ensure_ascii=False, indent=2) + "\n"
+def render_json(digest: Digest, language: str) -> str:
+    """The digest JSON, its localised fields in `language`."""
+    # An organisation digest adds its repositories' parts (OrgDigest.to_json); a weekly
+    # digest is written by the prose module.
+    writer = getattr(digest, "to_json", None)
+    data = writer(language) if writer is not None else digest_json(digest, language)
+    return json.dumps(data, ensure_ascii=False, indent=2) + "\n"

@@ -59,24 +59,22 @@ async def make_digest(
     analyzer: Analyzer,
     repo: str,
     window: Window,
-    language: str,
     *,
     timezone: str | None = None,
     new_contributors: Iterable[str] | None = None,
     key_count: int | None = None,
     score_floor: float | None = None,
     module_names: Mapping[str, tuple[str, str]] | None = None,
-    narrative: NarrativeConfig | bool | None = None,
     now: datetime | None = None,
     history_weeks: int = DEFAULT_HISTORY_WEEKS,
     modules: Collection[str] = (),
-    archive_url: str | None = None,
+    archive_base: str | None = None,
 ) -> Digest:
     """The digest of `window` from the store.
 
-    `new_contributors` None means unknown (reported as null). `narrative`: a config, False
-    to never call a model, or None to use OPENAI_BASE_URL when it is set. The digest is
-    marked incomplete when the store does not cover the window or the window has not ended.
+    `new_contributors` None means unknown (reported as null). The digest (language-neutral:
+    it renders in every language) is marked incomplete when the store does not cover the
+    window or the window has not ended.
     `history_weeks` > 0 uses that many earlier weeks as the themes' baseline and adds the
     trends over them; `modules` makes a module digest.
     """
@@ -87,10 +85,9 @@ async def make_digest(
     timeline = await load_timeline(
         store, analyzer, repo, chain(window, max(history_weeks + 2, 2)), now=now
     )
-    digest = digest_at(
+    return digest_at(
         timeline,
         len(timeline.weeks) - 1,
-        language,
         analyzer=analyzer,
         timezone=timezone,
         new_contributors=new_contributors,
@@ -99,23 +96,26 @@ async def make_digest(
         module_names=module_names,
         history_weeks=history_weeks,
         modules=modules,
-        archive_url=archive_url,
+        archive_base=archive_base,
     )
-    return await _with_narrative(digest, narrative)
 
 
-async def _with_narrative(digest: Digest, narrative: NarrativeConfig | bool | None) -> Digest:
+async def narrate(
+    digest: Digest, language: str, narrative: NarrativeConfig | bool | None = None
+) -> Digest:
+    """`digest` with summary and highlight text written by the narrative model in
+    `language`, for a rendering in that language. `narrative`: a config, False to never
+    call a model, or None to use OPENAI_BASE_URL when it is set."""
     if narrative is None or narrative is True:
         narrative = config_from_env()
     if isinstance(narrative, NarrativeConfig):
-        digest = await write_narrative(digest, narrative)
+        digest = await write_narrative(digest, narrative, language)
     return digest
 
 
 def digest_at(
     timeline: Timeline,
     index: int,
-    language: str,
     *,
     analyzer: object,
     timezone: str | None = None,
@@ -125,10 +125,10 @@ def digest_at(
     module_names: Mapping[str, tuple[str, str]] | None = None,
     history_weeks: int = 0,
     modules: Collection[str] = (),
-    archive_url: str | None = None,
+    archive_base: str | None = None,
 ) -> Digest:
     """The digest of the timeline's week `index` against the week before (pure: the archive
-    builds every week of a loaded timeline with it)."""
+    builds every week of a loaded timeline with it, once for all languages)."""
     names, auxiliary, default_count, default_floor = ruleset_settings(analyzer)
     names = dict(module_names) if module_names is not None else names
     week = timeline.weeks[index]
@@ -147,7 +147,6 @@ def digest_at(
             weeks=history_weeks,
             modules=modules,
             module_names=names,
-            language=language,
         )
     # The themes' baseline: the earlier weeks the store holds completely (a partly synced
     # week would look like a quiet one and make every theme look new), and one more for
@@ -163,7 +162,6 @@ def digest_at(
         repo=timeline.repo,
         window=window,
         timezone=timezone or str(window.start.tzinfo),
-        language=language,
         module_names=names,
         new_contributors=new_contributors,
         key_count=default_count if key_count is None else key_count,
@@ -180,7 +178,7 @@ def digest_at(
         theme_rules=theme_rules(analyzer),
         modules=modules,
         trends=history,
-        archive_url=archive_url,
+        archive_base=archive_base,
     )
     if history is not None and history.complete and history.complete[-1]:
         # The digest's own week: first-time contributors as GitHub told the pipeline.

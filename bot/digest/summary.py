@@ -235,3 +235,9 @@ def purpose(body: str, title: str) -> str | None:
                 continue
             return _first_sentence(sentence)
     return None
+
+
+def has_cjk(text: str) -> bool:
+    """Text with Chinese characters: a description a Chinese digest quotes without an
+    "in English" mark."""
+    return any("\u4e00" <= ch <= "\u9fff" for ch in text)

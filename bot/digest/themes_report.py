@@ -3,13 +3,12 @@ against the baseline, its members and why each joined (from the digest's detecti
 
 from __future__ import annotations
 
-import dataclasses
 from typing import TypedDict
 
 from bot.analysis.themes import RISE_MIN, RISE_RATIO, Theme
-from bot.core import i18n
 from bot.core.models import JSON
 from bot.digest.model import Digest
+from bot.digest.prose import fading_json, theme_name
 
 _TREND_WORDS = {
     "new": "new: not a highlight last week",
@@ -43,8 +42,8 @@ class WeekPRTheme(PRTheme):
     week: str  # the ISO week the PR was merged in
 
 
-def _names(digest: Digest) -> dict[str, str]:
-    return {h.theme_id: h.theme for h in digest.highlights}
+def _names(digest: Digest, language: str) -> dict[str, str]:
+    return {h.theme_id: theme_name(h, language) for h in digest.highlights}
 
 
 def theme_json(theme: Theme, name: str | None = None) -> JSON:
@@ -73,9 +72,10 @@ def theme_json(theme: Theme, name: str | None = None) -> JSON:
     }
 
 
-def themes_json(digest: Digest) -> JSON:
+def themes_json(digest: Digest, language: str = "en") -> JSON:
+    """`vllm-bot themes --format json`; names of areas in `language`."""
     result = digest.theme_result
-    names = _names(digest)
+    names = _names(digest, language)
     return {
         "repo": digest.repo,
         "week": digest.week,
@@ -88,14 +88,15 @@ def themes_json(digest: Digest) -> JSON:
         "last_week": result.last_week if result else None,
         "trend_rule": TREND_RULE,
         "themes": [theme_json(t, names.get(t.id)) for t in (result.themes if result else [])],
-        "fading": [dataclasses.asdict(f) for f in digest.fading],
+        "fading": [fading_json(f, language) for f in digest.fading],
     }
 
 
-def themes_text(digest: Digest) -> str:
+def themes_text(digest: Digest, language: str = "en") -> str:
+    """`vllm-bot themes`; names of areas in `language`."""
     result = digest.theme_result
     titles = {row.number: row.title for row in digest.prs}
-    names = _names(digest)
+    names = _names(digest, language)
     held = digest.history_weeks
     lines = [
         f"{digest.repo} {digest.week}: {digest.totals.merged} PRs merged; baseline: "
@@ -107,7 +108,7 @@ def themes_text(digest: Digest) -> str:
     ]
     if result is None or not result.themes:
         lines.append("no theme stood out")
-        lines.extend(_fading_lines(digest))
+        lines.extend(_fading_lines(digest, language))
         return "\n".join(lines)
     lines.append(f"{result.candidates} terms qualified; {len(result.themes)} themes chosen")
     lines.append(TREND_RULE + (f" (last week: {result.last_week})" if result.last_week else ""))
@@ -136,30 +137,31 @@ def themes_text(digest: Digest) -> str:
         for member in theme.members:
             title = titles.get(member.number, "")
             lines.append(f"     #{member.number} {title}  <- {'; '.join(member.reasons)}")
-    lines.extend(_fading_lines(digest))
+    lines.extend(_fading_lines(digest, language))
     return "\n".join(lines)
 
 
-def _fading_lines(digest: Digest) -> list[str]:
+def _fading_lines(digest: Digest, language: str) -> list[str]:
     """Last week's highlights that are gone or fell by half: one plain line each."""
     if not digest.fading:
         return []
     lines = ["", "fading since last week:"]
     for f in digest.fading:
         now = "still a highlight" if f.highlight else "no highlight now"
+        name = theme_name(f, language)
         lines.append(
-            f"  {f.name} [{f.id}]: last week {f.last_week} -> this week {f.this_week} ({now})"
+            f"  {name} [{f.id}]: last week {f.last_week} -> this week {f.this_week} ({now})"
         )
     return lines
 
 
-def theme_of(digest: Digest, number: int) -> PRTheme | None:
+def theme_of(digest: Digest, number: int, language: str) -> PRTheme | None:
     """The theme PR `number` is in ({"id", "name", "why", "kind", "members", "trend",
     "last_week", "trend_rule"}); None when it is in none."""
     result = digest.theme_result
     if result is None:
         return None
-    names = _names(digest)
+    names = _names(digest, language)
     for theme in result.themes:
         for member in theme.members:
             if member.number == number:
@@ -174,16 +176,3 @@ def theme_of(digest: Digest, number: int) -> PRTheme | None:
                     "trend_rule": TREND_RULE,
                 }
     return None
-
-
-def fading_text(digest: Digest) -> str | None:
-    """The digest's plain line on last week's highlights that are gone or fell by half
-    (None when there are none), in the digest's language."""
-    if not digest.fading:
-        return None
-    lang = digest.language
-    items = [
-        i18n.t(lang, "theme.fading_item", name=f.name, previous=f.last_week, count=f.this_week)
-        for f in digest.fading
-    ]
-    return i18n.t(lang, "theme.fading", span=digest.span, items=i18n.join(items, lang))

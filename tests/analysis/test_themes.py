@@ -28,6 +28,7 @@ from bot.analysis.themes import (
 from bot.core.models import AnalyzedPR, ModuleMatch, PullRequest
 from bot.core.weeks import Window
 from bot.digest.build import build_digest
+from bot.digest.prose import digest_json, highlight_text, summary_of, theme_name
 from bot.digest.service import ruleset_settings
 from bot.importer import read_export
 from tests.conftest import SHARED
@@ -165,7 +166,6 @@ def seed_digest():
         repo="vllm-project/vllm",
         window=window,
         timezone="UTC",
-        language="en",
         module_names=names,
         key_count=count,
         score_floor=floor,
@@ -218,12 +218,12 @@ def test_seed_week_highlights_hold_every_member_once(seed_digest) -> None:
             assert digest.start <= prs[n].merged_at < digest.end  # type: ignore[operator]
         # The count in the theme sentence is the member count.
         # The count follows the sentence on what the group changed (branch prose).
-        assert f"{len(highlight.prs)} PR" in highlight.text
+        assert f"{len(highlight.prs)} PR" in highlight_text(highlight, "en", digest.span)
     names = [h.theme for h in digest.highlights]
     assert "DeepSeek V4" in names and "Rust frontend" in names
     # Dominant themes in the summary are these themes with their counts.
     first = digest.highlights[0]
-    assert f"{first.theme} ({len(first.prs)} PRs)" in digest.summary_text
+    assert f"{first.theme} ({len(first.prs)} PRs)" in summary_of(digest, "en")
 
 
 # ------------------------------------------------------------------ names, membership, trends
@@ -385,11 +385,11 @@ def test_areas_take_the_module_name_in_the_digest_language() -> None:
     from tests.digest.helpers import fixture_digest
 
     for language, index in (("en", 0), ("zh", 1)):
-        digest = fixture_digest(language)
+        digest = fixture_digest()
         areas = [h for h in digest.highlights if h.module]
         assert areas
         for highlight in areas:
-            assert highlight.theme == MODULE_NAMES[highlight.module][index]
+            assert theme_name(highlight, language) == MODULE_NAMES[highlight.module][index]
 
 
 @pytest.mark.parametrize(
@@ -400,15 +400,15 @@ def test_areas_take_the_module_name_in_the_digest_language() -> None:
     ],
 )
 def test_fading_themes_are_in_the_json_and_one_plain_line(language: str, line: str) -> None:
-    from bot.digest.build import summary_text
     from bot.digest.document import digest_document
     from bot.digest.model import FadingTheme
+    from bot.digest.prose import summary_text
     from bot.digest.render import render_markdown
     from tests.digest.helpers import fixture_digest
 
     fading = FadingTheme("mooncake", "Mooncake", last_week=6, this_week=1, highlight=False)
-    digest = replace(fixture_digest(language), fading=[fading])
-    assert digest.to_json()["fading"] == [
+    digest = replace(fixture_digest(), fading=[fading])
+    assert digest_json(digest, language)["fading"] == [
         {
             "id": "mooncake",
             "name": "Mooncake",
@@ -418,10 +418,10 @@ def test_fading_themes_are_in_the_json_and_one_plain_line(language: str, line: s
             "module": None,
         }
     ]
-    markdown = render_markdown(digest_document(digest))
+    markdown = render_markdown(digest_document(digest, language))
     assert line in markdown
     # The summary names them too, as part of the week's news (before the totals).
-    summary = summary_text(digest)
+    summary = summary_text(digest, language)
     assert line in summary and summary.index(line) < summary.index(str(digest.totals.merged))
 
 

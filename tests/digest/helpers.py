@@ -14,12 +14,12 @@ from tests.digest.fixtures import (
 )
 
 
-def fixture_digest(language: str = "en", **overrides) -> Digest:
+def fixture_digest(**overrides) -> Digest:
+    """The synthetic week's digest (language-neutral: render it in any language)."""
     kwargs = {
         "repo": REPO,
         "window": WINDOW,
         "timezone": "UTC",
-        "language": language,
         "module_names": MODULE_NAMES,
         "new_contributors": NEW_CONTRIBUTORS,
     }

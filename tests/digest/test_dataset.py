@@ -63,7 +63,6 @@ def test_real_week_counts(language: str) -> None:
         repo=repo,
         window=iso_week(2026, 22, UTC),
         timezone="UTC",
-        language=language,
         module_names=names,
         key_count=key_count,
         score_floor=floor,
@@ -85,8 +84,8 @@ def test_real_week_counts(language: str) -> None:
     listed = {f.id: set(f.prs) for f in digest.flags}
     assert not {9516, 9517} & listed["dependency"]  # dependabot
     assert 9567 not in listed["large"]  # a docs-only deletion of 137 lines in 63 files
-    html = render_html(digest_document(digest))
-    markdown = render_markdown(digest_document(digest))
+    html = render_html(digest_document(digest, language))
+    markdown = render_markdown(digest_document(digest, language))
     assert "82" in markdown and "82" in html
     # No key-PR summary is template text.
     for key in digest.key_prs:

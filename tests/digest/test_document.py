@@ -11,6 +11,7 @@ from markdown_it import MarkdownIt
 
 from bot.core.document import Document, Link, Paragraph, Section, Text
 from bot.digest.document import digest_document
+from bot.digest.prose import digest_json
 from bot.digest.render import render_html, render_json, render_markdown
 from tests.digest.fixtures import REPO, this_week
 from tests.digest.helpers import fixture_digest
@@ -21,7 +22,7 @@ ORDER = ["summary", "highlights", "trends", "risks", "key_prs", "recommendations
 
 @pytest.mark.parametrize("language", ["en", "zh"])
 def test_sections_follow_the_issue_order(language: str) -> None:
-    doc = digest_document(fixture_digest(language))
+    doc = digest_document(fixture_digest(), language)
     assert [s.id for s in doc.sections] == ORDER
     assert doc.id == f"digest:{REPO}:2026-W23:{language}"
     assert doc.lead_sections == 1
@@ -30,33 +31,33 @@ def test_sections_follow_the_issue_order(language: str) -> None:
 
 def test_empty_week_says_so_briefly() -> None:
     for language, phrase in (("en", "No pull requests were merged"), ("zh", "没有合并任何 PR")):
-        digest = fixture_digest(language, prs=[])
-        doc = digest_document(digest)
+        digest = fixture_digest(prs=[])
+        doc = digest_document(digest, language)
         assert [s.id for s in doc.sections] == ["summary"]
         assert phrase in render_markdown(doc)
-        assert digest.to_json()["totals"]["merged"] == 0
+        assert digest_json(digest, language)["totals"]["merged"] == 0
 
 
 @pytest.mark.parametrize("language", ["en", "zh"])
 def test_incomplete_window_is_marked_in_header_and_summary(language: str) -> None:
-    digest = fixture_digest(language, complete=False)
-    doc = digest_document(digest)
+    digest = fixture_digest(complete=False)
+    doc = digest_document(digest, language)
     marker = "incomplete" if language == "en" else "数据不完整"
     assert marker in doc.context.lower()
     summary = render_markdown(doc).split("##")[1]
     assert ("not fully synced" if language == "en" else "尚未完全同步") in summary
-    assert digest.to_json()["complete"] is False
-    assert marker not in digest_document(fixture_digest(language)).context.lower()
+    assert digest_json(digest, language)["complete"] is False
+    assert marker not in digest_document(fixture_digest(), language).context.lower()
 
 
 def test_unknown_new_contributors_are_null_not_zero() -> None:
-    data = fixture_digest("en", new_contributors=None).to_json()
+    data = digest_json(fixture_digest(new_contributors=None), "en")
     assert data["totals"]["new_contributors"] is None
-    assert fixture_digest("en").to_json()["totals"]["new_contributors"] == 2
+    assert digest_json(fixture_digest(), "en")["totals"]["new_contributors"] == 2
 
 
 def test_json_has_the_contract_keys() -> None:
-    data = json.loads(render_json(fixture_digest("zh")))
+    data = json.loads(render_json(fixture_digest(), "zh"))
     top = {"repo", "week", "start", "end", "timezone", "language", "totals", "modules"}
     top |= {"kinds", "flags", "key_prs", "highlights", "recommendations", "prs"}
     assert top <= set(data)
@@ -91,7 +92,7 @@ def _hostile_week():
 
 
 def test_markdown_escapes_user_text() -> None:
-    doc = digest_document(fixture_digest("en", prs=_hostile_week()))
+    doc = digest_document(fixture_digest(prs=_hostile_week()), "en")
     markdown = render_markdown(doc)
     html = MarkdownIt("commonmark").enable("table").render(markdown)
     assert "<script>" not in html
@@ -112,7 +113,7 @@ class _Collector(HTMLParser):
 
 
 def test_html_is_self_contained_escaped_and_printable() -> None:
-    html = render_html(digest_document(fixture_digest("zh", prs=_hostile_week())))
+    html = render_html(digest_document(fixture_digest(prs=_hostile_week()), "zh"))
     parser = _Collector()
     parser.feed(html)
     assert "script" not in parser.tags
@@ -145,8 +146,8 @@ def test_a_week_of_1500_prs_builds_and_renders() -> None:
         source = base[i % len(base)]
         pr = replace(source.pr, number=100_000 + i, author=f"user{i % 300}")
         prs.append(replace(source, pr=pr))
-    digest = fixture_digest("zh", prs=prs)
-    markdown = render_markdown(digest_document(digest))
+    digest = fixture_digest(prs=prs)
+    markdown = render_markdown(digest_document(digest, "zh"))
     assert digest.totals.merged == 1500 and digest.totals.contributors == 300
     assert len(digest.key_prs) == 24 and len(digest.highlights) <= 8
     assert "1,500" in markdown

@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bot.digest.document import digest_document
-from bot.digest.history import direction, history_of, load_timeline, sparkline
+from bot.digest.history import direction, history_of, load_timeline, module_name, sparkline
 from bot.digest.render import render_json, render_markdown
 from bot.digest.service import make_digest
 from bot.store import Store
@@ -80,11 +80,9 @@ async def test_an_incomplete_week_is_flagged_everywhere(tmp_path: Path) -> None:
             LabelAnalyzer(),
             REPO,
             windows[-1],
-            "en",
             history_weeks=8,
             now=NOW,
             module_names=NAMES,
-            narrative=False,
         )
     finally:
         await store.close()
@@ -93,11 +91,11 @@ async def test_an_incomplete_week_is_flagged_everywhere(tmp_path: Path) -> None:
     assert history.merged[5] is None and history.complete[5] is False
     assert history.incomplete == [windows[5].label]
     assert sparkline(history.merged)[5] == "·"
-    data = json.loads(render_json(digest))["history"]
+    data = json.loads(render_json(digest, "en"))["history"]
     assert data["merged"][5] is None and data["incomplete"] == [windows[5].label]
     assert {"weeks", "merged", "modules"} <= set(data)
     assert set(data["modules"][0]) >= {"id", "series", "direction"}
-    markdown = render_markdown(digest_document(digest))
+    markdown = render_markdown(digest_document(digest, "en"))
     assert "Trends over the last 8 weeks" in markdown
     assert f"not fully synced ({windows[5].label})" in markdown
 
@@ -115,18 +113,16 @@ async def test_the_digest_weeks_series_ends_with_the_digest_itself(tmp_path: Pat
             LabelAnalyzer(),
             REPO,
             windows[-1],
-            "zh",
             history_weeks=4,
             now=NOW,
             module_names=NAMES,
-            narrative=False,
         )
     finally:
         await store.close()
     assert digest.history is not None
     assert digest.history.merged[-1] == digest.totals.merged == 1
-    assert digest.history.modules[0].name == "注意力机制"
-    assert "近 4 周趋势" in render_markdown(digest_document(digest))
+    assert module_name(digest.history.modules[0].names, "zh") == "注意力机制"
+    assert "近 4 周趋势" in render_markdown(digest_document(digest, "zh"))
 
 
 def test_direction_rule() -> None:

@@ -21,6 +21,7 @@ from bot.core.models import AnalyzedPR, FileChange, PullRequest
 from bot.core.weeks import Window, iso_week
 from bot.digest.build import build_digest
 from bot.digest.document import digest_document
+from bot.digest.prose import digest_json
 from bot.digest.render import render_markdown
 from bot.digest.service import ruleset_settings
 from bot.importer import read_export
@@ -36,7 +37,7 @@ def _need(path: Path) -> None:
         pytest.skip(f"{path} not available")
 
 
-def _digest(path: Path, analyzer: Analyzer, window: Window, language: str):
+def _digest(path: Path, analyzer: Analyzer, window: Window):
     _need(path)
     repo, prs = read_export(path)
     analysed = [AnalyzedPR(p, analyzer.analyze(p)) for p in prs]
@@ -47,7 +48,6 @@ def _digest(path: Path, analyzer: Analyzer, window: Window, language: str):
         repo=repo,
         window=window,
         timezone="UTC",
-        language=language,
         module_names=names,
         key_count=key_count,
         score_floor=floor,
@@ -86,9 +86,9 @@ def _ascend_analyzer() -> Analyzer:
 
 @pytest.mark.parametrize("language", ["en", "zh"])
 def test_title_only_week_is_honest(language: str) -> None:
-    digest, prs = _digest(TITLES_WEEK, Analyzer(load_ruleset("vllm")), _titles_window(), language)
+    digest, prs = _digest(TITLES_WEEK, Analyzer(load_ruleset("vllm")), _titles_window())
     assert all(not p.files_known for p in prs)
-    data = digest.to_json()
+    data = digest_json(digest, language)
     # Sizes are unknown, never 0.
     assert data["totals"]["additions"] is None and data["totals"]["deletions"] is None
     assert data["totals"]["files_unknown"] == len(prs) == data["totals"]["sizes_unknown"]
@@ -109,7 +109,7 @@ def test_title_only_week_is_honest(language: str) -> None:
         if r["number"] not in {k["number"] for k in keys}
         and r["kind"] not in {"docs", "ci", "test", "revert"}
     )
-    text = render_markdown(digest_document(digest))
+    text = render_markdown(digest_document(digest, language))
     assert "+0 / −0" not in text and "0 lines" not in text and "0 行" not in text
     if language == "en":
         assert "not known for 233 PRs without a file list" in text
@@ -148,7 +148,7 @@ def test_title_only_pr_card_and_json() -> None:
 
 def test_risk_lists_are_not_padded_on_vllm_ascend() -> None:
     analyzer = _ascend_analyzer()
-    digest, prs = _digest(ASCEND_W22, analyzer, iso_week(2026, 22, UTC), "en")
+    digest, prs = _digest(ASCEND_W22, analyzer, iso_week(2026, 22, UTC))
     listed = {f.id: f.prs for f in digest.flags}
     by_number = {p.number: p for p in prs}
     for flag in ("large", "dependency"):
@@ -212,10 +212,10 @@ def _bot_sentences(markdown: str) -> list[str]:
 @pytest.mark.parametrize("dataset", ["titles", "ascend"])
 def test_chinese_digest_sentences_read_naturally(dataset: str) -> None:
     if dataset == "titles":
-        digest, _ = _digest(TITLES_WEEK, Analyzer(load_ruleset("vllm")), _titles_window(), "zh")
+        digest, _ = _digest(TITLES_WEEK, Analyzer(load_ruleset("vllm")), _titles_window())
     else:
-        digest, _ = _digest(ASCEND_W22, _ascend_analyzer(), iso_week(2026, 22, UTC), "zh")
-    text = render_markdown(digest_document(digest))
+        digest, _ = _digest(ASCEND_W22, _ascend_analyzer(), iso_week(2026, 22, UTC))
+    text = render_markdown(digest_document(digest, "zh"))
     assert "其中 0 个" not in text
     assert "等另外" not in text
     # "以缺陷修复（1）为主" — "mostly" over one PR.
@@ -249,11 +249,11 @@ def test_claims_in_chinese_keep_figure_and_metric() -> None:
 
 
 def test_summary_without_key_prs_has_no_zero_clause() -> None:
-    digest, _ = _digest(ASCEND_W22, _ascend_analyzer(), iso_week(2026, 22, UTC), "zh")
+    digest, _ = _digest(ASCEND_W22, _ascend_analyzer(), iso_week(2026, 22, UTC))
     digest.key_prs = []
     digest.totals.key = 0
-    from bot.digest.build import summary_text
+    from bot.digest.prose import summary_text
 
-    text = summary_text(digest)
+    text = summary_text(digest, "zh")
     assert "其中 0 个" not in text and "没有 PR 达到重点 PR 的分数" in text
-    json.dumps(digest.to_json())
+    json.dumps(digest_json(digest, "zh"))

@@ -17,7 +17,7 @@ from tests.cli import vllm_bot
 from tests.digest.history_helpers import NAMES, NOW, REPO, LabelAnalyzer, fill, pr, weeks_ending
 
 
-async def _digest(tmp_path: Path, modules: list[str], language: str = "en"):
+async def _digest(tmp_path: Path, modules: list[str]):
     windows = weeks_ending("2026-W23", 6)
     prs = []
     for i, window in enumerate(windows):
@@ -35,12 +35,10 @@ async def _digest(tmp_path: Path, modules: list[str], language: str = "en"):
             LabelAnalyzer(),
             REPO,
             windows[-1],
-            language,
             history_weeks=6,
             modules=modules,
             module_names=NAMES,
             now=NOW,
-            narrative=False,
             score_floor=0,
         )
 
@@ -59,18 +57,18 @@ async def test_a_module_digest_holds_only_that_modules_prs(tmp_path: Path) -> No
     assert [m.id for m in digest.history.modules] == ["rocm"]
     assert digest.history.modules[0].series == [2] * 6
     assert digest.history.merged == [2] * 6
-    data = json.loads(render_json(digest))
+    data = json.loads(render_json(digest, "en"))
     assert {p["number"] for p in data["prs"]} == {150, 151}
-    doc = digest_document(digest)
+    doc = digest_document(digest, "en")
     assert doc.id.endswith(":modules=rocm")  # its own ledger entry: posted once per scope
     assert doc.title.startswith("ROCm / AMD · ")
     assert "#152" not in render_markdown(doc) and "#153" not in render_markdown(doc)
 
 
 async def test_several_modules_and_chinese(tmp_path: Path) -> None:
-    digest = await _digest(tmp_path, ["rocm", "attention"], "zh")
+    digest = await _digest(tmp_path, ["rocm", "attention"])
     assert {row.number for row in digest.prs} == {150, 151, 152}
-    assert digest_document(digest).title.startswith("ROCm / AMD 平台、注意力机制｜")
+    assert digest_document(digest, "zh").title.startswith("ROCm / AMD 平台、注意力机制｜")
 
 
 def test_targets_can_be_module_digests_with_or_without_chart(tmp_path: Path) -> None:
@@ -93,9 +91,13 @@ def test_the_footer_says_where_the_archive_lives_when_base_url_is_set() -> None:
 
     url = week_url("https://bot.example.org/digests/", "vllm-project/vllm", "2026-W23", "zh")
     assert url == "https://bot.example.org/digests/vllm-project/vllm/2026-W23.zh.html"
-    footer = digest_document(fixture_digest("zh", archive_url=url)).footer
+    base = "https://bot.example.org/digests/"
+    footer = digest_document(fixture_digest(archive_base=base), "zh").footer
     assert url in footer and "历史周报" in footer
-    assert "digests" not in digest_document(fixture_digest("en")).footer
+    assert "digests" not in digest_document(fixture_digest(), "zh").footer
+    # One computed digest links each language's own page.
+    en_url = week_url(base, "vllm-project/vllm", "2026-W23", "en")
+    assert en_url in digest_document(fixture_digest(archive_base=base), "en").footer
     assert week_url(None, "a/b", "2026-W23", "en") is None
 
 

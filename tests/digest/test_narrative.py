@@ -10,6 +10,7 @@ import pytest
 from aiohttp import web
 
 from bot.digest.document import digest_document
+from bot.digest.model import Highlight
 from bot.digest.narrative import (
     NarrativeConfig,
     allowed_numbers,
@@ -18,6 +19,7 @@ from bot.digest.narrative import (
     narrative_input,
     write_narrative,
 )
+from bot.digest.prose import highlight_text, summary_of
 from bot.digest.render import render_markdown
 from tests.digest.helpers import fixture_digest
 
@@ -57,6 +59,10 @@ async def fake_model() -> AsyncIterator[Callable[..., NarrativeConfig]]:
     await runner.cleanup()
 
 
+def _text(highlight: Highlight, language: str = "en") -> str:
+    return highlight_text(highlight, language, "week")
+
+
 def _faithful(data: dict) -> dict:
     first = data["highlights"][0]
     pr = first["prs"][0]
@@ -67,52 +73,55 @@ def _faithful(data: dict) -> dict:
 
 
 async def test_accepted_text_is_used_and_marked(fake_model) -> None:
-    digest = fixture_digest("en")
-    result = await write_narrative(digest, fake_model(_faithful))
+    digest = fixture_digest()
+    result = await write_narrative(digest, fake_model(_faithful), "en")
     assert result.narrative_model == "fake-llm"
-    assert result.summary_text.startswith("30 PRs landed")
+    assert summary_of(result, "en").startswith("30 PRs landed")
     assert result.highlights[0].model_written and not result.highlights[1].model_written
-    assert result.highlights[1].text == digest.highlights[1].text
-    markdown = render_markdown(digest_document(result))
+    assert _text(result.highlights[1]) == _text(digest.highlights[1])
+    markdown = render_markdown(digest_document(result, "en"))
     assert "fake-llm" in markdown  # marked as model-written
     sent = fake_model.state["requests"][0]
     assert sent["model"] == "fake-llm"
 
 
 async def test_mentioning_a_pr_outside_the_week_falls_back(fake_model) -> None:
-    digest = fixture_digest("en")
+    digest = fixture_digest()
 
     def invents_pr(data: dict) -> dict:
         return {"summary": "Big week, led by #99999.", "highlights": {}}
 
-    assert await write_narrative(digest, fake_model(invents_pr)) is digest
+    assert await write_narrative(digest, fake_model(invents_pr), "en") is digest
 
 
 async def test_inventing_a_figure_falls_back(fake_model) -> None:
-    digest = fixture_digest("zh")
+    digest = fixture_digest()
 
     def invents_figure(data: dict) -> dict:
         return {"summary": f"本周合并 {data['totals']['merged']} 个 PR，吞吐提升 777%。"}
 
-    assert await write_narrative(digest, fake_model(invents_figure)) is digest
+    assert await write_narrative(digest, fake_model(invents_figure), "zh") is digest
 
 
 async def test_timeout_falls_back(fake_model) -> None:
-    digest = fixture_digest("en")
+    digest = fixture_digest()
     config = fake_model(_faithful, delay=1.0, timeout=0.2)
-    assert await write_narrative(digest, config) is digest
+    assert await write_narrative(digest, config, "en") is digest
 
 
 async def test_garbage_answer_and_unreachable_server_fall_back(fake_model) -> None:
-    digest = fixture_digest("en")
-    assert await write_narrative(digest, fake_model(lambda data: ["not", "an", "object"])) is digest
+    digest = fixture_digest()
+    assert (
+        await write_narrative(digest, fake_model(lambda data: ["not", "an", "object"]), "en")
+        is digest
+    )
     dead = NarrativeConfig(base_url="http://127.0.0.1:9/v1", model="m", timeout=1)
-    assert await write_narrative(digest, dead) is digest
+    assert await write_narrative(digest, dead, "en") is digest
 
 
 def test_checks_accept_data_figures_and_reject_others() -> None:
-    digest = fixture_digest("en")
-    data = narrative_input(digest)
+    digest = fixture_digest()
+    data = narrative_input(digest, "en")
     allowed = allowed_numbers(data)
     week = {row.number for row in digest.prs}
     check_text("ROCm grew 150% with 5 PRs; #44075 claims 2.15x throughput.", week, allowed)
@@ -130,7 +139,7 @@ def test_config_comes_from_the_environment_only_when_set() -> None:
 
 
 async def test_each_theme_paragraph_is_checked_on_its_own(fake_model) -> None:
-    digest = fixture_digest("en")
+    digest = fixture_digest()
     first, second = digest.highlights[0], digest.highlights[1]
     foreign = second.prs[0]  # merged this week, but in another theme
 
@@ -146,27 +155,27 @@ async def test_each_theme_paragraph_is_checked_on_its_own(fake_model) -> None:
             },
         }
 
-    result = await write_narrative(digest, fake_model(answer))
-    assert result.summary_text == "A week of themes."
+    result = await write_narrative(digest, fake_model(answer), "en")
+    assert summary_of(result, "en") == "A week of themes."
     # The first paragraph cites a PR of the second theme: only it falls back.
-    assert result.highlights[0].text == first.text and not result.highlights[0].model_written
+    assert _text(result.highlights[0]) == _text(first) and not result.highlights[0].model_written
     assert result.highlights[1].model_written
-    assert result.highlights[1].text.startswith(f"#{second.prs[0]}")
+    assert _text(result.highlights[1]).startswith(f"#{second.prs[0]}")
 
 
 async def test_a_figure_from_another_theme_is_rejected(fake_model) -> None:
-    digest = fixture_digest("en")
+    digest = fixture_digest()
     # A claim figure of some theme, stated in a theme that does not have it.
-    source = next(h for h in digest.highlights if "2.15x" in h.text)
-    target = next(h for h in digest.highlights if "2.15" not in h.text)
+    source = next(h for h in digest.highlights if "2.15x" in _text(h))
+    target = next(h for h in digest.highlights if "2.15" not in _text(h))
 
     def answer(data: dict) -> dict:
         return {"summary": "x", "highlights": {target.theme_id: "It gained 2.15x throughput."}}
 
-    result = await write_narrative(digest, fake_model(answer))
+    result = await write_narrative(digest, fake_model(answer), "en")
     by_id = {h.theme_id: h for h in result.highlights}
     assert not by_id[target.theme_id].model_written
-    assert by_id[source.theme_id].text == source.text
+    assert _text(by_id[source.theme_id]) == _text(source)
 
 
 def test_model_input_carries_each_prs_change_and_purpose() -> None:
@@ -174,7 +183,7 @@ def test_model_input_carries_each_prs_change_and_purpose() -> None:
     from bot.digest.narrative import narrative_input
     from tests.digest.helpers import fixture_digest
 
-    data = narrative_input(fixture_digest("en"))
+    data = narrative_input(fixture_digest(), "en")
     prs = [p for h in data["highlights"] for p in h["prs"]]
     assert prs and all("change" in p and "purpose" in p for p in prs)
     assert any(p["change"].endswith(f"(#{p['number']})") for p in prs)

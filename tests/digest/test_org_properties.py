@@ -21,7 +21,7 @@ def _digest(repo: str, scores: list[float], highlights: list[Highlight] = ()) ->
         for i, s in enumerate(scores)
     ]
     return Digest(
-        repo=repo, week="2026-W23", start=START, end=END, timezone="UTC", language="en",
+        repo=repo, week="2026-W23", start=START, end=END, timezone="UTC",
         totals=Totals(len(scores), len(scores), 1, 0, 0, 0), modules=[], kinds=[], flags=[],
         key_prs=keys, highlights=list(highlights), recommendations=[], prs=[],
     )  # fmt: skip

@@ -23,6 +23,7 @@ from bot.core.models import (
 )
 from bot.core.weeks import iso_week
 from bot.digest.build import HOUSEKEEPING_KINDS, build_digest, is_bot
+from bot.digest.prose import digest_json
 
 WINDOW = iso_week(2026, 23, UTC)
 MODULES = ["rocm", "xpu", "cpu", "attention", "moe", "tests", "docs", "frontend", "other"]
@@ -78,19 +79,19 @@ def week(draw, max_size: int = 40) -> list[AnalyzedPR]:
 def test_every_count_is_a_count_over_the_prs(
     prs, previous, key_count, floor, language, previous_complete
 ) -> None:
-    data = build_digest(
+    digest = build_digest(
         prs,
         previous,
         repo="o/r",
         window=WINDOW,
         timezone="UTC",
-        language=language,
         module_names={},
         new_contributors={"alice", "zed"},
         key_count=key_count,
         score_floor=float(floor),
         previous_complete=previous_complete,
-    ).to_json()
+    )
+    data = digest_json(digest, language)
 
     authors = {a.pr.author for a in prs if not is_bot(a.pr.author)}
     totals = data["totals"]

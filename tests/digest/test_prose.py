@@ -8,18 +8,19 @@ import re
 import pytest
 
 from bot.analysis.changes import title_change
-from bot.digest.build import change_sentence, en_object, zh_object
+from bot.digest.prose import change_sentence, en_object, highlight_text, summary_of, zh_object
 from tests.digest.helpers import fixture_digest
 
 
 @pytest.mark.parametrize(("language", "opening"), [("en", "This week: "), ("zh", "本周")])
 def test_each_highlight_opens_with_what_its_lead_prs_change(language: str, opening: str) -> None:
-    digest = fixture_digest(language)
+    digest = fixture_digest()
     assert digest.highlights
     titles = {row.number: row.title for row in digest.prs}
     for highlight in digest.highlights:
-        first = re.split(r"(?<=[.。])\s", highlight.text, maxsplit=1)[0]
-        assert first.startswith(opening), highlight.text
+        text = highlight_text(highlight, language, digest.span)
+        first = re.split(r"(?<=[.。])\s", text, maxsplit=1)[0]
+        assert first.startswith(opening), text
         named = [int(n) for n in re.findall(r"#(\d+)", first)]
         # The lead PR is named, and nothing outside the theme is.
         assert named and named[0] == highlight.prs[0]
@@ -66,16 +67,15 @@ def test_a_revert_relanded_in_the_window_is_not_follow_up_work() -> None:
         _analyzed(102, "[Core] Reland fuse the QKV projection of Foo", 30, body="Relands #100."),
         _analyzed(103, 'Revert "[Misc] Enable weights loading tracking"', 40),
     ]
-    for language in ("en", "zh"):
-        digest = fixture_digest(language, prs=prs, previous=[])
-        assert [(r.revert, r.reland) for r in digest.relanded] == [(101, 102)]
-        follow = [r for r in digest.recommendations if r.id == "revert-follow-up"]
-        # Only the revert that stays open is follow-up work.
-        assert [r.prs for r in follow] == [[103]]
+    digest = fixture_digest(prs=prs, previous=[])
+    assert [(r.revert, r.reland) for r in digest.relanded] == [(101, 102)]
+    follow = [r for r in digest.recommendations if r.id == "revert-follow-up"]
+    # Only the revert that stays open is follow-up work.
+    assert [r.prs for r in follow] == [[103]]
     from bot.digest.document import digest_document
     from bot.digest.render import render_markdown
 
-    text = render_markdown(digest_document(fixture_digest("en", prs=prs, previous=[])))
+    text = render_markdown(digest_document(fixture_digest(prs=prs, previous=[]), "en"))
     assert "re-landed this week" in text and "#101" in text
 
 
@@ -118,8 +118,8 @@ def test_the_original_merged_before_its_revert_is_not_a_reland() -> None:
 def test_summary_opens_with_the_news_and_ends_with_caveats(
     language: str, news: str, caveat: str
 ) -> None:
-    digest = fixture_digest(language, new_contributors=None)
-    text = digest.summary_text
+    digest = fixture_digest(new_contributors=None)
+    text = summary_of(digest, language)
     assert text.startswith(news)
     assert text.endswith(caveat)
     # Totals are separate facts: the key-PR count never shares a clause with the authors.
@@ -143,17 +143,18 @@ def test_real_week_highlights_say_what_changed_and_claims_keep_metrics(dataset: 
     )
 
     if dataset == "titles":
-        digest, _ = _digest(TITLES_WEEK, Analyzer(load_ruleset("vllm")), _titles_window(), "en")
+        digest, _ = _digest(TITLES_WEEK, Analyzer(load_ruleset("vllm")), _titles_window())
         opening = "In this period: "
     else:
         from datetime import UTC
 
-        digest, _ = _digest(ASCEND_W22, _ascend_analyzer(), iso_week(2026, 22, UTC), "en")
+        digest, _ = _digest(ASCEND_W22, _ascend_analyzer(), iso_week(2026, 22, UTC))
         opening = "This week: "
     assert digest.highlights
     for highlight in digest.highlights:
-        assert highlight.text.startswith(opening), highlight.text
-        first = highlight.text.split(". ")[0]
+        text = highlight_text(highlight, "en", digest.span)
+        assert text.startswith(opening), text
+        first = text.split(". ")[0]
         assert {int(n) for n in re.findall(r"#(\d+)", first)} <= set(highlight.prs)
     # Every figure quoted anywhere names what it measures.
     for key in digest.key_prs:
@@ -173,9 +174,9 @@ def test_key_pr_without_description_is_summarised_by_what_its_title_does() -> No
         ("en", "Adds Foo0-7B model support"),
         ("zh", "新增 Foo0-7B model support"),
     ):
-        digest = fixture_digest(language, prs=prs, previous=[], score_floor=0.0)
+        digest = fixture_digest(prs=prs, previous=[], score_floor=0.0)
         assert digest.key_prs and digest.key_prs[0].summary == digest.key_prs[0].title
-        text = render_markdown(digest_document(digest))
+        text = render_markdown(digest_document(digest, language))
         assert expected in text
 
 
@@ -252,11 +253,12 @@ def test_a_verb_the_catalogue_does_not_word_reads_in_both_languages() -> None:
 
 
 def test_zh_count_after_the_opening_does_not_say_this_week_again() -> None:
-    digest = fixture_digest("zh")
+    digest = fixture_digest()
     assert digest.highlights
     for highlight in digest.highlights:
-        assert highlight.text.startswith("本周")
-        assert "。本周" not in highlight.text, highlight.text
+        text = highlight_text(highlight, "zh", digest.span)
+        assert text.startswith("本周")
+        assert "。本周" not in text, text
 
 
 def test_key_pr_notes_say_where_the_summaries_come_from() -> None:
@@ -267,8 +269,8 @@ def test_key_pr_notes_say_where_the_summaries_come_from() -> None:
     # No description: no summary is quoted from one, so the table does not say so.
     prs = [_analyzed(100 + i, f"[Model] Add Foo{i}-7B model support", i) for i in range(3)]
     for language in ("en", "zh"):
-        digest = fixture_digest(language, prs=prs, previous=[], score_floor=0.0)
-        text = render_markdown(digest_document(digest))
+        digest = fixture_digest(prs=prs, previous=[], score_floor=0.0)
+        text = render_markdown(digest_document(digest, language))
         assert i18n.t(language, "keypr.note.language") not in text
         assert i18n.t(language, "keypr.note.from_title") in text
 
@@ -295,10 +297,11 @@ def test_en_second_verb_agrees_with_the_sentence(obj: str, expected: str) -> Non
 
 
 def test_a_zh_highlight_quotes_one_english_description() -> None:
-    en = fixture_digest("en")
+    digest = fixture_digest()
+    en = [highlight_text(h, "en", digest.span) for h in digest.highlights]
+    zh = [highlight_text(h, "zh", digest.span) for h in digest.highlights]
     # The fixture's themes have two lead PRs with English descriptions ...
-    assert any(h.text.count(" says: “") == 2 for h in en.highlights)
+    assert any(text.count(" says: “") == 2 for text in en)
     # ... a Chinese highlight quotes one of them.
-    zh = fixture_digest("zh")
-    assert zh.highlights and all(h.text.count("英文原文") <= 1 for h in zh.highlights)
-    assert any(h.text.count("英文原文") == 1 for h in zh.highlights)
+    assert zh and all(text.count("英文原文") <= 1 for text in zh)
+    assert any(text.count("英文原文") == 1 for text in zh)

@@ -13,6 +13,8 @@ from bot.core import i18n
 from bot.core.weeks import Window
 from bot.digest.build import HIGHLIGHT_PRS, MAX_HIGHLIGHT_GROUPS, build_digest
 from bot.digest.document import digest_document
+from bot.digest.history import module_name
+from bot.digest.prose import digest_json, highlight_text, recommendation_text, summary_of
 from bot.digest.render import render_markdown
 from tests.digest.fixtures import MODULE_NAMES, REPO, WINDOW, _pr, this_week
 from tests.digest.helpers import fixture_digest
@@ -22,8 +24,8 @@ CUSTOM = Window(
 )
 
 
-def _markdown(digest) -> str:
-    return render_markdown(digest_document(digest))
+def _markdown(digest, language: str = "en") -> str:
+    return render_markdown(digest_document(digest, language))
 
 
 def _section(markdown: str, title: str) -> str:
@@ -43,18 +45,18 @@ def _section(markdown: str, title: str) -> str:
 def test_unknown_first_time_contributors_are_said_to_be_unknown(
     language: str, summary: str, fact: str
 ) -> None:
-    digest = fixture_digest(language, new_contributors=None)
-    assert summary in digest.summary_text
-    facts = _section(_markdown(digest), i18n.t(language, "section.summary"))
+    digest = fixture_digest(new_contributors=None)
+    assert summary in summary_of(digest, language)
+    facts = _section(_markdown(digest, language), i18n.t(language, "section.summary"))
     label = i18n.t(language, "fact.new_contributors")
     assert re.search(rf"\*\*{label}[:：]\*\* {re.escape(fact)}", facts)
 
 
 def test_no_first_time_contributors_is_stated_as_none() -> None:
-    digest = fixture_digest("en", new_contributors=set())
+    digest = fixture_digest(new_contributors=set())
     assert digest.totals.new_contributors == 0
     assert "- **First-time contributors:** none" in _markdown(digest)
-    assert "unknown" not in digest.summary_text
+    assert "unknown" not in summary_of(digest, "en")
 
 
 # ------------------------------------------------------------------ 2. no baseline
@@ -62,19 +64,20 @@ def test_no_first_time_contributors_is_stated_as_none() -> None:
 
 @pytest.mark.parametrize("language", ["en", "zh"])
 def test_an_incomplete_previous_week_is_never_compared_with(language: str) -> None:
-    digest = fixture_digest(language, previous_complete=False)
-    data = digest.to_json()
+    digest = fixture_digest(previous_complete=False)
+    data = digest_json(digest, language)
     assert all(m["previous"] is None and m["delta"] is None for m in data["modules"])
     assert all(k["previous"] is None for k in data["kinds"])
     assert data["quiet_modules"] == []
     # No growth claims anywhere in the prose; the ROCm surge recommendation needs a baseline.
     words = ("last week", "from last", "▲", "▼", "(new") if language == "en" else ("上周", "增长")
-    prose = [digest.summary_text, *(h.text for h in digest.highlights)]
-    prose += [r.text for r in digest.recommendations]
+    prose = [summary_of(digest, language)]
+    prose += [highlight_text(h, language, digest.span) for h in digest.highlights]
+    prose += [recommendation_text(r, language, digest.span) for r in digest.recommendations]
     assert not [w for w in words for text in prose if w in text]
     assert "cross-platform" not in {r.id for r in digest.recommendations}
 
-    trends = _section(_markdown(digest), i18n.t(language, "section.trends"))
+    trends = _section(_markdown(digest, language), i18n.t(language, "section.trends"))
     assert trends.lstrip().startswith("**⚠ ")
     assert "2026-W22" in trends
     assert f"| {i18n.t(language, 'trends.col.previous')} |" not in trends
@@ -82,7 +85,7 @@ def test_an_incomplete_previous_week_is_never_compared_with(language: str) -> No
 
 
 def test_a_complete_previous_week_is_compared_with() -> None:
-    digest = fixture_digest("en")
+    digest = fixture_digest()
     rocm = next(m for m in digest.modules if m.id == "rocm")
     assert (rocm.previous, rocm.delta) == (2, 150.0)
     # Themes compare with the week before: "continuing (last week N → this week M)" etc.
@@ -101,14 +104,14 @@ def test_a_complete_previous_week_is_compared_with() -> None:
     ],
 )
 def test_a_running_week_is_not_called_unsynced(language: str, running: str, unsynced: str) -> None:
-    digest = fixture_digest(language, complete=False, in_progress=True)
-    doc = digest_document(digest)
+    digest = fixture_digest(complete=False, in_progress=True)
+    doc = digest_document(digest, language)
     assert doc.context.startswith("⚠ " + i18n.t(language, "incomplete.short.running"))
-    assert digest.summary_text.endswith(running)  # a caveat: last (issue 21)
+    assert summary_of(digest, language).endswith(running)  # a caveat: last (issue 21)
     assert unsynced not in render_markdown(doc)
 
-    failed = fixture_digest(language, complete=False)
-    assert unsynced in failed.summary_text and running not in failed.summary_text
+    failed = fixture_digest(complete=False)
+    assert unsynced in summary_of(failed, language) and running not in summary_of(failed, language)
 
 
 # ------------------------------------------------------------------ 4. plurals
@@ -148,8 +151,9 @@ def test_summary_totals_are_singular_for_one() -> None:
 
 def test_a_custom_window_is_not_called_a_week() -> None:
     prs = [a for a in this_week() if a.pr.merged_at < CUSTOM.end]
-    zh = _markdown(fixture_digest("zh", window=CUSTOM, prs=prs))
-    en = _markdown(fixture_digest("en", window=CUSTOM, prs=prs))
+    digest = fixture_digest(window=CUSTOM, prs=prs)
+    zh = _markdown(digest, "zh")
+    en = _markdown(digest, "en")
     assert "本期" in zh and "本周" not in zh and "上周" not in zh
     assert "This period" in en
     assert not re.search(r"\b(this|last) week\b", en, re.IGNORECASE)
@@ -157,11 +161,12 @@ def test_a_custom_window_is_not_called_a_week() -> None:
 
 def test_chinese_names_join_without_stray_spaces() -> None:
     names = dict(MODULE_NAMES, rocm=("ROCm / AMD", "ROCm / AMD 平台"))
-    digest = fixture_digest("zh", module_names=names)
+    digest = fixture_digest(module_names=names)
     surge = next(r for r in digest.recommendations if r.id == "cross-platform")
-    assert "ROCm / AMD 平台相关 PR" in surge.text
-    assert "ROCm 相关 PR" in fixture_digest("zh").recommendations[-1].text  # Latin keeps it
-    table = _section(_markdown(digest), i18n.t("zh", "section.key_prs"))
+    assert "ROCm / AMD 平台相关 PR" in recommendation_text(surge, "zh", digest.span)
+    latin = fixture_digest().recommendations[-1]
+    assert "ROCm 相关 PR" in recommendation_text(latin, "zh", digest.span)  # Latin keeps it
+    table = _section(_markdown(digest, "zh"), i18n.t("zh", "section.key_prs"))
     assert "、" in table and not re.search(r"\| [^|]*[\u4e00-\u9fff\w], [\u4e00-\u9fff]", table)
 
 
@@ -186,7 +191,7 @@ def _untested_week(count: int):
 
 def test_every_flagged_pr_is_listed_most_important_first() -> None:
     prs = _untested_week(30)
-    digest = fixture_digest("en", prs=prs, previous=[])
+    digest = fixture_digest(prs=prs, previous=[])
     risks = _section(_markdown(digest), "Risks")
     line = next(x for x in risks.splitlines() if x.startswith("- **Missing tests**"))
     listed = [int(n) for n in re.findall(r"\[#(\d+)\]", line)]
@@ -198,15 +203,15 @@ def test_every_flagged_pr_is_listed_most_important_first() -> None:
 
 
 def test_every_active_module_has_a_trend_row() -> None:
-    digest = fixture_digest("en")
+    digest = fixture_digest()
     trends = _section(_markdown(digest), "Trends")
     for module in digest.modules:
         if module.count:
-            assert f"| {module.name} | " in trends
+            assert f"| {module_name(module.names, 'en')} | " in trends
 
 
 def test_core_path_changes_without_tests_lead_the_risks() -> None:
-    digest = fixture_digest("en")
+    digest = fixture_digest()
     risks = [x for x in _section(_markdown(digest), "Risks").splitlines() if x.startswith("- ")]
     assert risks[0].startswith("- **5 PRs changed core paths without tests**")
     order = [re.match(r"- \*\*([^*]+)\*\*", x)[1] for x in risks[1:6]]
@@ -217,8 +222,8 @@ def test_core_path_changes_without_tests_lead_the_risks() -> None:
         "Missing tests",
         "Dependency change",
     ]
-    assert (
-        "Risks: 5 PRs changed core paths without tests, 2 PRs are breaking" in digest.summary_text
+    assert "Risks: 5 PRs changed core paths without tests, 2 PRs are breaking" in summary_of(
+        digest, "en"
     )
 
 
@@ -248,7 +253,7 @@ def _themes_week():
 
 
 def test_a_theme_lists_at_most_a_few_prs_and_names_the_rest() -> None:
-    digest = fixture_digest("en", prs=_themes_week(), previous=[])
+    digest = fixture_digest(prs=_themes_week(), previous=[])
     big = max(digest.highlights, key=lambda h: len(h.prs))
     assert len(big.prs) > HIGHLIGHT_PRS
     highlights = _section(_markdown(digest), "Highlights")
@@ -269,18 +274,16 @@ def _only(modules: list[str], count: int = 6):
 
 @pytest.mark.parametrize("modules", [["tests", "ci-build"], ["other"], ["docs", "other"]])
 def test_auxiliary_only_weeks_say_no_theme_stood_out(modules: list[str]) -> None:
-    digest = fixture_digest("en", prs=_only(modules), previous=[])
+    digest = fixture_digest(prs=_only(modules), previous=[])
     # Tests, CI, docs and the catch-all are no subject: no theme, and the summary names
     # the kinds of change instead.
     assert not digest.themes and not digest.highlights
-    assert "This week's work centred on" in digest.summary_text
+    assert "This week's work centred on" in summary_of(digest, "en")
     assert "No theme stood out" in _markdown(digest)
 
 
 def test_prs_without_modules_fall_back_to_kinds_as_themes() -> None:
     prs = [replace(a, analysis=replace(a.analysis, modules=[])) for a in _only(["tests"])]
-    digest = build_digest(
-        prs, [], repo=REPO, window=WINDOW, timezone="UTC", language="en", module_names={}
-    )
+    digest = build_digest(prs, [], repo=REPO, window=WINDOW, timezone="UTC", module_names={})
     assert digest.themes == []
-    assert "This week's work centred on CI/build (6 PRs)." in digest.summary_text
+    assert "This week's work centred on CI/build (6 PRs)." in summary_of(digest, "en")

@@ -55,14 +55,14 @@ def _parse(svg: str) -> ET.Element:
 @pytest.mark.parametrize("language", ["en", "zh"])
 @pytest.mark.parametrize("weeks", [0, 1, 52])
 def test_svg_charts_render_and_parse(language: str, weeks: int) -> None:
-    digest = replace(fixture_digest(language), history=_history(weeks, {3} if weeks > 3 else set()))
-    charts = svg_charts(digest)
+    digest = replace(fixture_digest(), history=_history(weeks, {3} if weeks > 3 else set()))
+    charts = svg_charts(digest, language)
     assert set(charts) == {"trends:end", "history:top"}
     for markup in (m for group in charts.values() for m in group):
         for part in markup.split("</div>"):
             if "<svg" in part:
                 _parse(part[part.index("<svg") :])
-    page = render_html(digest_document(digest), charts)
+    page = render_html(digest_document(digest, language), charts)
     assert "<script" not in page and "http://www.w3.org/2000/svg" in page
     # One self-contained file: no external resource is referenced.
     assert 'src="' not in page and "<link" not in page
@@ -104,11 +104,11 @@ def test_png_chart_renders_with_alt_text(language: str, weeks: int) -> None:
     pytest.importorskip("matplotlib")
     from PIL import Image
 
-    digest = replace(fixture_digest(language), history=_history(weeks, {5} if weeks else set()))
-    chart = png_chart(digest)
+    digest = replace(fixture_digest(), history=_history(weeks, {5} if weeks else set()))
+    chart = png_chart(digest, language)
     image = Image.open(io.BytesIO(chart.data))
     assert image.format == "PNG" and image.size == (chart.width, chart.height)
-    assert chart.alt_text == chart_data(digest).alt_text and digest.repo in chart.alt_text
+    assert chart.alt_text == chart_data(digest, language).alt_text and digest.repo in chart.alt_text
     if weeks:
         assert "2025-W52" in chart.alt_text
 
@@ -117,12 +117,12 @@ def test_zh_chart_uses_a_cjk_font_when_installed_and_degrades_without() -> None:
     pytest.importorskip("matplotlib")
     from formatters.png import cjk_font
 
-    digest = replace(fixture_digest("zh"), history=_history(8))
-    chart = png_chart(digest)
+    digest = replace(fixture_digest(), history=_history(8))
+    chart = png_chart(digest, "zh")
     if cjk_font() is None:
         assert chart.font is None  # Latin labels, not empty boxes
     else:
         assert chart.font == cjk_font()
-    latin = png_chart(digest, force_latin=True)
+    latin = png_chart(digest, "zh", force_latin=True)
     assert latin.font is None and latin.alt_text == chart.alt_text  # alt text stays Chinese
     assert "图表" in latin.alt_text
