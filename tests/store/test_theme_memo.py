@@ -5,28 +5,11 @@ the one its migration (0009) creates."""
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
-
-import pytest
 
 from bot.store import Store
 from bot.store.theme_memo import KEEP
-from tests.fakes.databases import postgres_database
 
 NOW = datetime(2026, 6, 8, tzinfo=UTC)
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-async def store(request: pytest.FixtureRequest, tmp_path: Path):
-    if request.param == "sqlite":
-        store = await Store.open(f"sqlite+aiosqlite:///{tmp_path / 's.db'}")
-        yield store
-        await store.close()
-        return
-    async with postgres_database() as url:
-        store = await Store.open(url)
-        yield store
-        await store.close()
 
 
 async def test_entries_round_trip_per_scope(store: Store) -> None:
