@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
+from sqlalchemy import Connection
+
 from bot.store import Store
 from bot.store.theme_memo import KEEP
 
@@ -43,8 +45,8 @@ async def test_table_matches_its_class(store: Store) -> None:
 
     from bot.store.tables import Base
 
-    def diff(connection) -> list:
-        return compare_metadata(MigrationContext.configure(connection), Base.metadata)
+    def diff(connection: Connection) -> list[object]:
+        return list(compare_metadata(MigrationContext.configure(connection), Base.metadata))
 
     async with store.engine.connect() as connection:
         changes = await connection.run_sync(diff)
