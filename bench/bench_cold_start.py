@@ -19,6 +19,13 @@ the store's analysis cache, which every later run reads.
     .venv/bin/python bench/bench_cold_start.py [--runs 5] [--only pr,help,digest,10k]
     .venv/bin/python bench/bench_cold_start.py --importtime          # top 10 imports each
     .venv/bin/python bench/bench_cold_start.py --compare /work/main  # another tree, alternated
+    .venv/bin/python bench/bench_cold_start.py --keep /tmp/bench     # reuse the stores
+    .venv/bin/python bench/bench_cold_start.py --profile             # top 15 functions each
+
+`--keep DIR` imports into DIR once and reuses those stores on the next runs (what the
+first run stores, the analysis cache and the theme memo, stays too: the first-run line is
+then a warm run). `--profile` runs each command once more under cProfile and prints its
+top 15 functions by cumulative time.
 """
 
 from __future__ import annotations
@@ -26,6 +33,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import pstats
 import random
 import re
 import shlex
@@ -260,6 +268,33 @@ def importtime(argv: list[str], env: dict[str, str], top: int = 10) -> list[tupl
     return sorted(rows, reverse=True)[:top]
 
 
+def profile(argv: list[str], env: dict[str, str], folder: Path, top: int = 15) -> list[str]:
+    """The `top` functions of one run by cumulative time (cProfile in a fresh process)."""
+    out = folder / f"profile-{argv[0]}.prof"
+    subprocess.run(
+        [sys.executable, "-m", "cProfile", "-o", str(out), "-m", "bot", *argv],
+        env=env,
+        cwd=env["PYTHONPATH"],
+        capture_output=True,
+        check=True,
+    )
+    stats = pstats.Stats(str(out))
+    rows = []
+    # The interpreter, runpy, the CLI framework and asyncio's loop wrap everything: skipped.
+    wrappers = ("<frozen", "runpy", "typer", "click", "asyncio", "{built-in method builtins.exec}")
+    for func, (_, calls, _, cumulative, _) in sorted(
+        stats.stats.items(),  # type: ignore[attr-defined]
+        key=lambda item: -item[1][3],
+    ):
+        name = pstats.func_std_string(func)  # type: ignore[attr-defined]
+        if any(w in name for w in wrappers) or ("<module>" in name and "bot/__main__" in name):
+            continue
+        rows.append(f"    {cumulative:7.3f} s  {calls:7d}  {name.replace(str(ROOT) + '/', '')}")
+        if len(rows) == top:
+            break
+    return rows
+
+
 def _median(runs: list[Run]) -> Run:
     return Run(
         statistics.median(r.wall for r in runs),
@@ -295,6 +330,8 @@ def main() -> None:
     parser.add_argument("--only", default="pr,help,digest,10k", help="commands to run")
     parser.add_argument("--importtime", action="store_true", help="top 10 imports per command")
     parser.add_argument("--compare", type=Path, help="another checkout, run alternately")
+    parser.add_argument("--keep", type=Path, help="keep the stores in DIR and reuse them")
+    parser.add_argument("--profile", action="store_true", help="top 15 functions per command")
     parser.add_argument("--write-exports", nargs=2, metavar=("SIZE", "DIR"), help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.write_exports:
@@ -309,16 +346,23 @@ def main() -> None:
     load = os.getloadavg()
     print(f"data: {source}; load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
     with tempfile.TemporaryDirectory() as tmp:
+        base = args.keep.resolve() if args.keep else Path(tmp)
         envs: dict[tuple[str, str], dict[str, str]] = {}
         pr_number = 0
         stores = {"week": 250, "10k": 10_000}
         needed = {c.store for c in commands(0) if c.key in wanted}
         for (name, root), store in [(t, s) for t in trees.items() for s in sorted(needed)]:
-            folder = Path(tmp) / f"{name}-{store}"
-            folder.mkdir()
+            folder = base / f"{name}-{store}"
+            folder.mkdir(parents=True, exist_ok=True)
             envs[name, store] = env = _env(folder, root)
+            done = folder / "pr-number"
+            if done.exists():
+                pr_number = int(done.read_text())
+                print(f"{name} tree, {store} store reused from {folder}")
+                continue
             started = time.perf_counter()
             pr_number = fill(env, stores[store], folder)
+            done.write_text(str(pr_number))
             print(f"{name} tree, {store} store imported in {time.perf_counter() - started:.1f} s")
         for command in commands(pr_number):
             if command.key not in wanted:
@@ -343,6 +387,12 @@ def main() -> None:
             for name in trees:
                 run = _median(results[name])
                 print(f"  {_line(name, run, floor)}  {_goal(command, run, floor)}")
+            load = os.getloadavg()
+            print(f"  load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
+            if args.profile:
+                print("  top 15 by cumulative time (one run under cProfile, this tree):")
+                env = envs["this", command.store]
+                print("\n".join(profile(command.argv, env, Path(tmp))))
 
 
 if __name__ == "__main__":

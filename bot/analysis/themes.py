@@ -30,12 +30,15 @@ from __future__ import annotations
 
 import dataclasses
 import gzip
+import hashlib
 import heapq
 import importlib.util
+import json
 import math
 import re
 from collections import Counter, OrderedDict, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
+from contextvars import ContextVar, Token
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -148,14 +151,20 @@ def is_misspelling(word: str) -> bool:
     word = word.lower()
     if len(word) < MISSPELLING_MIN or not word.isalpha() or is_common(word):
         return False
-    table = _zipf_table()
     splits = [(word[:i], word[i:]) for i in range(len(word) + 1)]
     edits = {a + b[1:] for a, b in splits if b}
     edits |= {a + b[1] + b[0] + b[2:] for a, b in splits if len(b) > 1}
     edits |= {a + c + b[1:] for a, b in splits if b for c in _LETTERS}
     edits |= {a + c + b for a, b in splits for c in _LETTERS}
     edits.discard(word)
-    return any(table.get(e, 0.0) >= MISSPELLING_ZIPF for e in edits)
+    # One set intersection in C instead of a lookup per edit (~400 of them a word).
+    return not _frequent().isdisjoint(edits)
+
+
+@lru_cache(maxsize=1)
+def _frequent() -> frozenset[str]:
+    """Words of Zipf >= MISSPELLING_ZIPF: what a misspelling is one edit away from."""
+    return frozenset(w for w, z in _zipf_table().items() if z >= MISSPELLING_ZIPF)
 
 
 def _identifier(token: str) -> bool:
@@ -390,8 +399,22 @@ def _edge_word(word: str, written: str, stop: frozenset[str]) -> bool:
 @lru_cache(maxsize=1 << 16)
 def _phrase_table(text: str, stop: frozenset[str]) -> tuple[tuple[str, str, bool], ...]:
     """Every candidate phrase of `text` once: (key, surface, plain), `plain` False when it
-    starts or ends with a word no name starts or ends with, or is a bare version. Cached:
-    the same titles come back every week as history."""
+    starts or ends with a word no name starts or ends with, or is a bare version. Cached,
+    and kept in the store when a `Kept` is active: the same titles come back every week as
+    history, and a fresh process would otherwise re-derive ~2,000 of them per digest."""
+    kept = _KEPT.get()
+    if kept is None:
+        return _new_phrase_table(text, stop)
+    key = memo_key("phrases", _stop_key(stop), text)
+    data = kept.entries.get(key)
+    if data is not None:
+        return tuple((k, surface, bool(plain)) for k, surface, plain in json.loads(data))
+    table = _new_phrase_table(text, stop)
+    kept.fresh[key] = json.dumps(table, ensure_ascii=False, separators=(",", ":"))
+    return table
+
+
+def _new_phrase_table(text: str, stop: frozenset[str]) -> tuple[tuple[str, str, bool], ...]:
     words = _words(text)
     edge = [_edge_word(w[0], w[5], stop) for w in words]
     digit = [_DIGIT.search(w[0]) is not None for w in words]
@@ -556,6 +579,27 @@ def _title_evidence(doc: ThemeDoc, vocab: _Vocabulary) -> dict[str, _Evidence]:
     return found
 
 
+def _named_keys(doc: ThemeDoc, vocab: _Vocabulary, wanted: Mapping[str, object]) -> set[str]:
+    """The keys of `_title_evidence(doc, vocab)` that are in `wanted`, without building the
+    evidence: a history week's PRs are only counted, 8 weeks of them per detection."""
+    found: set[str] = set()
+    resolve, known = vocab.resolve, vocab.known
+    label = STRENGTH["label"]
+    for key, strength, _, _, plain in _written_terms(doc.title, doc.labels, vocab.stop):
+        resolved = resolve(key)
+        if resolved not in wanted or resolved in found:
+            continue
+        area = resolved.startswith("m:")
+        if (strength == label and area) or not (plain or area or resolved in known):
+            continue
+        found.add(resolved)
+    if doc.main_module:
+        module_key = vocab.module_key.get(doc.main_module)
+        if module_key and module_key in wanted:
+            found.add(module_key)
+    return found
+
+
 # Labels are left out: labeler and Mergify rules set them from the changed paths, so a label
 # says the PR touches a module, not that it is about it.
 _NAMED_RULE = re.compile(r"(?:^|; )tag \[")
@@ -582,9 +626,31 @@ def main_module(pr: PullRequest, eligible: Sequence[ModuleMatch]) -> tuple[str, 
             return path.id, "lines"
     for match in eligible:
         for word in _TITLE_WORD_RULE.findall(match.rule):
-            if re.search(rf"(?<![A-Za-z0-9_]){re.escape(word)}(?![A-Za-z0-9_])", pr.title, re.I):
+            if _whole_word(word, pr.title):
                 return match.id, "title"
     return None
+
+
+_WORD_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
+
+
+def _whole_word(word: str, title: str) -> bool:
+    """`word` in `title` as a whole word, ignoring case. ASCII text is searched directly:
+    a regex per rule keyword recompiled for every PR cost ~0.2 s per digest."""
+    if not (word.isascii() and title.isascii()):
+        # re's case folding ("K" also matches the Kelvin sign) is the reference.
+        pattern = rf"(?<![A-Za-z0-9_]){re.escape(word)}(?![A-Za-z0-9_])"
+        return re.search(pattern, title, re.I) is not None
+    needle, text = word.lower(), title.lower()
+    start = text.find(needle)
+    while start >= 0:
+        end = start + len(needle)
+        if (start == 0 or text[start - 1] not in _WORD_CHARS) and (
+            end == len(text) or text[end] not in _WORD_CHARS
+        ):
+            return True
+        start = text.find(needle, start + 1)
+    return False
 
 
 def _stop_terms(rules: ThemeRules) -> frozenset[str]:
@@ -658,6 +724,92 @@ def trend_of(members: int, last_week: int | None) -> str:
     return "continuing"
 
 
+# ------------------------------------------------------------------ kept between runs
+
+
+@dataclass(slots=True)
+class Kept:
+    """Facts kept between processes while active (`keep`): phrase tables of titles and the
+    detections of earlier weeks, by `memo_key`. `entries` were read from the store,
+    `fresh` were computed now (bot.analysis.theme_memo loads and saves them)."""
+
+    entries: Mapping[str, str] = field(default_factory=dict)
+    fresh: dict[str, str] = field(default_factory=dict)
+
+
+_KEPT: ContextVar[Kept | None] = ContextVar("bot_themes_kept", default=None)
+
+
+def keep(kept: Kept | None) -> Token[Kept | None]:
+    """Make `kept` the memo of this context (until `forget(token)`)."""
+    return _KEPT.set(kept)
+
+
+def forget(token: Token[Kept | None]) -> None:
+    _KEPT.reset(token)
+
+
+@lru_cache(maxsize=1)
+def _code_version() -> str:
+    """This module's source and the word list it reads: a kept fact is valid only for the
+    code and the data that made it, so any change of either gives every key a new value."""
+    parts = [Path(__file__).read_bytes()]
+    spec = importlib.util.find_spec("wordfreq")
+    for folder in spec.submodule_search_locations or () if spec else ():
+        data = Path(folder) / "data" / "small_en.msgpack.gz"
+        if data.exists():
+            stat = data.stat()
+            parts.append(f"{data}:{stat.st_size}:{stat.st_mtime_ns}".encode())
+    return hashlib.sha256(b"\0".join(parts)).hexdigest()[:16]
+
+
+def memo_key(kind: str, *parts: str) -> str:
+    """The key of a kept fact: a hash of its kind, every input and the code version."""
+    text = "\0".join((_code_version(), kind, *parts))
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+@lru_cache(maxsize=64)
+def _stop_key(stop: frozenset[str]) -> str:
+    return "\x1f".join(sorted(stop))
+
+
+def _rules_key(rules: ThemeRules) -> str:
+    # Sorted: a frozenset's repr follows the process's hash seed.
+    return repr(
+        (
+            sorted((k, list(v)) for k, v in rules.aliases.items()),
+            sorted(rules.stop_terms),
+            sorted(rules.modules.items()),
+            rules.max_groups,
+        )
+    )
+
+
+def _result_json(result: ThemeResult) -> str:
+    return json.dumps(
+        {
+            "themes": [dataclasses.asdict(t) for t in result.themes],
+            "history_weeks": result.history_weeks,
+            "history_labels": result.history_labels,
+            "candidates": result.candidates,
+        },
+        ensure_ascii=False,
+        separators=(",", ":"),
+    )
+
+
+def _result_of(data: str) -> ThemeResult:
+    raw = json.loads(data)
+    themes = []
+    for t in raw["themes"]:
+        t["members"] = [Member(**m) for m in t["members"]]
+        t["history"] = {int(k): v for k, v in t["history"].items()}
+        t["authors"] = [(a, n) for a, n in t["authors"]]
+        themes.append(Theme(**t))
+    return ThemeResult(themes, raw["history_weeks"], raw["history_labels"], raw["candidates"])
+
+
 _MEMO: OrderedDict[tuple[object, ...], ThemeResult] = OrderedDict()
 _MEMO_SIZE = 32
 CARRY_DEPTH = 3  # last week's detection continues the week before's, and so on 3 weeks deep
@@ -711,7 +863,9 @@ def _result_at(
     if depth > 0 and level + 1 in weeks:
         previous, _ = _result_at(level + 1, weeks[level + 1].docs, weeks, rules, limit, depth - 1)
     carry = frozenset(t.key for t in previous.themes) if previous else frozenset()
-    return _detect_memo(docs, own, rules, carry), previous
+    # Earlier weeks are kept in the store (the same ones come back on every run); the
+    # window's own detection is computed each time, as its PRs are the ones that change.
+    return _detect_memo(docs, own, rules, carry, kept=level > 0), previous
 
 
 def _detect_memo(
@@ -719,6 +873,8 @@ def _detect_memo(
     history: Sequence[HistoryWeek],
     rules: ThemeRules,
     carry: frozenset[str] = frozenset(),
+    *,
+    kept: bool = False,
 ) -> ThemeResult:
     key = (
         tuple(docs),
@@ -730,7 +886,18 @@ def _detect_memo(
     if hit is not None:
         _MEMO.move_to_end(key)
         return _copy(hit)
-    result = _detect(docs, history, rules, carry)
+    store = _KEPT.get() if kept else None
+    stored = None
+    if store is not None:
+        # Every input in full (repr of the frozen docs), so a changed PR, week, rule or
+        # carried theme is a different key.
+        stored = memo_key("detection", repr(key[:2]), _rules_key(rules), repr(sorted(carry)))
+    if store is not None and stored is not None and stored in store.entries:
+        result = _result_of(store.entries[stored])
+    else:
+        result = _detect(docs, history, rules, carry)
+        if store is not None and stored is not None:
+            store.fresh[stored] = _result_json(result)
     _MEMO[key] = result
     while len(_MEMO) > _MEMO_SIZE:
         _MEMO.popitem(last=False)
@@ -824,7 +991,7 @@ def _detect(
     for week in history:
         counts: Counter[str] = Counter()
         for doc in week.docs:
-            counts.update(_title_evidence(doc, vocab).keys() & carriers.keys())
+            counts.update(_named_keys(doc, vocab, carriers))
         hist_counts[week.offset] = counts
         hist_total += len(week.docs)
     hist_any: Counter[str] = Counter()

@@ -10,6 +10,7 @@ from collections.abc import Collection, Iterable, Mapping
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
+from bot.analysis.theme_memo import kept_themes
 from bot.analysis.themes import ThemeRules, rules_from
 from bot.core.weeks import Window
 from bot.digest.build import AUXILIARY_MODULES, DEFAULT_KEY_COUNT, DEFAULT_SCORE_FLOOR, build_digest
@@ -85,19 +86,21 @@ async def make_digest(
     timeline = await load_timeline(
         store, analyzer, repo, chain(window, max(history_weeks + 2, 2)), now=now
     )
-    return digest_at(
-        timeline,
-        len(timeline.weeks) - 1,
-        analyzer=analyzer,
-        timezone=timezone,
-        new_contributors=new_contributors,
-        key_count=key_count,
-        score_floor=score_floor,
-        module_names=module_names,
-        history_weeks=history_weeks,
-        modules=modules,
-        archive_base=archive_base,
-    )
+    # Earlier weeks' theme facts come from the store: a run reads them, not re-derives them.
+    async with kept_themes(store, repo):
+        return digest_at(
+            timeline,
+            len(timeline.weeks) - 1,
+            analyzer=analyzer,
+            timezone=timezone,
+            new_contributors=new_contributors,
+            key_count=key_count,
+            score_floor=score_floor,
+            module_names=module_names,
+            history_weeks=history_weeks,
+            modules=modules,
+            archive_base=archive_base,
+        )
 
 
 async def narrate(

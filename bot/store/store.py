@@ -1,6 +1,6 @@
 """Async access to the store: `Store` opens the database and holds one repository per
-aggregate (`prs`, `windows`, `contributors`, `deliveries`, `analyses`, `http_cache`); all
-reads and writes of the bot go through them."""
+aggregate (`prs`, `windows`, `contributors`, `deliveries`, `analyses`, `http_cache`,
+`releases`, `theme_memo`); all reads and writes of the bot go through them."""
 
 from __future__ import annotations
 
@@ -24,6 +24,7 @@ from bot.store.prs import PullRequests
 from bot.store.releases import Releases
 from bot.store.sql import table_of
 from bot.store.tables import HTTPCacheRow
+from bot.store.theme_memo import ThemeMemo
 from bot.store.windows import SyncWindows
 
 
@@ -69,6 +70,7 @@ class Store:
         self.contributors = Contributors(self.session, engine)
         self.deliveries = Deliveries(self.session, engine)
         self.releases = Releases(self.session, engine)
+        self.theme_memo = ThemeMemo(self.session, engine)
 
     @classmethod
     async def open(cls, url: str, *, migrate: bool = True) -> Store:

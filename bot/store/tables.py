@@ -109,6 +109,19 @@ class PRAnalysisRow(Base):
     data: Mapped[str] = mapped_column(Text)
 
 
+class ThemeMemoRow(Base):
+    """A theme-detection fact kept between processes (see bot.analysis.theme_memo): a
+    title's phrase table or an earlier week's detection, under a key that hashes every
+    input and the detection code, so a stale row is never read, only left to expire."""
+
+    __tablename__ = "theme_memo"
+
+    scope: Mapped[str] = mapped_column(String(200), primary_key=True)  # the repository
+    key: Mapped[str] = mapped_column(String(64), primary_key=True)
+    data: Mapped[str] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime(), index=True)
+
+
 class SyncWindowRow(Base):
     """A window of merged PRs fetched from GitHub; complete only when every page arrived."""
 
