@@ -233,7 +233,8 @@ class App(PostingServices):
         if self._subscriptions is None:
             # Lazy: the alerts' store code is for chat commands and serve only.
             from bot.alerts.settings import AlertSettings
-            from bot.alerts.subscriptions import SubscriptionService, catalogue_of
+            from bot.alerts.subscriptions import SubscriptionService
+            from bot.analysis.catalogue import catalogue_of
 
             self._subscriptions = SubscriptionService(
                 self.store,

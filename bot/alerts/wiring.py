@@ -17,7 +17,8 @@ from bot.alerts.pipeline import AlertPipeline, Sender
 from bot.alerts.poller import AlertPoller, GitHubMergedSource
 from bot.alerts.render import BotCards
 from bot.alerts.settings import AlertSettings
-from bot.alerts.subscriptions import SubscriptionService, catalogue_of
+from bot.alerts.subscriptions import SubscriptionService
+from bot.analysis.catalogue import catalogue_of
 from bot.core.document import Document
 from bot.core.errors import BotError
 from bot.delivery import DeliveryResult, Ledger

@@ -16,8 +16,8 @@ from bot.core.i18n import message
 from bot.core.validators import CHAT_PLATFORMS, chat_channel_problem
 
 if TYPE_CHECKING:
-    from bot.app import App
     from bot.core.config import Config
+    from bot.services import Services
 
 
 def chat_address(channel: str | None) -> tuple[str, str | None]:
@@ -90,7 +90,7 @@ def reply_without_store(text: str, channel: str | None, config: Config) -> tuple
 
 
 async def run_chat(
-    services: App,
+    services: Services,
     text: str,
     *,
     channel: str | None,

@@ -11,11 +11,11 @@ channel's language when the reply is built; `str(error)` is the English text.
 
 from __future__ import annotations
 
-import difflib
 import re
 import shlex
 from dataclasses import dataclass, field
 
+from bot.analysis.catalogue import suggest as suggest  # registry.py imports it from here
 from bot.core.errors import UsageError
 from bot.core.filters import SubscriptionFilters
 from bot.core.i18n import MESSAGES, message, message_from
@@ -179,15 +179,6 @@ Command = (
 
 
 # ---------------------------------------------------------------------------- helpers
-
-
-def suggest(word: str, choices: list[str] | tuple[str, ...]) -> str | None:
-    """The closest choice to a typo, or None when nothing is close enough to be helpful."""
-    found = difflib.get_close_matches(word.lower(), [c.lower() for c in choices], n=1, cutoff=0.6)
-    if not found:
-        return None
-    by_lower = {c.lower(): c for c in choices}
-    return by_lower[found[0]]
 
 
 # Invisible characters that ride along when a command is copied from a rendered message

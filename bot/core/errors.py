@@ -97,3 +97,32 @@ class RateLimitExhausted(GitHubError, TransientError):
     def __init__(self, message: str, reset_at: float | None = None) -> None:
         super().__init__(message)
         self.reset_at = reset_at
+
+
+class InputError(UsageError):
+    """Bad input to a command, found below the command layer (a subscription's modules or
+    filters): the chat adds `command`'s usage line, as it does for a parse error."""
+
+    def __init__(self, message: str, command: str | None = None) -> None:
+        super().__init__(message)
+        self.command = command
+
+
+class PrUnreachable(GitHubUnreachable):
+    """A PR lookup GitHub cannot answer and the store cannot either: what the store holds
+    instead (`elsewhere`: the other repositories whose #`number` is stored; `held`: how
+    many PRs of `repo` it holds) rides along, so each surface words it its own way."""
+
+    def __init__(
+        self, cause: GitHubError, *, repo: str, number: int, elsewhere: list[str], held: int
+    ) -> None:
+        super().__init__(str(cause))
+        self.repo = repo
+        self.number = number
+        self.elsewhere = elsewhere
+        self.held = held
+
+
+class NeedsNetwork(BotError):
+    """A local-only answer (the chat acknowledgement) cannot be given: it needs GitHub.
+    The command runs again after the acknowledgement, with the network."""

@@ -266,10 +266,7 @@ class SlackBot(Tracked):
         if repo is None:
             return None  # someone else's repo: leave Slack's own preview alone
         try:
-            pr = await ctx.backend.cached_pr(repo, ref.number)
-            if pr is None:
-                pr = await ctx.backend.fetch_pr(repo, ref.number)
-            document = await ctx.backend.pr_card(pr, ctx.lang)
+            document = await ctx.backend.card(repo, ref.number, ctx.lang)
             return self.render(document)[0].get("blocks")
         except BotError as exc:
             log.info("no unfurl for %s: %s", url, exc)
