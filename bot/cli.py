@@ -782,6 +782,7 @@ def digest(
 
     async def go() -> None:
         # Lazy: the digest use cases and renderers load only for `digest`.
+        from bot.analysis.catalogue import UnknownModule
         from bot.digest.pipeline import render_digest
         from bot.usecases.digest import DigestScope, build_digest
         from bot.usecases.post import post_built
@@ -800,15 +801,19 @@ def digest(
             window = parse_window(week, since, until, services.config.tz)
             language = lang.value if lang else services.config.language
             scope = DigestScope(repo[0] if repo else None, module or (), multi)
-            built = await build_digest(
-                services,
-                scope,
-                window,
-                language,
-                sync=not no_sync,
-                progress=_progress(),
-                warn=_say,
-            )
+            try:
+                built = await build_digest(
+                    services,
+                    scope,
+                    window,
+                    language,
+                    sync=not no_sync,
+                    progress=_progress(),
+                    warn=_say,
+                )
+            except UnknownModule as exc:
+                accepted = "accepted: the ids or names `vllm-bot modules` lists"
+                raise UsageError(f"{exc}; {accepted}") from None
             if posts:
                 _print_posted(await post_built(services, built, posts, force=force))
                 if out_file is None and format is DigestFormat.markdown:

@@ -49,13 +49,14 @@ def module_infos(ruleset: RuleSet) -> list[ModuleInfo]:
 
 
 class UnknownModule(UsageError):
-    """A module word no module of the rule set answers to; `hint` is the closest id."""
+    """A module word no module of the rule set answers to; `hint` is the closest id. The
+    message is the reason alone: each surface adds where its list of modules is."""
 
     def __init__(self, name: str, hint: str | None, language: str = "en") -> None:
         self.name = name
         self.hint = hint
         shown = message(language, "error.hint", word=hint) if hint else ""
-        super().__init__(message(language, "error.module.unknown", name=name, hint=shown))
+        super().__init__(message(language, "error.module.unknown.reason", name=name, hint=shown))
 
 
 def _normal(name: str) -> str:

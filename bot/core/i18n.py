@@ -1591,6 +1591,12 @@ MESSAGES: dict[str, dict[str, str]] = {
         "({ruleset}) has {ids}",
         "zh": "{repo} 没有模块 '{name}'{hint}，该订阅永远不会触发；其规则集（{ruleset}）包含 {ids}",
     },
+    # --- usecases ---
+    # The reason alone, each surface adding where its list is (`vllm-bot modules`).
+    "error.module.unknown.reason": {
+        "en": "unknown module '{name}'{hint}",
+        "zh": "未知模块 '{name}'{hint}",
+    },
 }
 
 
