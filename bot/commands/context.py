@@ -14,19 +14,20 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
+from bot.analysis.catalogue import ModuleInfo
 from bot.core.config import Config
+from bot.core.document import Document
+from bot.core.filters import SubscriptionFilters
+from bot.core.weeks import Window
+from bot.services import Services
+from bot.usecases import digest, info, lookup, release, subscriptions
+from bot.usecases.digest import DigestScope
+from bot.usecases.info import VersionInfo
+from bot.usecases.lookup import LookedUp
+from bot.usecases.subscriptions import Channel, Unsubscribed
 
 if TYPE_CHECKING:
     from bot.alerts.subscriptions import SubscriptionInfo, SubscriptionService
-    from bot.analysis.catalogue import ModuleInfo
-    from bot.core.document import Document
-    from bot.core.filters import SubscriptionFilters
-    from bot.core.weeks import Window
-    from bot.services import Services
-    from bot.usecases.digest import DigestScope
-    from bot.usecases.info import VersionInfo
-    from bot.usecases.lookup import LookedUp
-    from bot.usecases.subscriptions import Channel, Unsubscribed
 
 
 class Backend:
@@ -38,53 +39,32 @@ class Backend:
     async def local_card(self, repo: str, number: int, language: str) -> Document:
         """The PR's card from the store when the lookup policy allows it (the chat
         acknowledgement); raises NeedsNetwork when GitHub must be asked."""
-        # Lazy: the lookup (the analysis, ~50 ms) stays off `/vllm help`.
-        from bot.usecases.lookup import look_up_pr_locally
-
-        return _card(await look_up_pr_locally(self.services, repo, number), language)
+        return _card(await lookup.look_up_pr_locally(self.services, repo, number), language)
 
     async def card(self, repo: str, number: int, language: str) -> Document:
         """The PR's card under the lookup policy; raises NotFoundError, PrUnreachable."""
-        # Lazy: the lookup (the analysis, ~50 ms) stays off `/vllm help`.
-        from bot.usecases.lookup import look_up_pr
-
-        return _card(await look_up_pr(self.services, repo, number), language)
+        return _card(await lookup.look_up_pr(self.services, repo, number), language)
 
     async def digest(self, scope: DigestScope, window: Window, language: str) -> Document:
         """The digest of `scope` (syncing first); raises UnknownModule for a module word
         that names none, UsageError when `scope.org` and no organisation is configured."""
-        # Lazy: the digest use case loads only for `/vllm digest`.
-        from bot.usecases.digest import build_digest
-
-        return (await build_digest(self.services, scope, window, language)).document
+        return (await digest.build_digest(self.services, scope, window, language)).document
 
     async def check_scope(self, scope: DigestScope, language: str) -> None:
         """The scope's errors (unknown modules, no organisation) from local state alone."""
-        # Lazy: the digest use case loads only for `/vllm digest`.
-        from bot.usecases.digest import module_ids, multi_target
-
-        await module_ids(self.services, scope.repo, scope.modules, language)
-        multi_target(self.services, scope, language)
+        await digest.module_ids(self.services, scope.repo, scope.modules, language)
+        digest.multi_target(self.services, scope, language)
 
     async def modules(self, repo: str) -> Sequence[ModuleInfo]:
-        # Lazy: the rule set loads only for the commands that name modules.
-        from bot.usecases.info import modules
-
-        return await modules(self.services, repo)
+        return await info.modules(self.services, repo)
 
     async def version(self, repo: str) -> VersionInfo:
-        # Lazy: the analysis cache and the migrations load only for `/vllm version`.
-        from bot.usecases.info import version
-
-        return await version(self.services, repo)
+        return await info.version(self.services, repo)
 
     async def release(
         self, repo: str, tag: str | None, language: str, *, card: bool = True
     ) -> Document:
-        # Lazy: the release pipeline loads only for `/vllm release`.
-        from bot.usecases.release import release_document
-
-        return await release_document(self.services, repo, tag, language, card=card)
+        return await release.release_document(self.services, repo, tag, language, card=card)
 
     async def subscribe(
         self,
@@ -96,20 +76,16 @@ class Backend:
         weekly: bool,
         language: str,
     ) -> SubscriptionInfo:
-        # Lazy: the subscription use case loads only for a subscription command.
-        from bot.usecases.subscriptions import subscribe
-
-        return await subscribe(
+        return await subscriptions.subscribe(
             self.services, service, where, words, filters, weekly=weekly, language=language
         )
 
     async def unsubscribe(
         self, service: SubscriptionService, where: Channel, target: str, kind: str, language: str
     ) -> tuple[str, Unsubscribed]:
-        # Lazy: the subscription use case loads only for a subscription command.
-        from bot.usecases.subscriptions import unsubscribe
-
-        return await unsubscribe(self.services, service, where, target, kind, language=language)
+        return await subscriptions.unsubscribe(
+            self.services, service, where, target, kind, language=language
+        )
 
 
 def _card(found: LookedUp, language: str) -> Document:

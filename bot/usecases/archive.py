@@ -8,12 +8,9 @@ bot.digest.archive's cache.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 from bot.core.errors import UsageError
-
-if TYPE_CHECKING:
-    from bot.services import Services
+from bot.services import Services
 
 
 async def build_archive(

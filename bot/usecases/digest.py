@@ -12,14 +12,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from bot.analysis.catalogue import ModuleCatalogue
+from bot.core.config import DigestTarget
 from bot.core.errors import UsageError
 from bot.core.i18n import message
+from bot.core.weeks import Window
+from bot.services import ProgressFactory, Say, Services
 
 if TYPE_CHECKING:
-    from bot.core.config import DigestTarget
-    from bot.core.weeks import Window
     from bot.digest.pipeline import BuiltDigest
-    from bot.services import ProgressFactory, Say, Services
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,9 +46,6 @@ async def module_ids(
     set comes from its cached labelling rules or the stored file paths."""
     if not words:
         return []
-    # Lazy: the catalogue (and the analyzer) load only when module words are given.
-    from bot.analysis.catalogue import ModuleCatalogue
-
     analyzer = await services.analyzer(repo, offline=True)
     return ModuleCatalogue.from_rulesets([analyzer.ruleset]).words(words, language)
 

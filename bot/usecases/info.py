@@ -9,13 +9,9 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
-from importlib import metadata
-from typing import TYPE_CHECKING
 
 from bot.analysis.catalogue import ModuleInfo, module_infos
-
-if TYPE_CHECKING:
-    from bot.services import Services
+from bot.services import Services
 
 log = logging.getLogger(__name__)
 
@@ -37,6 +33,9 @@ async def modules(services: Services, repo: str | None) -> list[ModuleInfo]:
 
 
 def bot_version() -> str | None:
+    # Lazy: importlib.metadata (email, zipfile, csv) stays off `/vllm help`.
+    from importlib import metadata
+
     try:
         return metadata.version("vllm-bot")
     except metadata.PackageNotFoundError:

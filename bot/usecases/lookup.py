@@ -20,11 +20,11 @@ from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING
 
 from bot.core.errors import GitHubError, GitHubUnreachable, NeedsNetwork, PrUnreachable
+from bot.core.models import Analysis, PullRequest
+from bot.services import Services
 
 if TYPE_CHECKING:
     from bot.analysis.analyzer import Analyzer
-    from bot.core.models import Analysis, PullRequest
-    from bot.services import Services
 
 log = logging.getLogger(__name__)
 

@@ -7,13 +7,10 @@ notes through bot.releases.pipeline with the CLI's own sync choice.
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING
 
+from bot.core.document import Document
 from bot.core.errors import GitHubError, UsageError
-
-if TYPE_CHECKING:
-    from bot.core.document import Document
-    from bot.services import Services
+from bot.services import Services
 
 log = logging.getLogger(__name__)
 

@@ -12,15 +12,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from bot.analysis.catalogue import suggest
+from bot.analysis.catalogue import module_infos, suggest
 from bot.core.errors import InputError
 from bot.core.filters import SubscriptionFilters
 from bot.core.i18n import message
+from bot.services import Services
 from bot.usecases.digest import module_ids
 
 if TYPE_CHECKING:
     from bot.alerts.subscriptions import SubscriptionInfo, SubscriptionService
-    from bot.services import Services
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,9 +40,6 @@ async def _check_modules_of(
     services: Services, repo: str, ids: Sequence[str], language: str
 ) -> None:
     """A module the repository's rule set lacks could never match one of its PRs."""
-    # Lazy: the catalogue loads only for a subscription filtered to repositories.
-    from bot.analysis.catalogue import module_infos
-
     analyzer = await services.analyzer(repo, offline=True)
     known = [m.id for m in module_infos(analyzer.ruleset)]
     for module_id in ids:

@@ -11,10 +11,11 @@ from contextlib import nullcontext
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from bot.core.config import DigestTarget
+from bot.core.weeks import Window
+from bot.services import ProgressFactory, Services
+
 if TYPE_CHECKING:
-    from bot.core.config import DigestTarget
-    from bot.core.weeks import Window
-    from bot.services import ProgressFactory, Services
     from bot.sync import ScopeSyncResult, SyncResult
 
 
