@@ -7,7 +7,7 @@ reply; the scheduler retries a failed job).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -44,25 +44,20 @@ def check_postable(built: BuiltDigest) -> None:
         )
 
 
-async def post_built(
-    services: PostingServices,
-    built: BuiltDigest,
+async def _each(
     targets: Sequence[tuple[Platform, str]],
-    *,
-    force: bool = False,
+    post: Callable[[Platform, str], Awaitable[DeliveryResult]],
 ) -> list[Posted]:
     """Post to every target even when one fails; one target's failure is raised as it is,
     several targets' are returned (`failures` says them as one error)."""
-    # Lazy: posting (and the chart behind it) only for a digest that is posted.
+    # Lazy: the platform registry (and the ledger behind it) only for a post.
     from bot.platform import target_name
-    from bot.posting import post_digest
 
-    check_postable(built)
     outcomes: list[Posted] = []
     for platform, channel in targets:
         name = target_name(platform.name, channel)
         try:
-            result = await post_digest(services, built, platform, channel, force=force)
+            result = await post(platform, channel)
         except BotError as exc:
             if len(targets) == 1:
                 raise
@@ -72,6 +67,24 @@ async def post_built(
     return outcomes
 
 
+async def post_built(
+    services: PostingServices,
+    built: BuiltDigest,
+    targets: Sequence[tuple[Platform, str]],
+    *,
+    force: bool = False,
+) -> list[Posted]:
+    """A built digest (with its trends chart where the target takes one) to every target."""
+    # Lazy: posting (and the chart behind it) only for a digest that is posted.
+    from bot.posting import post_digest
+
+    check_postable(built)
+    return await _each(
+        targets,
+        lambda platform, channel: post_digest(services, built, platform, channel, force=force),
+    )
+
+
 async def post_built_document(
     services: PostingServices,
     document: Document,
@@ -79,18 +92,17 @@ async def post_built_document(
     *,
     force: bool = False,
 ) -> list[Posted]:
-    """A document without a chart (a release's notes) to every target, in order."""
+    """A document without a chart (a release's notes) to every target."""
     # Lazy: posting loads only for a document that is posted.
-    from bot.platform import target_name
     from bot.posting import post_document
 
-    outcomes = []
-    for platform, channel in targets:
-        result = await post_document(
-            services.store.deliveries, platform, document, channel, force=force
-        )
-        outcomes.append(Posted(target_name(platform.name, channel), result=result))
-    return outcomes
+    deliveries = services.store.deliveries
+    return await _each(
+        targets,
+        lambda platform, channel: post_document(
+            deliveries, platform, document, channel, force=force
+        ),
+    )
 
 
 def failures(outcomes: Sequence[Posted]) -> BotError | None:

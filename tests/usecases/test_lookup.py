@@ -18,7 +18,7 @@ from bot.core.errors import NeedsNetwork, PrUnreachable
 from bot.store import Store
 from bot.usecases.lookup import look_up_pr, look_up_pr_locally
 from tests.fakes.github import FakeGitHub
-from tests.fakes.prdata import FakeFile, FakePR, make_prs
+from tests.fakes.prdata import make_prs, open_and_closed
 
 REPO = "vllm-project/vllm"
 START = datetime(2026, 6, 1, tzinfo=UTC)
@@ -28,15 +28,7 @@ OPEN = 90_000
 @pytest.fixture
 async def github() -> AsyncIterator[FakeGitHub]:
     async with FakeGitHub() as server:
-        opened = FakePR(
-            number=OPEN,
-            title="[WIP] Add a new model",
-            author="newcomer",
-            created_at=START,
-            updated_at=START + timedelta(hours=1),
-            state="OPEN",
-            files=[FakeFile("vllm/model_executor/models/new.py", 400, 0, "ADDED")],
-        )
+        opened = open_and_closed(START, first_number=OPEN)[0]
         server.repos[REPO] = [*make_prs(3, START, START + timedelta(days=7), seed=1), opened]
         yield server
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 import subprocess
 from collections.abc import Iterator
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -17,28 +17,15 @@ from tests.cli import github_env, vllm_bot
 from tests.core.test_cli_end_to_end import BackgroundFake
 from tests.core.test_e2e_chat import rocm_prs
 from tests.fakes.github import FakeGitHub
-from tests.fakes.prdata import FakeFile, FakePR, make_prs
+from tests.fakes.prdata import make_prs, open_and_closed
 
 REPO = "vllm-project/vllm"
 W22 = (datetime(2026, 5, 25, tzinfo=UTC), datetime(2026, 6, 1, tzinfo=UTC))
 W23 = (datetime(2026, 6, 1, tzinfo=UTC), datetime(2026, 6, 8, tzinfo=UTC))
 MERGED = 30_003
-# One open PR per test that edits it on GitHub, so the tests stay independent.
-OPEN_STALE, OPEN_DOWN = 90_000, 90_001
+# Open PRs of the tests that edit one on GitHub: one each, so they stay independent.
+OPEN_STALE, OPEN_DOWN = 90_000, 90_010
 DOWN = "http://127.0.0.1:9"  # nothing listens there: GitHub unreachable
-
-
-def open_pr(number: int) -> FakePR:
-    start = W23[0]
-    return FakePR(
-        number=number,
-        title=f"[WIP] Add a new model {number}",
-        author="newcomer",
-        created_at=start,
-        updated_at=start + timedelta(hours=1),
-        state="OPEN",
-        files=[FakeFile("vllm/model_executor/models/new.py", 400, 0, "ADDED")],
-    )
 
 
 @pytest.fixture(scope="module")
@@ -47,7 +34,9 @@ def github() -> Iterator[FakeGitHub]:
         make_prs(20, *W23, seed=7, first_number=30_000)
         + make_prs(12, *W22, seed=8, first_number=29_000)
         + rocm_prs()
-        + [open_pr(OPEN_STALE), open_pr(OPEN_DOWN)]
+        # An open PR per test that edits it on GitHub (and a closed one each, unused).
+        + open_and_closed(W23[0], first_number=OPEN_STALE)
+        + open_and_closed(W23[0], first_number=OPEN_DOWN)
     )
     with BackgroundFake(FakeGitHub({REPO: prs})) as fake:
         yield fake
@@ -105,7 +94,7 @@ def test_a_stale_open_pr_with_github_down_is_the_stored_card_on_both(
     cli, chat = both_cards(offline(env), OPEN_DOWN)
     assert cli.returncode == chat.returncode == 0, cli.stderr + chat.stderr
     assert cli.stdout == chat.stdout
-    assert title_line(cli.stdout) == f"#{OPEN_DOWN} [WIP] Add a new model {OPEN_DOWN}"
+    assert title_line(cli.stdout) == f"#{OPEN_DOWN} [WIP] Add a new model"
     for run in (cli, chat):
         assert f"showing stored {REPO}#{OPEN_DOWN}: GitHub failed" in run.stderr
 
