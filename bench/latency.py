@@ -6,33 +6,34 @@ from __future__ import annotations
 import asyncio
 import math
 
+from bot.core.errors import NeedsNetwork
 from bot.store import Store
 from tests.commands.fakes import make_pr, real_card
 
 
 class StoreBackend:
-    """cached_pr reads the real store; fetch_pr plays GitHub with a fixed latency."""
+    """local_card reads the real store; card plays GitHub with a fixed latency when the
+    store lacks the PR (`bot.commands.Backend` as the latency benches need it)."""
 
     def __init__(self, store: Store, latency: float) -> None:
         self.store = store
         self.latency = latency
 
-    async def cached_pr(self, repo, number):
-        return await self.store.prs.get(repo, number)
-
-    async def fetch_pr(self, repo, number):
-        await asyncio.sleep(self.latency)
-        pr = make_pr(number, repo=repo)
-        await self.store.prs.upsert([pr])
-        return pr
-
-    async def pr_card(self, pr, language):
+    async def local_card(self, repo, number, language):
+        pr = await self.store.prs.get(repo, number)
+        if pr is None:
+            raise NeedsNetwork
         return real_card(pr, language)
 
-    async def digest(self, repo, window, language, *, modules=()):
-        raise NotImplementedError
+    async def card(self, repo, number, language):
+        pr = await self.store.prs.get(repo, number)
+        if pr is None:
+            await asyncio.sleep(self.latency)
+            pr = make_pr(number, repo=repo)
+            await self.store.prs.upsert([pr])
+        return real_card(pr, language)
 
-    async def org_digest(self, window, language):
+    async def digest(self, scope, window, language):
         raise NotImplementedError
 
     async def version(self, repo):

@@ -207,7 +207,8 @@ class App(PostingServices):
             return self._alerts.subscriptions
         if self._subscriptions is None:
             # Lazy: the alerts' store code is for chat commands and serve only.
-            from bot.alerts.subscriptions import SubscriptionService, catalogue_of
+            from bot.alerts.subscriptions import SubscriptionService
+            from bot.analysis.catalogue import catalogue_of
             from bot.core.settings import AlertSettings
 
             self._subscriptions = SubscriptionService(

@@ -15,7 +15,14 @@ from typing import IO, TYPE_CHECKING, Annotated, Any, TypeVar, cast
 import typer
 import typer.core
 
-from bot.core.errors import BotError, ConfigError, GitHubUnreachable, UsageError, one_line
+from bot.core.errors import (
+    BotError,
+    ConfigError,
+    GitHubUnreachable,
+    PrUnreachable,
+    UsageError,
+    one_line,
+)
 from bot.core.secrets import RedactingStream, redact
 from bot.core.validators import MAX_PR_NUMBER, check_out_file, echo
 from bot.core.weeks import parse_window
@@ -24,14 +31,14 @@ from bot.importer import Export, ImportResult, coverage, read_export_file, store
 if TYPE_CHECKING:
     from rich.console import Console
 
-    from bot.analysis.analyzer import Analyzer
     from bot.app import App
     from bot.core.config import DigestTarget
-    from bot.core.models import Analysis, PullRequest
     from bot.core.weeks import Window
     from bot.digest.pipeline import BuiltDigest
-    from bot.platform import Platform
+    from bot.services import ProgressFactory
     from bot.sync import SyncResult
+    from bot.usecases.lookup import LookedUp
+    from bot.usecases.post import Posted
 
 app = typer.Typer(
     name="vllm-bot",
@@ -339,6 +346,29 @@ def _dump(data: object) -> str:
     return json.dumps(data, ensure_ascii=False, indent=2)
 
 
+def _progress() -> ProgressFactory:
+    """The pipelines' progress as rich bars on stderr (silent when it is not a terminal)."""
+    # Lazy: rich progress bars (~20 ms) load only for work that syncs.
+    from bot.cli_progress import progress_bars
+
+    return progress_bars(err)
+
+
+def _say(line: str) -> None:
+    """What a pipeline says to the person running it, on stderr."""
+    err.print(line, markup=False)
+
+
+def _print_posted(outcomes: list[Posted]) -> None:
+    # Lazy: the post use case loads only for a digest that is posted.
+    from bot.usecases.post import failures
+
+    for outcome in outcomes:
+        err.print(outcome.line(), markup=False)
+    if (failed := failures(outcomes)) is not None:
+        raise failed
+
+
 # ---------------------------------------------------------------------------- sync
 
 
@@ -360,32 +390,37 @@ def sync(
 
     async def go() -> None:
         # Lazy: the sync path (httpx client, rich progress bars) stays off every other command.
-        from bot.core.progress import SyncProgress
-        from bot.sync import sync_window
+        from bot.usecases.sync import sync_repo, sync_target
 
         async with await _services() as services:
             window = parse_window(week, since, until, services.config.tz)
             if multi is not None:
-                await _sync_multi(services, multi, window, force, weeks)
-                return
-            repo_name = services.config.repo(repo[0] if repo else None).name
-            with SyncProgress(err, f"{repo_name} {window.label}") as progress:
-                result = await sync_window(
-                    services.store,
-                    services.github(),
-                    repo_name,
-                    window,
-                    force=force,
-                    progress=progress,
+                scopes = await sync_target(
+                    services, multi, window, force=force, weeks=weeks, progress=_progress()
                 )
-            out.print(sync_summary(repo_name, window.label, result), markup=False)
+                for scope in scopes:
+                    result = scope.result
+                    counts = ", ".join(f"{r} {n}" for r, n in sorted(result.repos.items()))
+                    out.print(
+                        f"{multi.scope_label} {scope.window.label}: {counts or 'no PRs'}; "
+                        f"{result.requests} requests, {len(result.searched)} repositories "
+                        f"fetched, {len(result.repos) - len(result.searched)} already complete",
+                        markup=False,
+                    )
+                return
+            synced = await sync_repo(
+                services,
+                repo[0] if repo else None,
+                window,
+                force=force,
+                weeks=weeks,
+                progress=_progress(),
+            )
+            out.print(sync_summary(synced.repo, window.label, synced.result), markup=False)
             if weeks:
-                # Lazy: the digest pipeline loads only when history weeks are synced too.
-                from bot.digest.pipeline import sync_history
-
-                done = await sync_history(services, repo_name, window, weeks, err)
+                done = synced.history_synced
                 out.print(
-                    f"{repo_name} history: {weeks} weeks before {window.label}, "
+                    f"{synced.repo} history: {weeks} weeks before {window.label}, "
                     f"{done} synced now, {weeks - done} already in the store or skipped",
                     markup=False,
                 )
@@ -497,36 +532,6 @@ def _import_summary(
     return message
 
 
-async def _sync_multi(
-    services: App, target: DigestTarget, window: Window, force: bool, weeks: int
-) -> None:
-    """One search per week for every repository of the target (bot.sync.sync_scope)."""
-    # Lazy: the multi-repository sync path (httpx, rich progress) loads only for it.
-    from bot.core.progress import SyncProgress
-    from bot.digest.history import chain
-    from bot.sync import sync_scope
-
-    for span in reversed(chain(window, weeks + 1)):
-        with SyncProgress(err, f"{target.scope_label} {span.label}") as progress:
-            result = await sync_scope(
-                services.store,
-                services.github(),
-                span,
-                repos=target.repos,
-                org=target.org,
-                exclude=target.exclude,
-                force=force,
-                progress=progress,
-            )
-        counts = ", ".join(f"{r} {n}" for r, n in sorted(result.repos.items())) or "no PRs"
-        out.print(
-            f"{target.scope_label} {span.label}: {counts}; {result.requests} requests, "
-            f"{len(result.searched)} repositories fetched, "
-            f"{len(result.repos) - len(result.searched)} already complete",
-            markup=False,
-        )
-
-
 def sync_summary(repo: str, label: str, result: SyncResult) -> str:
     if result.skipped_fresh:
         how = "fresh in the store, no request sent"
@@ -570,23 +575,17 @@ def _pr_ref(ref: str, repo: str | None) -> tuple[int, str | None]:
     return parsed.number, parsed.repo or repo
 
 
-async def _analysed_pr(
-    services: App, repo: str | None, ref: str
-) -> tuple[PullRequest, Analysis, Analyzer]:
+async def _looked_up(services: App, repo: str | None, ref: str) -> LookedUp:
+    """The PR of `ref` under the lookup policy every surface shares (bot.usecases.lookup)."""
+    # Lazy: the lookup (analysis, and bot.sync for a PR GitHub must answer) loads only here.
+    from bot.usecases.lookup import look_up_pr
+
     number, repo = _pr_ref(ref, repo)
     repo_name = services.config.repo(repo).name
     try:
-        # What bot.sync.fetch_pr does first, here so that a PR in the store builds no
-        # GitHub client: httpx (with idna's tables) is a third of a warm lookup's start-up.
-        pr = await services.store.prs.get(repo_name, number)
-        if pr is None:
-            # Lazy: the GitHub fetch path (bot.sync, httpx) loads only for a PR not in the store.
-            from bot.sync import fetch_pr
-
-            # refresh: the store was just asked, so straight to GitHub (then stored).
-            pr = await fetch_pr(services.store, services.github(), repo_name, number, refresh=True)
-    except GitHubUnreachable as exc:
-        elsewhere = [r for r in await services.store.prs.repos_with(number) if r != repo_name]
+        return await look_up_pr(services, repo_name, number)
+    except PrUnreachable as exc:
+        elsewhere = exc.elsewhere
         hint = (
             f"the store has {elsewhere[0]}#{number}: vllm-bot pr {elsewhere[0]}#{number}"
             if elsewhere
@@ -595,14 +594,6 @@ async def _analysed_pr(
         raise GitHubUnreachable(
             f"PR #{number} of {repo_name} is not in the store, and {exc}", hint=hint
         ) from None
-    analyzer = await services.analyzer(repo_name)
-    # Lazy like the store: SQLAlchemy stays off `--help`. The analysis comes from the
-    # store's cache when valid, as the digest reads it.
-    # Lazy: the analysis cache (and the analyzer) stays off commands that analyse no PR.
-    from bot.analysis.cache import analyze_stored
-
-    (analysis,) = await analyze_stored(services.store, analyzer, repo_name, [pr])
-    return pr, analysis, analyzer
 
 
 # `pr -5` must reach the number check, not click's "No such option".
@@ -627,12 +618,12 @@ def pr(
         from bot.cards import pr_text
 
         async with await _services() as services:
-            pr_, analysis, analyzer = await _analysed_pr(services, repo, number)
+            found = await _looked_up(services, repo, number)
             if format is PRFormat.json:
-                _emit(_dump(analysis_to_json(pr_, analysis)), None)
+                _emit(_dump(analysis_to_json(found.pr, found.analysis)), None)
             else:
                 language = lang.value if lang else services.config.language
-                _emit(pr_text(pr_, analysis, language, analyzer.ruleset.module_names()), None)
+                _emit(pr_text(found.pr, found.analysis, language, found.module_names), None)
 
     run(go)
 
@@ -652,7 +643,8 @@ def explain(
         from bot.digest.pipeline import theme_of_pr
 
         async with await _services() as services:
-            pr_, analysis, _ = await _analysed_pr(services, repo, number)
+            found = await _looked_up(services, repo, number)
+            pr_, analysis = found.pr, found.analysis
             theme = await theme_of_pr(services, pr_.repo, pr_.number, pr_.merged_at)
             if format is PRFormat.json:
                 _emit(_dump({**analysis_to_json(pr_, analysis), "theme": theme}), None)
@@ -703,14 +695,20 @@ def themes(
     """The window's themes: the terms that formed each, score against the baseline, members."""
 
     async def go() -> None:
-        # Lazy: the digest pipeline and the themes report load only for `themes`.
-        from bot.digest.pipeline import build_for_window
+        # Lazy: the digest use case and the themes report load only for `themes`.
         from bot.digest.themes_report import themes_json, themes_text
+        from bot.usecases.digest import DigestScope, build_digest
 
         async with await _services() as services:
             window = parse_window(week, since, until, services.config.tz)
-            built = await build_for_window(
-                services, repo, window, "en", sync=not no_sync, progress_console=err
+            built = await build_digest(
+                services,
+                DigestScope(repo),
+                window,
+                "en",
+                sync=not no_sync,
+                progress=_progress(),
+                warn=_say,
             )
             digest = built.digest
             _emit(
@@ -783,8 +781,11 @@ def digest(
         _usage(_png_needs_out)
 
     async def go() -> None:
-        # Lazy: the digest pipeline and renderers load only for `digest`.
-        from bot.digest.pipeline import build_for_window, render_digest
+        # Lazy: the digest use cases and renderers load only for `digest`.
+        from bot.analysis.catalogue import UnknownModule
+        from bot.digest.pipeline import render_digest
+        from bot.usecases.digest import DigestScope, build_digest
+        from bot.usecases.post import post_built
 
         async with await _services() as services:
             # Before any work: an unknown platform or a bad channel is one line, exit 2
@@ -799,27 +800,22 @@ def digest(
                     )
             window = parse_window(week, since, until, services.config.tz)
             language = lang.value if lang else services.config.language
-            if multi is not None:
-                # Lazy: the organisation digest (~100 ms) loads only for a multi-repository target.
-                from bot.digest.org import build_org_for_window
-
-                built = await build_org_for_window(
-                    services, multi, window, language, sync=not no_sync, progress_console=err
-                )
-            else:
-                one = repo[0] if repo else None
-                modules = await _module_ids(services, one, module or [], offline=no_sync)
-                built = await build_for_window(
+            scope = DigestScope(repo[0] if repo else None, module or (), multi)
+            try:
+                built = await build_digest(
                     services,
-                    one,
+                    scope,
                     window,
                     language,
                     sync=not no_sync,
-                    progress_console=err,
-                    modules=modules,
+                    progress=_progress(),
+                    warn=_say,
                 )
+            except UnknownModule as exc:
+                accepted = "accepted: the ids or names `vllm-bot modules` lists"
+                raise UsageError(f"{exc}; {accepted}") from None
             if posts:
-                await _post_everywhere(services, built, posts, force)
+                _print_posted(await post_built(services, built, posts, force=force))
                 if out_file is None and format is DigestFormat.markdown:
                     return
             if format is DigestFormat.png:
@@ -861,19 +857,15 @@ async def _release_digest(
 ) -> None:
     """`digest --release TAG [--base TAG]`: the release notes, printed, written or posted."""
     # Lazy: the release pipeline and posting load only for a release digest.
-    from bot.posting import post_document
     from bot.releases.pipeline import build_release, render_release
+    from bot.usecases.post import post_built_document
 
     async with await _services() as services:
         posts = [services.platforms.parse_target(t) for t in targets]
         language = lang.value if lang else services.config.language
         one = repo[0] if repo else None
         built = await build_release(services, one, tag, language, base=base, sync=not no_sync)
-        for platform, channel in posts:
-            result = await post_document(
-                services.store.deliveries, platform, built.document, channel, force=force
-            )
-            err.print(result.summary_line(), markup=False)
+        _print_posted(await post_built_document(services, built.document, posts, force=force))
         if posts and out_file is None and format is DigestFormat.markdown:
             return
         _emit(render_release(built, format.value), out_file)
@@ -910,52 +902,6 @@ def _module_digest_of_one_repo() -> None:
     )
 
 
-async def _module_ids(
-    services: App, repo: str | None, words: list[str], *, offline: bool
-) -> list[str]:
-    """`--module` values as module ids of the repo's rule set, resolved as `/vllm subscribe`
-    resolves them (ids or names in either language)."""
-    if not words:
-        return []
-    # Lazy: alert subscriptions (~60 ms) load only when --module values are given.
-    from bot.alerts.subscriptions import ModuleCatalogue
-
-    analyzer = await services.analyzer(repo, offline=offline)
-    ids, problem = ModuleCatalogue.from_rulesets([analyzer.ruleset]).check(words)
-    if problem is not None:
-        raise UsageError(f"{problem}; accepted: the ids or names `vllm-bot modules` lists")
-    return ids
-
-
-async def _post_everywhere(
-    services: App, built: BuiltDigest, targets: list[tuple[Platform, str]], force: bool
-) -> None:
-    """Post to every target even when one fails; then fail with each failure named."""
-    # Lazy: posting (and the chart behind it) only for a digest that is posted.
-    from bot.platform import target_name
-    from bot.posting import post_digest
-
-    digest = built.digest
-    if digest.totals.merged == 0 and not digest.complete:
-        raise UsageError(
-            f"nothing to post: {digest.week} of {digest.repo} is not in the store; "
-            "run without --no-sync (or `vllm-bot sync`) first"
-        )
-    failures: list[BotError] = []
-    for platform, channel in targets:
-        try:
-            result = await post_digest(services, built, platform, channel, force=force)
-        except BotError as exc:
-            if len(targets) == 1:
-                raise
-            failures.append(exc)
-            err.print(f"{target_name(platform.name, channel)}: not posted: {exc}", markup=False)
-            continue
-        err.print(result.summary_line(), markup=False)
-    if failures:
-        raise BotError(f"{len(failures)} of {len(targets)} targets were not posted (see above)")
-
-
 def _usage_value(check: Callable[[], T]) -> T:
     """`_usage` that returns the checked value."""
     try:
@@ -988,12 +934,11 @@ def archive(
 
     async def go() -> None:
         # Lazy: the archive site builder (~130 ms) loads only for `archive`.
-        from bot.digest.archive import archive_pages, write_site
+        from bot.digest.archive import write_site
+        from bot.usecases.archive import build_archive
 
         async with await _services() as services:
-            pages = await archive_pages(services, repo, weeks=weeks, languages=languages)
-        if len(pages) <= 1:
-            raise UsageError("nothing to archive: the store holds no PR of these repositories")
+            pages = await build_archive(services, repo, weeks=weeks, languages=languages)
         try:
             count = write_site(pages, out_dir)
         except OSError as exc:

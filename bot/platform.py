@@ -41,8 +41,6 @@ from bot.services import Services
 if TYPE_CHECKING:
     from aiohttp import web
 
-    from bot.commands.reply import Reply
-    from bot.commands.syntax import Command
     from bot.core.config import Config, Environment
     from bot.delivery import Attachment, DeliveryResult, Sent
     from bot.probes import Probe
@@ -120,27 +118,6 @@ class Platform(ABC):
     async def close(self) -> None:
         # A platform's client belongs to the App (or the chat bot), which closes it.
         return None
-
-    # ------------------------------------------------------------------ commands
-
-    class Responder(ABC):
-        """How the platform answers one command (`bot.commands.driver.drive` decides what
-        to say and when; this says it): within the platform's acknowledgement window, or
-        acknowledged with a progress line and followed up."""
-
-        platform: str  # the metrics label: "slack", "discord", "cli"
-
-        @abstractmethod
-        async def respond(self, reply: Reply, command: Command | None) -> Reply:
-            """Answer inside the acknowledgement; returns the outcome (a post can fail)."""
-
-        @abstractmethod
-        async def acknowledge(self, text: str, *, public: bool) -> None:
-            """Acknowledge now with a progress line; the answer follows."""
-
-        @abstractmethod
-        async def follow_up(self, reply: Reply, command: Command) -> Reply:
-            """Send the answer after the acknowledgement; returns the outcome."""
 
     # ------------------------------------------------------------------ running it
 

@@ -9,13 +9,23 @@ pipelines take a `Services` so they never import the App, and import-linter's
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from contextlib import AbstractContextManager
+from typing import TYPE_CHECKING, TypeAlias
 
 if TYPE_CHECKING:
     from bot.analysis.analyzer import Analyzer
     from bot.core.config import Config
     from bot.github.client import GitHubClient
+    from bot.github.source import SyncProgress
     from bot.store import Store
+
+# How a pipeline shows long GitHub work without naming a terminal library: a label in,
+# a progress reporter (entered while the work runs) out. The CLI's is a rich bar.
+ProgressFactory: TypeAlias = "Callable[[str], AbstractContextManager[SyncProgress]]"
+# Where a pipeline says what the person running it should know (a warning, a note);
+# None: the log.
+Say: TypeAlias = Callable[[str], None]
 
 
 class Services(ABC):

@@ -1,115 +1,44 @@
-"""The SubscriptionService the command layer calls (`bot.commands.context`).
+"""Per-(platform, channel) subscriptions on the store (`bot.usecases.subscriptions`
+wraps them for the chat commands).
 
 Everything here is local (store only) so slash commands can answer within the platform's
-acknowledgement window. Problems the user can fix raise `CommandError` (a `UsageError`)
-with one clear line.
+acknowledgement window. Problems the user can fix raise `InputError` (a `UsageError`; the
+chat adds the command's usage line) with one clear line.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import re
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING
 
 from bot.alerts.model import Subscription
 from bot.alerts.repository import Subscriptions
-from bot.commands.context import ModuleInfo, SubscriptionInfo
-from bot.commands.syntax import CommandError, suggest, unknown_modules
-from bot.core.errors import MessageError
+from bot.analysis.catalogue import ModuleCatalogue
+from bot.core.errors import InputError, MessageError
 from bot.core.filters import SubscriptionFilters
 from bot.core.settings import AlertSettings
 from bot.store.store import Store
-
-if TYPE_CHECKING:
-    from bot.analysis.rules import RuleSet
-    from bot.core.config import Config
 
 # A channel with more subscriptions than this is almost certainly a script gone wrong;
 # matching would cope, people reading `/vllm subscriptions` would not.
 MAX_PER_CHANNEL = 100
 
 
-def _normal(name: str) -> str:
-    return re.sub(r"[\s\-_./]+", "", name.strip().lower())
-
-
 @dataclass(frozen=True, slots=True)
-class ModuleCatalogue:
-    """Module ids and names (English and Chinese) that subscriptions may name."""
+class SubscriptionInfo:
+    id: str
+    modules: tuple[str, ...]
+    filters: SubscriptionFilters = field(default_factory=SubscriptionFilters)
+    created_by: str | None = None
+    created: bool = True  # False: the channel already had exactly this subscription
+    weekly: bool = False  # a weekly module digest instead of per-PR alerts
+    releases: bool = False  # each published release's notes
 
-    modules: tuple[ModuleInfo, ...]
-
-    @classmethod
-    def of(cls, modules: Iterable[ModuleInfo]) -> ModuleCatalogue:
-        unique = {m.id: m for m in modules}
-        return cls(tuple(unique.values()))
-
-    @classmethod
-    def from_rulesets(cls, rulesets: Iterable[RuleSet]) -> ModuleCatalogue:
-        """From `bot.analysis.RuleSet`s (one per watched repository)."""
-        return cls.of(
-            ModuleInfo(m.id, m.name_en, m.name_zh) for ruleset in rulesets for m in ruleset.modules
-        )
-
-    @property
-    def ids(self) -> tuple[str, ...]:
-        return tuple(m.id for m in self.modules)
-
-    def resolve(self, word: str) -> str | None:
-        """The module id for an id or a name in either language, ignoring case/spacing."""
-        key, raw = _normal(word), word.strip()
-        for m in self.modules:
-            if key in (_normal(m.id), _normal(m.name_en)) or (m.name_zh and raw == m.name_zh):
-                return m.id
-        return None
-
-    def suggestion(self, word: str) -> str | None:
-        hint = suggest(word, list(self.ids))
-        if hint is None:
-            names = {m.name_en.lower(): m.id for m in self.modules if m.name_en}
-            by_name = suggest(word, list(names))
-            hint = names[by_name.lower()] if by_name else None
-        return hint
-
-    def check(self, words: Sequence[str]) -> tuple[list[str], str | None]:
-        """The ids of `words` (each once, in order) and, when some are unknown, the problem
-        naming each with a suggestion ("unknown module 'rcom' (did you mean 'rocm'?)")."""
-        ids: list[str] = []
-        problems: list[str] = []
-        for word in words:
-            found = self.resolve(word)
-            if found is None:
-                hint = self.suggestion(word)
-                problems.append(f"'{word}'" + (f" (did you mean '{hint}'?)" if hint else ""))
-            elif found not in ids:
-                ids.append(found)
-        if not problems:
-            return ids, None
-        noun = "module" if len(problems) == 1 else "modules"
-        return ids, f"unknown {noun} {', '.join(problems)}"
-
-    def resolve_all(self, words: Sequence[str], command: str) -> list[str]:
-        ids, problem = self.check(words)
-        if problem is not None:
-            raise unknown_modules(
-                [(w, self.suggestion(w)) for w in words if not self.resolve(w)], command
-            )
-        return ids
-
-
-def catalogue_of(config: Config) -> ModuleCatalogue:
-    """The modules subscriptions may name: those of every watched repository's rule set
-    (an "auto" one is built at run time, so the generic set stands in when all are)."""
-    # Lazy: the rule engine only once a subscription is changed, not when one is listed.
-    from bot.analysis.rules import load_ruleset
-
-    rulesets = [load_ruleset(r.modules) for r in config.repos if r.modules != "auto"] or [
-        load_ruleset("generic")
-    ]
-    return ModuleCatalogue.from_rulesets(rulesets)
+    def describe(self) -> str:
+        filters = self.filters.describe()
+        return f"#{self.id}: {', '.join(self.modules)}" + (f"  {filters}" if filters else "")
 
 
 def subscription_info(sub: Subscription, *, created: bool = True) -> SubscriptionInfo:
@@ -125,7 +54,7 @@ def subscription_info(sub: Subscription, *, created: bool = True) -> Subscriptio
 
 
 class SubscriptionService:
-    """Implements `bot.commands.context.SubscriptionService` on the store."""
+    """A channel's subscriptions on the store; changes are checked against the alert admins."""
 
     def __init__(
         self,
@@ -178,17 +107,17 @@ class SubscriptionService:
         release's notes (bot.alerts.releases posts them)."""
         self._check_admin(platform, channel, user)
         if not modules and not releases:
-            raise CommandError("error.subscribe.no_modules", "subscribe")
+            raise InputError("error.subscribe.no_modules", "subscribe")
         # --- releases: no module, only lang: ---
         ids = ["releases"] if releases else self.catalogue.resolve_all(modules, "subscribe")
         ignored = dataclasses.replace(filters, language=None)
         if releases and ignored != SubscriptionFilters():
-            raise CommandError(
+            raise InputError(
                 "error.subscribe.releases_filters", "subscribe", filters=ignored.describe()
             )
         if weekly and ignored != SubscriptionFilters():
             # The digest covers every PR of its modules; a filter would silently do nothing.
-            raise CommandError(
+            raise InputError(
                 "error.subscribe.weekly_filters", "subscribe", filters=ignored.describe()
             )
         existing = await self.subscriptions.find(platform, channel)
@@ -201,7 +130,7 @@ class SubscriptionService:
             ):
                 return subscription_info(sub, created=False)
         if len(existing) >= MAX_PER_CHANNEL:
-            raise CommandError(
+            raise InputError(
                 "error.subscribe.limit", "subscribe", count=len(existing), limit=MAX_PER_CHANNEL
             )
         sub = await self.subscriptions.add(
@@ -245,7 +174,7 @@ class SubscriptionService:
             try:
                 wanted = int(target.removeprefix("#"))
             except ValueError:
-                raise CommandError("error.unsubscribe.id", "unsubscribe", target=target) from None
+                raise InputError("error.unsubscribe.id", "unsubscribe", target=target) from None
             doomed = [s.id for s in subs if s.id == wanted]
             await self.subscriptions.delete(doomed)
             removed = len(doomed)

@@ -16,7 +16,8 @@ from typing import TYPE_CHECKING
 from bot.alerts.pipeline import AlertPipeline, Sender
 from bot.alerts.poller import AlertPoller, GitHubMergedSource
 from bot.alerts.render import BotCards
-from bot.alerts.subscriptions import SubscriptionService, catalogue_of
+from bot.alerts.subscriptions import SubscriptionService
+from bot.analysis.catalogue import catalogue_of
 from bot.core.document import Document
 from bot.core.errors import BotError
 from bot.core.settings import AlertSettings

@@ -5,19 +5,11 @@ lines and the Discord app-command group are generated from it. Every adapter ans
 through one driver (`bot.commands.driver.drive`): a parse error or a cached answer goes
 into the acknowledgement, anything slower is acknowledged with a progress line and
 followed up. Adapters render the neutral `Reply` (text or Document) for their platform.
+The answers themselves are the use cases' (bot.usecases), reached through `Context.backend`.
 """
 
-from bot.commands.context import (
-    Backend,
-    Context,
-    ModuleInfo,
-    SubscriptionInfo,
-    SubscriptionService,
-    VersionInfo,
-    channel_language,
-)
+from bot.commands.context import Backend, Context, channel_language
 from bot.commands.dispatch import cached_reply, dispatch, handle, quick_reply
-from bot.commands.handlers import resolve_modules
 from bot.commands.registry import (
     COMMANDS,
     USAGE,
@@ -58,19 +50,15 @@ __all__ = [
     "Context",
     "DigestCommand",
     "HelpCommand",
-    "ModuleInfo",
     "ModulesCommand",
     "PrCommand",
     "Reply",
     "ReplyStatus",
     "SubscribeCommand",
     "SubscriptionFilters",
-    "SubscriptionInfo",
-    "SubscriptionService",
     "SubscriptionsCommand",
     "UnsubscribeCommand",
     "VersionCommand",
-    "VersionInfo",
     "cached_reply",
     "channel_language",
     "dispatch",
@@ -80,5 +68,4 @@ __all__ = [
     "parse_pr_ref",
     "progress_text",
     "quick_reply",
-    "resolve_modules",
 ]

@@ -7,18 +7,17 @@ from typing import TYPE_CHECKING
 
 from bot.commands.context import channel_language
 from bot.commands.dispatch import parse_error
-from bot.commands.driver import drive
+from bot.commands.driver import Responder, drive
 from bot.commands.registry import help_text, parse
 from bot.commands.reply import Reply
 from bot.commands.syntax import Command, CommandError, HelpCommand
 from bot.core.errors import UsageError
 from bot.core.i18n import message
 from bot.core.validators import CHAT_PLATFORMS, chat_channel_problem
-from bot.platform import Platform
 
 if TYPE_CHECKING:
-    from bot.app import App
     from bot.core.config import Config
+    from bot.services import Services
 
 
 def chat_address(channel: str | None) -> tuple[str, str | None]:
@@ -32,7 +31,7 @@ def chat_address(channel: str | None) -> tuple[str, str | None]:
     return "cli", channel
 
 
-class TerminalSurface(Platform.Responder):
+class TerminalSurface(Responder):
     """`vllm-bot chat` as a surface: nothing to acknowledge, the answer is printed.
 
     The progress line is handed to `progress` (stderr in a terminal), so the printed
@@ -91,7 +90,7 @@ def reply_without_store(text: str, channel: str | None, config: Config) -> tuple
 
 
 async def run_chat(
-    services: App,
+    services: Services,
     text: str,
     *,
     channel: str | None,

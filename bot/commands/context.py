@@ -1,8 +1,9 @@
-"""What the command layer needs from the rest of the bot, as small protocols.
+"""What a command is answered with: who typed it, where, and the use cases behind it.
 
-Adapters (Slack, Discord, `vllm-bot chat`) build one `Context` per command: who typed it,
-where, and a `Backend` that reaches the store, GitHub, the analyzer and the digest. Keeping
-these as protocols lets every platform share one implementation and lets tests use fakes.
+Adapters (Slack, Discord, `vllm-bot chat`) build one `Context` per command
+(`bot.commands.backend.services_context`); its `Backend` binds the bot's services to the
+use cases (bot.usecases), so every surface answers a command through the same code. The
+use cases load on first use: `/vllm help` pays for none of them.
 """
 
 from __future__ import annotations
@@ -11,119 +12,87 @@ import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Protocol, runtime_checkable
+from typing import TYPE_CHECKING
 
+from bot.analysis.catalogue import ModuleInfo
 from bot.core.config import Config
 from bot.core.document import Document
 from bot.core.filters import SubscriptionFilters
-from bot.core.models import PullRequest
 from bot.core.weeks import Window
+from bot.services import Services
+from bot.usecases import digest, info, lookup, release, subscriptions
+from bot.usecases.digest import DigestScope
+from bot.usecases.info import VersionInfo
+from bot.usecases.lookup import LookedUp
+from bot.usecases.subscriptions import Channel, Unsubscribed
+
+if TYPE_CHECKING:
+    from bot.alerts.subscriptions import SubscriptionInfo, SubscriptionService
 
 
-@dataclass(frozen=True, slots=True)
-class ModuleInfo:
-    id: str
-    name_en: str
-    name_zh: str = ""
-    rule: str = ""  # a short human description of what assigns the module
+class Backend:
+    """The use cases over the running bot's services, as the command layer calls them."""
 
-    def name(self, language: str) -> str:
-        return (self.name_zh if language == "zh" else self.name_en) or self.name_en or self.id
+    def __init__(self, services: Services) -> None:
+        self.services = services
 
+    async def local_card(self, repo: str, number: int, language: str) -> Document:
+        """The PR's card from the store when the lookup policy allows it (the chat
+        acknowledgement); raises NeedsNetwork when GitHub must be asked."""
+        return _card(await lookup.look_up_pr_locally(self.services, repo, number), language)
 
-@dataclass(frozen=True, slots=True)
-class VersionInfo:
-    """What `/vllm version` shows; None where it cannot be known (shown as unknown)."""
+    async def card(self, repo: str, number: int, language: str) -> Document:
+        """The PR's card under the lookup policy; raises NotFoundError, PrUnreachable."""
+        return _card(await lookup.look_up_pr(self.services, repo, number), language)
 
-    bot: str | None
-    ruleset: str | None
-    schema: str | None
+    async def digest(self, scope: DigestScope, window: Window, language: str) -> Document:
+        """The digest of `scope` (syncing first); raises UnknownModule for a module word
+        that names none, UsageError when `scope.org` and no organisation is configured."""
+        return (await digest.build_digest(self.services, scope, window, language)).document
 
-
-@runtime_checkable
-class Backend(Protocol):
-    """The bot's data and services as the command layer sees them.
-
-    Methods named `cached_*` must answer from local state only (no network): adapters call
-    them inside the 3-second acknowledgement window.
-    """
-
-    async def cached_pr(self, repo: str, number: int) -> PullRequest | None:
-        """The stored PR when it is fresh enough to show without asking GitHub."""
-
-    async def fetch_pr(self, repo: str, number: int) -> PullRequest:
-        """The PR from the store or GitHub; raises NotFoundError / GitHubError."""
-
-    async def pr_card(self, pr: PullRequest, language: str) -> Document:
-        """Analysis plus card of one PR."""
-
-    async def digest(
-        self, repo: str, window: Window, language: str, *, modules: Sequence[str] = ()
-    ) -> Document:
-        """The weekly digest document (may sync from GitHub first); `modules` non-empty:
-        a module digest over those modules' PRs."""
-
-    async def org_digest(self, window: Window, language: str) -> Document:
-        """The configured organisation's digest; raises UsageError when there is none."""
-
-    async def version(self, repo: str) -> VersionInfo:
-        """Bot version, rule-set version of `repo` and the store's schema revision (local)."""
+    async def check_scope(self, scope: DigestScope, language: str) -> None:
+        """The scope's errors (unknown modules, no organisation) from local state alone."""
+        await digest.module_ids(self.services, scope.repo, scope.modules, language)
+        digest.multi_target(self.services, scope, language)
 
     async def modules(self, repo: str) -> Sequence[ModuleInfo]:
-        """The module catalogue of `repo`'s rule set (local: rule sets are files)."""
+        return await info.modules(self.services, repo)
+
+    async def version(self, repo: str) -> VersionInfo:
+        return await info.version(self.services, repo)
 
     async def release(
         self, repo: str, tag: str | None, language: str, *, card: bool = True
     ) -> Document:
-        """The release card of `tag` (the newest release when None), or with `card=False`
-        its full release notes; raises UsageError for an unknown tag."""
-
-    async def cached_holdings(self, repo: str, number: int) -> tuple[list[str], int]:
-        """What the store holds, for a lookup GitHub cannot answer: the repositories whose
-        #`number` is stored, and how many PRs of `repo` it holds (local)."""
-
-
-@dataclass(frozen=True, slots=True)
-class SubscriptionInfo:
-    id: str
-    modules: tuple[str, ...]
-    filters: SubscriptionFilters = field(default_factory=SubscriptionFilters)
-    created_by: str | None = None
-    created: bool = True  # False: the channel already had exactly this subscription
-    weekly: bool = False  # a weekly module digest instead of per-PR alerts
-    releases: bool = False  # each published release's notes
-
-    def describe(self) -> str:
-        filters = self.filters.describe()
-        return f"#{self.id}: {', '.join(self.modules)}" + (f"  {filters}" if filters else "")
-
-
-@runtime_checkable
-class SubscriptionService(Protocol):
-    """Per-(platform, channel) subscriptions; implemented by the alerts work (issue 8).
-
-    Calls must be local (store only): the command layer answers them in the ack. Permission
-    or validation problems are raised as `bot.core.errors.UsageError` with a message for the user.
-    """
+        return await release.release_document(self.services, repo, tag, language, card=card)
 
     async def subscribe(
         self,
-        *,
-        platform: str,
-        channel: str,
-        user: str | None,
-        modules: Sequence[str],
+        service: SubscriptionService,
+        where: Channel,
+        words: Sequence[str],
         filters: SubscriptionFilters,
-        weekly: bool = False,
-        releases: bool = False,
-    ) -> SubscriptionInfo: ...
+        *,
+        weekly: bool,
+        language: str,
+    ) -> SubscriptionInfo:
+        return await subscriptions.subscribe(
+            self.services, service, where, words, filters, weekly=weekly, language=language
+        )
 
     async def unsubscribe(
-        self, *, platform: str, channel: str, user: str | None, target: str, kind: str
-    ) -> int:
-        """Remove matching subscriptions; `kind` is "all", "id" or "module". Returns count."""
+        self, service: SubscriptionService, where: Channel, target: str, kind: str, language: str
+    ) -> tuple[str, Unsubscribed]:
+        return await subscriptions.unsubscribe(
+            self.services, service, where, target, kind, language=language
+        )
 
-    async def list(self, *, platform: str, channel: str) -> Sequence[SubscriptionInfo]: ...
+
+def _card(found: LookedUp, language: str) -> Document:
+    # Lazy: bot.cards (the analysis) stays off `/vllm help`.
+    from bot.cards import pr_card
+
+    return pr_card(found.pr, found.analysis, language, found.module_names)
 
 
 def _utcnow() -> datetime:

@@ -7,7 +7,7 @@ Chat platforms drop a command that is not acknowledged within 3 seconds. So:
 * anything else is acknowledged at once with a progress line (`acknowledge`, public when
   the answer will be), built with `dispatch`, and sent as a follow-up (`follow_up`).
 
-A platform's `Platform.Responder` (`bot.platform`) is how it does those three things for one
+A platform's `Responder` (`bot.platform`) is how it does those three things for one
 command; the decisions, the timeout, the metrics line and the language are here, once.
 """
 
@@ -16,8 +16,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from abc import ABC, abstractmethod
 from contextlib import AbstractContextManager, nullcontext
-from typing import TYPE_CHECKING
 
 from bot.commands.context import Context
 from bot.commands.dispatch import cached_reply, dispatch, parse_error
@@ -26,16 +26,34 @@ from bot.commands.reply import Reply
 from bot.commands.syntax import Command, CommandError
 from bot.core.metrics import CommandRun, Metrics
 
-if TYPE_CHECKING:
-    from bot.platform import Platform
-
 log = logging.getLogger(__name__)
+
+
+class Responder(ABC):
+    """How a chat platform (`bot.platform.Platform`) answers one command: `drive`
+    decides what to say and when, this says it, within the platform's acknowledgement
+    window or acknowledged with a progress line and followed up. It lives with the
+    command layer, which the platform interface sits below."""
+
+    platform: str  # the metrics label: "slack", "discord", "cli"
+
+    @abstractmethod
+    async def respond(self, reply: Reply, command: Command | None) -> Reply:
+        """Answer inside the acknowledgement; returns the outcome (a post can fail)."""
+
+    @abstractmethod
+    async def acknowledge(self, text: str, *, public: bool) -> None:
+        """Acknowledge now with a progress line; the answer follows."""
+
+    @abstractmethod
+    async def follow_up(self, reply: Reply, command: Command) -> Reply:
+        """Send the answer after the acknowledgement; returns the outcome."""
 
 
 async def drive(
     source: str | Command | CommandError,
     ctx: Context,
-    surface: Platform.Responder,
+    surface: Responder,
     *,
     quick_timeout: float | None = 1.5,
     metrics: Metrics | None = None,

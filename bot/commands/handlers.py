@@ -1,16 +1,19 @@
 """One handler per command: a parsed Command and a Context in, a Reply out.
 
-Handlers raise `CommandError` (bad input) or the bot's own errors; `bot.commands.dispatch`
-turns those into one clear line. `offline=True` is the acknowledgement path: a handler
-that would need the network raises `NeedsNetwork` instead, and runs again after the ack.
+A handler parses nothing and decides nothing the other surfaces decide too: it calls a use
+case through `ctx.backend` (bot.usecases) and renders its answer. Handlers raise
+`CommandError` (bad input) or the bot's own errors; `bot.commands.dispatch` turns those
+into one clear line. `offline=True` is the acknowledgement path: a use case that would
+need the network raises `NeedsNetwork` instead, and the command runs again after the ack.
 All text goes through the message catalogue in the channel's language (`ctx.lang`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Awaitable
+from typing import TYPE_CHECKING, TypeVar
 
+from bot.analysis.catalogue import UnknownModule
 from bot.commands.reply import Reply
 from bot.commands.syntax import (
     Command,
@@ -23,20 +26,32 @@ from bot.commands.syntax import (
     SubscriptionsCommand,
     UnsubscribeCommand,
     VersionCommand,
-    suggest,
 )
 from bot.core.document import BulletList, Code, Document, Section, Text
-from bot.core.errors import GitHubUnreachable, MessageError, NotFoundError
+from bot.core.errors import InputError, MessageError, NeedsNetwork, NotFoundError, PrUnreachable
 from bot.core.i18n import message, separator
 from bot.core.validators import CHAT_PLATFORMS
 from bot.core.weeks import parse_week
+from bot.usecases.digest import DigestScope
+from bot.usecases.subscriptions import Channel, subscriptions
 
 if TYPE_CHECKING:
-    from bot.commands.context import Context, ModuleInfo
+    from bot.commands.context import Context
+
+T = TypeVar("T")
+
+# The dispatcher catches it by this name (the ack path's "answer later").
+__all__ = ["NeedsNetwork"]
 
 
-class NeedsNetwork(Exception):
-    """Raised inside the offline path when the answer needs GitHub."""
+async def _as_command(command: str, answer: Awaitable[T]) -> T:
+    """A use case's bad-input error as the command's: the chat adds its usage line."""
+    try:
+        return await answer
+    except UnknownModule as exc:
+        raise CommandError("error.module.unknown", command, name=exc.name, hint=exc.hint) from None
+    except InputError as exc:
+        raise CommandError.of(exc, exc.command or command) from None
 
 
 def not_available(ctx: Context) -> Reply:
@@ -52,34 +67,31 @@ async def answer_pr(command: Command, ctx: Context, offline: bool) -> Reply:
             names = separator(ctx.lang).join(r.name for r in ctx.config.repos)
             raise CommandError("error.pr.unwatched", "pr", repo=command.repo, names=names)
         repo = watched
-    pr = await ctx.backend.cached_pr(repo, command.number)
-    if pr is None:
-        if offline:
-            raise NeedsNetwork
-        try:
-            pr = await ctx.backend.fetch_pr(repo, command.number)
-        except GitHubUnreachable as exc:
-            return Reply.failed(await _offline(ctx, repo, command.number, exc))
-        except NotFoundError:
-            # The number as typed (a str): "#99999999", not a grouped "99,999,999".
-            raise CommandError(
-                "error.pr.not_found", "pr", number=str(command.number), repo=repo
-            ) from None
-    document = await ctx.backend.pr_card(pr, ctx.lang)
+    if offline:
+        document = await ctx.backend.local_card(repo, command.number, ctx.lang)
+        return Reply(text=document.fallback, document=document)
+    try:
+        document = await ctx.backend.card(repo, command.number, ctx.lang)
+    except PrUnreachable as exc:
+        return Reply.failed(_offline(ctx, exc))
+    except NotFoundError:
+        # The number as typed (a str): "#99999999", not a grouped "99,999,999".
+        raise CommandError(
+            "error.pr.not_found", "pr", number=str(command.number), repo=repo
+        ) from None
     return Reply(text=document.fallback, document=document)
 
 
-async def _offline(ctx: Context, repo: str, number: int, exc: Exception) -> str:
+def _offline(ctx: Context, exc: PrUnreachable) -> str:
     """GitHub cannot be reached: say so, and what the store holds instead."""
-    elsewhere, count = await ctx.backend.cached_holdings(repo, number)
-    lang = ctx.lang
-    if elsewhere:
-        where = f"{elsewhere[0]}#{number}"
+    lang, number = ctx.lang, exc.number
+    if exc.elsewhere:
+        where = f"{exc.elsewhere[0]}#{number}"
         held = message(lang, "error.pr.offline.elsewhere", where=where)
     else:
-        held = message(lang, "error.pr.offline.holds", count=count, repo=repo)
+        held = message(lang, "error.pr.offline.holds", count=exc.held, repo=exc.repo)
     return message(
-        lang, "error.pr.offline", number=str(number), repo=repo, held=held, detail=str(exc)
+        lang, "error.pr.offline", number=str(number), repo=exc.repo, held=held, detail=str(exc)
     )
 
 
@@ -89,18 +101,12 @@ async def answer_digest(command: Command, ctx: Context, offline: bool) -> Reply:
         window = parse_week(command.week, ctx.config.tz, now=ctx.now())
     except MessageError as exc:
         raise CommandError.of(exc, "digest") from None
-    modules: list[str] = []
-    if command.modules:
-        catalog = await ctx.backend.modules(ctx.default_repo)
-        modules = resolve_modules(command.modules, catalog, "digest")
+    scope = DigestScope(ctx.default_repo, command.modules, org=command.org)
     if offline:
-        raise NeedsNetwork
-    if command.org:
-        document = await ctx.backend.org_digest(window, ctx.lang)
-    else:
-        document = await ctx.backend.digest(
-            ctx.default_repo, window, ctx.lang, modules=tuple(modules)
-        )
+        # Bad module words and a missing organisation are answered in the ack.
+        await _as_command("digest", ctx.backend.check_scope(scope, ctx.lang))
+        raise NeedsNetwork("a digest syncs from GitHub first")
+    document = await _as_command("digest", ctx.backend.digest(scope, window, ctx.lang))
     if command.post:
         return Reply(
             text=message(ctx.lang, "cmd.digest.posting", week=window.label),
@@ -145,40 +151,6 @@ async def answer_version(command: Command, ctx: Context, offline: bool) -> Reply
     )
 
 
-def resolve_modules(names: Sequence[str], catalog: Sequence[ModuleInfo], command: str) -> list[str]:
-    """Module ids for ids or names as typed; unknown ones get a suggestion.
-
-    Names may span several words (`Mixture of Experts`, unquoted): the longest run of
-    words that names a module wins.
-    """
-    by_key: dict[str, str] = {}
-    for module in catalog:
-        for key in (module.id, module.name_en, module.name_zh):
-            if key:
-                by_key.setdefault(" ".join(key.lower().split()), module.id)
-    longest = max((len(key.split()) for key in by_key), default=1)
-    ids: list[str] = []
-    i = 0
-    while i < len(names):
-        for size in range(min(longest, len(names) - i), 0, -1):
-            module_id = by_key.get(" ".join(names[i : i + size]).lower())
-            if module_id is not None:
-                break
-        else:
-            name = names[i]
-            hint = suggest(name, [m.id for m in catalog]) or suggest(name, list(by_key))
-            raise CommandError(
-                "error.module.unknown",
-                command,
-                name=name,
-                hint=by_key.get(hint.lower(), hint) if hint else None,
-            )
-        if module_id not in ids:
-            ids.append(module_id)
-        i += size
-    return ids
-
-
 async def answer_subscribe(command: Command, ctx: Context, offline: bool) -> Reply:
     assert isinstance(command, SubscribeCommand)
     service = ctx.subscriptions
@@ -186,25 +158,14 @@ async def answer_subscribe(command: Command, ctx: Context, offline: bool) -> Rep
         return not_available(ctx)
     if ctx.platform not in CHAT_PLATFORMS:
         return Reply.user_error(message(ctx.lang, "error.no_alert_channel"))
-    # --- releases: `/vllm subscribe releases` ---
-    releases = command.modules == ("releases",) and not command.weekly
-    if releases:
-        ids: list[str] = []
-    else:
-        catalog = await ctx.backend.modules(ctx.default_repo)
-        ids = resolve_modules(command.modules, catalog, "subscribe")
-        for repo in command.filters.repos:
-            # A module the repository's rule set lacks could never match one of its PRs.
-            await _check_modules_of(repo, ids, ctx)
-    options = {"weekly": True} if command.weekly else {"releases": True} if releases else {}
-    info = await service.subscribe(
-        platform=ctx.platform,
-        channel=ctx.channel,
-        user=ctx.user,
-        modules=ids,
-        filters=command.filters,
-        **options,
-    )
+    where = Channel(ctx.platform, ctx.channel, ctx.user)
+    info = await _as_command(
+        "subscribe",
+        ctx.backend.subscribe(
+            service, where, command.modules, command.filters, weekly=command.weekly,
+            language=ctx.lang,
+        ),
+    )  # fmt: skip
     if not info.created:
         return Reply(text=message(ctx.lang, "cmd.already_subscribed", what=info.describe()))
     key = "cmd.subscribed.weekly" if info.weekly else "cmd.subscribed"
@@ -213,46 +174,17 @@ async def answer_subscribe(command: Command, ctx: Context, offline: bool) -> Rep
     return Reply(text=message(ctx.lang, key, what=info.describe()), public=True)
 
 
-async def _check_modules_of(repo: str, ids: Sequence[str], ctx: Context) -> None:
-    catalog = await ctx.backend.modules(repo)
-    known = [m.id for m in catalog]
-    for module_id in ids:
-        if module_id not in known:
-            shown = ", ".join(known[:8]) + (", …" if len(known) > 8 else "")
-            raise CommandError(
-                "error.module.not_in_repo",
-                "subscribe",
-                repo=repo,
-                name=module_id,
-                hint=suggest(module_id, known),
-                ruleset=ctx.config.repo(repo).modules,
-                ids=shown,
-            )
-
-
 async def answer_unsubscribe(command: Command, ctx: Context, offline: bool) -> Reply:
     assert isinstance(command, UnsubscribeCommand)
     service = ctx.subscriptions
     if service is None or ctx.channel is None:
         return not_available(ctx)
-    target = command.target
-    if command.kind == "module" and target.lower() == "releases":
-        target = "releases"  # the channel's release subscription (no rule-set module)
-    elif command.kind == "module":
-        catalog = await ctx.backend.modules(ctx.default_repo)
-        target = resolve_modules([target], catalog, "unsubscribe")[0]
-    detailed = getattr(service, "unsubscribe_detailed", None)
-    narrowed: list[tuple[int, list[str]]] = []
-    if detailed is not None:
-        removed, narrowed = await detailed(
-            platform=ctx.platform, channel=ctx.channel, user=ctx.user, target=target,
-            kind=command.kind,
-        )  # fmt: skip
-    else:
-        removed = await service.unsubscribe(
-            platform=ctx.platform, channel=ctx.channel, user=ctx.user, target=target,
-            kind=command.kind,
-        )  # fmt: skip
+    where = Channel(ctx.platform, ctx.channel, ctx.user)
+    target, done = await _as_command(
+        "unsubscribe",
+        ctx.backend.unsubscribe(service, where, command.target, command.kind, ctx.lang),
+    )
+    removed, narrowed = done.removed, done.narrowed
     lang = ctx.lang
     if removed == 0 and not narrowed:
         return Reply.user_error(
@@ -273,7 +205,7 @@ async def answer_subscriptions(command: Command, ctx: Context, offline: bool) ->
     service = ctx.subscriptions
     if service is None or ctx.channel is None:
         return not_available(ctx)
-    found = await service.list(platform=ctx.platform, channel=ctx.channel)
+    found = await subscriptions(service, Channel(ctx.platform, ctx.channel, ctx.user))
     lang = ctx.lang
     if not found:
         return Reply(text=message(lang, "cmd.subscriptions.none"))
@@ -289,7 +221,7 @@ async def answer_release(command: Command, ctx: Context, offline: bool) -> Reply
     with `post` the release notes posted in the channel through the ledger."""
     assert isinstance(command, ReleaseCommand)
     if offline:
-        raise NeedsNetwork
+        raise NeedsNetwork("a release is fetched from GitHub")
     document = await ctx.backend.release(
         ctx.default_repo, command.tag, ctx.lang, card=not command.post
     )

@@ -11,13 +11,13 @@ channel's language when the reply is built; `str(error)` is the English text.
 
 from __future__ import annotations
 
-import difflib
 import re
 import shlex
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from bot.analysis.catalogue import suggest as suggest  # registry.py imports it from here
 from bot.core.errors import MessageError, UsageError
 from bot.core.filters import SubscriptionFilters
 from bot.core.i18n import MESSAGES, message, message_from
@@ -95,7 +95,11 @@ class CommandError(UsageError):
         values: dict[str, object] = dict(self.params)
         if "hint" in values:
             hint = values["hint"]
-            values["hint"] = message(language, "error.hint", word=hint) if hint else ""
+            # A use case's error carries its hint as a message already (a Text).
+            if isinstance(hint, Text):
+                values["hint"] = hint
+            else:
+                values["hint"] = message(language, "error.hint", word=hint) if hint else ""
         return shorten_quoted(message_from(language, self.key, values))
 
     def render(self, language: str) -> str:
@@ -201,15 +205,6 @@ Command = (
 
 
 # ---------------------------------------------------------------------------- helpers
-
-
-def suggest(word: str, choices: list[str] | tuple[str, ...]) -> str | None:
-    """The closest choice to a typo, or None when nothing is close enough to be helpful."""
-    found = difflib.get_close_matches(word.lower(), [c.lower() for c in choices], n=1, cutoff=0.6)
-    if not found:
-        return None
-    by_lower = {c.lower(): c for c in choices}
-    return by_lower[found[0]]
 
 
 # Invisible characters that ride along when a command is copied from a rendered message

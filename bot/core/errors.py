@@ -124,3 +124,33 @@ class StoreError(BotError):
     metrics tell them apart by class; the driver's exception is the `__cause__`."""
 
     service = "store"
+
+
+class InputError(MessageError):
+    """Bad input to a command, found below the command layer (a subscription's modules or
+    filters), as a catalogue message: the chat shows it in the channel's language with
+    `command`'s usage line, as it does a parse error; str() is the English line."""
+
+    def __init__(self, msg_id: str, command: str | None = None, /, **params: object) -> None:
+        super().__init__(msg_id, **params)
+        self.command = command
+
+
+class PrUnreachable(GitHubUnreachable):
+    """A PR lookup GitHub cannot answer and the store cannot either: what the store holds
+    instead (`elsewhere`: the other repositories whose #`number` is stored; `held`: how
+    many PRs of `repo` it holds) rides along, so each surface words it its own way."""
+
+    def __init__(
+        self, cause: GitHubError, *, repo: str, number: int, elsewhere: list[str], held: int
+    ) -> None:
+        super().__init__(str(cause))
+        self.repo = repo
+        self.number = number
+        self.elsewhere = elsewhere
+        self.held = held
+
+
+class NeedsNetwork(BotError):
+    """A local-only answer (the chat acknowledgement) cannot be given: it needs GitHub.
+    The command runs again after the acknowledgement, with the network."""

@@ -72,9 +72,7 @@ from bot.digest.prose import (
 )
 
 if TYPE_CHECKING:
-    from rich.console import Console
-
-    from bot.services import Services
+    from bot.services import ProgressFactory, Say, Services
 
 log = logging.getLogger(__name__)
 
@@ -220,7 +218,10 @@ def ad_hoc_target(
 
 
 async def _sync_all(
-    services: Services, target: DigestTarget, spans: Sequence[Window], console: Console | None
+    services: Services,
+    target: DigestTarget,
+    spans: Sequence[Window],
+    progress: ProgressFactory | None,
 ) -> tuple[dict[str, int] | None, GitHubError | None]:
     """Sync every week of `spans` (the digest's window last) with one search per week, the
     digest's window first. Returns the repositories found in the digest's window (None:
@@ -234,14 +235,9 @@ async def _sync_all(
     failure: GitHubError | None = None
     window = spans[-1]
     for span in reversed(spans):
-        progress = None
-        if console is not None:
-            # Lazy: rich progress bars (~20 ms) load only when a console is shown.
-            from bot.core.progress import SyncProgress
-
-            progress = SyncProgress(console, f"{target.scope_label} {span.label}")
+        label = f"{target.scope_label} {span.label}"
         try:
-            with progress if progress is not None else contextlib.nullcontext():
+            with progress(label) if progress is not None else contextlib.nullcontext() as bar:
                 result = await sync_scope(
                     services.store,
                     github,
@@ -249,7 +245,7 @@ async def _sync_all(
                     repos=target.repos,
                     org=target.org,
                     exclude=target.exclude,
-                    progress=progress,
+                    progress=bar,
                 )
         except GitHubError as exc:
             if span is window:
@@ -298,7 +294,8 @@ async def build_org_for_window(
     language: str,
     *,
     sync: bool = True,
-    progress_console: Console | None = None,
+    progress: ProgressFactory | None = None,
+    warn: Say | None = None,
 ) -> BuiltDigest:
     """The organisation digest of `window`. `target` None: the first configured target with
     `org` or `repos` (else a UsageError naming the config key to set)."""
@@ -313,7 +310,7 @@ async def build_org_for_window(
     spans = chain(window, max(weeks + 1, 2))
     found, failure = (None, None)
     if sync:
-        found, failure = await _sync_all(services, target, spans, progress_console)
+        found, failure = await _sync_all(services, target, spans, progress)
     repos = await _repos_of(services, target, window, found)
     if failure is not None:
         covered = [
@@ -323,8 +320,8 @@ async def build_org_for_window(
         if not repos or not all(covered):
             raise failure
         text = f"{failure}; using the stored copy of {window.label}"
-        if progress_console is not None:
-            progress_console.print(f"warning: {text}", markup=False)
+        if warn is not None:
+            warn(f"warning: {text}")
         else:
             log.warning("%s: %s", target.scope_label, text)
     offline = not sync or isinstance(failure, GitHubUnreachable)

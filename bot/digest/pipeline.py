@@ -21,10 +21,8 @@ from bot.digest.history import chain
 from bot.digest.model import Digest
 
 if TYPE_CHECKING:
-    from rich.console import Console
-
     from bot.digest.themes_report import WeekPRTheme
-    from bot.services import Services
+    from bot.services import ProgressFactory, Say, Services
 
 log = logging.getLogger(__name__)
 
@@ -43,7 +41,7 @@ class BuiltDigest:
 
 
 async def ensure_synced(
-    services: Services, repo: str, window: Window, console: Console | None = None
+    services: Services, repo: str, window: Window, progress: ProgressFactory | None = None
 ) -> GitHubError | None:
     """Sync the window unless the store already covers it. When GitHub fails and the store
     covers the window, the stored copy is used and the error returned (the caller warns
@@ -51,20 +49,12 @@ async def ensure_synced(
     # Lazy: bot.sync (httpx, ~70 ms) loads only when a window is synced (not with --no-sync).
     from bot.sync import sync_window
 
-    progress = None
-    if console is not None:
-        # Lazy: rich progress bars (~20 ms) load only when a console is shown.
-        from bot.core.progress import SyncProgress
-
-        progress = SyncProgress(console, f"{repo} {window.label}")
     try:
         if progress is None:
             await sync_window(services.store, services.github(), repo, window)
         else:
-            with progress:
-                await sync_window(
-                    services.store, services.github(), repo, window, progress=progress
-                )
+            with progress(f"{repo} {window.label}") as bar:
+                await sync_window(services.store, services.github(), repo, window, progress=bar)
     except GitHubError as exc:
         if await services.store.windows.is_covered(repo, window.start_utc, window.end_utc):
             return exc
@@ -79,7 +69,8 @@ async def build_for_window(
     language: str,
     *,
     sync: bool = True,
-    progress_console: Console | None = None,
+    progress: ProgressFactory | None = None,
+    warn: Say | None = None,
     modules: Sequence[str] = (),
 ) -> BuiltDigest:
     """`modules` non-empty: a module digest (only PRs touching those modules)."""
@@ -101,17 +92,17 @@ async def build_for_window(
                     raise failure
                 stale.append(span.label)
                 continue
-            error = await ensure_synced(services, repo_name, span, progress_console)
+            error = await ensure_synced(services, repo_name, span, progress)
             if error is not None:
                 failure = error
                 stale.append(span.label)
         if not isinstance(failure, GitHubUnreachable):
-            await sync_history(services, repo_name, window, weeks, progress_console)
+            await sync_history(services, repo_name, window, weeks, progress)
     if failure is not None:
         # One warning for every window served from the store, not one per window and sink.
         text = f"{failure}; using the stored copy of {' and '.join(stale)}"
-        if progress_console is not None:
-            progress_console.print(f"warning: {text}", markup=False)
+        if warn is not None:
+            warn(f"warning: {text}")
         else:
             log.warning("%s: %s", repo_name, text)
     offline = not sync or isinstance(failure, GitHubUnreachable)
@@ -135,8 +126,8 @@ async def build_for_window(
     digest = await narrate(digest, language)
     held = digest.history_weeks
     # Said only when the themes lack history they would use (not on every digest).
-    if not sync and progress_console is not None and held < weeks:
-        progress_console.print(
+    if not sync and warn is not None and held < weeks:
+        warn(
             f"themes: {held} of {weeks} earlier weeks in the store used as history"
             + ("" if held else " (themes scored by this window's counts alone)")
         )
@@ -144,23 +135,24 @@ async def build_for_window(
 
 
 async def _sync_one(
-    services: Services, repo: str, window: Window, console: Console | None, label: str
+    services: Services, repo: str, window: Window, progress: ProgressFactory | None, label: str
 ) -> None:
     # Lazy: bot.sync (httpx, ~70 ms) loads only when a window is synced (not with --no-sync).
     from bot.sync import sync_window
 
-    if console is None:
+    if progress is None:
         await sync_window(services.store, services.github(), repo, window)
         return
-    # Lazy: rich progress bars (~20 ms) load only when a console is shown.
-    from bot.core.progress import SyncProgress
-
-    with SyncProgress(console, label) as progress:
-        await sync_window(services.store, services.github(), repo, window, progress=progress)
+    with progress(label) as bar:
+        await sync_window(services.store, services.github(), repo, window, progress=bar)
 
 
 async def sync_history(
-    services: Services, repo: str, window: Window, weeks: int, console: Console | None = None
+    services: Services,
+    repo: str,
+    window: Window,
+    weeks: int,
+    progress: ProgressFactory | None = None,
 ) -> int:
     """Bring the `weeks` windows before `window` into the store. A week already complete in
     the store costs no request (history does not change once a week is over, so it is not
@@ -176,7 +168,7 @@ async def sync_history(
     synced = 0
     for span in missing:
         try:
-            await _sync_one(services, repo, span, console, f"{repo} {span.label} (history)")
+            await _sync_one(services, repo, span, progress, f"{repo} {span.label} (history)")
             synced += 1
         except GitHubError as exc:
             log.warning("history week %s of %s not synced: %s", span.label, repo, exc)

@@ -40,7 +40,7 @@ from discord import app_commands
 
 from bot.commands import COMMANDS, Argument, Command, CommandError, CommandSpec, Context, Reply
 from bot.commands.backend import services_context
-from bot.commands.driver import drive
+from bot.commands.driver import Responder, drive
 from bot.commands.registry import Source, build, is_public, parse
 from bot.core.config import Config
 from bot.core.document import Document
@@ -364,7 +364,7 @@ class CommandHandler(Tracked):
         return callbacks[source]
 
 
-class DiscordSurface(Platform.Responder):
+class DiscordSurface(Responder):
     """One interaction as the answer driver's surface."""
 
     platform = "discord"

@@ -4,7 +4,7 @@ Posting: embeds from formatters/discord.py, the summary in the channel and the d
 a thread started from it, through the bot's REST client; a channel configured with a
 webhook (`[[digest.targets]] webhook_url_env`) posts through that webhook instead (no
 thread from a message there, and no chart). Answering `/vllm`: `DiscordSurface`
-(bot/discord/app.py), this platform's `Platform.Responder`. Running it: DISCORD_BOT_TOKEN
+(bot/discord/app.py), this platform's `bot.commands.driver.Responder`. Running it: DISCORD_BOT_TOKEN
 for targets without a webhook; doctor's checks of the bot, its channels and the webhooks;
 /readyz's GET /users/@me; the gateway `serve` runs on the leader (loaded only by `serve`).
 """

@@ -19,7 +19,7 @@ from apscheduler.schedulers.asyncio import AsyncIOScheduler
 from apscheduler.triggers.cron import CronTrigger
 
 from bot.alerts.repository import Subscriptions
-from bot.alerts.subscriptions import ModuleCatalogue
+from bot.analysis.catalogue import ModuleCatalogue
 from bot.analysis.rules import RuleSetError, load_ruleset
 from bot.core.cron import parse_cron
 from bot.core.errors import ConfigError
@@ -27,9 +27,8 @@ from bot.core.metrics import METRICS, Metrics, error_kind
 from bot.core.tasks import TaskTracker
 from bot.core.weeks import Window, iso_week
 from bot.digest.document import digest_document_id, scope_key
-from bot.digest.org import build_org_for_window
-from bot.digest.pipeline import build_for_window
 from bot.posting import post_digest
+from bot.usecases.digest import DigestScope, build_digest
 
 if TYPE_CHECKING:
     from bot.alerts.model import Subscription
@@ -108,12 +107,8 @@ Periodic = Callable[["App"], Awaitable[str]]
 
 async def post_with_pipeline(services: App, job: DigestJob, window: Window) -> DeliveryResult:
     """The real post: build the digest (syncing first) and post it through the ledger."""
-    if job.multi is not None:
-        built = await build_org_for_window(services, job.multi, window, job.language, sync=True)
-    else:
-        built = await build_for_window(
-            services, job.repo, window, job.language, sync=True, modules=job.modules
-        )
+    scope = DigestScope(job.repo, job.modules, job.multi, ids=True)
+    built = await build_digest(services, scope, window, job.language, sync=True)
     return await post_digest(
         services, built, job.platform, job.channel, force=False, chart=job.chart
     )

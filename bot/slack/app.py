@@ -27,7 +27,7 @@ from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.commands import Command, CommandError, Context, DigestCommand, Reply, parse_pr_ref
 from bot.commands.backend import services_context
-from bot.commands.driver import drive
+from bot.commands.driver import Responder, drive
 from bot.commands.registry import parse, progress_text
 from bot.core.document import Document
 from bot.core.errors import BotError, ConfigError
@@ -272,10 +272,7 @@ class SlackBot(Tracked):
         if repo is None:
             return None  # someone else's repo: leave Slack's own preview alone
         try:
-            pr = await ctx.backend.cached_pr(repo, ref.number)
-            if pr is None:
-                pr = await ctx.backend.fetch_pr(repo, ref.number)
-            document = await ctx.backend.pr_card(pr, ctx.lang)
+            document = await ctx.backend.card(repo, ref.number, ctx.lang)
             return self.render(document)[0].get("blocks")
         except BotError as exc:
             log.info("no unfurl for %s: %s", url, exc)
@@ -350,7 +347,7 @@ def _posted_text(result: DeliveryResult, command: Command | None, language: str)
     return message(language, "cmd.posted", week=week, count=result.parts)
 
 
-class SlackSurface(Platform.Responder):
+class SlackSurface(Responder):
     """One `/vllm` command on Slack: `ack` within 3 seconds, then `response_url`."""
 
     platform = "slack"

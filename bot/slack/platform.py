@@ -3,7 +3,7 @@
 Posting: Block Kit from formatters/slack.py, posted by the process's one `SlackPoster`
 (its pacing shared by digests, alerts and command replies), a thread per document, the
 chart as its last part. Answering `/vllm`: `SlackSurface` (bot/slack/app.py), this
-platform's `Platform.Responder`. Running it: SLACK_BOT_TOKEN and, per `[slack] mode`,
+platform's `bot.commands.driver.Responder`. Running it: SLACK_BOT_TOKEN and, per `[slack] mode`,
 SLACK_APP_TOKEN (Socket Mode) or SLACK_SIGNING_SECRET (HTTP events); doctor's checks;
 /readyz's auth.test; the route or connection `serve` runs.
 

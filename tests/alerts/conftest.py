@@ -13,8 +13,8 @@ import pytest
 
 from bot.alerts.pipeline import AlertPipeline
 from bot.alerts.render import BotCards
-from bot.alerts.subscriptions import ModuleCatalogue, SubscriptionService
-from bot.commands.context import ModuleInfo
+from bot.alerts.subscriptions import SubscriptionService
+from bot.analysis.catalogue import ModuleCatalogue, ModuleInfo
 from bot.core.document import Document
 from bot.core.filters import SubscriptionFilters
 from bot.core.models import Analysis, FileChange, Flag, ModuleMatch, PullRequest

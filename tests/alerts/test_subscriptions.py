@@ -1,14 +1,13 @@
-"""The SubscriptionService the command layer calls."""
+"""The SubscriptionService the subscription use cases call."""
 
 from __future__ import annotations
 
 import pytest
 
-from bot.alerts.subscriptions import ModuleCatalogue, SubscriptionService
+from bot.alerts.subscriptions import SubscriptionService
+from bot.analysis.catalogue import ModuleCatalogue
 from bot.analysis.rules import load_ruleset
-from bot.commands.context import SubscriptionService as SubscriptionServiceProtocol
-from bot.commands.syntax import CommandError
-from bot.core.errors import UsageError
+from bot.core.errors import InputError, UsageError
 from bot.core.filters import SubscriptionFilters
 from bot.core.settings import AlertChannel, AlertSettings
 
@@ -17,10 +16,6 @@ from .conftest import MODULES, Env
 
 def service(env: Env, **values: object) -> SubscriptionService:
     return SubscriptionService(env.store, AlertSettings.model_validate(values), MODULES)
-
-
-async def test_implements_the_command_layer_protocol(env: Env) -> None:
-    assert isinstance(env.service, SubscriptionServiceProtocol)
 
 
 async def test_subscribe_list_and_ids(env: Env) -> None:
@@ -38,9 +33,9 @@ async def test_subscribe_list_and_ids(env: Env) -> None:
 async def test_module_names_in_either_language_and_typos(env: Env) -> None:
     sub = await env.subscribe("Mixture of Experts", "注意力后端", "SPEC_DECODE")
     assert sub.modules == ("moe", "attention", "spec-decode")
-    with pytest.raises(CommandError) as caught:
+    with pytest.raises(InputError) as caught:
         await env.subscribe("atention", "moe", "zzz")
-    reason = caught.value.reason
+    reason = str(caught.value)
     assert "unknown modules 'atention' (did you mean 'attention'?), 'zzz'" in reason
     assert "/vllm modules" in reason
 
@@ -79,7 +74,7 @@ async def test_unsubscribe_by_id_module_and_all(env: Env) -> None:
     assert [(s.id, s.modules) for s in listed] == [(a.id, ("attention",)), (c.id, ("scheduler",))]
     assert b.id not in {s.id for s in listed}
     assert await unsubscribe(f"#{c.id}", "id") == 1
-    with pytest.raises(CommandError, match="did you mean 'attention'"):
+    with pytest.raises(InputError, match="did you mean 'attention'"):
         await unsubscribe("atention", "module")
     assert await unsubscribe("all", "all") == 1
     assert await env.service.list(platform="slack", channel="C1") == []

@@ -10,7 +10,7 @@ import pytest
 
 from bot.alerts.matching import MatchIndex, PRFacts
 from bot.alerts.repository import Outbox, Subscriptions
-from bot.commands.syntax import CommandError
+from bot.core.errors import InputError
 from bot.core.filters import SubscriptionFilters
 
 from .conftest import T0, Env, make_pr
@@ -56,12 +56,12 @@ async def test_weekly_is_stored_listed_and_kept_apart_from_alerts(env: Env) -> N
 async def test_weekly_takes_a_language_but_no_pr_filters(env: Env) -> None:
     chinese = await _weekly(env, "attention", language="zh")
     assert chinese.weekly and chinese.filters.language == "zh"
-    with pytest.raises(CommandError) as caught:
+    with pytest.raises(InputError) as caught:
         await _weekly(env, "attention", authors=("alice",), min_score=7.0)
-    reason = caught.value.reason
+    reason = str(caught.value)
     assert "weekly subscription takes modules and lang: only" in reason
     assert "author:alice min:7" in reason
-    with pytest.raises(CommandError, match="unknown module 'atention'"):
+    with pytest.raises(InputError, match="unknown module 'atention'"):
         await _weekly(env, "atention")
 
 

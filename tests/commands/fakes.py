@@ -8,16 +8,27 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
+from bot.alerts.subscriptions import SubscriptionInfo
 from bot.analysis.analyzer import Analyzer
+from bot.analysis.catalogue import ModuleCatalogue, ModuleInfo, module_infos
 from bot.analysis.rules import load_ruleset
 from bot.cards import pr_card
-from bot.commands import Context, ModuleInfo, SubscriptionFilters, SubscriptionInfo, VersionInfo
-from bot.commands.backend import module_infos
+from bot.commands import Context, SubscriptionFilters
 from bot.core.config import Config, RepoConfig
 from bot.core.document import BulletList, Document, Link, Paragraph, Section, Strong, Text
-from bot.core.errors import NotFoundError, UsageError
+from bot.core.errors import (
+    GitHubUnreachable,
+    NeedsNetwork,
+    NotFoundError,
+    PrUnreachable,
+    UsageError,
+)
+from bot.core.i18n import message
 from bot.core.models import PullRequest
 from bot.core.weeks import Window
+from bot.usecases.digest import DigestScope
+from bot.usecases.info import VersionInfo
+from bot.usecases.subscriptions import Channel, Unsubscribed
 
 REPO = "vllm-project/vllm"
 NOW = datetime(2026, 6, 10, 12, 0, tzinfo=UTC)  # Wednesday of 2026-W24
@@ -79,7 +90,10 @@ def real_card(pr: PullRequest, language: str = "en") -> Document:
 
 @dataclass
 class FakeBackend:
-    """Store and GitHub in memory; `github` holds what a fetch would find."""
+    """`bot.commands.Backend` with store and GitHub in memory, for the platform adapters'
+    tests (rendering, acknowledgements, in-flight commands); `github` holds what a fetch
+    would find. The lookup policy itself is tested on the real use cases (tests/usecases).
+    """
 
     cache: dict[tuple[str, int], PullRequest] = field(default_factory=dict)
     github: dict[tuple[str, int], PullRequest] = field(default_factory=dict)
@@ -130,18 +144,66 @@ class FakeBackend:
             raise self.card_error
         return real_card(pr, language)
 
-    async def digest(
-        self, repo: str, window: Window, language: str, *, modules: Sequence[str] = ()
-    ) -> Document:
-        self.digests.append((repo, window.label, language))
-        self.digest_modules.append(tuple(modules))
+    async def local_card(self, repo: str, number: int, language: str) -> Document:
+        pr = await self.cached_pr(repo, number)
+        if pr is None:
+            raise NeedsNetwork
+        return await self.pr_card(pr, language)
+
+    async def card(self, repo: str, number: int, language: str) -> Document:
+        pr = await self.cached_pr(repo, number)
+        if pr is None:
+            try:
+                pr = await self.fetch_pr(repo, number)
+            except GitHubUnreachable as exc:
+                elsewhere, held = await self.cached_holdings(repo, number)
+                raise PrUnreachable(
+                    exc, repo=repo, number=number, elsewhere=elsewhere, held=held
+                ) from None
+        return await self.pr_card(pr, language)
+
+    async def check_scope(self, scope: DigestScope, language: str) -> None:
+        ModuleCatalogue.of(MODULES).words(scope.modules, language)
+        if scope.org and self.org is None:
+            raise UsageError(message(language, "error.no_org"))
+
+    async def digest(self, scope: DigestScope, window: Window, language: str) -> Document:
+        await self.check_scope(scope, language)
+        if scope.org:
+            self.org_digests.append((self.org or "", window.label, language))
+        else:
+            self.digests.append((scope.repo or REPO, window.label, language))
+            self.digest_modules.append(tuple(ModuleCatalogue.of(MODULES).words(scope.modules)))
         return digest_document(window.label, self.digest_sections, language)
 
-    async def org_digest(self, window: Window, language: str) -> Document:
-        if self.org is None:
-            raise UsageError("no organisation configured: set [[digest.targets]] org = ...")
-        self.org_digests.append((self.org, window.label, language))
-        return digest_document(window.label, self.digest_sections, language)
+    async def subscribe(
+        self,
+        service: FakeSubscriptions,
+        where: Channel,
+        words: Sequence[str],
+        filters: SubscriptionFilters,
+        *,
+        weekly: bool,
+        language: str,
+    ) -> SubscriptionInfo:
+        releases = tuple(words) == ("releases",) and not weekly
+        ids = [] if releases else ModuleCatalogue.of(MODULES).words(words, language)
+        assert where.channel is not None
+        return await service.subscribe(
+            platform=where.platform, channel=where.channel, user=where.user, modules=ids,
+            filters=filters, weekly=weekly, releases=releases,
+        )  # fmt: skip
+
+    async def unsubscribe(
+        self, service: FakeSubscriptions, where: Channel, target: str, kind: str, language: str
+    ) -> tuple[str, Unsubscribed]:
+        if kind == "module" and target.lower() != "releases":
+            target = ModuleCatalogue.of(MODULES).words([target], language)[0]
+        removed = await service.unsubscribe(
+            platform=where.platform, channel=where.channel, user=where.user, target=target,
+            kind=kind,
+        )  # fmt: skip
+        return target, Unsubscribed(removed, [])
 
     async def version(self, repo: str) -> VersionInfo:
         return self.version_info

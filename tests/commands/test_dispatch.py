@@ -174,10 +174,18 @@ async def test_unknown_module_gets_a_suggestion() -> None:
     assert reply.text.splitlines()[0] == (
         "unknown module 'atention'; did you mean 'attention'? (/vllm modules lists them)"
     )
-    reply = await dispatch(
-        parse("unsubscribe kv_cache"), context(subscriptions=FakeSubscriptions())
-    )
+    reply = await dispatch(parse("unsubscribe kvcahce"), context(subscriptions=FakeSubscriptions()))
     assert "did you mean 'kv-cache'?" in reply.text
+
+
+async def test_module_words_are_read_as_the_cli_reads_them() -> None:
+    # One resolver for `vllm-bot digest --module` and the chat: case, spaces, dashes and
+    # underscores do not matter.
+    subscriptions = FakeSubscriptions()
+    ctx = context(subscriptions=subscriptions)
+    reply = await dispatch(parse("subscribe kv_cache"), ctx)
+    assert reply.ok, reply.text
+    assert [s.modules for _, _, s in subscriptions.items] == [("kv-cache",)]
 
 
 async def test_quick_reply_and_handle() -> None:

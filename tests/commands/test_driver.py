@@ -132,7 +132,7 @@ async def test_unknown_module_in_a_digest_is_refused_in_the_ack() -> None:
 async def test_org_digest_without_an_organisation_is_one_clear_line() -> None:
     reply = await drive("digest org", context(), Recorder())
     assert reply.exit_code == 2
-    assert reply.text == "no organisation configured: set [[digest.targets]] org = ..."
+    assert reply.text.startswith("no organisation configured: add one to a [[digest.targets]]")
     backend = FakeBackend(org="vllm-project")
     reply = await drive("digest org 2026-W23", context(backend), Recorder())
     assert reply.ok and backend.org_digests == [("vllm-project", "2026-W23", "en")]
@@ -150,7 +150,7 @@ async def test_weekly_subscription_is_listed_as_weekly() -> None:
 
 
 async def test_version_shows_what_is_known_and_unknown_as_unknown() -> None:
-    from bot.commands import VersionInfo
+    from bot.usecases.info import VersionInfo
 
     reply = await drive("version", context(), Recorder())
     assert reply.text == "vllm-bot 0.1.0 · rule set vllm 3:abc123 · store schema 0004"

@@ -1,5 +1,6 @@
 """`/vllm version` end to end on the terminal surface: the real CLI, the real
-`ServicesBackend`, a migrated store (Slack and Discord: tests/slack, tests/discord)."""
+`bot.commands.Backend` over the use cases, a migrated store (Slack and Discord:
+tests/slack, tests/discord)."""
 
 from __future__ import annotations
 

@@ -135,5 +135,6 @@ def test_an_unknown_module_is_one_line_and_exit_2(tmp_path: Path) -> None:
     bad = _cli(tmp_path, "digest", "--week", "2026-W23", "--no-sync", "--module", "rcom")
     assert bad.returncode == 2
     assert bad.stderr.count("\n") == 1
-    assert "unknown module 'rcom' (did you mean 'rocm'?)" in bad.stderr
+    # The chat's words: one resolver and one error for --module and /vllm digest.
+    assert "unknown module 'rcom'; did you mean 'rocm'?" in bad.stderr
     assert "vllm-bot modules" in bad.stderr

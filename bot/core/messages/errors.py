@@ -309,4 +309,9 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "not a subscription id: '{target}'",
         "zh": "不是订阅编号：'{target}'",
     },
+    # The reason alone, each surface adding where its list is (`vllm-bot modules`).
+    "error.module.unknown.reason": {
+        "en": "unknown module '{name}'{hint}",
+        "zh": "未知模块 '{name}'{hint}",
+    },
 }

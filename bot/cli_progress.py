@@ -1,6 +1,10 @@
-"""Rich progress bar for long GitHub work (implements bot.github.source.SyncProgress)."""
+"""The CLI's rich progress bar for long GitHub work (implements
+bot.github.source.SyncProgress); the pipelines take it as a plain `ProgressFactory`
+(bot.services), so nothing below the adapters names rich."""
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 from rich.console import Console
 from rich.progress import (
@@ -63,3 +67,8 @@ class SyncProgress:
     def on_file_page(self) -> None:
         self._file_pages += 1
         self._update()
+
+
+def progress_bars(console: Console) -> Callable[[str], SyncProgress]:
+    """A `bot.services.ProgressFactory`: one bar on `console` per labelled piece of work."""
+    return lambda label: SyncProgress(console, label)
