@@ -731,7 +731,7 @@ def trend_of(members: int, last_week: int | None) -> str:
 class Kept:
     """Facts kept between processes while active (`keep`): phrase tables of titles and the
     detections of earlier weeks, by `memo_key`. `entries` were read from the store,
-    `fresh` were computed now (bot.analysis.theme_memo loads and saves them)."""
+    `fresh` were computed now (bot.digest.theme_memo loads and saves them)."""
 
     entries: Mapping[str, str] = field(default_factory=dict)
     fresh: dict[str, str] = field(default_factory=dict)

@@ -10,13 +10,13 @@ from collections.abc import Collection, Iterable, Mapping
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
-from bot.analysis.theme_memo import kept_themes
 from bot.analysis.themes import ThemeRules, rules_from
 from bot.core.weeks import Window
 from bot.digest.build import AUXILIARY_MODULES, DEFAULT_KEY_COUNT, DEFAULT_SCORE_FLOOR, build_digest
 from bot.digest.history import Timeline, chain, history_of, load_timeline
 from bot.digest.model import Digest
 from bot.digest.narrative import NarrativeConfig, config_from_env, write_narrative
+from bot.digest.theme_memo import kept_themes
 
 if TYPE_CHECKING:
     from bot.analysis.analyzer import Analyzer

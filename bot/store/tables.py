@@ -110,7 +110,7 @@ class PRAnalysisRow(Base):
 
 
 class ThemeMemoRow(Base):
-    """A theme-detection fact kept between processes (see bot.analysis.theme_memo): a
+    """A theme-detection fact kept between processes (see bot.digest.theme_memo): a
     title's phrase table or an earlier week's detection, under a key that hashes every
     input and the detection code, so a stale row is never read, only left to expire."""
 

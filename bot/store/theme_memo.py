@@ -1,5 +1,5 @@
 """The theme memo aggregate: facts of theme detection kept between processes, by scope (a
-repository) and a key that hashes their inputs (`bot.analysis.theme_memo` decides what
+repository) and a key that hashes their inputs (`bot.digest.theme_memo` decides what
 is valid: a key never names two different values, so rows are only added and expired)."""
 
 from __future__ import annotations

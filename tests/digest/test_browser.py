@@ -74,8 +74,10 @@ def _measure(tmp: Path, html: str, width: int) -> tuple[int, int, str]:
 def _pages() -> dict[str, str]:
     pages = {}
     for language in ("en", "zh"):
-        digest = replace(fixture_digest(language), history=_history(26, {4}))
-        pages[f"digest.{language}"] = render_html(digest_document(digest), svg_charts(digest))
+        digest = replace(fixture_digest(), history=_history(26, {4}))
+        pages[f"digest.{language}"] = render_html(
+            digest_document(digest, language), svg_charts(digest, language)
+        )
     return pages
 
 

@@ -267,7 +267,7 @@ async def test_real_digest_posts_within_slack_limits(
     from bot.digest.document import digest_document as real_digest_document
     from tests.digest.helpers import fixture_digest
 
-    document = real_digest_document(fixture_digest(language))
+    document = real_digest_document(fixture_digest(), language)
     payloads = render_slack(document)
     result = await poster.post_document(
         store.deliveries, document_id=document.id, channel="C1", payloads=payloads

@@ -5,7 +5,7 @@ Revises: 0008
 
 A digest detects this week's themes against 8 history weeks, and last week's against its
 own: every CLI run started cold and re-derived the same phrase tables and detections. The
-rows are keyed by a hash of all their inputs (bot.analysis.theme_memo), so they are never
+rows are keyed by a hash of all their inputs (bot.digest.theme_memo), so they are never
 updated, only added and expired.
 """
 

@@ -9,39 +9,27 @@ store's rows are only added and expired.
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from typing import Protocol, runtime_checkable
-
-from sqlalchemy.exc import SQLAlchemyError
+from typing import TYPE_CHECKING
 
 from bot.analysis import themes
-from bot.core.errors import one_line
+from bot.core.errors import StoreError, one_line
+
+if TYPE_CHECKING:
+    from bot.store import Store
 
 log = logging.getLogger(__name__)
 
 
-@runtime_checkable
-class ThemeMemoStore(Protocol):
-    """`bot.store.theme_memo.ThemeMemo`, the store's `theme_memo`."""
-
-    async def load(self, scope: str) -> dict[str, str]: ...
-
-    async def save(self, scope: str, entries: Mapping[str, str]) -> None: ...
-
-
 @asynccontextmanager
-async def kept_themes(store: object, scope: str) -> AsyncIterator[themes.Kept | None]:
+async def kept_themes(store: Store, scope: str) -> AsyncIterator[themes.Kept]:
     """Theme detection inside the block reads the facts `store` keeps for `scope` (a
-    repository) and, when the block succeeds, the new ones are saved. Stores without a
-    theme memo (test stubs) detect everything."""
-    memo = getattr(store, "theme_memo", None)
-    if not isinstance(memo, ThemeMemoStore):
-        yield None
-        return
+    repository) and, when the block succeeds, the new ones are saved."""
+    memo = store.theme_memo
     try:
         entries = await memo.load(scope)
-    except SQLAlchemyError as exc:
+    except StoreError as exc:
         log.info("theme memo not read (%s)", one_line(str(exc), 120))
         entries = {}
     kept = themes.Kept(entries)
@@ -53,6 +41,6 @@ async def kept_themes(store: object, scope: str) -> AsyncIterator[themes.Kept | 
     if kept.fresh:
         try:
             await memo.save(scope, kept.fresh)
-        except SQLAlchemyError as exc:
+        except StoreError as exc:
             # A cache: a read-only (or locked) store still answers, just slower next time.
             log.info("theme memo not saved (%s)", one_line(str(exc), 120))

@@ -1,4 +1,4 @@
-"""Theme facts kept between processes (bot/analysis/theme_memo.py, themes.Kept): a
+"""Theme facts kept between processes (bot/digest/theme_memo.py, themes.Kept): a
 detection that reads kept phrase tables and earlier weeks' results equals one that computes
 them; a changed input reads nothing stale; the store's memo round-trips them."""
 
@@ -8,13 +8,14 @@ import dataclasses
 import json
 from collections.abc import Iterator
 from pathlib import Path
+from typing import cast
 
 import pytest
-from sqlalchemy.exc import OperationalError
 
 from bot.analysis import themes
-from bot.analysis.theme_memo import kept_themes
 from bot.analysis.themes import HistoryWeek, Kept, ThemeDoc, ThemeResult, ThemeRules
+from bot.core.errors import StoreError
+from bot.digest.theme_memo import kept_themes
 from bot.store import Store
 from tests.conftest import SHARED
 
@@ -149,16 +150,16 @@ class _Unreadable:
     class theme_memo:  # the attribute name the store uses
         @staticmethod
         async def load(scope: str) -> dict[str, str]:
-            raise OperationalError("SELECT", {}, Exception("database is locked"))
+            raise StoreError("database is locked")
 
         @staticmethod
         async def save(scope: str, entries: object) -> None:
-            raise OperationalError("INSERT", {}, Exception("attempt to write a readonly database"))
+            raise StoreError("attempt to write a readonly database")
 
 
-@pytest.mark.parametrize("store", [object(), _Unreadable()], ids=["no memo", "failing memo"])
-async def test_without_a_working_memo_themes_are_computed(store: object) -> None:
+async def test_without_a_working_memo_themes_are_computed() -> None:
     weeks = _weeks()
     cold = _detect(weeks, None)
-    async with kept_themes(store, "o/r") as kept:
+    # The store maps its driver's errors (locked, read-only) to StoreError.
+    async with kept_themes(cast(Store, _Unreadable()), "o/r") as kept:
         assert _plain(_detect(weeks, kept)) == _plain(cold)
