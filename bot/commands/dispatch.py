@@ -108,9 +108,9 @@ def expected_error(command: Command, exc: Exception, language: str) -> Reply | N
         # the channel's language, and no usage line.
         return Reply.error(exc.message(language), runtime=False)
     if isinstance(exc, NotFoundError) and isinstance(command, PrCommand):
-        return Reply.user_error(detail)
+        return Reply.user_error(exc.message(language))
     if isinstance(exc, BotError):
-        return Reply.error(detail, runtime=not isinstance(exc, UsageError))
+        return Reply.error(exc.message(language), runtime=not isinstance(exc, UsageError))
     return None
 
 

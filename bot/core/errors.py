@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from bot.core.messages import Text
+
 # Error lines stay readable in a terminal and a log; the whole text goes to --debug.
 ERROR_LINE_LIMIT = 240
 
@@ -28,6 +30,13 @@ def one_line(text: str, limit: int = ERROR_LINE_LIMIT) -> str:
     return head
 
 
+def _render(text: Text, language: str) -> str:
+    # Lazy: errors.py is imported everywhere, the catalogue (and Babel) only by an error.
+    from bot.core.i18n import render
+
+    return render(text, language)
+
+
 class BotError(Exception):
     """Base class: the message is shown to the user as it is.
 
@@ -41,15 +50,29 @@ class BotError(Exception):
     exit_code = 1
     service: str | None = None
     hint: str | None = None
+    # The line as a catalogue message (id and parameters), when the bot wrote it; None
+    # when the text is a library's or a service's own words (str(cause)).
+    text: Text | None = None
 
     def __init__(
-        self, message: str = "", *, service: str | None = None, hint: str | None = None
+        self,
+        message: str | Text = "",
+        *,
+        service: str | None = None,
+        hint: str | None = None,
     ) -> None:
+        if isinstance(message, Text):
+            self.text = message
+            message = _render(message, "en")
         super().__init__(message)
         if service is not None:
             self.service = service
         if hint is not None:
             self.hint = hint
+
+    def message(self, language: str) -> str:
+        """The line in `language` (chat: the channel's); str() is the English one (CLI)."""
+        return str(self) if self.text is None else _render(self.text, language)
 
 
 class TransientError(BotError):
@@ -104,18 +127,10 @@ class MessageError(UsageError):
     """Bad input whose line is a catalogue message, so the chat layer can show it in the
     channel's language (`message(language)`); str() is the English line, for the CLI."""
 
+    text: Text
+
     def __init__(self, msg_id: str, /, **params: object) -> None:
-        # Lazy: errors.py is imported everywhere; the catalogue package only by an error.
-        from bot.core.messages import Text
-
-        self.text = Text(msg_id, params)
-        super().__init__(self.message("en"))
-
-    def message(self, language: str) -> str:
-        # Lazy: the catalogue loads Babel, which only an error's line needs.
-        from bot.core.i18n import render
-
-        return render(self.text, language)
+        super().__init__(Text(msg_id, params))
 
 
 class StoreError(BotError):
