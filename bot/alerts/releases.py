@@ -2,8 +2,8 @@
 
 A channel follows releases through `[[releases.targets]]` or `/vllm subscribe releases`.
 When GitHub publishes a release (the `release` webhook, action `published`, or the poll of
-releases in `serve`) its notes are built once per language and posted to each channel
-through the delivery ledger (`bot.posting.post_document`), so a re-delivered webhook, a
+releases in `serve`) the release is built once, its notes written in each channel's language
+and posted through the delivery ledger (`bot.posting.post_document`), so a re-delivered webhook, a
 poll after the webhook, or a restart in the middle posts nothing twice: the ledger key is
 the notes' document id (repository, tag, base, language).
 """
@@ -67,7 +67,10 @@ async def post_release(
     failed = False
     for target in channels:
         if target.language not in built:
-            built[target.language] = await build_release(services, repo, tag, target.language)
+            if built:
+                built[target.language] = next(iter(built.values())).in_language(target.language)
+            else:
+                built[target.language] = await build_release(services, repo, tag, target.language)
         try:
             platform = services.platforms.get_platform(target.platform)
             results.append(

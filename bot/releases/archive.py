@@ -66,7 +66,7 @@ def releases_feed(
         root, f"{{{ATOM}}}link", {"rel": "self", "href": href(path), "type": "application/atom+xml"}
     )
     for digest in ordered:
-        document = release_document(digest)
+        document = release_document(digest, language)
         entry = ET.SubElement(root, f"{{{ATOM}}}entry")
         ET.SubElement(entry, f"{{{ATOM}}}id").text = _entry_id(repo, digest.tag, language)
         ET.SubElement(entry, f"{{{ATOM}}}title").text = document.title
@@ -80,7 +80,7 @@ def releases_feed(
                 "href": href(release_path(repo, digest.tag, language)),
             },
         )
-        themes = ", ".join(h.name for h in digest.highlights)
+        themes = ", ".join(h.title(language) for h in digest.highlights)
         summary = document.fallback + (f" — {themes}" if themes else "")
         ET.SubElement(entry, f"{{{ATOM}}}summary").text = summary
     ET.indent(root)
@@ -97,21 +97,22 @@ async def release_pages(
     history_weeks: int = 8,
     base_url: str | None = None,
 ) -> dict[str, str]:
-    """Every stored release's page and the releases feed of `repo` (store only)."""
+    """Every stored release's page and the releases feed of `repo` (store only): each
+    release is built once and written in every language."""
     pages: dict[str, str] = {}
     stored = sorted(await store.releases.all(repo), key=lambda r: parse_tag(r.tag) or 0)
     if not stored:
         return pages
+    digests = []
+    for release in stored:
+        data, _ = await load_release(store, analyzer, release)
+        digests.append(
+            await release_digest(store, analyzer, data, tz=tz, history_weeks=history_weeks)
+        )
     for language in languages:
-        digests = []
-        for release in stored:
-            data, _ = await load_release(store, analyzer, release)
-            digest = await release_digest(
-                store, analyzer, data, language, tz=tz, history_weeks=history_weeks
-            )
-            digests.append(digest)
-            path = release_path(repo, release.tag, language)
-            nav = [(message(language, "release.feed.nav"), "../index.html")]
-            pages[path] = render_html(release_document(digest), nav=nav)
+        nav = [(message(language, "release.feed.nav"), "../index.html")]
+        for digest in digests:
+            path = release_path(repo, digest.tag, language)
+            pages[path] = render_html(release_document(digest, language), nav=nav)
         pages[releases_feed_path(repo, language)] = releases_feed(repo, digests, language, base_url)
     return pages

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from collections.abc import Mapping, Sequence
 
-from bot.analysis.claims import best_claim, claim_text
+from bot.analysis.claims import best_claim
 from bot.analysis.themes import HistoryWeek, ThemeRules, detect_themes
 from bot.core.models import AnalyzedPR, is_automation
 from bot.digest.build import AUXILIARY_MODULES, DEFAULT_KEY_COUNT, key_pr, pr_row, theme_doc
@@ -17,6 +17,7 @@ from bot.releases.commits import clean_title
 from bot.releases.model import (
     SECTION_IDS,
     DependencyChange,
+    Detail,
     Highlight,
     Item,
     ReleaseData,
@@ -35,7 +36,7 @@ MIN_HIGHLIGHT_PRS = 3
 HOUSEKEEPING = ("test", "ci", "docs", "revert", "misc")
 
 
-def _item(rp: ReleasePR, detail: str = "") -> Item:
+def _item(rp: ReleasePR, detail: Detail | None = None) -> Item:
     pr = rp.apr.pr
     return Item(
         number=rp.number,
@@ -84,7 +85,6 @@ def _highlights(
     rules: ThemeRules | None,
     not_themes: frozenset[str],
     module_names: Mapping[str, tuple[str, str]],
-    language: str,
 ) -> list[Highlight]:
     by_number = {rp.apr.pr.number: rp for rp in prs}
     ranked = sorted(prs, key=_rank)
@@ -103,10 +103,9 @@ def _highlights(
         # The release's own branch or tag ("v0.20.2rc" in pick titles) is no subject.
         if len(members) < MIN_HIGHLIGHT_PRS or parse_tag(theme.name) is not None:
             continue
-        name = theme.name
+        names = None
         if theme.named_by_module and theme.module and theme.module in module_names:
-            en, zh = module_names[theme.module]
-            name = zh if language == "zh" and zh else en
+            names = module_names[theme.module]
         kinds = Counter(rp.apr.analysis.kind for rp in members)
         # A run of test or CI PRs ("selected tests") is no highlight of a release.
         if sum(kinds[k] for k in HOUSEKEEPING) * 2 > len(members):
@@ -117,16 +116,17 @@ def _highlights(
         best = best_claim([c for c, _ in stated])
         if best is not None:
             source = next(rp for c, rp in stated if c is best)
-            claim = (claim_text(best, language), source.number, source.url)
+            claim = (best, source.number, source.url)
         highlights.append(
             Highlight(
-                name=name,
+                name=theme.name,
                 prs=len(members),
                 kinds=kinds.most_common(),
                 lead=[_item(rp) for rp in lead],
                 numbers=[rp.number for rp in sorted(members, key=_rank)],
                 trend=theme.trend,
                 claim=claim,
+                names=names,
             )
         )
         if len(highlights) == MAX_HIGHLIGHTS:
@@ -136,7 +136,6 @@ def _highlights(
 
 def build_release_digest(
     data: ReleaseData,
-    language: str,
     *,
     history: Sequence[tuple[str, int, Sequence[AnalyzedPR]]] = (),
     theme_rules: ThemeRules | None = None,
@@ -145,9 +144,10 @@ def build_release_digest(
     key_count: int = DEFAULT_KEY_COUNT,
 ) -> ReleaseDigest:
     """The release notes of `data`. `history`: (label, offset, PRs) of the weeks before the
-    base tag, the highlights' baseline (none: themes scored by the release alone)."""
+    base tag, the highlights' baseline (none: themes scored by the release alone). The
+    digest holds no language: bot.releases.document writes it in one."""
     names = dict(module_names or {})
-    placed = [(rp, place(rp.apr, language)) for rp in data.prs]
+    placed = [(rp, place(rp.apr)) for rp in data.prs]
     buckets: dict[str, list[Item]] = defaultdict(list)
     other: dict[str, list[int]] = defaultdict(list)
     unstated: list[Item] = []
@@ -184,12 +184,11 @@ def build_release_digest(
         base=data.base,
         base_date=data.base_date,
         head_date=data.head_date,
-        language=language,
         prs=len(data.prs),
         contributors=len(people),
         new_contributors=new,
         between=data.between,
-        highlights=_highlights(data.prs, history, theme_rules, auxiliary, names, language),
+        highlights=_highlights(data.prs, history, theme_rules, auxiliary, names),
         history_weeks=sum(1 for _, _, week in history if week),
         sections=sections,
         dependencies=_dependencies(placed),
@@ -204,8 +203,6 @@ def build_release_digest(
             key_pr(rp.apr, number=rp.number, url=rp.url)
             for rp in sorted(data.prs, key=_rank)[:key_count]
         ],
-        module_names={
-            mid: (zh if language == "zh" and zh else en) for mid, (en, zh) in names.items()
-        },
+        module_names=names,
         cherry_picks=_picks(data.prs),
     )

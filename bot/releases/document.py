@@ -1,13 +1,16 @@
 """The release digest as a Document (release notes) and as a chat card.
 
-Every word comes from the message catalogue (bot/core/i18n.py, block `releases`); user
-text (titles, logins, tags) stays inside spans so each renderer escapes it once.
+Every word comes from the message catalogue (bot/core/i18n.py, block `releases`), written
+here in the language asked for: the ReleaseDigest itself holds none, so one build renders
+in every language. User text (titles, logins, tags) stays inside spans so each renderer
+escapes it once.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
+from bot.analysis.claims import claim_text
 from bot.core.document import (
     BulletList,
     Document,
@@ -20,18 +23,19 @@ from bot.core.document import (
     Text,
     plain,
 )
-from bot.core.i18n import day, join, kind_name, message, number
-from bot.core.models import JSON
-from bot.releases.model import DependencyChange, Highlight, Item, ReleaseDigest
+from bot.core.i18n import day, join, kind_name, message, number, reason, render
+from bot.core.messages import Text as Message
+from bot.core.models import JSON, Claim, Flag
+from bot.releases.model import DependencyChange, Detail, Highlight, Item, ReleaseDigest
 
 REFS_IN_OTHER = 40  # PR links per "other" line before "+N more"
 CARD_HIGHLIGHTS = 3
 CARD_BREAKING = 5
 
 
-def document_id(digest: ReleaseDigest, card: bool = False) -> str:
+def document_id(digest: ReleaseDigest, language: str, card: bool = False) -> str:
     kind = "release-card" if card else "release"
-    return f"{kind}:{digest.repo}:{digest.tag}:{digest.base}:{digest.language}"
+    return f"{kind}:{digest.repo}:{digest.tag}:{digest.base}:{language}"
 
 
 def _unknown(language: str) -> str:
@@ -40,6 +44,17 @@ def _unknown(language: str) -> str:
 
 def _ref(number_: int, url: str) -> Link:
     return Link(url, f"#{number_}")
+
+
+def detail_text(detail: Detail, language: str) -> str:
+    """An item's evidence in `language`."""
+    if isinstance(detail, Claim):
+        return claim_text(detail, language)
+    if isinstance(detail, Flag):
+        return reason(language, detail.key, detail.params) if detail.key else detail.reason
+    if isinstance(detail, Message):
+        return render(detail, language)
+    return detail  # a version change: names and numbers, the same in every language
 
 
 def _item_spans(item: Item, language: str, detail: bool = True) -> tuple[Span, ...]:
@@ -51,8 +66,10 @@ def _item_spans(item: Item, language: str, detail: bool = True) -> tuple[Span, .
             Text(" "),
             _ref(item.picked_as, item.picked_url),
         ]
-    if detail and item.detail:
-        spans += [Text(message(language, "release.detail_sep")), Text(item.detail)]
+    if detail and item.detail is not None:
+        text = detail_text(item.detail, language)
+        if text:
+            spans += [Text(message(language, "release.detail_sep")), Text(text)]
     return tuple(spans)
 
 
@@ -65,7 +82,7 @@ def _highlight_spans(h: Highlight, language: str) -> tuple[Span, ...]:
         language,
     )
     spans: list[Span] = [
-        Strong(h.name),
+        Strong(h.title(language)),
         Text(message(language, "release.highlight", count=h.prs, kinds=kinds)),
         Text(" "),
         Text(message(language, "release.lead")),
@@ -78,7 +95,8 @@ def _highlight_spans(h: Highlight, language: str) -> tuple[Span, ...]:
             _ref(item.number, item.url),
         ]
     if h.claim is not None:
-        text, number_, url = h.claim
+        claim, number_, url = h.claim
+        text = claim_text(claim, language)
         spans += [
             Text(". " + message(language, "release.highlight.claim", claim=text) + " "),
             _ref(number_, url),
@@ -86,8 +104,7 @@ def _highlight_spans(h: Highlight, language: str) -> tuple[Span, ...]:
     return tuple(spans)
 
 
-def _facts(digest: ReleaseDigest) -> Facts:
-    lang = digest.language
+def _facts(digest: ReleaseDigest, lang: str) -> Facts:
     new = (
         _unknown(lang) if digest.new_contributors is None else number(digest.new_contributors, lang)
     )
@@ -126,8 +143,7 @@ def _dependency_spans(change: DependencyChange, repo: str, language: str) -> tup
     return tuple(spans)
 
 
-def _other(digest: ReleaseDigest) -> BulletList:
-    lang = digest.language
+def _other(digest: ReleaseDigest, lang: str) -> BulletList:
     rows = []
     for kind, numbers in digest.other:
         spans: list[Span] = [
@@ -145,8 +161,7 @@ def _other(digest: ReleaseDigest) -> BulletList:
     return BulletList(tuple(rows))
 
 
-def _context(digest: ReleaseDigest) -> str:
-    lang = digest.language
+def _context(digest: ReleaseDigest, lang: str) -> str:
     if digest.base_date and digest.head_date:
         return message(
             lang,
@@ -158,8 +173,7 @@ def _context(digest: ReleaseDigest) -> str:
     return message(lang, "release.context", base=digest.base)
 
 
-def _footer(digest: ReleaseDigest) -> str:
-    lang = digest.language
+def _footer(digest: ReleaseDigest, lang: str) -> str:
     if digest.requests is None:
         return message(lang, "release.footer.offline", history=digest.history_weeks)
     return message(
@@ -176,11 +190,11 @@ def _name(digest: ReleaseDigest) -> str:
     return digest.repo.split("/")[-1]
 
 
-def release_document(digest: ReleaseDigest) -> Document:
-    """The full release notes (markdown to paste into a GitHub release, HTML, chat)."""
-    lang = digest.language
+def release_document(digest: ReleaseDigest, lang: str) -> Document:
+    """The full release notes in `lang` (markdown to paste into a GitHub release, HTML,
+    chat)."""
     sections: list[Section] = [
-        Section("release-counts", message(lang, "release.section.counts"), (_facts(digest),))
+        Section("release-counts", message(lang, "release.section.counts"), (_facts(digest, lang),))
     ]
     if digest.highlights:
         blocks: tuple[BulletList | Paragraph, ...] = (
@@ -203,19 +217,21 @@ def release_document(digest: ReleaseDigest) -> Document:
         )
     if digest.other:
         sections.append(
-            Section("release-other", message(lang, "release.section.other"), (_other(digest),))
+            Section(
+                "release-other", message(lang, "release.section.other"), (_other(digest, lang),)
+            )
         )
     title = message(lang, "release.title", repo=_name(digest), tag=digest.tag)
     return Document(
-        id=document_id(digest),
+        id=document_id(digest, lang),
         title=title,
-        context=_context(digest),
+        context=_context(digest, lang),
         sections=tuple(sections),
         fallback=message(
             lang, "release.fallback", repo=_name(digest), tag=digest.tag, count=digest.prs
         ),
         lead_sections=2,
-        footer=_footer(digest),
+        footer=_footer(digest, lang),
         url=digest.url,
         meta={"language": lang, "kind": "release", "tag": digest.tag},
     )
@@ -226,17 +242,17 @@ def _breaking(digest: ReleaseDigest) -> Sequence[Item]:
     return section.items if section else []
 
 
-def release_card(digest: ReleaseDigest, notes_url: str | None = None) -> Document:
-    """The chat card of `/vllm release`: counts, highlights, breaking changes, a link."""
-    lang = digest.language
+def release_card(digest: ReleaseDigest, lang: str, notes_url: str | None = None) -> Document:
+    """The chat card of `/vllm release` in `lang`: counts, highlights, breaking changes, a
+    link."""
     sections: list[Section] = [
-        Section("release-counts", message(lang, "release.section.counts"), (_facts(digest),))
+        Section("release-counts", message(lang, "release.section.counts"), (_facts(digest, lang),))
     ]
     if digest.highlights:
         rows = []
         for h in digest.highlights[:CARD_HIGHLIGHTS]:
             spans: list[Span] = [
-                Text(message(lang, "release.card.highlight", theme=h.name, count=h.prs))
+                Text(message(lang, "release.card.highlight", theme=h.title(lang), count=h.prs))
             ]
             for item in h.lead:
                 spans += [Text(" "), _ref(item.number, item.url)]
@@ -271,9 +287,9 @@ def release_card(digest: ReleaseDigest, notes_url: str | None = None) -> Documen
             )
         )
     return Document(
-        id=document_id(digest, card=True),
+        id=document_id(digest, lang, card=True),
         title=message(lang, "release.title", repo=_name(digest), tag=digest.tag),
-        context=_context(digest),
+        context=_context(digest, lang),
         sections=tuple(sections),
         fallback=message(
             lang, "release.fallback", repo=_name(digest), tag=digest.tag, count=digest.prs
@@ -293,10 +309,9 @@ def _unstated_spans(item: Item, language: str) -> tuple[Span, ...]:
     )
 
 
-def release_json(digest: ReleaseDigest) -> JSON:
+def release_json(digest: ReleaseDigest, lang: str) -> JSON:
     """`digest --release --format json`: the digest's data with each item's text as the
-    notes write it (the same words as the markdown, without markup)."""
-    lang = digest.language
+    notes write it in `lang` (the same words as the markdown, without markup)."""
     texts: dict[str, list[str]] = {
         "highlights": [plain(_highlight_spans(h, lang)) for h in digest.highlights],
         "unstated": [plain(_unstated_spans(i, lang)) for i in digest.unstated_dependencies],
@@ -307,4 +322,4 @@ def release_json(digest: ReleaseDigest) -> JSON:
     }
     for section in digest.sections:
         texts[section.id] = [plain(_item_spans(i, lang)) for i in section.items]
-    return digest.to_json(texts)
+    return digest.to_json(lang, texts)

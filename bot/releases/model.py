@@ -1,4 +1,9 @@
-"""The release digest's data: what a release holds and the notes built from it (pure)."""
+"""The release digest's data: what a release holds and the notes built from it (pure).
+
+Language-neutral like the weekly Digest: names are (English, Chinese) pairs and an item's
+evidence is a fact (a claim, a flag, a catalogue message); bot.releases.document writes the
+sentences in a language when rendering.
+"""
 
 from __future__ import annotations
 
@@ -7,7 +12,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from datetime import datetime
 
-from bot.core.models import JSON, AnalyzedPR
+from bot.core.messages import Text
+from bot.core.models import JSON, AnalyzedPR, Claim, Flag
+from bot.digest.history import ModuleNames, module_name
 from bot.digest.model import KeyPR, PRRow
 
 # Sections in the order maintainers write them; "other" holds what release notes leave
@@ -64,6 +71,11 @@ class ReleaseData:
     new_contributors: set[str] | None = None
 
 
+# The evidence or figure an item is listed with, as a fact: a claim with its metric, the
+# breaking flag, a catalogue message quoting the PR, or a version change (no words).
+Detail = Claim | Flag | Text | str
+
+
 @dataclass(slots=True)
 class Item:
     number: int
@@ -72,20 +84,7 @@ class Item:
     author: str | None
     picked_as: int | None = None
     picked_url: str | None = None
-    # The evidence or figure the item is listed with: a claim with its metric, a breaking
-    # change's reason, a version change. "" when the title says it all.
-    detail: str = ""
-
-    def to_json(self) -> JSON:
-        return {
-            "number": self.number,
-            "title": self.title,
-            "url": self.url,
-            "author": self.author,
-            "cherry_pick": self.picked_as,
-            "cherry_pick_url": self.picked_url,
-            "detail": self.detail or None,
-        }
+    detail: Detail | None = None  # None: the title says it all
 
 
 @dataclass(slots=True)
@@ -104,14 +103,19 @@ class DependencyChange:
 
 @dataclass(slots=True)
 class Highlight:
-    name: str
+    name: str  # the theme as detected
     prs: int  # the theme's PRs in this release
     kinds: list[tuple[str, int]]  # what changed: kind -> PRs, largest first
     lead: list[Item]  # the theme's most important PRs
     numbers: list[int]  # every PR of the theme
     trend: str  # new | continuing | rising | tailing | unknown (against the weeks before)
     # The theme's strongest stated figure with its metric, and the PR stating it.
-    claim: tuple[str, int, str] | None = None  # (claim with metric, PR, its URL)
+    claim: tuple[Claim, int, str] | None = None  # (claim, PR, its URL)
+    # A theme named after its module: the module's (English, Chinese) names.
+    names: ModuleNames | None = None
+
+    def title(self, language: str) -> str:
+        return self.name if self.names is None else module_name(self.names, language)
 
 
 @dataclass(slots=True)
@@ -121,7 +125,6 @@ class ReleaseDigest:
     base: str
     base_date: datetime | None
     head_date: datetime | None
-    language: str
     prs: int
     contributors: int
     new_contributors: int | None  # None: unknown
@@ -140,13 +143,13 @@ class ReleaseDigest:
     unstated_dependencies: list[Item] = field(default_factory=list)
     rows: list[PRRow] = field(default_factory=list)  # every PR, highest score first
     key_prs: list[KeyPR] = field(default_factory=list)
-    module_names: dict[str, str] = field(default_factory=dict)  # in the digest's language
+    module_names: dict[str, ModuleNames] = field(default_factory=dict)
     cherry_picks: dict[int, list[int]] = field(default_factory=dict)  # original -> picks
 
     def section(self, section_id: str) -> Section | None:
         return next((s for s in self.sections if s.id == section_id), None)
 
-    def _counts(self) -> tuple[list[JSON], list[JSON], list[JSON]]:
+    def _counts(self, language: str) -> tuple[list[JSON], list[JSON], list[JSON]]:
         modules: Counter[str] = Counter()
         kinds: Counter[str] = Counter()
         flags: dict[str, list[int]] = {}
@@ -161,7 +164,9 @@ class ReleaseDigest:
             [
                 {
                     "id": m,
-                    "name": self.module_names.get(m, m),
+                    "name": module_name(self.module_names[m], language)
+                    if m in self.module_names
+                    else m,
                     "count": n,
                     "previous": None,
                     "delta": None,
@@ -209,10 +214,11 @@ class ReleaseDigest:
             )
         return out
 
-    def to_json(self, texts: Mapping[str, Sequence[str]]) -> JSON:
+    def to_json(self, language: str, texts: Mapping[str, Sequence[str]]) -> JSON:
         """The weekly digest's JSON keys over the release's PRs, plus `release`,
-        `sections` and `cherry_picks` (CONTRACT); `texts`: the items' plain text."""
-        modules, kinds, flags = self._counts()
+        `sections` and `cherry_picks` (CONTRACT); `texts`: the items' plain text in
+        `language`."""
+        modules, kinds, flags = self._counts(language)
         sized = [r for r in self.rows if r.additions is not None]
         return {
             "repo": self.repo,
@@ -220,7 +226,7 @@ class ReleaseDigest:
             "start": self.base_date.isoformat() if self.base_date else None,
             "end": self.head_date.isoformat() if self.head_date else None,
             "timezone": "UTC",
-            "language": self.language,
+            "language": language,
             "totals": {
                 "merged": self.prs,
                 "key": len(self.key_prs),
@@ -236,7 +242,7 @@ class ReleaseDigest:
             "flags": flags,
             "key_prs": [asdict(k) for k in self.key_prs],
             "highlights": [
-                {"theme": h.name, "prs": h.numbers, "text": text, "trend": h.trend}
+                {"theme": h.title(language), "prs": h.numbers, "text": text, "trend": h.trend}
                 for h, text in zip(self.highlights, texts["highlights"], strict=True)
             ],
             "recommendations": [],

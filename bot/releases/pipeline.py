@@ -25,13 +25,24 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class BuiltRelease:
+    """A release digest (no language) with its notes written in `language`."""
+
     digest: ReleaseDigest
+    language: str
     document: Document
 
+    @classmethod
+    def of(cls, digest: ReleaseDigest, language: str) -> BuiltRelease:
+        return cls(digest, language, release_document(digest, language))
+
+    def in_language(self, language: str) -> BuiltRelease:
+        """The same release's notes in another language, without building it again."""
+        return self if language == self.language else BuiltRelease.of(self.digest, language)
+
     def card(self, notes_url: str | None = None) -> Document:
-        return release_card(self.digest, notes_url)
+        return release_card(self.digest, self.language, notes_url)
 
 
 async def _stored(
@@ -76,7 +87,8 @@ async def build_release(
     sync: bool = True,
 ) -> BuiltRelease:
     """The release digest of `tag` (the newest release when None) against `base` (the
-    previous tag by the version rule when None). `sync=False` reads the store only."""
+    previous tag by the version rule when None), its notes in `language` (others through
+    `in_language`). `sync=False` reads the store only."""
     repo_name = services.config.repo(repo).name
     _check_order(tag, base)
     requests: Requests | None = None
@@ -110,18 +122,20 @@ async def build_release(
         services.store,
         analyzer,
         data,
-        language,
         tz=services.config.tz,
         history_weeks=services.config.digest.history_weeks,
     )
-    return BuiltRelease(digest, release_document(digest))
+    return BuiltRelease.of(digest, language)
 
 
 def render_release(built: BuiltRelease, fmt: str) -> str:
     """`digest --release --format`: the renderers of the weekly digest, over the release's
     Document (JSON is the release digest's own)."""
     if fmt == "json":
-        return json.dumps(release_json(built.digest), ensure_ascii=False, indent=2) + "\n"
+        return (
+            json.dumps(release_json(built.digest, built.language), ensure_ascii=False, indent=2)
+            + "\n"
+        )
     if fmt in ("markdown", "html"):
         # Lazy: the renderers (jinja2) load only when a release is rendered.
         from bot.digest.render import render_html, render_markdown

@@ -11,11 +11,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from bot.analysis.claims import best_claim, claim_text
+from bot.analysis.claims import best_claim
 from bot.analysis.regex import lazy
 from bot.analysis.titles import parse_title
-from bot.core.i18n import message, reason
-from bot.core.models import AnalyzedPR
+from bot.core.messages import Text
+from bot.core.models import AnalyzedPR, Flag
+from bot.releases.model import Detail
 
 # Accelerators and operator work: the "hardware and operator support" section.
 _HARDWARE = lazy(
@@ -80,9 +81,9 @@ MAIN_KINDS = {
 @dataclass(slots=True)
 class Placement:
     main: str  # features | hardware | performance | fixes | docs | other
-    detail: str  # the main section's evidence ("" when none)
-    breaking: str | None  # the evidence of a breaking change / migration note
-    deprecation: str | None
+    detail: Detail | None  # the main section's evidence (a claim), None when none
+    breaking: Flag | Text | None  # the evidence of a breaking change / migration note
+    deprecation: Text | None
     versions: list[tuple[str, str | None, str]]  # (name, before, after) stated in the title
     dependency_files: list[str]  # dependency files changed (versions not in the data)
 
@@ -122,18 +123,15 @@ def _hardware(apr: AnalyzedPR) -> bool:
     return bool(_HARDWARE.search(title.rest))
 
 
-def _flag_reason(apr: AnalyzedPR, flag_id: str, language: str) -> str | None:
-    for flag in apr.analysis.flags:
-        if flag.id == flag_id:
-            return reason(language, flag.key, flag.params) if flag.key else flag.reason
-    return None
+def _flag(apr: AnalyzedPR, flag_id: str) -> Flag | None:
+    return next((flag for flag in apr.analysis.flags if flag.id == flag_id), None)
 
 
-def place(apr: AnalyzedPR, language: str) -> Placement:
+def place(apr: AnalyzedPR) -> Placement:
     pr, analysis = apr.pr, apr.analysis
     kind = analysis.kind
     main = MAIN_KINDS.get(kind, "other")
-    detail = ""
+    detail: Detail | None = None
     if main == "features" and _PERFORMANCE.search(parse_title(pr.title).rest):
         main = "performance"
     elif main in ("features", "other") and kind not in ("test", "revert") and _hardware(apr):
@@ -141,23 +139,23 @@ def place(apr: AnalyzedPR, language: str) -> Placement:
     if kind == "performance" or main in ("features", "hardware"):
         claim = best_claim(analysis.claims)
         if claim is not None and claim.metric:
-            detail = claim_text(claim, language)
+            detail = claim
     housekeeping = kind in ("ci", "test", "docs", "revert")
-    breaking = None if housekeeping else _flag_reason(apr, "breaking", language)
+    breaking: Flag | Text | None = None if housekeeping else _flag(apr, "breaking")
     answer = user_facing(pr.body)
     if breaking is None and not housekeeping:
         title = parse_title(pr.title).rest
         if _MIGRATION.search(title):
-            breaking = message(language, "release.evidence.title")
+            breaking = Text("release.evidence.title")
         elif answer and kind != "bugfix" and _ANSWER_BREAK.search(answer):
             # A fix's "no longer crashes" is the fix itself, not a change users act on.
-            breaking = message(language, "release.evidence.answer", answer=_quote(answer))
+            breaking = Text("release.evidence.answer", {"answer": _quote(answer)})
     deprecation = None
     if not housekeeping or kind == "docs":
         if _DEPRECATION.search(parse_title(pr.title).rest):
-            deprecation = message(language, "release.evidence.title")
+            deprecation = Text("release.evidence.title")
         elif answer and _DEPRECATION.search(answer):
-            deprecation = message(language, "release.evidence.answer", answer=_quote(answer))
+            deprecation = Text("release.evidence.answer", {"answer": _quote(answer)})
     versions = version_changes(pr.title)
     listed = pr.files_known and kind not in ("ci", "test")
     files = [f.path for f in pr.files if _DEP_FILE.search(f.path)] if listed else []

@@ -104,7 +104,6 @@ async def release_digest(
     store: Store,
     analyzer: Analyzer,
     data: ReleaseData,
-    language: str,
     *,
     tz: tzinfo = UTC,
     history_weeks: int = DEFAULT_HISTORY_WEEKS,
@@ -113,7 +112,6 @@ async def release_digest(
     history = await release_history(store, analyzer, data.repo, data.base_date, history_weeks, tz)
     return build_release_digest(
         data,
-        language,
         history=history,
         theme_rules=theme_rules(analyzer),
         module_names=names,

@@ -13,7 +13,7 @@ from bot.analysis.analyzer import Analyzer
 from bot.analysis.rules import load_ruleset
 from bot.digest.render import render_html, render_markdown
 from bot.importer import read_export_file
-from bot.releases.document import release_card, release_document, release_json
+from bot.releases.document import detail_text, release_card, release_document, release_json
 from bot.releases.export import import_release, read_release_export, release_object
 from bot.releases.pipeline import BuiltRelease, render_release
 from bot.releases.service import load_release, release_digest
@@ -32,7 +32,7 @@ pytestmark = pytest.mark.skipif(not RELEASES.is_dir(), reason=f"{RELEASES} absen
 ANALYZER = Analyzer(load_ruleset("generic"))
 
 
-async def _digest(store, tag: str, language: str = "en", history: bool = False):
+async def _digest(store, tag: str, history: bool = False):
     path = FILES[tag]
     await import_release(store, read_release_export(path, release_object(path)))
     if history:
@@ -41,7 +41,7 @@ async def _digest(store, tag: str, language: str = "en", history: bool = False):
     stored = await store.releases.get(REPO, tag)
     data, missing = await load_release(store, ANALYZER, stored)
     assert missing == []
-    return await release_digest(store, ANALYZER, data, language)
+    return await release_digest(store, ANALYZER, data)
 
 
 def _numbers(digest, section: str) -> set[int]:
@@ -52,7 +52,7 @@ def _numbers(digest, section: str) -> set[int]:
 async def test_every_pr_of_the_release_is_in_exactly_one_section(store):
     digest = await _digest(store, "v0.21.0rc1")
     raw = json.loads(FILES["v0.21.0rc1"].read_text(encoding="utf-8"))["pullRequests"]
-    data = release_json(digest)
+    data = release_json(digest, "en")
     named = [n for s in data["sections"] if s["id"] != "highlights" for n in s["prs"]]
     assert sorted(named) == sorted(p["number"] for p in raw)
     assert data["totals"]["merged"] == len(raw) == len(data["prs"])
@@ -72,7 +72,10 @@ async def test_dependencies_carry_the_versions_the_titles_state(store):
 
 async def test_breaking_changes_come_with_their_evidence(store):
     digest = await _digest(store, "v0.21.0rc1")
-    breaking = {i.number: i.detail for i in digest.section("breaking").items}
+    breaking = {
+        i.number: detail_text(i.detail, "en") if i.detail else ""
+        for i in digest.section("breaking").items
+    }
     assert "VLLM_ASCEND_ENABLE_CONTEXT_PARALLEL" in breaking[9668]
     assert all(breaking.values())  # never listed without a reason
 
@@ -80,7 +83,10 @@ async def test_breaking_changes_come_with_their_evidence(store):
 async def test_performance_items_quote_their_claim_with_its_metric(store):
     digest = await _digest(store, "v0.21.0rc1")
     details = [
-        i.detail for s in digest.sections for i in s.items if s.id in ("performance", "hardware")
+        detail_text(i.detail, "en")
+        for s in digest.sections
+        for i in s.items
+        if s.id in ("performance", "hardware") and i.detail
     ]
     assert any(re.search(r"\d", d) for d in details if d)
 
@@ -94,13 +100,13 @@ async def test_highlights_are_themes_with_lead_prs_of_the_release(store):
     for highlight in digest.highlights:
         assert highlight.lead and set(highlight.numbers) <= numbers
         assert {i.number for i in highlight.lead} <= set(highlight.numbers)
-    assert any("DeepSeek" in h.name for h in digest.highlights)
+    assert any("DeepSeek" in h.title("en") for h in digest.highlights)
 
 
 @pytest.mark.parametrize("language", ["en", "zh"])
 async def test_every_format_renders_and_unknowns_stay_unknown(store, language):
-    digest = await _digest(store, "v0.20.2rc1", language)
-    document = release_document(digest)
+    digest = await _digest(store, "v0.20.2rc1")
+    document = release_document(digest, language)
     markdown = render_markdown(document)
     unknown = "unknown" if language == "en" else "未知"
     # Offline: first-time contributors and the releases in between are not known.
@@ -108,10 +114,10 @@ async def test_every_format_renders_and_unknowns_stay_unknown(store, language):
     assert markdown.count(unknown) >= 2
     assert "[#9085](https://github.com/vllm-project/vllm-ascend/pull/9085)" in markdown
     assert "<html" in render_html(document)
-    built = BuiltRelease(digest, document)
+    built = BuiltRelease(digest, language, document)
     data = json.loads(render_release(built, "json"))
     assert data["totals"]["new_contributors"] is None
     assert all(item["text"] and item["prs"] for s in data["sections"] for item in s["items"])
     assert render_slack(document) and render_discord(document)
-    card = render_markdown(release_card(digest, "https://example.org/notes"))
+    card = render_markdown(release_card(digest, language, "https://example.org/notes"))
     assert "https://example.org/notes" in card and len(card) < len(markdown) / 4
