@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
-from bot.core.errors import UsageError
+from bot.core.errors import MessageError
 from bot.core.models import PullRequest
 from bot.importer import Export, read_export_file
 from bot.releases.commits import cherry_pick_of
@@ -31,7 +31,7 @@ def _date(value: object, where: str) -> datetime | None:
     try:
         return datetime.fromisoformat(str(value).replace("Z", "+00:00"))
     except ValueError:
-        raise UsageError(f"{where}: bad date {value!r}: expected ISO 8601") from None
+        raise MessageError("release.error.date", where=where, value=repr(value)) from None
 
 
 def release_object(path: Path) -> dict[str, object] | None:
@@ -45,7 +45,7 @@ def release_object(path: Path) -> dict[str, object] | None:
     if release is None:
         return None
     if not isinstance(release, dict):
-        raise UsageError(f"{path}: 'release' must be an object: {RELEASE_SHAPE}")
+        raise MessageError("release.error.object", path=str(path), shape=RELEASE_SHAPE)
     return release
 
 
@@ -56,7 +56,7 @@ def read_release_export(
     file as the importer has already read it, so it is not read twice)."""
     base, head = release.get("base"), release.get("head")
     if not isinstance(base, str) or not isinstance(head, str) or not base or not head:
-        raise UsageError(f"{path}: 'release' needs a base and a head tag: {RELEASE_SHAPE}")
+        raise MessageError("release.error.tags", path=str(path), shape=RELEASE_SHAPE)
     if export is None:
         export = read_export_file(path)
     entries = [(cherry_pick_of(pr.title) or pr.number, pr.number) for pr in export.prs]

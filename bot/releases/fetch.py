@@ -11,7 +11,8 @@ import math
 from collections.abc import Iterable
 from urllib.parse import quote
 
-from bot.core.errors import UsageError
+from bot.core.errors import MessageError
+from bot.core.messages import Text
 from bot.github.client import GitHubClient
 from bot.github.graphql_source import GraphQLSource
 from bot.github.queries import PULL_REQUESTS_PER_REQUEST
@@ -24,18 +25,22 @@ from bot.store.store import Store
 from bot.sync import first_time_contributors, source_for
 
 
-def _known(tags: Iterable[str], limit: int = 5) -> str:
+def _known(tags: Iterable[str], limit: int = 5) -> str | Text:
     versions = sorted((t for t in tags if parse_tag(t)), key=lambda t: parse_tag(t) or 0)
-    return ", ".join(versions[-limit:][::-1]) or "none"
+    return ", ".join(versions[-limit:][::-1]) or Text("release.none")
+
+
+def _no_tag(repo: str, tag: str, tags: Tags) -> MessageError:
+    return MessageError("release.error.no_tag", repo=repo, tag=repr(tag), known=_known(tags.names))
 
 
 def pick_base(tag: str, tags: Tags) -> str:
     """The base of `tag` by the version rule, or a usage error naming the tags known."""
     if parse_tag(tag) is None:
-        raise UsageError(f"{tag!r} is not a version tag; give --base TAG to compare it")
+        raise MessageError("release.error.not_version", tag=repr(tag))
     base = previous_tag(tag, tags.names)
     if base is None:
-        raise UsageError(f"no release tag before {tag}; give --base TAG")
+        raise MessageError("release.error.no_earlier", tag=tag)
     return base
 
 
@@ -51,13 +56,13 @@ async def fetch_release(
     if tag is None:
         tag = newest_tag(tags.names)
         if tag is None:
-            raise UsageError(f"{repo} has no version tags; give a tag")
+            raise MessageError("release.error.no_versions", repo=repo)
     if tag not in tags.names:
-        raise UsageError(f"{repo} has no tag {tag!r}; newest tags: {_known(tags.names)}")
+        raise _no_tag(repo, tag, tags)
     if base is None:
         base = pick_base(tag, tags)
     elif base not in tags.names:
-        raise UsageError(f"{repo} has no tag {base!r}; newest tags: {_known(tags.names)}")
+        raise _no_tag(repo, base, tags)
     comparison = await compare(github, repo, base, tag)
     refs = [commit_ref(c.sha, c.message) for c in comparison.commits]
     entries: list[tuple[int, int | None]] = []

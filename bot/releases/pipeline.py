@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from bot.core.document import Document
-from bot.core.errors import GitHubError, UsageError
+from bot.core.errors import GitHubError, MessageError
 from bot.releases.document import release_card, release_document, release_json
 from bot.releases.model import ReleaseDigest, Requests
 from bot.releases.service import load_release, release_digest
@@ -52,16 +52,12 @@ async def _stored(
     if tag is None:
         tag = newest_tag(await store.releases.tags(repo))
         if tag is None:
-            raise UsageError(
-                f"no release of {repo} is in the store; give a tag, or import a release export"
-            )
+            raise MessageError("release.error.none_stored", repo=repo)
     stored = await store.releases.get(repo, tag, base)
     if stored is None:
-        against = f" against {base}" if base else ""
-        raise UsageError(
-            f"release {tag}{against} of {repo} is not in the store; run without --no-sync, "
-            "or `vllm-bot import` its release export"
-        )
+        if base:
+            raise MessageError("release.error.not_stored.against", tag=tag, base=base, repo=repo)
+        raise MessageError("release.error.not_stored", tag=tag, repo=repo)
     return stored
 
 
@@ -71,10 +67,7 @@ def _check_order(tag: str | None, base: str | None) -> None:
         return
     low, high = parse_tag(base), parse_tag(tag)
     if base == tag or (low is not None and high is not None and low >= high):
-        raise UsageError(
-            f"--base {base} is not older than {tag}; give an earlier tag, or leave --base "
-            "out for the previous release"
-        )
+        raise MessageError("release.error.order", base=base, tag=tag)
 
 
 async def build_release(

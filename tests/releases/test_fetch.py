@@ -104,6 +104,30 @@ async def test_an_unknown_tag_names_the_tags_there_are(store, client_for):
             await fetch_release(store, client_for(fake), REPO, "v0.20.2rc1")
 
 
+async def test_a_release_error_reads_in_the_chat_language_and_english_on_the_cli(store, client_for):
+    prs, commits = _history(2)
+    async with FakeGitHub({REPO: prs}, tags={REPO: _tags(commits, 1)}) as fake:
+        with pytest.raises(UsageError) as unknown:
+            await fetch_release(store, client_for(fake), REPO, "v9.9")
+        with pytest.raises(UsageError) as first:
+            await fetch_release(store, client_for(fake), REPO, "v0.20.2rc1")
+    assert str(unknown.value) == (f"{REPO} has no tag 'v9.9'; newest tags: v0.21.0rc1, v0.20.2rc1")
+    assert unknown.value.message("zh") == (
+        f"{REPO} 没有标签 'v9.9'；最新的标签：v0.21.0rc1, v0.20.2rc1"
+    )
+    assert first.value.message("zh") == "v0.20.2rc1 之前没有版本标签；请用 --base TAG 指定"
+
+
+async def test_a_repository_without_version_tags_says_none_in_each_language(store, client_for):
+    prs, commits = _history(2)
+    tags = {REPO: [FakeTag("nightly", commits, release=False)]}
+    async with FakeGitHub({REPO: prs}, tags=tags) as fake:
+        with pytest.raises(UsageError) as refused:
+            await fetch_release(store, client_for(fake), REPO, "v1.0.0")
+    assert str(refused.value) == f"{REPO} has no tag 'v1.0.0'; newest tags: none"
+    assert refused.value.message("zh").endswith("最新的标签：无")
+
+
 async def test_without_a_token_missing_prs_come_from_rest(store, client_for):
     prs, commits = _history(4)
     async with FakeGitHub({REPO: prs}, tags={REPO: _tags(commits, 1)}) as fake:
