@@ -9,6 +9,7 @@ import subprocess
 from pathlib import Path
 
 from tests.cli import vllm_bot
+from tests.releases.helpers import release_export
 
 REPO = "acme/widgets"
 
@@ -23,38 +24,13 @@ def _cli(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
 
 
 def _export(tmp_path: Path) -> Path:
-    prs = []
     titles = [
         "[Feature] Add MXFP4 quantization",
         "[BugFix] Fix the scheduler hang (from #70)",
         "[Misc] Upgrade torch-npu to 2.10.0",
         "[Ops] Remove VLLM_WIDGETS_LEGACY_KERNEL",
     ]
-    for i, title in enumerate(titles):
-        n = 100 + i
-        at = f"2026-06-0{i + 1}T12:00:00Z"
-        prs.append(
-            {
-                "number": n,
-                "title": title,
-                "body": "",
-                "url": f"https://github.com/{REPO}/pull/{n}",
-                "author": f"dev{i}",
-                "createdAt": at,
-                "mergedAt": at,
-                "labels": [],
-                "additions": 10,
-                "deletions": 2,
-                "changedFiles": 1,
-                "files": [{"path": "widgets/core.py", "additions": 10, "deletions": 2}],
-            }
-        )
-    release = {"base": "v1.0.0", "head": "v1.1.0rc1", "base_date": "2026-05-31T00:00:00Z"}
-    path = tmp_path / "release.json"
-    path.write_text(
-        json.dumps({"repository": REPO, "release": release, "pullRequests": prs}), "utf-8"
-    )
-    return path
+    return release_export(tmp_path / "release.json", REPO, titles)
 
 
 def test_a_release_export_gives_release_notes_offline(tmp_path: Path) -> None:

@@ -8,21 +8,11 @@ from pathlib import Path
 
 from bot.core.i18n import message
 from tests.cli import vllm_bot
-
-DOWN = "http://127.0.0.1:9"  # nothing listens there: GitHub unreachable
+from tests.usecases.offline import offline_env
 
 
 def test_the_cli_names_its_organisation_so_only_the_chat_can_lack_one(tmp_path: Path) -> None:
-    config = tmp_path / "config.toml"
-    config.write_text('[[repos]]\nname = "acme/widgets"\nmodules = "generic"\n', "utf-8")
-    env = {
-        "DATABASE_URL": f"sqlite:///{tmp_path / 'bot.db'}",
-        "VLLM_BOT_CONFIG": str(config),
-        "VLLM_BOT_NO_GH": "1",
-        "GITHUB_TOKEN": "",
-        "GITHUB_API_URL": DOWN,
-        "GITHUB_GRAPHQL_URL": f"{DOWN}/graphql",
-    }
+    env = offline_env(tmp_path, '[[repos]]\nname = "acme/widgets"\nmodules = "generic"\n')
     cli = vllm_bot(env, "digest", "--org", "acme", "--no-sync", "--week", "2026-W23")
     chat = vllm_bot(env, "chat", "/vllm digest org 2026-W23")
     assert cli.returncode == 0, cli.stderr

@@ -13,10 +13,11 @@ import pytest
 from bot.core.i18n import message
 from bot.releases.model import SECTION_IDS
 from tests.cli import vllm_bot
+from tests.releases.helpers import release_export
+from tests.usecases.offline import offline_env
 
 REPO = "acme/widgets"
 TAG = "v1.1.0rc1"
-DOWN = "http://127.0.0.1:9"  # nothing listens there: GitHub unreachable
 TITLES = [
     "[Feature] Add MXFP4 quantization",
     "[Feature] Support the widget scheduler",
@@ -29,49 +30,14 @@ TITLES = [
 ]
 
 
-def _export(path: Path) -> Path:
-    prs = []
-    for i, title in enumerate(TITLES):
-        n, at = 100 + i, f"2026-06-0{i + 1}T12:00:00Z"
-        prs.append(
-            {
-                "number": n,
-                "title": title,
-                "body": "",
-                "url": f"https://github.com/{REPO}/pull/{n}",
-                "author": f"dev{i % 3}",
-                "createdAt": at,
-                "mergedAt": at,
-                "labels": [],
-                "additions": 10,
-                "deletions": 2,
-                "changedFiles": 1,
-                "files": [{"path": "widgets/core.py", "additions": 10, "deletions": 2}],
-            }
-        )
-    release = {"base": "v1.0.0", "head": TAG, "base_date": "2026-05-31T00:00:00Z"}
-    path.write_text(
-        json.dumps({"repository": REPO, "release": release, "pullRequests": prs}), "utf-8"
-    )
-    return path
-
-
 @pytest.fixture
 def env(tmp_path: Path) -> dict[str, str]:
-    config = tmp_path / "config.toml"
-    config.write_text(
-        f'[[repos]]\nname = "{REPO}"\nmodules = "generic"\n\n[github]\nmax_retries = 0\n',
-        encoding="utf-8",
+    env = offline_env(
+        tmp_path, f'[[repos]]\nname = "{REPO}"\nmodules = "generic"\n\n[github]\nmax_retries = 0\n'
     )
-    env = {
-        "DATABASE_URL": f"sqlite:///{tmp_path / 'bot.db'}",
-        "VLLM_BOT_CONFIG": str(config),
-        "VLLM_BOT_NO_GH": "1",
-        "GITHUB_TOKEN": "",
-        "GITHUB_API_URL": DOWN,
-        "GITHUB_GRAPHQL_URL": f"{DOWN}/graphql",
-    }
-    imported = vllm_bot(env, "import", str(_export(tmp_path / "release.json")))
+    imported = vllm_bot(
+        env, "import", str(release_export(tmp_path / "release.json", REPO, TITLES, head=TAG))
+    )
     assert imported.returncode == 0, imported.stderr
     return env
 
