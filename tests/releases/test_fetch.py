@@ -115,7 +115,7 @@ async def test_a_release_error_reads_in_the_chat_language_and_english_on_the_cli
     assert unknown.value.message("zh") == (
         f"{REPO} 没有标签 'v9.9'；最新的标签：v0.21.0rc1, v0.20.2rc1"
     )
-    assert first.value.message("zh") == "v0.20.2rc1 之前没有版本标签；请用 --base TAG 指定"
+    assert first.value.message("zh") == "v0.20.2rc1 之前没有版本标签；请用 `--base TAG` 指定"
 
 
 async def test_a_repository_without_version_tags_says_none_in_each_language(store, client_for):

@@ -95,7 +95,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     # CLI prints the English line, the chat the channel's language.
     "release.error.date": {
         "en": "{where}: bad date {value}: expected ISO 8601",
-        "zh": "{where}：日期 {value} 无效：应为 ISO 8601 格式",
+        "zh": "{where}：日期 {value} 无效：应为 `ISO 8601` 格式",
     },
     "release.error.object": {
         "en": "{path}: 'release' must be an object: {shape}",
@@ -103,15 +103,15 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "release.error.tags": {
         "en": "{path}: 'release' needs a base and a head tag: {shape}",
-        "zh": "{path}：'release' 需要 base 和 head 两个标签：{shape}",
+        "zh": "{path}：'release' 需要 `base` 和 `head` 两个标签：{shape}",
     },
     "release.error.not_version": {
         "en": "{tag} is not a version tag; give --base TAG to compare it",
-        "zh": "{tag} 不是版本标签；请用 --base TAG 指定对比的标签",
+        "zh": "{tag} 不是版本标签；请用 `--base TAG` 指定对比的标签",
     },
     "release.error.no_earlier": {
         "en": "no release tag before {tag}; give --base TAG",
-        "zh": "{tag} 之前没有版本标签；请用 --base TAG 指定",
+        "zh": "{tag} 之前没有版本标签；请用 `--base TAG` 指定",
     },
     "release.error.no_versions": {
         "en": "{repo} has no version tags; give a tag",
@@ -128,18 +128,18 @@ MESSAGES: dict[str, dict[str, str]] = {
     "release.error.not_stored": {
         "en": "release {tag} of {repo} is not in the store; run without --no-sync, or "
         "`vllm-bot import` its release export",
-        "zh": "存储中没有 {repo} 的版本 {tag}；请去掉 --no-sync 运行，或用 `vllm-bot import` "
+        "zh": "存储中没有 {repo} 的版本 {tag}；请去掉 `--no-sync` 运行，或用 `vllm-bot import` "
         "导入它的版本导出文件",
     },
     "release.error.not_stored.against": {
         "en": "release {tag} against {base} of {repo} is not in the store; run without "
         "--no-sync, or `vllm-bot import` its release export",
-        "zh": "存储中没有 {repo} 的版本 {tag}（对比 {base}）；请去掉 --no-sync 运行，或用 "
+        "zh": "存储中没有 {repo} 的版本 {tag}（对比 {base}）；请去掉 `--no-sync` 运行，或用 "
         "`vllm-bot import` 导入它的版本导出文件",
     },
     "release.error.order": {
         "en": "--base {base} is not older than {tag}; give an earlier tag, or leave --base "
         "out for the previous release",
-        "zh": "--base {base} 并不早于 {tag}；请给出更早的标签，或省略 --base 以对比上一个版本",
+        "zh": "`--base {base}` 并不早于 {tag}；请给出更早的标签，或省略 `--base` 以对比上一个版本",
     },
 }
