@@ -102,6 +102,8 @@ async def test_each_follower_gets_the_notes_once_in_its_language(world: World) -
     assert all(r.complete for r in first) and len(first) == 2
     c1, c2 = world.messages("C1"), world.messages("C2")
     assert c1 and c2 and "release notes" in c1[0] and "发布说明" in c2[0]
+    # Built once, written in both languages: GitHub was asked for the comparison once.
+    assert len(world.github.requests("compare")) == 1
     # The webhook redelivered, then the poll: nothing new in either channel.
     await post_release(world.services, REPO, "v0.21.0rc1")
     assert await poll_releases(world.services) == ""
