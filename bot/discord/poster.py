@@ -38,6 +38,7 @@ import discord
 from discord.http import HTTPClient, Route, handle_message_parameters
 
 from bot.core.errors import BotError, ConfigError, PermanentError, TransientError
+from bot.core.messages import Text
 from bot.core.models import JSON
 from bot.delivery import (
     Attachment,
@@ -89,7 +90,7 @@ class DiscordPostError(PermanentError):
 
     service = "discord"
 
-    def __init__(self, message: str, *, channel: str, status: int, code: int) -> None:
+    def __init__(self, message: str | Text, *, channel: str, status: int, code: int) -> None:
         super().__init__(message)
         self.channel = channel
         self.status = status
@@ -165,8 +166,7 @@ def _with_policy(payload: JSON) -> JSON:
 def _transient(exc: BaseException, channel: str, index: int) -> DiscordUnavailable:
     what = f"HTTP {exc.status}" if isinstance(exc, discord.HTTPException) else type(exc).__name__
     return DiscordUnavailable(
-        f"Discord kept failing ({what}) while posting part {index + 1} to Discord channel "
-        f"{channel}; the parts posted so far are recorded, run again to resume"
+        Text("error.discord.kept_failing", {"what": what, "part": index + 1, "channel": channel})
     )
 
 
@@ -371,11 +371,7 @@ def parse_webhook_url(url: str) -> tuple[int, str, int | None]:
     """
     match = _WEBHOOK_URL.search(url.strip())
     if match is None:
-        raise ConfigError(
-            "the webhook URL (from the variable webhook_url_env names) is not a Discord webhook "
-            "URL; expected https://discord.com/api/webhooks/ID/TOKEN (Channel settings → "
-            "Integrations → Webhooks)"
-        )
+        raise ConfigError(Text("error.discord.webhook_url"))
     thread_id = None
     for part in (match["query"] or "").split("&"):
         key, _, value = part.partition("=")
@@ -464,11 +460,7 @@ async def _logged_in_http(env: Environment) -> HTTPClient:
     """A REST client logged in with DISCORD_BOT_TOKEN at DISCORD_API_URL (no gateway)."""
     token = env.discord_bot_token.get_secret_value() if env.discord_bot_token else None
     if not token:
-        raise ConfigError(
-            "DISCORD_BOT_TOKEN is not set: copy the bot token from the Developer Portal "
-            "(your application → Bot → Reset Token), or give the target a webhook_url_env "
-            "(the environment variable holding a channel webhook URL)"
-        )
+        raise ConfigError(Text("error.discord.no_bot_token"))
     # First, so a one-off run talks to the same Discord (or fake) as the long-running bot.
     apply_endpoints(DiscordEndpoints.from_env(env))
     http = HTTPClient(asyncio.get_running_loop())
@@ -477,8 +469,7 @@ async def _logged_in_http(env: Environment) -> HTTPClient:
     except discord.LoginFailure:
         await http.close()
         raise DiscordPostError(
-            "Discord rejected DISCORD_BOT_TOKEN (401 Unauthorized): copy the current token "
-            "from the Developer Portal (your application → Bot → Reset Token)",
+            Text("error.discord.token_rejected"),
             channel="",
             status=401,
             code=0,

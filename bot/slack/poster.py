@@ -29,6 +29,7 @@ from slack_sdk.http_retry.builtin_interval_calculators import BackoffRetryInterv
 from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.core.errors import PermanentError, TransientError
+from bot.core.messages import Text
 from bot.core.models import JSON
 from bot.delivery import (
     Attachment,
@@ -86,7 +87,7 @@ class SlackPostError(PermanentError):
 
     service = "slack"
 
-    def __init__(self, message: str, *, error: str, channel: str) -> None:
+    def __init__(self, message: str | Text, *, error: str, channel: str) -> None:
         super().__init__(message)
         self.error = error
         self.channel = channel
@@ -226,21 +227,21 @@ class SlackPoster:
             data = exc.response.data if isinstance(exc.response.data, dict) else {}
             status = exc.response.status_code
             error = str(data.get("error") or f"HTTP {status}")
+            where = {"method": method, "channel": channel}
             if status == 429:
-                raise SlackUnavailable(
-                    f"Slack kept rate limiting {method} in {channel}; try again later"
-                ) from None
+                raise SlackUnavailable(Text("error.slack.rate_limited", where)) from None
             if status < 500 and error not in TRANSIENT_ERRORS:
                 raise SlackPostError(
                     explain(error, channel, data), error=error, channel=channel
                 ) from None
             raise SlackUnavailable(
-                f"Slack is unavailable ({error}) for {method} in {channel}; try again in a minute"
+                Text("error.slack.unavailable", {"reason": error, **where})
             ) from None
         except (aiohttp.ClientError, TimeoutError, OSError, SlackRequestError) as exc:
             reason = f"{type(exc).__name__}: {exc}".rstrip(": ")
+            where = {"method": method, "channel": channel}
             raise SlackUnavailable(
-                f"Slack is unavailable ({reason}) for {method} in {channel}; try again in a minute"
+                Text("error.slack.unavailable", {"reason": reason, **where})
             ) from None
         if paced:
             self._next_post[channel] = self.clock() + self.min_interval
