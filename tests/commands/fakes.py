@@ -29,6 +29,7 @@ from bot.core.weeks import Window
 from bot.usecases.digest import DigestScope
 from bot.usecases.info import VersionInfo
 from bot.usecases.subscriptions import Channel, Unsubscribed
+from tests.fakes.backend import Bench
 
 REPO = "vllm-project/vllm"
 NOW = datetime(2026, 6, 10, 12, 0, tzinfo=UTC)  # Wednesday of 2026-W24
@@ -292,6 +293,29 @@ def context(
         channel=channel,
         user="U1",
         subscriptions=subscriptions,
+        language=language,
+        now=lambda: NOW,
+    )
+
+
+def bench_context(
+    bench: Bench,
+    *,
+    platform: str = "slack",
+    channel: str | None = "C1",
+    subscriptions: bool = False,
+    repos: tuple[str, ...] = (),
+    language: str | None = None,
+) -> Context:
+    """A command's Context over the real backend of `bench` (its store's subscriptions
+    when `subscriptions`), at NOW."""
+    return Context(
+        platform=platform,
+        config=config(*repos),
+        backend=bench.backend,
+        channel=channel,
+        user="U1",
+        subscriptions=bench.app.subscriptions if subscriptions else None,
         language=language,
         now=lambda: NOW,
     )
