@@ -184,7 +184,7 @@ class SlackBot(Tracked):
             return Reply.failed(incomplete_text(exc.result, command, language))
         except BotError as exc:
             log_post(log, NAME, channel, document.id, "failed", started, detail=str(exc))
-            return Reply.failed(str(exc))
+            return Reply.failed(exc.message(language))
         outcome = "delivered" if result.nothing_new else "posted"
         log_post(log, NAME, channel, document.id, outcome, started, parts=len(result.sent))
         return Reply(text=_posted_text(result, command, language))

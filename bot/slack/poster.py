@@ -69,7 +69,6 @@ _BAD_MESSAGE = frozenset(
         "invalid_arguments",
     }
 )
-INVITE = "/invite @vllm-bot"
 # Message metadata on every part the bot posts (docs.slack.dev/messaging/message-metadata).
 PART_EVENT = "vllm_bot_part"
 # How far back a takeover looks for a crashed run's message: a digest's thread, or the
@@ -136,47 +135,32 @@ def slack_client(
     )
 
 
-def explain(error: str, channel: str, response: JSON | None = None) -> str:
+def explain(error: str, channel: str, response: JSON | None = None) -> Text:
     """One line saying what went wrong with `channel` and how to fix it."""
     data = response or {}
+    said = {"channel": channel, "error": error}
     if error == "channel_not_found":
-        fix = (
-            "use the channel ID (like C0123456, from the channel's details), and for a private "
-            f"channel invite the bot first with {INVITE}"
-        )
-        return f"Slack channel {channel} was not found: {fix}"
+        return Text("error.slack.channel_not_found", said)
     if error == "not_in_channel":
-        return f"the bot is not in Slack channel {channel}: invite it with {INVITE} in that channel"
+        return Text("error.slack.not_in_channel", said)
     if error == "is_archived":
-        return f"Slack channel {channel} is archived: unarchive it or change the target channel"
+        return Text("error.slack.archived", said)
     if error in _TOKEN_ERRORS:
-        return (
-            f"Slack rejected the bot token ({error}) posting to {channel}: check SLACK_BOT_TOKEN "
-            "(a bot token, xoxb-…) and reinstall the app to the workspace"
-        )
+        return Text("error.slack.token_refused", said)
     if error == "missing_scope":
-        needed = data.get("needed") or "chat:write"
-        return (
-            f"the Slack bot token lacks the {needed} scope (posting to {channel}): add it under "
-            "OAuth & Permissions and reinstall the app"
+        return Text(
+            "error.slack.missing_scope", {**said, "scope": data.get("needed") or "chat:write"}
         )
     if error.startswith("restricted_action") or error == "ekm_access_denied":
-        return (
-            f"posting to Slack channel {channel} is restricted ({error}): ask a workspace admin "
-            "to let the bot post there"
-        )
+        return Text("error.slack.restricted", said)
     if error == "thread_not_found":
-        return (
-            f"the first message of this post in {channel} was deleted, so its thread is gone: "
-            "post again with --force"
-        )
+        return Text("error.slack.thread_gone", said)
     if error in _BAD_MESSAGE:
         details = "; ".join(str(e) for e in (data.get("errors") or [])[:3])
-        return (
-            f"Slack refused a message for {channel} ({error}{': ' + details if details else ''}); "
-            "this is a bot bug, please report it"
-        )
-    return f"Slack refused to post in {channel} ({error})"
+        if details:
+            return Text("error.slack.invalid.details", {**said, "details": details})
+        return Text("error.slack.invalid", said)
+    return Text("error.slack.refused", said)
 
 
 class SlackPoster:

@@ -224,6 +224,20 @@ async def test_digest_post_where_the_bot_is_not_invited(slack: Running) -> None:
     )
 
 
+async def test_slacks_refusal_is_told_in_the_channel_language(
+    fake_slack: FakeSlack, bench: Bench, poster: SlackPoster
+) -> None:
+    seed_week(bench)
+    fake_slack.channels["CPRIV"] = False
+    async with running_bot(fake_slack, bench, poster, language="zh") as slack:
+        await slack.command("digest last post", channel="CPRIV")
+        await slack.bot.drain()
+    [answer] = responses(fake_slack)
+    assert answer["text"] == (
+        "机器人不在 `Slack` 频道 CPRIV 中：请在该频道用 `/invite @vllm-bot` 邀请它"
+    )
+
+
 async def test_digest_preview_is_the_summary_plus_a_hint(slack: Running) -> None:
     seed_week(slack.bench)
     await slack.command("digest 2026-W23")

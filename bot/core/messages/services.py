@@ -155,6 +155,61 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "Slack is unavailable ({reason}) for {method} in {channel}; try again in a minute",
         "zh": "`Slack` 暂时不可用（{reason}），无法在 {channel} 中执行 {method}；请一分钟后再试",
     },
+    # Slack refusing a post: Slack's error code is a parameter, as Slack sent it.
+    "error.slack.channel_not_found": {
+        "en": "Slack channel {channel} was not found: use the channel ID (like C0123456, from "
+        "the channel's details), and for a private channel invite the bot first with "
+        "/invite @vllm-bot",
+        "zh": "找不到 `Slack` 频道 {channel}：请使用频道编号（如 `C0123456`，见频道详情）；"
+        "私有频道请先用 `/invite @vllm-bot` 邀请机器人",
+    },
+    "error.slack.not_in_channel": {
+        "en": "the bot is not in Slack channel {channel}: invite it with /invite @vllm-bot in "
+        "that channel",
+        "zh": "机器人不在 `Slack` 频道 {channel} 中：请在该频道用 `/invite @vllm-bot` 邀请它",
+    },
+    "error.slack.archived": {
+        "en": "Slack channel {channel} is archived: unarchive it or change the target channel",
+        "zh": "`Slack` 频道 {channel} 已归档：请取消归档，或更换目标频道",
+    },
+    "error.slack.token_refused": {
+        "en": "Slack rejected the bot token ({error}) posting to {channel}: check "
+        "SLACK_BOT_TOKEN (a bot token, xoxb-…) and reinstall the app to the workspace",
+        "zh": "向 {channel} 发布时 `Slack` 拒绝了机器人令牌（{error}）：请检查 `SLACK_BOT_TOKEN`"
+        "（应为机器人令牌 `xoxb-…`），并把应用重新安装到工作区",
+    },
+    "error.slack.missing_scope": {
+        "en": "the Slack bot token lacks the {scope} scope (posting to {channel}): add it "
+        "under OAuth & Permissions and reinstall the app",
+        "zh": "`Slack` 机器人令牌缺少 {scope} 权限（发布到 {channel}）：请在 "
+        "`OAuth & Permissions` 中添加，并重新安装应用",
+    },
+    "error.slack.restricted": {
+        "en": "posting to Slack channel {channel} is restricted ({error}): ask a workspace "
+        "admin to let the bot post there",
+        "zh": "`Slack` 频道 {channel} 限制了发布（{error}）：请让工作区管理员允许机器人在此发布",
+    },
+    "error.slack.thread_gone": {
+        "en": "the first message of this post in {channel} was deleted, so its thread is "
+        "gone: post again with --force",
+        "zh": "此次发布在 {channel} 中的第一条消息已被删除，其讨论串也随之消失：请用 `--force` "
+        "重新发布",
+    },
+    "error.slack.invalid": {
+        "en": "Slack refused a message for {channel} ({error}); this is a bot bug, please "
+        "report it",
+        "zh": "`Slack` 拒绝了发往 {channel} 的一条消息（{error}）；这是机器人的缺陷，请报告",
+    },
+    "error.slack.invalid.details": {
+        "en": "Slack refused a message for {channel} ({error}: {details}); this is a bot bug, "
+        "please report it",
+        "zh": "`Slack` 拒绝了发往 {channel} 的一条消息（{error}：{details}）；这是机器人的缺陷，"
+        "请报告",
+    },
+    "error.slack.refused": {
+        "en": "Slack refused to post in {channel} ({error})",
+        "zh": "`Slack` 拒绝在 {channel} 中发布（{error}）",
+    },
     # --- Discord
     "error.discord.api_url": {
         "en": "DISCORD_API_URL={url} is not an http(s) URL; expected something like {example}",
@@ -190,6 +245,85 @@ MESSAGES: dict[str, dict[str, str]] = {
         "from the Developer Portal (your application → Bot → Reset Token)",
         "zh": "`Discord` 拒绝了 `DISCORD_BOT_TOKEN`（401 `Unauthorized`）：请从 "
         "`Developer Portal` 复制当前令牌（你的应用 → `Bot` → `Reset Token`）",
+    },
+    # What the bot was doing when Discord refused (inside the lines below).
+    "error.discord.doing.summary": {"en": "posting the summary", "zh": "发布摘要消息"},
+    "error.discord.doing.part": {"en": "posting part {part}", "zh": "发布第 {part} 部分"},
+    "error.discord.doing.thread": {"en": "starting the thread", "zh": "创建讨论串"},
+    "error.discord.doing.thread_part": {
+        "en": "posting part {part} in the thread",
+        "zh": "在讨论串中发布第 {part} 部分",
+    },
+    "error.discord.doing.chart": {"en": "uploading the chart", "zh": "上传图表"},
+    "error.discord.doing.read": {"en": "reading the channel", "zh": "读取频道"},
+    # Discord refusing a post: Discord's code and text are parameters, as Discord sent them.
+    "error.discord.webhook_refused": {
+        "en": "the webhook of Discord channel {channel} rejected the request (401): copy the "
+        "webhook URL again from Channel settings → Integrations → Webhooks into the "
+        "environment variable the target's webhook_url_env names",
+        "zh": "`Discord` 频道 {channel} 的 `webhook` 拒绝了请求（401）：请从频道设置 → 整合 → "
+        "`Webhooks` 重新复制 `webhook` 地址，放入该目标 `webhook_url_env` 所指的环境变量",
+    },
+    "error.discord.token_refused": {
+        "en": "Discord rejected the bot token (401 Unauthorized) while {doing} in Discord "
+        "channel {channel}: set DISCORD_BOT_TOKEN to the token from the Developer Portal "
+        "(your application → Bot → Reset Token)",
+        "zh": "在 `Discord` 频道 {channel} 中{doing}时，`Discord` 拒绝了机器人令牌（401 "
+        "`Unauthorized`）：请把 `DISCORD_BOT_TOKEN` 设为 `Developer Portal` 中的令牌（你的应用 → "
+        "`Bot` → `Reset Token`）",
+    },
+    "error.discord.unknown_webhook": {
+        "en": "the webhook of Discord channel {channel} no longer exists (10015 Unknown "
+        "Webhook): create one in Channel settings → Integrations → Webhooks and put its URL "
+        "in the environment variable the target's webhook_url_env names",
+        "zh": "`Discord` 频道 {channel} 的 `webhook` 已不存在（10015 `Unknown Webhook`）：请在"
+        "频道设置 → 整合 → `Webhooks` 中新建一个，并把其地址放入该目标 `webhook_url_env` "
+        "所指的环境变量",
+    },
+    "error.discord.unknown_channel": {
+        "en": "Discord channel {channel} does not exist (10003 Unknown Channel): use the "
+        "channel's ID (turn on Developer Mode, right-click the channel → Copy Channel ID) as "
+        "the target channel",
+        "zh": "`Discord` 频道 {channel} 不存在（10003 `Unknown Channel`）：请用频道编号作为目标"
+        "频道（打开 `Developer Mode`，右键频道 → `Copy Channel ID`）",
+    },
+    "error.discord.missing_access": {
+        "en": "the bot cannot see Discord channel {channel} (50001 Missing Access): add the "
+        "bot to that server with the invite URL in docs/discord.md and give its role View "
+        "Channel there",
+        "zh": "机器人看不到 `Discord` 频道 {channel}（50001 `Missing Access`）：请用 "
+        "`docs/discord.md` 中的邀请链接把机器人加入该服务器，并在那里给它的角色 "
+        "`View Channel` 权限",
+    },
+    "error.discord.missing_permissions": {
+        "en": "the bot lacks a permission in Discord channel {channel} while {doing} (50013 "
+        "Missing Permissions): give its role {permissions} on that channel",
+        "zh": "在 `Discord` 频道 {channel} 中{doing}时机器人缺少权限（50013 "
+        "`Missing Permissions`）：请在该频道给它的角色 {permissions} 权限",
+    },
+    "error.discord.not_text": {
+        "en": "Discord channel {channel} is not a text channel (50008): pick a text or "
+        "announcement channel; for a forum channel use a webhook target",
+        "zh": "`Discord` 频道 {channel} 不是文字频道（50008）：请选择文字或公告频道；"
+        "论坛频道请使用 `webhook` 目标",
+    },
+    "error.discord.summary_deleted": {
+        "en": "the summary message of this post in Discord channel {channel} was deleted, "
+        "so its thread cannot be started: post again with --force",
+        "zh": "此次发布在 `Discord` 频道 {channel} 中的摘要消息已被删除，无法创建其讨论串："
+        "请用 `--force` 重新发布",
+    },
+    "error.discord.invalid": {
+        "en": "Discord refused a message for Discord channel {channel} as invalid ({code} "
+        "{detail}); this is a bot bug, please report it",
+        "zh": "`Discord` 以无效为由拒绝了发往 `Discord` 频道 {channel} 的一条消息（{code} "
+        "{detail}）；这是机器人的缺陷，请报告",
+    },
+    "error.discord.refused": {
+        "en": "Discord refused {doing} in Discord channel {channel} (HTTP {status}, code "
+        "{code}: {detail})",
+        "zh": "`Discord` 拒绝在 `Discord` 频道 {channel} 中{doing}（`HTTP` {status}，代码 "
+        "{code}：{detail}）",
     },
     # --- platforms, schedule and serving
     "error.platform.unknown": {
