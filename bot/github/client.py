@@ -86,7 +86,7 @@ class RateLimit:
 class _Retryable(Exception):
     """A failure worth another attempt; `wait` overrides the backoff when GitHub said how long."""
 
-    def __init__(self, reason: str, *, wait: float | None = None, kind: str = "unavailable"):
+    def __init__(self, reason: Text, *, wait: float | None = None, kind: str = "unavailable"):
         super().__init__(reason)
         self.reason = reason
         self.wait = wait
@@ -326,11 +326,16 @@ class GitHubClient:
                     Text("error.github.secondary", again),
                     reset_at=now + wait,
                 )
+            said = {"status": status, "detail": message}
             raise _Retryable(
-                f"secondary rate limit ({status}): {message}", wait=wait, kind="secondary"
+                Text("error.github.reason.secondary", said), wait=wait, kind="secondary"
             )
         if status >= 500:
-            raise _Retryable(f"GitHub answered {status} {response.reason_phrase}".strip())
+            phrase = response.reason_phrase
+            if not phrase:
+                raise _Retryable(Text("error.github.reason.status", {"status": status}))
+            said = {"status": status, "phrase": phrase}
+            raise _Retryable(Text("error.github.reason.status_phrase", said))
         if status == 404:
             raise NotFoundError(Text("error.github.not_found", {"path": response.request.url.path}))
         detail = message or response.reason_phrase
@@ -353,18 +358,16 @@ class GitHubClient:
                 method, url, params=params, headers=headers, json=json
             )
         except httpx.TimeoutException as exc:
-            raise _Retryable(f"no answer within {self._http.timeout.read} s") from exc
+            seconds = str(self._http.timeout.read)  # as configured ("10.0"), not a count
+            raise _Retryable(Text("error.github.reason.timeout", {"seconds": seconds})) from exc
         except httpx.ConnectError as exc:
             # Refused or no such host: a retry seconds later meets the same answer, so
             # say so at once instead of backing off for ten seconds.
-            reason = str(exc) or type(exc).__name__
-            host = httpx.URL(url).host
-            raise GitHubUnreachable(
-                Text("error.github.unreachable", {"host": host, "reason": reason})
-            ) from exc
+            said = {"host": httpx.URL(url).host, "reason": str(exc) or type(exc).__name__}
+            raise GitHubUnreachable(Text("error.github.unreachable", said)) from exc
         except httpx.TransportError as exc:
-            reason = str(exc) or type(exc).__name__
-            raise _Retryable(f"cannot reach {httpx.URL(url).host}: {reason}") from exc
+            said = {"host": httpx.URL(url).host, "reason": str(exc) or type(exc).__name__}
+            raise _Retryable(Text("error.github.unreachable", said)) from exc
         self._read_headers(response.headers, resource)
         self._classify(response, resource)
         return response

@@ -196,3 +196,16 @@ async def test_a_missing_pr_is_named_in_either_language(fake, make_client):
         await source.pull_request(REPO, 12345)
     assert str(caught.value) == f"PR #12345 not found in {REPO}"
     assert caught.value.message("zh") == f"{REPO} 中找不到 PR #12345"
+
+
+async def test_github_down_is_worded_in_chinese_to_the_reason(fake, make_client):
+    fake.inject(status=503, times=10)
+    with pytest.raises(GitHubUnavailable) as caught:
+        await make_client(max_retries=1).graphql(PROBE)
+    assert str(caught.value) == (
+        "GitHub unavailable after 2 attempts: GitHub answered 503 Service Unavailable"
+    )
+    assert (
+        caught.value.message("zh")
+        == "尝试 2 次后 GitHub 仍不可用：GitHub 返回 503 Service Unavailable"
+    )

@@ -54,6 +54,20 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "GitHub unavailable after {attempts} attempts: {reason}",
         "zh": "尝试 {attempts} 次后 GitHub 仍不可用：{reason}",
     },
+    # Why a request is worth another try (inside the "unavailable after N attempts" line).
+    "error.github.reason.timeout": {
+        "en": "no answer within {seconds} s",
+        "zh": "{seconds} 秒内没有应答",
+    },
+    "error.github.reason.secondary": {
+        "en": "secondary rate limit ({status}): {detail}",
+        "zh": "次级限流（{status}）：{detail}",
+    },
+    "error.github.reason.status": {"en": "GitHub answered {status}", "zh": "GitHub 返回 {status}"},
+    "error.github.reason.status_phrase": {
+        "en": "GitHub answered {status} {phrase}",
+        "zh": "GitHub 返回 {status} {phrase}",
+    },
     "error.github.unreachable": {
         "en": "cannot reach {host}: {reason}",
         "zh": "无法连接 {host}：{reason}",
