@@ -118,7 +118,7 @@ def split_window(start: datetime, end: datetime, count: int) -> list[tuple[datet
         raise GitHubError(
             Text(
                 "error.github.search.one_second",
-                {"cap": str(SEARCH_CAP), "start": start.isoformat()},
+                {"cap": SEARCH_CAP, "start": start.isoformat()},
             )
         )
     for unit in (timedelta(days=1), timedelta(hours=1), timedelta(minutes=1), timedelta(seconds=1)):
@@ -214,11 +214,10 @@ async def _walk(
         if attempt == 0:
             first = await source.search_page(repo, start, end, None)
             progress.on_page()
-    # Counts as strings, as GitHub gave them ("1000", not a grouped "1,000").
     window = {"start": start.isoformat(), "end": end.isoformat()}
     raise GitHubError(
         Text(
             "error.github.search.moved",
-            {"listed": str(len(seen)), "total": str(first.total), **window},
+            {"listed": len(seen), "total": first.total, **window},
         )
     )

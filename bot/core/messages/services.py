@@ -136,13 +136,13 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "范围搜索没有单一指纹；请逐个仓库探测",
     },
     "error.github.search.one_second": {
-        "en": "more than {cap} PRs merged within one second ({start}): GitHub's search "
+        "en": "more than {cap} {cap:PR|PRs} merged within one second ({start}): GitHub's search "
         "cannot list them all",
         "zh": "一秒之内（{start}）合并的 PR 超过 {cap} 个：GitHub 的搜索无法全部列出",
     },
     "error.github.search.moved": {
-        "en": "GitHub listed {listed} PRs merged in {start}..{end} but counts {total}; the "
-        "window changed while syncing, try again",
+        "en": "GitHub listed {listed} {listed:PR|PRs} merged in {start}..{end} but counts "
+        "{total}; the window changed while syncing, try again",
         "zh": "GitHub 列出了 {start}..{end} 期间合并的 {listed} 个 PR，但计数为 {total}；"
         "同步期间窗口发生了变化，请重试",
     },
