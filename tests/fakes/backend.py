@@ -157,7 +157,7 @@ async def bench(
 W23 = (datetime(2026, 6, 1, tzinfo=UTC), datetime(2026, 6, 8, tzinfo=UTC))
 
 
-def seed_week(bench: Bench, count: int = 20) -> list[FakePR]:
+def seed_week(bench: Bench, count: int = 10) -> list[FakePR]:
     """`count` PRs merged in 2026-W23 on GitHub (a digest-sized week), not in the store."""
     prs = make_prs(count, *W23, seed=7, first_number=30_000)
     bench.github.repos.setdefault(REPO, []).extend(prs)
