@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from bot.core.document import Document
 from bot.core.errors import UsageError
+from bot.core.messages import Text
 from bot.core.models import JSON
 from bot.core.tasks import Work
 from bot.core.validators import echo
@@ -205,7 +206,9 @@ class Platforms(Mapping[str, Platform]):
         """The platform `name`, or UsageError naming the accepted ones."""
         if name not in self._factories:
             accepted = ", ".join(self.chat_names())
-            raise UsageError(f"unknown platform {echo(name)}: accepted {accepted}")
+            raise UsageError(
+                Text("error.platform.unknown", {"name": echo(name), "accepted": accepted})
+            )
         return self[name]
 
     def parse_target(self, value: str) -> tuple[Platform, str]:
@@ -214,7 +217,9 @@ class Platforms(Mapping[str, Platform]):
         name, sep, channel = value.partition(":")
         if not sep or name not in self.chat_names() or not channel:
             examples = " or ".join(f"{n}:CHANNEL" for n in self.chat_names())
-            raise UsageError(f"bad --post {value!r}: expected {examples}")
+            raise UsageError(
+                Text("error.platform.post_target", {"value": repr(value), "examples": examples})
+            )
         platform = self[name]
         return platform, check_channel(platform, channel)
 

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, TypedDict, Unpack
 from bot.app import App, chat_platforms
 from bot.core.errors import BotError, ConfigError
 from bot.core.logging import configure_logging, secret_values
+from bot.core.messages import Text
 from bot.core.metrics import METRICS, Metrics
 from bot.core.settings import ServeConfig, logging_settings, serve_settings
 from bot.core.tasks import admission_totals
@@ -59,14 +60,11 @@ def preflight(config: Config, env: Environment) -> None:
     digest_jobs(config)
     problems = missing_tokens(config, env)
     if len(problems) == 1:
-        raise ConfigError("cannot serve: " + problems[0])
+        raise ConfigError(Text("error.serve.cannot", {"problem": problems[0]}))
     if problems:
         # Several: each named short, then one fix, so that no platform's part is cut off.
         missing = "; ".join(p.split(" but ")[0].split(";")[0] for p in problems)
-        raise ConfigError(
-            f"cannot serve: {missing}; set them, or remove what needs them "
-            "(vllm-bot doctor says what needs each)"
-        )
+        raise ConfigError(Text("error.serve.missing", {"missing": missing}))
 
 
 class ServerOptions(TypedDict, total=False):
@@ -184,10 +182,10 @@ class Server:
                 app, self.host, self.requested_port, self.settings.shutdown_grace_seconds
             )
         except OSError as exc:
-            raise BotError(
-                f"cannot listen on {self.host}:{self.requested_port}: {exc.strerror or exc}; "
-                "pick another port with --port or [server] port"
-            ) from None
+            # The port as a string: "8080", not a grouped count.
+            where = {"host": self.host, "port": str(self.requested_port)}
+            reason = exc.strerror or str(exc)
+            raise BotError(Text("error.serve.listen", {**where, "reason": reason})) from None
         routes = ", ".join(r.path for r in self.integrations.routes) or "no platform routes"
         log.info(
             "listening on http://%s:%d (%s; /healthz /readyz /metrics)",

@@ -27,9 +27,11 @@ from bot.commands.syntax import (
     UnsubscribeCommand,
     VersionCommand,
 )
-from bot.core.document import BulletList, Code, Document, Section, Text
+from bot.core import document as doc
+from bot.core.document import BulletList, Code, Document, Section
 from bot.core.errors import InputError, MessageError, NeedsNetwork, NotFoundError, PrUnreachable
 from bot.core.i18n import message, separator
+from bot.core.messages import Text
 from bot.core.validators import CHAT_PLATFORMS
 from bot.core.weeks import parse_week
 from bot.usecases.digest import DigestScope
@@ -105,7 +107,7 @@ async def answer_digest(command: Command, ctx: Context, offline: bool) -> Reply:
     if offline:
         # Bad module words and a missing organisation are answered in the ack.
         await _as_command("digest", ctx.backend.check_scope(scope, ctx.lang))
-        raise NeedsNetwork("a digest syncs from GitHub first")
+        raise NeedsNetwork(Text("error.offline.digest"))
     document = await _as_command("digest", ctx.backend.digest(scope, window, ctx.lang))
     if command.post:
         return Reply(
@@ -122,7 +124,7 @@ async def answer_modules(command: Command, ctx: Context, offline: bool) -> Reply
     repo = ctx.default_repo
     modules = await ctx.backend.modules(repo)
     lang = ctx.lang
-    items = tuple((Code(m.id), Text(f" — {m.name(lang)}")) for m in modules)
+    items = tuple((Code(m.id), doc.Text(f" — {m.name(lang)}")) for m in modules)
     count = len(modules)
     document = Document(
         id=f"modules:{repo}",
@@ -221,7 +223,7 @@ async def answer_release(command: Command, ctx: Context, offline: bool) -> Reply
     with `post` the release notes posted in the channel through the ledger."""
     assert isinstance(command, ReleaseCommand)
     if offline:
-        raise NeedsNetwork("a release is fetched from GitHub")
+        raise NeedsNetwork(Text("error.offline.release"))
     document = await ctx.backend.release(
         ctx.default_repo, command.tag, ctx.lang, card=not command.post
     )

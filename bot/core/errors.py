@@ -117,7 +117,7 @@ class GitHubAuthError(GitHubError, PermanentError):
 
 
 class RateLimitExhausted(GitHubError, TransientError):
-    def __init__(self, message: str, reset_at: float | None = None) -> None:
+    def __init__(self, message: str | Text, reset_at: float | None = None) -> None:
         super().__init__(message)
         self.reset_at = reset_at
 

@@ -33,6 +33,7 @@ from bot.core.messages import (
     platforms,
     reasons,
     releases,
+    services,
     themes,
 )
 
@@ -56,6 +57,7 @@ FEATURES: dict[str, Catalogue] = {
     "alerts": alerts.MESSAGES,
     "releases": releases.MESSAGES,
     "platforms": platforms.MESSAGES,
+    "services": services.MESSAGES,
 }
 
 

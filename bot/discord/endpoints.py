@@ -28,6 +28,7 @@ from discord.http import HTTPClient, Route
 
 from bot.core.config import Environment
 from bot.core.errors import ConfigError
+from bot.core.messages import Text
 
 log = logging.getLogger(__name__)
 
@@ -56,8 +57,7 @@ def _api_base(url: str) -> str:
     parsed = yarl.URL(url.strip())
     if parsed.scheme not in ("http", "https") or not parsed.host:
         raise ConfigError(
-            f"DISCORD_API_URL={url!r} is not an http(s) URL; "
-            f"expected something like {DEFAULT_API_URL}"
+            Text("error.discord.api_url", {"url": repr(url), "example": DEFAULT_API_URL})
         )
     # Route paths start with "/", so a trailing slash would double it.
     return str(parsed).rstrip("/")
@@ -67,8 +67,7 @@ def _gateway(url: str) -> str:
     parsed = yarl.URL(url.strip())
     if parsed.scheme not in ("ws", "wss") or not parsed.host:
         raise ConfigError(
-            f"DISCORD_GATEWAY_URL={url!r} is not a ws(s) URL; "
-            f"expected something like {DEFAULT_GATEWAY_URL}"
+            Text("error.discord.gateway_url", {"url": repr(url), "example": DEFAULT_GATEWAY_URL})
         )
     return str(parsed)
 

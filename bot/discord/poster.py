@@ -38,6 +38,7 @@ import discord
 from discord.http import HTTPClient, Route, handle_message_parameters
 
 from bot.core.errors import BotError, ConfigError, PermanentError, TransientError
+from bot.core.messages import Text
 from bot.core.models import JSON
 from bot.delivery import (
     Attachment,
@@ -89,7 +90,7 @@ class DiscordPostError(PermanentError):
 
     service = "discord"
 
-    def __init__(self, message: str, *, channel: str, status: int, code: int) -> None:
+    def __init__(self, message: str | Text, *, channel: str, status: int, code: int) -> None:
         super().__init__(message)
         self.channel = channel
         self.status = status
@@ -102,59 +103,41 @@ class DiscordUnavailable(TransientError):
     service = "discord"
 
 
-def explain(exc: discord.HTTPException, channel: str, *, doing: str, webhook: bool = False) -> str:
+def explain(
+    exc: discord.HTTPException, channel: str, *, doing: Text, webhook: bool = False
+) -> Text:
     """One line: what went wrong posting to `channel` and what to change."""
     code, status = exc.code, exc.status
-    where = f"Discord channel {channel}"
+    said = {"channel": channel, "doing": doing}
     if status == 401:
         if webhook:
-            return (
-                f"the webhook of {where} rejected the request (401): copy the webhook URL again "
-                "from Channel settings → Integrations → Webhooks into the environment variable "
-                "the target's webhook_url_env names"
-            )
-        return (
-            f"Discord rejected the bot token (401 Unauthorized) while {doing} in {where}: set "
-            "DISCORD_BOT_TOKEN to the token from the Developer Portal (your application → Bot → "
-            "Reset Token)"
-        )
+            return Text("error.discord.webhook_refused", said)
+        return Text("error.discord.token_refused", said)
     if code == UNKNOWN_WEBHOOK:
-        return (
-            f"the webhook of {where} no longer exists (10015 Unknown Webhook): create one in "
-            "Channel settings → Integrations → Webhooks and put its URL in the environment "
-            "variable the target's webhook_url_env names"
-        )
+        return Text("error.discord.unknown_webhook", said)
     if code == UNKNOWN_CHANNEL:
-        return (
-            f"{where} does not exist (10003 Unknown Channel): use the channel's ID (turn on "
-            "Developer Mode, right-click the channel → Copy Channel ID) as the target channel"
-        )
+        return Text("error.discord.unknown_channel", said)
     if code == MISSING_ACCESS:
-        return (
-            f"the bot cannot see {where} (50001 Missing Access): add the bot to that server "
-            "with the invite URL in docs/discord.md and give its role View Channel there"
-        )
+        return Text("error.discord.missing_access", said)
     if code == MISSING_PERMISSIONS:
-        return (
-            f"the bot lacks a permission in {where} while {doing} (50013 Missing "
-            f"Permissions): give its role {PERMISSIONS} on that channel"
-        )
+        return Text("error.discord.missing_permissions", {**said, "permissions": PERMISSIONS})
     if code == NOT_TEXT_CHANNEL:
-        return (
-            f"{where} is not a text channel (50008): pick a text or announcement channel; "
-            "for a forum channel use a webhook target"
-        )
+        return Text("error.discord.not_text", said)
     if code == UNKNOWN_MESSAGE:
-        return (
-            f"the summary message of this post in {where} was deleted, so its thread cannot "
-            "be started: post again with --force"
-        )
+        return Text("error.discord.summary_deleted", said)
+    # Discord's codes as strings: "50035", not a grouped count.
     if code == INVALID_FORM_BODY or status == 400:
-        return (
-            f"Discord refused a message for {where} as invalid ({code} {exc.text[:300]}); "
-            "this is a bot bug, please report it"
-        )
-    return f"Discord refused {doing} in {where} (HTTP {status}, code {code}: {exc.text[:200]})"
+        return Text("error.discord.invalid", {**said, "code": str(code), "detail": exc.text[:300]})
+    return Text(
+        "error.discord.refused",
+        {**said, "status": str(status), "code": str(code), "detail": exc.text[:200]},
+    )
+
+
+def _posting(index: int) -> Text:
+    if index == 0:
+        return Text("error.discord.doing.summary")
+    return Text("error.discord.doing.part", {"part": index + 1})
 
 
 def _with_policy(payload: JSON) -> JSON:
@@ -165,13 +148,12 @@ def _with_policy(payload: JSON) -> JSON:
 def _transient(exc: BaseException, channel: str, index: int) -> DiscordUnavailable:
     what = f"HTTP {exc.status}" if isinstance(exc, discord.HTTPException) else type(exc).__name__
     return DiscordUnavailable(
-        f"Discord kept failing ({what}) while posting part {index + 1} to Discord channel "
-        f"{channel}; the parts posted so far are recorded, run again to resume"
+        Text("error.discord.kept_failing", {"what": what, "part": index + 1, "channel": channel})
     )
 
 
 def _failure(
-    exc: BaseException, channel: str, index: int, doing: str, *, webhook: bool = False
+    exc: BaseException, channel: str, index: int, doing: Text, *, webhook: bool = False
 ) -> BotError:
     """The error a failed post raises: transient ones (5xx, connection) resume on a re-run;
     anything else Discord refused is permanent and says what to fix."""
@@ -251,7 +233,7 @@ class DiscordPoster:
             ) as params:
                 message = await self.http.send_message(int(channel_id), params=params)
         except (discord.HTTPException, aiohttp.ClientError, OSError) as exc:
-            raise _failure(exc, channel_id, 0, "uploading the chart") from exc
+            raise _failure(exc, channel_id, 0, Text("error.discord.doing.chart")) from exc
         return Sent(str(message["id"]), channel_id)
 
     async def ensure_thread(self, channel_id: str, message_id: str, name: str) -> str:
@@ -294,13 +276,13 @@ class DiscordPoster:
         again = uuid.uuid4().hex if force else ""
 
         async def send(index: int, payload: JSON, thread: str | None) -> Sent:
-            doing = "posting the summary" if index == 0 else f"posting part {index + 1}"
+            doing = _posting(index)
             nonce = part_nonce(document_id, channel, index, again)
             try:
                 if thread is None:
                     message = await self.send_message(channel, payload, nonce=nonce)
                     return Sent(str(message["id"]))
-                doing = "starting the thread"
+                doing = Text("error.discord.doing.thread")
                 thread_id = await self.ensure_thread(channel, thread, thread_name)
                 file = attachment_of(payload)
                 if file is not None:
@@ -312,7 +294,7 @@ class DiscordPoster:
                         nonce=nonce,
                     )
                     return Sent(sent.message_id, thread_id)
-                doing = f"posting part {index + 1} in the thread"
+                doing = Text("error.discord.doing.thread_part", {"part": index + 1})
                 message = await self.send_message(thread_id, payload, nonce=nonce)
                 return Sent(str(message["id"]), thread_id)
             except (discord.HTTPException, aiohttp.ClientError, OSError) as exc:
@@ -324,7 +306,7 @@ class DiscordPoster:
             try:
                 found = await self.find_message(where, payload)
             except (discord.HTTPException, aiohttp.ClientError, OSError) as exc:
-                raise _failure(exc, channel, index, "reading the channel") from exc
+                raise _failure(exc, channel, index, Text("error.discord.doing.read")) from exc
             if found is not None and thread is not None:
                 return Sent(found.message_id, thread)
             return found
@@ -371,11 +353,7 @@ def parse_webhook_url(url: str) -> tuple[int, str, int | None]:
     """
     match = _WEBHOOK_URL.search(url.strip())
     if match is None:
-        raise ConfigError(
-            "the webhook URL (from the variable webhook_url_env names) is not a Discord webhook "
-            "URL; expected https://discord.com/api/webhooks/ID/TOKEN (Channel settings → "
-            "Integrations → Webhooks)"
-        )
+        raise ConfigError(Text("error.discord.webhook_url"))
     thread_id = None
     for part in (match["query"] or "").split("&"):
         key, _, value = part.partition("=")
@@ -446,8 +424,7 @@ class DiscordWebhookPoster:
                 forum_thread = message.channel.id
                 return Sent(str(message.id), str(forum_thread))
             except (discord.HTTPException, aiohttp.ClientError, OSError) as exc:
-                doing = "posting the summary" if index == 0 else f"posting part {index + 1}"
-                raise _failure(exc, channel, index, doing, webhook=True) from exc
+                raise _failure(exc, channel, index, _posting(index), webhook=True) from exc
 
         return await deliver(
             store,
@@ -464,11 +441,7 @@ async def _logged_in_http(env: Environment) -> HTTPClient:
     """A REST client logged in with DISCORD_BOT_TOKEN at DISCORD_API_URL (no gateway)."""
     token = env.discord_bot_token.get_secret_value() if env.discord_bot_token else None
     if not token:
-        raise ConfigError(
-            "DISCORD_BOT_TOKEN is not set: copy the bot token from the Developer Portal "
-            "(your application → Bot → Reset Token), or give the target a webhook_url_env "
-            "(the environment variable holding a channel webhook URL)"
-        )
+        raise ConfigError(Text("error.discord.no_bot_token"))
     # First, so a one-off run talks to the same Discord (or fake) as the long-running bot.
     apply_endpoints(DiscordEndpoints.from_env(env))
     http = HTTPClient(asyncio.get_running_loop())
@@ -477,8 +450,7 @@ async def _logged_in_http(env: Environment) -> HTTPClient:
     except discord.LoginFailure:
         await http.close()
         raise DiscordPostError(
-            "Discord rejected DISCORD_BOT_TOKEN (401 Unauthorized): copy the current token "
-            "from the Developer Portal (your application → Bot → Reset Token)",
+            Text("error.discord.token_rejected"),
             channel="",
             status=401,
             code=0,

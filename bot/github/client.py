@@ -44,6 +44,7 @@ from bot.core.errors import (
     NotFoundError,
     RateLimitExhausted,
 )
+from bot.core.messages import Text
 from bot.core.models import JSON, JSONValue
 
 log = logging.getLogger(__name__)
@@ -69,10 +70,6 @@ UNAUTHENTICATED_NOTICE = (
 )
 # A primary limit resetting sooner than this is waited for (the search API's minute budget).
 PRIMARY_WAIT = 65.0
-AUTH_HINT = (
-    "check GITHUB_TOKEN: it may be expired, revoked or mistyped "
-    "(create one at https://github.com/settings/tokens; public repositories need no scopes)"
-)
 
 
 @dataclass(slots=True)
@@ -89,22 +86,23 @@ class RateLimit:
 class _Retryable(Exception):
     """A failure worth another attempt; `wait` overrides the backoff when GitHub said how long."""
 
-    def __init__(self, reason: str, *, wait: float | None = None, kind: str = "unavailable"):
+    def __init__(self, reason: Text, *, wait: float | None = None, kind: str = "unavailable"):
         super().__init__(reason)
         self.reason = reason
         self.wait = wait
         self.kind = kind  # "unavailable" | "secondary"
 
 
-def format_reset(reset_at: float | None, now: float | None = None) -> str:
+def format_reset(reset_at: float | None, now: float | None = None) -> Text:
     """'at 14:05 local time (in 37 min)' — users read local clocks, not epoch seconds."""
     if reset_at is None:
-        return "at an unknown time"
+        return Text("error.github.reset.unknown")
     now = time.time() if now is None else now
     local = datetime.fromtimestamp(reset_at, UTC).astimezone()
     minutes = max(0, round((reset_at - now) / 60))
     when = local.strftime("%H:%M") if minutes < 24 * 60 else local.strftime("%Y-%m-%d %H:%M")
-    return f"at {when} local time (in {minutes} min)"
+    # As a string: a count would be grouped ("1,440 min").
+    return Text("error.github.reset.at", {"when": when, "minutes": str(minutes)})
 
 
 def _int(headers: Mapping[str, str], name: str) -> int | None:
@@ -255,13 +253,19 @@ class GitHubClient:
 
     def _exhausted(self, resource: str) -> RateLimitExhausted:
         rate = self.rates.get(resource) or RateLimit()
-        limit = f" of {rate.limit}" if rate.limit else ""
-        return RateLimitExhausted(
-            f"GitHub {resource} rate limit exhausted (0{limit} requests left); it resets "
-            f"{format_reset(rate.reset_at, self.clock())}. "
-            + ("Try again then." if self._token else "Set GITHUB_TOKEN for a far higher limit."),
-            reset_at=rate.reset_at,
+        # The limit as a string: GitHub's "5000", not a grouped count.
+        limit = Text("error.github.exhausted.of", {"limit": str(rate.limit)}) if rate.limit else ""
+        said = {
+            "resource": resource,
+            "limit": limit,
+            "reset": format_reset(rate.reset_at, self.clock()),
+        }
+        text = (
+            Text("error.github.exhausted", said)
+            if self._token
+            else Text("error.github.exhausted.anonymous", said)
         )
+        return RateLimitExhausted(text, reset_at=rate.reset_at)
 
     def _check_budget(self, resource: str) -> None:
         # Known to be at zero and not yet reset: asking again only burns goodwill.
@@ -294,7 +298,7 @@ class GitHubClient:
         message = _message(response)
         if status == 401:
             raise GitHubAuthError(
-                f"GitHub rejected the token (401 {message or 'Unauthorized'}); {AUTH_HINT}"
+                Text("error.github.token_rejected", {"detail": message or "Unauthorized"})
             )
         remaining = _int(headers, "x-ratelimit-remaining")
         retry_after = _retry_after(headers, now)
@@ -317,19 +321,25 @@ class GitHubClient:
             else:
                 wait = 60.0  # GitHub: "wait for at least one minute before retrying"
             if wait > self.max_wait:
+                again = {"minutes": f"{wait / 60:.0f}", "reset": format_reset(now + wait, now)}
                 raise RateLimitExhausted(
-                    f"GitHub secondary rate limit: asked to wait {wait / 60:.0f} min; "
-                    f"try again {format_reset(now + wait, now)}",
+                    Text("error.github.secondary", again),
                     reset_at=now + wait,
                 )
+            said = {"status": status, "detail": message}
             raise _Retryable(
-                f"secondary rate limit ({status}): {message}", wait=wait, kind="secondary"
+                Text("error.github.reason.secondary", said), wait=wait, kind="secondary"
             )
         if status >= 500:
-            raise _Retryable(f"GitHub answered {status} {response.reason_phrase}".strip())
+            phrase = response.reason_phrase
+            if not phrase:
+                raise _Retryable(Text("error.github.reason.status", {"status": status}))
+            said = {"status": status, "phrase": phrase}
+            raise _Retryable(Text("error.github.reason.status_phrase", said))
         if status == 404:
-            raise NotFoundError(f"not found on GitHub: {response.request.url.path}")
-        raise GitHubError(f"GitHub answered {status}: {message or response.reason_phrase}")
+            raise NotFoundError(Text("error.github.not_found", {"path": response.request.url.path}))
+        detail = message or response.reason_phrase
+        raise GitHubError(Text("error.github.http", {"status": status, "detail": detail}))
 
     async def _send_once(
         self,
@@ -348,15 +358,16 @@ class GitHubClient:
                 method, url, params=params, headers=headers, json=json
             )
         except httpx.TimeoutException as exc:
-            raise _Retryable(f"no answer within {self._http.timeout.read} s") from exc
+            seconds = str(self._http.timeout.read)  # as configured ("10.0"), not a count
+            raise _Retryable(Text("error.github.reason.timeout", {"seconds": seconds})) from exc
         except httpx.ConnectError as exc:
             # Refused or no such host: a retry seconds later meets the same answer, so
             # say so at once instead of backing off for ten seconds.
-            reason = str(exc) or type(exc).__name__
-            raise GitHubUnreachable(f"cannot reach {httpx.URL(url).host}: {reason}") from exc
+            said = {"host": httpx.URL(url).host, "reason": str(exc) or type(exc).__name__}
+            raise GitHubUnreachable(Text("error.github.unreachable", said)) from exc
         except httpx.TransportError as exc:
-            reason = str(exc) or type(exc).__name__
-            raise _Retryable(f"cannot reach {httpx.URL(url).host}: {reason}") from exc
+            said = {"host": httpx.URL(url).host, "reason": str(exc) or type(exc).__name__}
+            raise _Retryable(Text("error.github.unreachable", said)) from exc
         self._read_headers(response.headers, resource)
         self._classify(response, resource)
         return response
@@ -385,15 +396,10 @@ class GitHubClient:
                         method, url, params=params, headers=headers, json=json
                     )
         except _Retryable as exc:
-            attempts = self.max_retries + 1
+            tried = {"attempts": self.max_retries + 1, "reason": exc.reason}
             if exc.kind == "secondary":
-                raise RateLimitExhausted(
-                    f"GitHub kept answering with its secondary rate limit after {attempts} "
-                    f"attempts ({exc.reason}); wait a few minutes and try again"
-                ) from None
-            raise GitHubUnavailable(
-                f"GitHub unavailable after {attempts} attempts: {exc.reason}"
-            ) from None
+                raise RateLimitExhausted(Text("error.github.secondary.kept", tried)) from None
+            raise GitHubUnavailable(Text("error.github.unavailable", tried)) from None
         raise AssertionError("unreachable: tenacity either returns or raises")
 
     async def rest(
@@ -411,14 +417,14 @@ class GitHubClient:
     async def graphql(self, query: str, variables: Mapping[str, JSONValue] | None = None) -> JSON:
         """The `data` of a GraphQL response; any `errors` entry raises."""
         if not self._token:
-            raise GitHubAuthError("GitHub's GraphQL API needs a token; set GITHUB_TOKEN")
+            raise GitHubAuthError(Text("error.github.graphql.token"))
         response = await self.request(
             "POST", self.graphql_url, json={"query": query, "variables": dict(variables or {})}
         )
         try:
             payload = response.json()
         except ValueError:
-            raise GitHubError("GitHub GraphQL answered with something that is not JSON") from None
+            raise GitHubError(Text("error.github.graphql.not_json")) from None
         data = payload.get("data")
         self._read_graphql_rate(data)
         errors = payload.get("errors")
@@ -426,13 +432,15 @@ class GitHubClient:
             first = errors[0] if isinstance(errors[0], dict) else {"message": str(errors[0])}
             kind = first.get("type")
             text = first.get("message") or "unknown error"
-            more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
+            count = len(errors) - 1
+            more = Text("error.github.graphql.more", {"count": count}) if count else ""
+            said = {"detail": text, "more": more}
             if kind == "NOT_FOUND":
-                raise NotFoundError(f"{text}{more}")
+                raise NotFoundError(Text("error.github.graphql.not_found", said))
             if kind == "RATE_LIMITED":
                 self.rates.setdefault("graphql", RateLimit()).remaining = 0
                 raise self._exhausted("graphql")
-            raise GitHubError(f"GitHub GraphQL error: {text}{more}")
+            raise GitHubError(Text("error.github.graphql", said))
         if not isinstance(data, dict):
-            raise GitHubError("GitHub GraphQL answered without data")
+            raise GitHubError(Text("error.github.graphql.no_data"))
         return data

@@ -7,10 +7,19 @@ from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 
 from bot.core.errors import GitHubError, NotFoundError
+from bot.core.messages import Text
 from bot.core.models import JSON, FileChange, PullRequest, pr_state
 from bot.github import queries as q
 from bot.github.client import GitHubClient
-from bot.github.source import NullProgress, SearchPage, SyncProgress, fingerprint, parse_time
+from bot.github.source import (
+    NullProgress,
+    SearchPage,
+    SyncProgress,
+    fingerprint,
+    parse_time,
+    pr_not_found,
+    repo_not_found,
+)
 
 _LOGIN_OK = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-")
 
@@ -18,7 +27,7 @@ _LOGIN_OK = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ01234
 def split_repo(repo: str) -> tuple[str, str]:
     owner, _, name = repo.partition("/")
     if not owner or not name:
-        raise GitHubError(f"bad repository {repo!r}: expected OWNER/NAME")
+        raise GitHubError(Text("error.github.repo.bad", {"repo": repr(repo)}))
     return owner, name
 
 
@@ -90,7 +99,7 @@ class GraphQLSource:
             return await self.client.graphql(document, {"owner": owner, "name": name, **variables})
         except NotFoundError as exc:
             if "repository" in str(exc).lower():
-                raise NotFoundError(f"repository {repo} not found on GitHub") from None
+                raise repo_not_found(repo) from None
             raise
 
     async def search_page(
@@ -136,7 +145,9 @@ class GraphQLSource:
             for i, number in enumerate(numbers):
                 node = repository.get(f"p{i}")
                 if not node:
-                    raise GitHubError(f"GitHub returned no files page for PR #{number} of {repo}")
+                    raise GitHubError(
+                        Text("error.github.pr.no_files", {"number": str(number), "repo": repo})
+                    )
                 files, cursor = _files(node.get("files"))
                 prs[number].files.extend(files)
                 progress.on_file_page()
@@ -182,10 +193,10 @@ class GraphQLSource:
         except NotFoundError as exc:
             if str(exc).startswith("repository "):  # the repo itself is missing: say so
                 raise
-            raise NotFoundError(f"PR #{number} not found in {repo}") from None
+            raise pr_not_found(repo, number) from None
         node = (data.get("repository") or {}).get("pullRequest")
         if not node:
-            raise NotFoundError(f"PR #{number} not found in {repo}")
+            raise pr_not_found(repo, number)
         pr, cursor = parse_pr(repo, node)
         if cursor:
             await self._more_files(repo, {number: pr}, {number: cursor}, NullProgress())

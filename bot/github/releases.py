@@ -12,6 +12,7 @@ from datetime import datetime
 from urllib.parse import quote
 
 from bot.core.errors import GitHubError, NotFoundError
+from bot.core.messages import Text
 from bot.core.models import JSONValue
 from bot.github.client import GitHubClient
 from bot.github.rest_source import next_link
@@ -53,7 +54,7 @@ async def _pages(client: GitHubClient, path: str) -> tuple[list[JSONValue], int]
         pages += 1
         body = response.json()
         if not isinstance(body, list):
-            raise GitHubError(f"GitHub answered {path} with something that is not a list")
+            raise GitHubError(Text("error.github.not_a_list", {"path": path}))
         items.extend(body)
         url = next_link(response.headers.get("link"))
     return items, pages
@@ -91,7 +92,9 @@ async def compare(client: GitHubClient, repo: str, base: str, head: str) -> Comp
         try:
             response = await client.rest(url)
         except NotFoundError:
-            raise NotFoundError(f"GitHub cannot compare {base}...{head} in {repo}") from None
+            raise NotFoundError(
+                Text("error.github.compare", {"base": base, "head": head, "repo": repo})
+            ) from None
         pages += 1
         body = response.json()
         if pages == 1:

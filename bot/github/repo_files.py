@@ -17,6 +17,7 @@ from bot.github import queries as q
 from bot.github.client import GitHubClient
 from bot.github.graphql_source import split_repo
 from bot.github.rest_source import RestSource
+from bot.github.source import repo_not_found
 from bot.store.store import Store
 
 AUTO_MODULE_FILES = (".github/labeler.yml", ".github/mergify.yml")
@@ -49,7 +50,7 @@ async def _graphql_snapshot(github: GitHubClient, repo: str, paths: Sequence[str
     try:
         data = await github.graphql(q.repo_files_query(len(paths)), variables)
     except NotFoundError:
-        raise NotFoundError(f"repository {repo} not found on GitHub") from None
+        raise repo_not_found(repo) from None
     repository = data.get("repository") or {}
     snapshot = RepoSnapshot()
     for i, path in enumerate(paths):
@@ -65,7 +66,7 @@ async def _rest_snapshot(source: RestSource, repo: str, paths: Sequence[str]) ->
     try:
         root, _ = await source.get(f"repos/{repo}/contents/")
     except NotFoundError:
-        raise NotFoundError(f"repository {repo} not found on GitHub") from None
+        raise repo_not_found(repo) from None
     snapshot.top_level_dirs = sorted(e["name"] for e in root if e.get("type") == "dir")
     for path in paths:
         try:

@@ -16,10 +16,19 @@ from datetime import UTC, datetime, timedelta
 import httpx
 
 from bot.core.errors import GitHubError, NotFoundError
+from bot.core.messages import Text
 from bot.core.models import FileChange, JSONValue, PullRequest
 from bot.github import queries as q
 from bot.github.client import GitHubClient, Query
-from bot.github.source import NullProgress, SearchPage, SyncProgress, fingerprint, parse_time
+from bot.github.source import (
+    NullProgress,
+    SearchPage,
+    SyncProgress,
+    fingerprint,
+    parse_time,
+    pr_not_found,
+    repo_not_found,
+)
 from bot.store.store import Store
 
 _NEXT = re.compile(r'<([^>]+)>;\s*rel="next"')
@@ -59,7 +68,7 @@ class RestSource:
         response = await self.client.rest(key, headers=headers)
         if response.status_code == 304:
             if cached is None:
-                raise GitHubError(f"GitHub answered 304 for {key} without a cached copy")
+                raise GitHubError(Text("error.github.not_modified", {"key": key}))
             self.not_modified += 1
             return json.loads(cached.body), cached.link
         link = response.headers.get("link")
@@ -91,7 +100,7 @@ class RestSource:
         except GitHubError as exc:
             # 422 "cannot be searched ... do not exist": the search API's way to say 404.
             if "cannot be searched" in str(exc) or "do not exist" in str(exc):
-                raise NotFoundError(f"repository {repo} not found on GitHub") from None
+                raise repo_not_found(repo) from None
             raise
 
     async def _files(self, repo: str, number: int, progress: SyncProgress) -> list[FileChange]:
@@ -120,7 +129,7 @@ class RestSource:
         try:
             data, _ = await self.get(f"repos/{repo}/pulls/{number}")
         except NotFoundError:
-            raise NotFoundError(f"PR #{number} not found in {repo}") from None
+            raise pr_not_found(repo, number) from None
         merged_at = parse_time(data.get("merged_at"))
         return PullRequest(
             repo=repo,

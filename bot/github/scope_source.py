@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from datetime import datetime
 
 from bot.core.errors import GitHubError
+from bot.core.messages import Text
 from bot.core.models import PullRequest
 from bot.github import queries as q
 from bot.github.client import GitHubClient
@@ -47,7 +48,7 @@ class ScopeSource:
             repository = node.get("repository") or {}
             repo = repository.get("nameWithOwner")
             if not repo:
-                raise GitHubError("GitHub returned a search result without its repository")
+                raise GitHubError(Text("error.github.search.no_repo"))
             pr, cursor = parse_pr(repo, node)
             by_repo[repo][pr.number] = pr
             if cursor:
@@ -63,7 +64,7 @@ class ScopeSource:
         return done
 
     async def probe(self, scope: str, start: datetime, end: datetime) -> str:
-        raise GitHubError("a scope search has no single fingerprint; probe each repository")
+        raise GitHubError(Text("error.github.search.scope_probe"))
 
     async def pull_request(self, repo: str, number: int) -> PullRequest:
         return await self.single.pull_request(repo, number)

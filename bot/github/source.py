@@ -10,13 +10,23 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Protocol
 
-from bot.core.errors import GitHubError
+from bot.core.errors import GitHubError, NotFoundError
+from bot.core.messages import Text
 from bot.core.models import JSON, PullRequest
 
 # GitHub's search returns at most 1,000 results per query, whatever the page size.
 SEARCH_CAP = 1000
 # Aim sub-windows below the cap with room for uneven days, so one split level usually does.
 SPLIT_TARGET = 800
+
+
+def repo_not_found(repo: str) -> NotFoundError:
+    return NotFoundError(Text("error.github.repo.not_found", {"repo": repo}))
+
+
+def pr_not_found(repo: str, number: int) -> NotFoundError:
+    # The number as a string: "#40123", not a grouped count.
+    return NotFoundError(Text("error.github.pr.not_found", {"number": str(number), "repo": repo}))
 
 
 class SyncProgress(Protocol):
@@ -106,8 +116,10 @@ def split_window(start: datetime, end: datetime, count: int) -> list[tuple[datet
     needed = max(2, math.ceil(count / SPLIT_TARGET))
     if span <= timedelta(seconds=1):
         raise GitHubError(
-            f"more than {SEARCH_CAP} PRs merged within one second ({start.isoformat()}): "
-            "GitHub's search cannot list them all"
+            Text(
+                "error.github.search.one_second",
+                {"cap": SEARCH_CAP, "start": start.isoformat()},
+            )
         )
     for unit in (timedelta(days=1), timedelta(hours=1), timedelta(minutes=1), timedelta(seconds=1)):
         units = math.ceil(span / unit)
@@ -202,7 +214,10 @@ async def _walk(
         if attempt == 0:
             first = await source.search_page(repo, start, end, None)
             progress.on_page()
+    window = {"start": start.isoformat(), "end": end.isoformat()}
     raise GitHubError(
-        f"GitHub listed {len(seen)} PRs merged in {start.isoformat()}..{end.isoformat()} "
-        f"but counts {first.total}; the window changed while syncing, try again"
+        Text(
+            "error.github.search.moved",
+            {"listed": len(seen), "total": first.total, **window},
+        )
     )

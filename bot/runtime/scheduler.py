@@ -23,6 +23,7 @@ from bot.analysis.catalogue import ModuleCatalogue
 from bot.analysis.rules import RuleSetError, load_ruleset
 from bot.core.cron import parse_cron
 from bot.core.errors import ConfigError
+from bot.core.messages import Text
 from bot.core.metrics import METRICS, Metrics, error_kind
 from bot.core.tasks import TaskTracker
 from bot.core.weeks import Window, iso_week
@@ -135,7 +136,11 @@ def digest_jobs(config: Config) -> list[DigestJob]:
         try:
             trigger = parse_cron(target.cron, config.tz)
         except ConfigError as exc:
-            raise ConfigError(f"digest.targets.{index}.cron: {exc}") from None
+            where = f"digest.targets.{index}.cron"
+            problem = exc.text or str(exc)
+            raise ConfigError(
+                Text("error.config.at", {"where": where, "problem": problem})
+            ) from None
         if job_id in jobs:
             log.warning("digest target %s is configured twice; running it once", job_id)
         jobs[job_id] = DigestJob(
@@ -170,9 +175,8 @@ def _target_modules(config: Config, index: int, target: DigestTarget) -> tuple[s
         raise ConfigError(str(exc)) from None
     ids, problem = catalogue.check(target.modules)
     if problem is not None:
-        raise ConfigError(
-            f"digest.targets.{index}.modules: {problem}; `vllm-bot modules` lists them"
-        )
+        where = f"digest.targets.{index}.modules"
+        raise ConfigError(Text("error.config.target_modules", {"where": where, "problem": problem}))
     return tuple(ids)
 
 

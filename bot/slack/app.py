@@ -33,6 +33,7 @@ from bot.core.document import Document
 from bot.core.errors import BotError, ConfigError
 from bot.core.i18n import message
 from bot.core.logging import log_post
+from bot.core.messages import Text
 from bot.core.metrics import METRICS, Metrics
 from bot.core.models import JSON
 from bot.core.tasks import (
@@ -183,7 +184,7 @@ class SlackBot(Tracked):
             return Reply.failed(incomplete_text(exc.result, command, language))
         except BotError as exc:
             log_post(log, NAME, channel, document.id, "failed", started, detail=str(exc))
-            return Reply.failed(str(exc))
+            return Reply.failed(exc.message(language))
         outcome = "delivered" if result.nothing_new else "posted"
         log_post(log, NAME, channel, document.id, outcome, started, parts=len(result.sent))
         return Reply(text=_posted_text(result, command, language))
@@ -440,16 +441,14 @@ def build_slack_bot(services: App, **overrides: Any) -> SlackBot:
     """The Slack bot over the running services (tokens and URL from the environment)."""
     env = services.env
     if env.slack_bot_token is None:
-        raise ConfigError(
-            "SLACK_BOT_TOKEN is not set: create a bot token (xoxb-…), see docs/slack.md"
-        )
+        raise ConfigError(Text("error.slack.no_bot_token"))
     # The process's one SlackPoster (and its client): the 1 message/second/channel pacing
     # then holds across command replies, scheduled digests and alerts.
     poster = services.slack_poster()
     client = poster.client
     secret = env.slack_signing_secret.get_secret_value() if env.slack_signing_secret else None
     if services.config.slack.mode == "http" and not secret:
-        raise ConfigError("slack.mode is 'http' but SLACK_SIGNING_SECRET is not set")
+        raise ConfigError(Text("error.slack.no_signing_secret"))
 
     def context_for(channel: str | None, user: str | None) -> Context:
         return services_context(services, platform="slack", channel=channel, user=user)

@@ -29,6 +29,7 @@ from slack_sdk.http_retry.builtin_interval_calculators import BackoffRetryInterv
 from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.core.errors import PermanentError, TransientError
+from bot.core.messages import Text
 from bot.core.models import JSON
 from bot.delivery import (
     Attachment,
@@ -68,7 +69,6 @@ _BAD_MESSAGE = frozenset(
         "invalid_arguments",
     }
 )
-INVITE = "/invite @vllm-bot"
 # Message metadata on every part the bot posts (docs.slack.dev/messaging/message-metadata).
 PART_EVENT = "vllm_bot_part"
 # How far back a takeover looks for a crashed run's message: a digest's thread, or the
@@ -86,7 +86,7 @@ class SlackPostError(PermanentError):
 
     service = "slack"
 
-    def __init__(self, message: str, *, error: str, channel: str) -> None:
+    def __init__(self, message: str | Text, *, error: str, channel: str) -> None:
         super().__init__(message)
         self.error = error
         self.channel = channel
@@ -135,47 +135,32 @@ def slack_client(
     )
 
 
-def explain(error: str, channel: str, response: JSON | None = None) -> str:
+def explain(error: str, channel: str, response: JSON | None = None) -> Text:
     """One line saying what went wrong with `channel` and how to fix it."""
     data = response or {}
+    said = {"channel": channel, "error": error}
     if error == "channel_not_found":
-        fix = (
-            "use the channel ID (like C0123456, from the channel's details), and for a private "
-            f"channel invite the bot first with {INVITE}"
-        )
-        return f"Slack channel {channel} was not found: {fix}"
+        return Text("error.slack.channel_not_found", said)
     if error == "not_in_channel":
-        return f"the bot is not in Slack channel {channel}: invite it with {INVITE} in that channel"
+        return Text("error.slack.not_in_channel", said)
     if error == "is_archived":
-        return f"Slack channel {channel} is archived: unarchive it or change the target channel"
+        return Text("error.slack.archived", said)
     if error in _TOKEN_ERRORS:
-        return (
-            f"Slack rejected the bot token ({error}) posting to {channel}: check SLACK_BOT_TOKEN "
-            "(a bot token, xoxb-…) and reinstall the app to the workspace"
-        )
+        return Text("error.slack.token_refused", said)
     if error == "missing_scope":
-        needed = data.get("needed") or "chat:write"
-        return (
-            f"the Slack bot token lacks the {needed} scope (posting to {channel}): add it under "
-            "OAuth & Permissions and reinstall the app"
+        return Text(
+            "error.slack.missing_scope", {**said, "scope": data.get("needed") or "chat:write"}
         )
     if error.startswith("restricted_action") or error == "ekm_access_denied":
-        return (
-            f"posting to Slack channel {channel} is restricted ({error}): ask a workspace admin "
-            "to let the bot post there"
-        )
+        return Text("error.slack.restricted", said)
     if error == "thread_not_found":
-        return (
-            f"the first message of this post in {channel} was deleted, so its thread is gone: "
-            "post again with --force"
-        )
+        return Text("error.slack.thread_gone", said)
     if error in _BAD_MESSAGE:
         details = "; ".join(str(e) for e in (data.get("errors") or [])[:3])
-        return (
-            f"Slack refused a message for {channel} ({error}{': ' + details if details else ''}); "
-            "this is a bot bug, please report it"
-        )
-    return f"Slack refused to post in {channel} ({error})"
+        if details:
+            return Text("error.slack.invalid.details", {**said, "details": details})
+        return Text("error.slack.invalid", said)
+    return Text("error.slack.refused", said)
 
 
 class SlackPoster:
@@ -226,21 +211,21 @@ class SlackPoster:
             data = exc.response.data if isinstance(exc.response.data, dict) else {}
             status = exc.response.status_code
             error = str(data.get("error") or f"HTTP {status}")
+            where = {"method": method, "channel": channel}
             if status == 429:
-                raise SlackUnavailable(
-                    f"Slack kept rate limiting {method} in {channel}; try again later"
-                ) from None
+                raise SlackUnavailable(Text("error.slack.rate_limited", where)) from None
             if status < 500 and error not in TRANSIENT_ERRORS:
                 raise SlackPostError(
                     explain(error, channel, data), error=error, channel=channel
                 ) from None
             raise SlackUnavailable(
-                f"Slack is unavailable ({error}) for {method} in {channel}; try again in a minute"
+                Text("error.slack.unavailable", {"reason": error, **where})
             ) from None
         except (aiohttp.ClientError, TimeoutError, OSError, SlackRequestError) as exc:
             reason = f"{type(exc).__name__}: {exc}".rstrip(": ")
+            where = {"method": method, "channel": channel}
             raise SlackUnavailable(
-                f"Slack is unavailable ({reason}) for {method} in {channel}; try again in a minute"
+                Text("error.slack.unavailable", {"reason": reason, **where})
             ) from None
         if paced:
             self._next_post[channel] = self.clock() + self.min_interval

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.core.errors import ConfigError
+from bot.core.messages import Text
 from bot.core.metrics import METRICS
 from bot.probes import Probe
 from bot.slack import NAME
@@ -97,10 +98,7 @@ def socket_mode(services: App) -> SlackSocketMode:
     """The Socket Mode connection of `services`' own Slack bot (not yet connected)."""
     token = services.env.slack_app_token
     if token is None or not token.get_secret_value():
-        raise ConfigError(
-            "slack.mode is 'socket' but SLACK_APP_TOKEN is not set: create an app-level token "
-            "with the connections:write scope (docs/slack.md), or set slack.mode = 'http'"
-        )
+        raise ConfigError(Text("error.slack.no_app_token"))
     return SlackSocketMode(build_slack_bot(services), token.get_secret_value())
 
 

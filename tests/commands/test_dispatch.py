@@ -1,4 +1,5 @@
-"""`dispatch` / `cached_reply`: answers, errors as one clear line, never a traceback."""
+"""`dispatch` / `cached_reply`: answers, errors as one clear line, never a traceback; on the
+real backend, a throwaway store and the fake GitHub."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ import logging
 
 import pytest
 
+import bot.cards
 from bot.commands import (
     NOT_AVAILABLE,
     USAGE,
@@ -17,44 +19,41 @@ from bot.commands import (
     progress_text,
     quick_reply,
 )
-from bot.core.errors import GitHubAuthError, GitHubUnavailable, RateLimitExhausted
-from tests.commands.fakes import REPO, FakeBackend, FakeSubscriptions, context, make_pr
+from tests.commands.fakes import REPO, bench_context, make_pr
+from tests.fakes.backend import Bench
 
 
-async def test_pr_card_from_cache_without_network() -> None:
-    backend = FakeBackend()
-    backend.add(make_pr(42121), cached=True)
-    reply = await cached_reply(parse("pr 42121"), context(backend))
+async def test_pr_card_from_cache_without_network(bench: Bench) -> None:
+    await bench.add(make_pr(42121), cached=True)
+    reply = await cached_reply(parse("pr 42121"), bench_context(bench))
     assert reply is not None and reply.ok and reply.ephemeral and not reply.post_to_channel
     assert reply.document is not None and reply.document.title.startswith("#42121 ")
-    assert backend.fetches == []
+    assert bench.github.requests() == []
 
 
-async def test_uncached_pr_needs_dispatch_which_fetches() -> None:
-    backend = FakeBackend()
-    backend.add(make_pr(42121), cached=False)
-    ctx = context(backend)
+async def test_uncached_pr_needs_dispatch_which_fetches(bench: Bench) -> None:
+    await bench.add(make_pr(42121), cached=False)
+    ctx = bench_context(bench)
     assert await cached_reply(parse("pr 42121"), ctx) is None
-    assert backend.fetches == []
+    assert bench.github.requests() == []
     reply = await dispatch(parse("pr 42121"), ctx)
     assert reply.ok and reply.document is not None
-    assert backend.fetches == [(REPO, 42121)]
-    # Now cached: the next ask is answered in the acknowledgement.
+    assert bench.fetches() == [(REPO, 42121)]
+    # Now stored: the next ask is answered in the acknowledgement.
     assert await cached_reply(parse("pr 42121"), ctx) is not None
 
 
-async def test_pr_url_of_watched_repo_uses_configured_spelling() -> None:
-    backend = FakeBackend()
-    backend.add(make_pr(5), cached=False)
+async def test_pr_url_of_watched_repo_uses_configured_spelling(bench: Bench) -> None:
+    await bench.add(make_pr(5), cached=False)
     reply = await dispatch(
-        parse("pr https://github.com/VLLM-Project/vLLM/pull/5"), context(backend)
+        parse("pr https://github.com/VLLM-Project/vLLM/pull/5"), bench_context(bench)
     )
     assert reply.ok
-    assert backend.fetches == [(REPO, 5)]
+    assert bench.fetches() == [(REPO, 5)]
 
 
-async def test_pr_not_found_on_github() -> None:
-    reply = await dispatch(parse("pr 99999999"), context(FakeBackend()))
+async def test_pr_not_found_on_github(bench: Bench) -> None:
+    reply = await dispatch(parse("pr 99999999"), bench_context(bench))
     assert not reply.ok
     assert reply.text.splitlines() == [
         f"no pull request #99999999 in {REPO} (GitHub has none with that number)",
@@ -62,47 +61,53 @@ async def test_pr_not_found_on_github() -> None:
     ]
 
 
-async def test_pr_of_unwatched_repo_is_refused_before_any_lookup() -> None:
-    backend = FakeBackend()
+async def test_pr_of_unwatched_repo_is_refused_before_any_lookup(bench: Bench) -> None:
     command = parse("pr https://github.com/foo/bar/pull/1")
     for reply in (
-        await cached_reply(command, context(backend)),
-        await dispatch(command, context(backend)),
+        await cached_reply(command, bench_context(bench)),
+        await dispatch(command, bench_context(bench)),
     ):
         assert reply is not None and not reply.ok
         assert reply.text.startswith(f"foo/bar is not watched by this bot (it follows {REPO})")
-    assert backend.fetches == []
+    assert bench.github.requests() == []
 
 
-@pytest.mark.parametrize(
-    ("error", "expected"),
-    [
-        (
-            GitHubUnavailable("502 Bad Gateway after 5 attempts"),
-            "GitHub is unavailable, try again in a minute (502 Bad Gateway after 5 attempts)",
-        ),
-        (
-            RateLimitExhausted("primary rate limit", reset_at=1_780_000_000),
-            "GitHub's rate limit is used up, try again after 20:26 UTC (primary rate limit)",
-        ),
-        (
-            GitHubAuthError("401 Bad credentials"),
-            "GitHub rejected the bot's token (401 Bad credentials); an admin needs to check "
-            "GITHUB_TOKEN",
-        ),
-    ],
-)
-async def test_github_trouble_is_one_line_with_the_reason(error: Exception, expected: str) -> None:
-    backend = FakeBackend(fetch_error=error)
-    reply = await dispatch(parse("pr 1"), context(backend))
+async def test_github_down_is_one_line_with_the_reason(bench: Bench) -> None:
+    bench.github.inject(status=502, message="Bad Gateway")
+    reply = await dispatch(parse("pr 1"), bench_context(bench))
     assert not reply.ok
-    assert reply.text == expected
+    assert reply.text == (
+        "GitHub is unavailable, try again in a minute "
+        "(GitHub unavailable after 1 attempts: GitHub answered 502 Bad Gateway)"
+    )
 
 
-async def test_unexpected_error_is_an_apology_and_logged(caplog: pytest.LogCaptureFixture) -> None:
-    backend = FakeBackend(card_error=KeyError("secret internals"))
-    backend.add(make_pr(3), cached=True)
-    ctx = context(backend)
+async def test_github_rate_limit_is_one_line_with_the_reset(bench: Bench) -> None:
+    bench.github.budgets["graphql"].remaining = 0
+    reply = await dispatch(parse("pr 1"), bench_context(bench))
+    assert not reply.ok
+    assert reply.text.startswith("GitHub's rate limit is used up, try again after ")
+    assert "(GitHub graphql rate limit exhausted (0 of 5000 requests left)" in reply.text
+
+
+async def test_a_rejected_token_is_one_line_for_an_admin(bench: Bench) -> None:
+    bench.github.token = "ghp_another_token"  # the bot's token is no longer GitHub's
+    reply = await dispatch(parse("pr 1"), bench_context(bench))
+    assert not reply.ok
+    assert reply.text.startswith("GitHub rejected the bot's token (GitHub rejected the token")
+    assert reply.text.endswith("; an admin needs to check GITHUB_TOKEN")
+
+
+async def test_unexpected_error_is_an_apology_and_logged(
+    bench: Bench, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def broken_card(*args: object) -> None:
+        raise KeyError("secret internals")
+
+    # A bug in rendering the card: nothing a store or GitHub can be made to do.
+    monkeypatch.setattr(bot.cards, "pr_card", broken_card)
+    await bench.add(make_pr(3), cached=True)
+    ctx = bench_context(bench)
     with caplog.at_level(logging.DEBUG, logger="bot.commands"):
         # The ack path gives up quietly so the slow path can try again.
         assert await cached_reply(parse("pr 3"), ctx) is None
@@ -116,80 +121,88 @@ async def test_unexpected_error_is_an_apology_and_logged(caplog: pytest.LogCaptu
     assert logged[0].exc_info is not None  # the traceback goes to the log only
 
 
-async def test_digest_week_is_validated_fast_and_built_on_dispatch() -> None:
-    backend = FakeBackend()
-    ctx = context(backend)
+async def test_digest_week_is_validated_fast_and_built_on_dispatch(bench: Bench) -> None:
+    await bench.add(make_pr(42121), cached=False)
+    ctx = bench_context(bench)
     assert await cached_reply(parse("digest 2026-W23"), ctx) is None
+    assert bench.github.requests() == []
     reply = await dispatch(parse("digest 2026-W23"), ctx)
     assert reply.ok and reply.ephemeral and not reply.post_to_channel
-    assert backend.digests == [(REPO, "2026-W23", "en")]
+    assert reply.document is not None
+    assert (reply.document.meta["repo"], reply.document.meta["week"]) == (REPO, "2026-W23")
+    assert "#42121" in reply.document.fallback + str(reply.document.sections)
     reply = await dispatch(parse("digest last post"), ctx)
     assert reply.post_to_channel and not reply.ephemeral
     assert reply.text == "posting the 2026-W23 digest in this channel"
 
 
-async def test_future_week_answered_in_the_ack() -> None:
-    reply = await cached_reply(parse("digest 2027-W01"), context())
+async def test_future_week_answered_in_the_ack(bench: Bench) -> None:
+    reply = await cached_reply(parse("digest 2027-W01"), bench_context(bench))
     assert reply is not None and not reply.ok
     assert "2027-W01 is in the future" in reply.text
     assert reply.text.endswith("usage: " + USAGE["digest"])
 
 
-async def test_help_and_modules_are_immediate() -> None:
-    ctx = context()
+async def test_help_and_modules_are_immediate(bench: Bench) -> None:
+    ctx = bench_context(bench)
     help_reply = await cached_reply(parse("help"), ctx)
     assert help_reply is not None and "/vllm subscribe <module...>" in help_reply.text
     modules = await cached_reply(parse("modules"), ctx)
     assert modules is not None and modules.document is not None
     assert "spec-decode" in modules.text
+    assert bench.github.requests() == []
 
 
-async def test_subscriptions_without_a_service() -> None:
+async def test_subscriptions_without_a_service(bench: Bench) -> None:
     for text in ("subscriptions", "subscribe moe", "unsubscribe all"):
-        reply = await cached_reply(parse(text), context())
+        reply = await cached_reply(parse(text), bench_context(bench))
         assert reply is not None and reply.text == NOT_AVAILABLE
 
 
-async def test_subscription_round_trip_with_names_and_ids() -> None:
-    subs = FakeSubscriptions()
-    ctx = context(subscriptions=subs)
+async def test_subscription_round_trip_with_names_and_ids(bench: Bench) -> None:
+    ctx = bench_context(bench, subscriptions=True)
     reply = await dispatch(parse('subscribe "Mixture of Experts" rocm min:7 -label:ci'), ctx)
     assert reply.ok and not reply.ephemeral
     assert reply.text == "subscribed this channel: #1: moe, rocm  -label:ci min:7"
     listing = await dispatch(parse("subscriptions"), ctx)
     assert listing.text == "1 subscription in this channel:\n• #1: moe, rocm  -label:ci min:7"
     # Another channel sees nothing.
-    other = await dispatch(parse("subscriptions"), context(subscriptions=subs, channel="C2"))
+    other = await dispatch(
+        parse("subscriptions"), bench_context(bench, subscriptions=True, channel="C2")
+    )
     assert other.text.startswith("this channel has no subscriptions")
     removed = await dispatch(parse("unsubscribe 推测解码"), ctx)
     assert not removed.ok and removed.text.startswith(
         "this channel has no subscription to spec-decode"
     )
-    removed = await dispatch(parse("unsubscribe moe"), ctx)
+    # A module of a two-module subscription narrows it; it is not a removal.
+    narrowed = await dispatch(parse("unsubscribe moe"), ctx)
+    assert narrowed.text == "subscription #1 no longer includes moe; it still follows rocm"
+    removed = await dispatch(parse("unsubscribe all"), ctx)
     assert removed.text == "removed 1 subscription from this channel"
 
 
-async def test_unknown_module_gets_a_suggestion() -> None:
-    reply = await dispatch(parse("subscribe atention"), context(subscriptions=FakeSubscriptions()))
+async def test_unknown_module_gets_a_suggestion(bench: Bench) -> None:
+    ctx = bench_context(bench, subscriptions=True)
+    reply = await dispatch(parse("subscribe atention"), ctx)
     assert reply.text.splitlines()[0] == (
         "unknown module 'atention'; did you mean 'attention'? (/vllm modules lists them)"
     )
-    reply = await dispatch(parse("unsubscribe kvcahce"), context(subscriptions=FakeSubscriptions()))
+    reply = await dispatch(parse("unsubscribe kvcahce"), ctx)
     assert "did you mean 'kv-cache'?" in reply.text
 
 
-async def test_module_words_are_read_as_the_cli_reads_them() -> None:
+async def test_module_words_are_read_as_the_cli_reads_them(bench: Bench) -> None:
     # One resolver for `vllm-bot digest --module` and the chat: case, spaces, dashes and
     # underscores do not matter.
-    subscriptions = FakeSubscriptions()
-    ctx = context(subscriptions=subscriptions)
-    reply = await dispatch(parse("subscribe kv_cache"), ctx)
+    reply = await dispatch(parse("subscribe kv_cache"), bench_context(bench, subscriptions=True))
     assert reply.ok, reply.text
-    assert [s.modules for _, _, s in subscriptions.items] == [("kv-cache",)]
+    stored = await bench.app.subscriptions.list(platform="slack", channel="C1")
+    assert [s.modules for s in stored] == [("kv-cache",)]
 
 
-async def test_quick_reply_and_handle() -> None:
-    ctx = context()
+async def test_quick_reply_and_handle(bench: Bench) -> None:
+    ctx = bench_context(bench)
     command, reply = await quick_reply("pr abc", ctx)
     assert command is None and reply is not None and not reply.ok
     command, reply = await quick_reply("pr 12", ctx)
@@ -198,29 +211,27 @@ async def test_quick_reply_and_handle() -> None:
     assert (await handle("subscibe moe", ctx)).text.startswith("unknown command 'subscibe'")
 
 
-async def test_exit_codes_tell_bad_input_from_failures() -> None:
-    backend = FakeBackend()
-    backend.fetch_error = GitHubUnavailable("cannot reach api.github.com")
-    failed = await dispatch(parse("pr 42121"), context(backend))
+async def test_exit_codes_tell_bad_input_from_failures(bench: Bench) -> None:
+    bench.github.inject(status=503, times=float("inf"))
+    failed = await dispatch(parse("pr 42121"), bench_context(bench))
     assert (failed.ok, failed.exit_code) == (False, 1)
-    bad = await handle("pr abc", context(FakeBackend()))
+    bad = await handle("pr abc", bench_context(bench))
     assert (bad.ok, bad.exit_code) == (False, 2)
-    fine = await handle("help", context(FakeBackend()))
+    fine = await handle("help", bench_context(bench))
     assert fine.exit_code == 0
 
 
-async def test_subscriptions_need_a_chat_channel() -> None:
-    subs = FakeSubscriptions()
-    reply = await handle("subscribe rocm", context(platform="cli", subscriptions=subs))
+async def test_subscriptions_need_a_chat_channel(bench: Bench) -> None:
+    reply = await handle("subscribe rocm", bench_context(bench, platform="cli", subscriptions=True))
     assert reply.exit_code == 2 and "--channel slack:" in reply.text
-    assert subs.items == []
+    assert await bench.app.subscriptions.list(platform="cli", channel="C1") == []
 
 
-async def test_module_names_may_span_words() -> None:
-    subs = FakeSubscriptions()
-    ctx = context(subscriptions=subs)
+async def test_module_names_may_span_words(bench: Bench) -> None:
+    ctx = bench_context(bench, subscriptions=True)
     names = {m.id: m.name_en for m in await ctx.backend.modules(ctx.default_repo)}
     multi = next((i, n) for i, n in names.items() if len(n.split()) > 1 and i != "rocm")
     reply = await handle(f"subscribe {multi[1]} rocm", ctx)
     assert reply.ok, reply.text
-    assert subs.items[-1][2].modules == (multi[0], "rocm")
+    stored = await bench.app.subscriptions.list(platform="slack", channel="C1")
+    assert stored[-1].modules == (multi[0], "rocm")

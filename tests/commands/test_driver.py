@@ -4,12 +4,21 @@ the answer is ready, else acknowledge then follow up; the new commands; replies 
 from __future__ import annotations
 
 import asyncio
-from dataclasses import dataclass, field
+import re
+from dataclasses import dataclass, field, replace
+from importlib import metadata
+from pathlib import Path
 
+from bot.analysis.cache import ANALYSIS_VERSION
+from bot.app import App
 from bot.commands import Command, Reply, SubscriptionFilters
 from bot.commands.cli_adapter import TerminalSurface
+from bot.commands.context import Backend, Context
 from bot.commands.driver import drive
-from tests.commands.fakes import REPO, FakeBackend, FakeSubscriptions, context, make_pr
+from bot.core.config import Config, Environment, RepoConfig
+from bot.store import Store
+from tests.commands.fakes import REPO, bench_context, make_pr
+from tests.fakes.backend import Bench
 
 
 @dataclass
@@ -33,37 +42,36 @@ class Recorder:
         return reply
 
 
-async def test_cached_answer_goes_in_the_ack() -> None:
-    backend = FakeBackend()
-    backend.add(make_pr(42121), cached=True)
+async def test_cached_answer_goes_in_the_ack(bench: Bench) -> None:
+    await bench.add(make_pr(42121), cached=True)
     surface = Recorder()
-    reply = await drive("pr 42121", context(backend), surface)
+    reply = await drive("pr 42121", bench_context(bench), surface)
     assert reply.ok and [c[0] for c in surface.calls] == ["respond"]
-    assert backend.fetches == []
+    assert bench.github.requests() == []
 
 
-async def test_slow_answer_is_acknowledged_then_followed_up() -> None:
-    backend = FakeBackend()
-    backend.add(make_pr(42121), cached=False)
+async def test_slow_answer_is_acknowledged_then_followed_up(bench: Bench) -> None:
+    await bench.add(make_pr(42121), cached=False)
     surface = Recorder()
-    await drive("pr 42121", context(backend), surface)
+    await drive("pr 42121", bench_context(bench), surface)
     assert surface.calls[0] == ("acknowledge", "looking up #42121…", False)
     assert surface.calls[1][0] == "follow_up" and surface.calls[1][2]
-    assert backend.fetches == [(REPO, 42121)]
+    assert bench.fetches() == [(REPO, 42121)]
 
 
-async def test_a_local_answer_that_takes_too_long_is_answered_later() -> None:
+async def test_a_local_answer_that_takes_too_long_is_answered_later(bench: Bench) -> None:
     gate = asyncio.Event()
 
-    class SlowStore(FakeBackend):
+    # The one stub left: a local answer held for as long as the test likes (the real
+    # store and rule set answer `modules` in milliseconds).
+    class SlowModules(Backend):
         async def modules(self, repo: str):  # type: ignore[no-untyped-def]
             await gate.wait()
             return await super().modules(repo)
 
+    ctx = replace(bench_context(bench), backend=SlowModules(bench.app))
     surface = Recorder()
-    running = asyncio.create_task(
-        drive("modules", context(SlowStore()), surface, quick_timeout=0.01)
-    )
+    running = asyncio.create_task(drive("modules", ctx, surface, quick_timeout=0.01))
     await surface.acknowledged.wait()
     assert surface.calls[0][0] == "acknowledge"
     gate.set()
@@ -71,9 +79,9 @@ async def test_a_local_answer_that_takes_too_long_is_answered_later() -> None:
     assert reply.ok and surface.calls[1][0] == "follow_up"
 
 
-async def test_public_answers_are_acknowledged_publicly() -> None:
+async def test_public_answers_are_acknowledged_publicly(bench: Bench) -> None:
     surface = Recorder()
-    await drive("digest 2026-W23 post", context(), surface)
+    await drive("digest 2026-W23 post", bench_context(bench), surface)
     assert surface.calls[0] == (
         "acknowledge",
         "building the 2026-W23 digest to post it in this channel…",
@@ -81,29 +89,29 @@ async def test_public_answers_are_acknowledged_publicly() -> None:
     )
 
 
-async def test_bad_input_is_answered_in_the_ack_with_exit_2() -> None:
+async def test_bad_input_is_answered_in_the_ack_with_exit_2(bench: Bench) -> None:
     surface = Recorder()
-    reply = await drive("pr abc", context(), surface)
+    reply = await drive("pr abc", bench_context(bench), surface)
     assert reply.exit_code == 2 and surface.calls[0][0] == "respond"
 
 
-async def test_terminal_prints_both_paths() -> None:
-    backend = FakeBackend()
-    backend.add(make_pr(1), cached=True)
-    backend.add(make_pr(2), cached=False)
+async def test_terminal_prints_both_paths(bench: Bench) -> None:
+    await bench.add(make_pr(1), cached=True)
+    await bench.add(make_pr(2), cached=False)
     progress: list[str] = []
     for number in (1, 2):
         surface = TerminalSurface("en", progress.append)
-        reply = await drive(f"pr {number}", context(backend, platform="cli"), surface)
+        reply = await drive(f"pr {number}", bench_context(bench, platform="cli"), surface)
         assert reply.exit_code == 0
         [printed] = surface.output
         assert f"#{number} " in printed
     assert progress == ["looking up #2…"]  # only the slow one showed progress
 
 
-async def test_terminal_digest_post_says_it_only_prints() -> None:
+async def test_terminal_digest_post_says_it_only_prints(bench: Bench) -> None:
     surface = TerminalSurface("zh")
-    await drive("digest 2026-W23 post", context(platform="cli", language="zh"), surface)
+    ctx = bench_context(bench, platform="cli", language="zh")
+    await drive("digest 2026-W23 post", ctx, surface)
     assert surface.output[0].endswith(
         "（未发布：`vllm-bot chat` 只打印输出；请用 `vllm-bot digest --post`）"
     )
@@ -112,60 +120,75 @@ async def test_terminal_digest_post_says_it_only_prints() -> None:
 # ---------------------------------------------------------------------------- new commands
 
 
-async def test_module_digest_passes_the_resolved_modules() -> None:
-    backend = FakeBackend()
-    reply = await drive('digest ROCm "Mixture of Experts" 2026-W23', context(backend), Recorder())
-    assert reply.ok
-    assert backend.digests == [(REPO, "2026-W23", "en")]
-    assert backend.digest_modules == [("rocm", "moe")]
+async def test_module_digest_passes_the_resolved_modules(bench: Bench) -> None:
+    rocm = make_pr(31000, title="[ROCm] Enable AITER fused MoE on MI300")
+    await bench.add(rocm, cached=False)
+    await bench.add(make_pr(31001, title="[Docs] Fix a typo in the quickstart"), cached=False)
+    ctx = bench_context(bench)
+    reply = await drive('digest ROCm "Mixture of Experts" 2026-W23', ctx, Recorder())
+    assert reply.ok and reply.document is not None
+    assert reply.document.meta["week"] == "2026-W23"
+    shown = str(reply.document.sections)
+    assert "31000" in shown and "31001" not in shown  # only the modules' PRs
 
 
-async def test_unknown_module_in_a_digest_is_refused_in_the_ack() -> None:
-    backend = FakeBackend()
+async def test_unknown_module_in_a_digest_is_refused_in_the_ack(bench: Bench) -> None:
     surface = Recorder()
-    reply = await drive("digest atention", context(backend), surface)
+    reply = await drive("digest atention", bench_context(bench), surface)
     assert reply.exit_code == 2 and surface.calls[0][0] == "respond"
     assert reply.text.startswith("unknown module 'atention'; did you mean 'attention'?")
-    assert backend.digests == []
+    assert bench.github.requests() == []
 
 
-async def test_org_digest_without_an_organisation_is_one_clear_line() -> None:
-    reply = await drive("digest org", context(), Recorder())
+async def test_org_digest_without_an_organisation_is_one_clear_line(bench: Bench) -> None:
+    reply = await drive("digest org", bench_context(bench), Recorder())
     assert reply.exit_code == 2
     assert reply.text.startswith("no organisation configured: add one to a [[digest.targets]]")
-    backend = FakeBackend(org="vllm-project")
-    reply = await drive("digest org 2026-W23", context(backend), Recorder())
-    assert reply.ok and backend.org_digests == [("vllm-project", "2026-W23", "en")]
+    assert bench.github.requests() == []
 
 
-async def test_weekly_subscription_is_listed_as_weekly() -> None:
-    subs = FakeSubscriptions()
-    ctx = context(subscriptions=subs)
+async def test_weekly_subscription_is_listed_as_weekly(bench: Bench) -> None:
+    ctx = bench_context(bench, subscriptions=True)
     reply = await drive("subscribe rocm weekly", ctx, Recorder())
     assert reply.ok and reply.public
     assert reply.text == "subscribed this channel to a weekly module digest: #1: rocm"
-    assert subs.items[0][2].weekly
+    [stored] = await bench.app.subscriptions.list(platform="slack", channel="C1")
+    assert stored.weekly
     listing = await drive("subscriptions", ctx, Recorder())
     assert listing.text == "1 subscription in this channel:\n• #1: rocm (weekly digest)"
 
 
-async def test_version_shows_what_is_known_and_unknown_as_unknown() -> None:
-    from bot.usecases.info import VersionInfo
+async def test_version_shows_what_is_known(bench: Bench) -> None:
+    reply = await drive("version", bench_context(bench), Recorder())
+    assert re.fullmatch(
+        rf"vllm-bot {re.escape(metadata.version('vllm-bot'))} · rule set vllm "
+        rf"{ANALYSIS_VERSION}:[0-9a-f]{{8}} · store schema \d{{4}}",
+        reply.text,
+    ), reply.text
 
-    reply = await drive("version", context(), Recorder())
-    assert reply.text == "vllm-bot 0.1.0 · rule set vllm 3:abc123 · store schema 0004"
-    backend = FakeBackend(version_info=VersionInfo("0.1.0", None, None))
-    reply = await drive("version", context(backend, language="zh"), Recorder())
-    assert reply.text == "`vllm-bot` 0.1.0 · 规则集 未知 · 存储结构版本 未知"
+
+async def test_version_shows_what_is_unknown_as_unknown(tmp_path: Path) -> None:
+    # A store never migrated (no schema) and a rule set built from the repository's files
+    # with GitHub out of reach: neither can be told.
+    store = await Store.open(f"sqlite+aiosqlite:///{tmp_path / 'empty.db'}", migrate=False)
+    config = Config(repos=[RepoConfig(name="someone/else", modules="auto")])
+    app = App(config=config, env=Environment(github_api_url="http://127.0.0.1:9"), store=store)
+    ctx = Context(platform="slack", config=config, backend=Backend(app), language="zh")
+    try:
+        reply = await drive("version", ctx, Recorder())
+    finally:
+        await store.close()
+    assert reply.text == (
+        f"`vllm-bot` {metadata.version('vllm-bot')} · 规则集 未知 · 存储结构版本 未知"
+    )
 
 
 # ---------------------------------------------------------------------------- language
 
 
-async def test_a_subscriptions_language_is_its_alerts_not_the_channels() -> None:
-    subs = FakeSubscriptions()
-    ctx = context(subscriptions=subs)
-    await subs.subscribe(
+async def test_a_subscriptions_language_is_its_alerts_not_the_channels(bench: Bench) -> None:
+    ctx = bench_context(bench, subscriptions=True)
+    await bench.app.subscriptions.subscribe(
         platform="slack",
         channel="C1",
         user="U1",
@@ -180,9 +203,9 @@ async def test_a_subscriptions_language_is_its_alerts_not_the_channels() -> None
     assert bad.text.splitlines()[-1].startswith("usage: /vllm pr")
 
 
-async def test_replies_follow_the_channel_language() -> None:
+async def test_replies_follow_the_channel_language(bench: Bench) -> None:
     # The channel's language (its digest target's) is what replies are written in.
-    ctx = context(subscriptions=FakeSubscriptions(), language="zh")
+    ctx = bench_context(bench, subscriptions=True, language="zh")
     bad = await drive("pr abc", ctx, Recorder())
     assert bad.text.splitlines() == [
         "不是 PR 编号：'abc'；应为数字，例如 42121",

@@ -11,6 +11,7 @@ from discord.http import HTTPClient
 
 from bot.discord.endpoints import DiscordEndpoints, override_endpoints
 from bot.store import Store
+from tests.fakes.backend import bench, github_server, migrated_store
 from tests.fakes.discord import FakeDiscord
 
 
@@ -48,3 +49,6 @@ async def store(tmp_path: Path) -> AsyncIterator[Store]:
         yield opened
     finally:
         await opened.close()
+
+
+__all__ = ["bench", "github_server", "migrated_store"]

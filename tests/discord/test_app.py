@@ -4,8 +4,10 @@ through discord.py's real response calls into the fake Discord."""
 from __future__ import annotations
 
 import asyncio
+import re
 from collections.abc import AsyncIterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from importlib import metadata
 from typing import Any
 
 import pytest
@@ -13,25 +15,22 @@ import yarl
 from discord.gateway import DiscordWebSocket
 from discord.http import HTTPClient
 
+from bot.alerts.subscriptions import SubscriptionService
+from bot.analysis.cache import ANALYSIS_VERSION
 from bot.commands import COMMANDS, Context, help_text
-from bot.core.config import Config, DiscordConfig, RepoConfig
-from bot.core.errors import GitHubUnavailable
+from bot.core.config import Config, DiscordConfig, GitHubConfig, RepoConfig
+from bot.core.document import Document
 from bot.core.i18n import message
 from bot.core.tasks import Admission
+from bot.core.weeks import parse_week
 from bot.discord.app import CommandHandler, VllmDiscordBot
 from bot.discord.endpoints import DiscordEndpoints
 from bot.discord.platform import DiscordPlatform
-from bot.store import Store
 from bot.store.ledger import Outcome, Owner
+from bot.usecases.digest import DigestScope
 from formatters.discord import render_discord
-from tests.commands.fakes import (
-    NOW,
-    REPO,
-    FakeBackend,
-    FakeSubscriptions,
-    digest_document,
-    make_pr,
-)
+from tests.commands.fakes import NOW, REPO, bench_context, make_pr
+from tests.fakes.backend import Bench, seed_week
 from tests.fakes.discord import EPHEMERAL, FakeDiscord, FakeInteraction
 
 EDIT_ORIGINAL = "PATCH /webhooks/{webhook_id}/{token}/messages/{message_id}"
@@ -43,9 +42,12 @@ FOLLOWUP = "POST /webhooks/{webhook_id}/{token}"
 class Harness:
     fake: FakeDiscord
     client: VllmDiscordBot
-    backend: FakeBackend
-    subscriptions: FakeSubscriptions
+    bench: Bench
     channel: int
+
+    @property
+    def subscriptions(self) -> SubscriptionService:
+        return self.bench.app.subscriptions
 
     def invoke(
         self, subcommand: str, autocomplete: bool = False, **options: Any
@@ -104,30 +106,26 @@ def make_config(guild_ids: list[int]) -> Config:
     return Config(
         repos=[RepoConfig(name=REPO), RepoConfig(name="vllm-project/production-stack")],
         discord=DiscordConfig(guild_ids=guild_ids),
+        github=GitHubConfig(max_retries=0),
     )
 
 
 async def start_bot(
     fake: FakeDiscord,
     endpoints: DiscordEndpoints,
-    store: Store,
+    bench: Bench,
     guild_ids: list[int],
     language: str | None = None,
 ) -> Harness:
-    backend, subscriptions = FakeBackend(), FakeSubscriptions()
     config = make_config(guild_ids)
+    bench.app.config = config  # the running bot's own settings
+    base = replace(
+        bench_context(bench, platform="discord", subscriptions=True, language=language),
+        config=config,
+    )
 
     def context(channel: str | None, user: str | None) -> Context:
-        return Context(
-            platform="discord",
-            config=config,
-            backend=backend,
-            channel=channel,
-            user=user,
-            subscriptions=subscriptions,
-            language=language,
-            now=lambda: NOW,
-        )
+        return replace(base, channel=channel, user=user)
 
     async def rest() -> HTTPClient:
         # `digest … post` through the test client's own REST connection (logged in below).
@@ -136,19 +134,19 @@ async def start_bot(
     handler = CommandHandler(
         config=config,
         context_factory=context,
-        store=store.deliveries,
+        store=bench.store.deliveries,
         platform=DiscordPlatform(config, rest),
     )
     client = VllmDiscordBot(handler=handler, endpoints=endpoints, guild_ids=guild_ids)
     await client.login(fake.token)  # runs setup_hook: gateway lookup and command sync
-    return Harness(fake, client, backend, subscriptions, fake.add_channel().id)
+    return Harness(fake, client, bench, fake.add_channel().id)
 
 
 @pytest.fixture
 async def bot(
-    fake: FakeDiscord, endpoints: DiscordEndpoints, store: Store
+    fake: FakeDiscord, endpoints: DiscordEndpoints, bench: Bench
 ) -> AsyncIterator[Harness]:
-    harness = await start_bot(fake, endpoints, store, [fake.guild_id])
+    harness = await start_bot(fake, endpoints, bench, [fake.guild_id])
     try:
         yield harness
     finally:
@@ -205,9 +203,9 @@ async def test_login_syncs_commands_to_guilds_and_finds_the_gateway(
 
 
 async def test_without_guilds_commands_sync_globally(
-    fake: FakeDiscord, endpoints: DiscordEndpoints, store: Store
+    fake: FakeDiscord, endpoints: DiscordEndpoints, bench: Bench
 ) -> None:
-    harness = await start_bot(fake, endpoints, store, [])
+    harness = await start_bot(fake, endpoints, bench, [])
     try:
         assert [c["name"] for c in fake.commands[None]] == ["vllm"]
         assert fake.guild_id not in fake.commands
@@ -219,7 +217,7 @@ async def test_without_guilds_commands_sync_globally(
 
 
 async def test_cached_pr_is_deferred_at_once_then_answered(bot: Harness) -> None:
-    bot.backend.add(make_pr(42121), cached=True)
+    await bot.bench.add(make_pr(42121), cached=True)
     interaction = bot.invoke("pr", number=42121)
 
     # Deferred before the store is read: the 3-second window never waits on the database.
@@ -227,31 +225,32 @@ async def test_cached_pr_is_deferred_at_once_then_answered(bot: Harness) -> None
     answer = await bot.answer(interaction)
     assert answer["flags"] & EPHEMERAL
     assert "42121" in answer["embeds"][0]["title"]
-    assert bot.backend.fetches == []
+    assert bot.bench.github.requests() == []
 
 
 async def test_a_full_queue_answers_busy_in_the_first_response(bot: Harness) -> None:
-    bot.backend.gate = asyncio.Event()  # GitHub is slow: the one worker stays busy
+    github = bot.bench.github.hold()  # GitHub is slow: the one worker stays busy
     bot.client.handler.admission = Admission(1, 0)
     first = bot.invoke("pr", number=1)
     assert (await bot.first_response(first))["type"] == 5
     body = await bot.first_response(bot.invoke("pr", number=2))
     assert body["type"] == 4 and body["data"]["flags"] & EPHEMERAL
     assert body["data"]["content"] == "vllm-bot is busy right now; try again in a few seconds"
-    bot.backend.gate.set()
+    github.release()
     await bot.answer(first)
 
 
 async def test_uncached_pr_is_deferred_then_the_original_response_edited(bot: Harness) -> None:
-    bot.backend.add(make_pr(42121), cached=False)
-    bot.backend.gate = asyncio.Event()  # GitHub is slow: the fetch waits for the test
+    await bot.bench.add(make_pr(42121), cached=False)
+    github = bot.bench.github.hold()  # GitHub is slow: the fetch waits for the test
 
     interaction = bot.invoke("pr", number=42121)
     body = await bot.first_response(interaction)
 
     assert body == {"type": 5, "data": {"flags": EPHEMERAL}}
+    assert await asyncio.to_thread(github.reached.wait, 10)
     assert bot.fake.requests_to(EDIT_ORIGINAL) == []
-    bot.backend.gate.set()
+    github.release()
     await bot.fake.wait_for(lambda: bool(bot.fake.requests_to(EDIT_ORIGINAL)))
     (edit,) = bot.fake.requests_to(EDIT_ORIGINAL)
     assert edit.status == 200 and edit.path.endswith("/messages/@original")
@@ -269,7 +268,7 @@ async def test_pr_in_an_unwatched_repo_is_an_ephemeral_error(bot: Harness) -> No
 
 async def test_pr_in_another_watched_repo_uses_it(bot: Harness) -> None:
     other = "vllm-project/production-stack"
-    bot.backend.add(make_pr(7, repo=other), cached=True)
+    await bot.bench.add(make_pr(7, repo=other), cached=True)
 
     answer = await bot.answer(bot.invoke("pr", number=7, repo=other))
 
@@ -279,14 +278,21 @@ async def test_pr_in_another_watched_repo_uses_it(bot: Harness) -> None:
 # ---------------------------------------------------------------------------- /vllm digest
 
 
-async def test_digest_post_is_posted_in_the_channel_through_the_ledger(
-    bot: Harness, store: Store
-) -> None:
+async def week_digest(bench: Bench) -> Document:
+    """The 2026-W23 digest of a seeded week, as the bot builds it."""
+    seed_week(bench)
+    window = parse_week("2026-W23", bench.app.config.tz, now=NOW)
+    return await bench.backend.digest(DigestScope(REPO, ()), window, "en")
+
+
+async def test_digest_post_is_posted_in_the_channel_through_the_ledger(bot: Harness) -> None:
+    document = await week_digest(bot.bench)
+    payloads = render_discord(document)
+    assert len(payloads) > 1
     interaction = bot.invoke("digest", week="2026-W23", post=True)
     body = await bot.first_response(interaction)
     assert body == {"type": 5}  # public (no flags): the channel sees what is coming
 
-    payloads = render_discord(digest_document("2026-W23"))
     await bot.fake.wait_for(
         lambda: len(bot.fake.threads) == 1 and len(bot.fake.messages) > len(payloads)
     )
@@ -303,17 +309,14 @@ async def test_digest_post_is_posted_in_the_channel_through_the_ledger(
     assert "already posted" in again.followups[0].body["content"]
     assert again.followups[0].flags & EPHEMERAL
     assert len(bot.fake.channel_messages(thread.id)) == len(payloads) - 1
-    ledger = await store.deliveries.sent(
-        digest_document("2026-W23").id, "discord", str(bot.channel)
-    )
+    ledger = await bot.bench.store.deliveries.sent(document.id, "discord", str(bot.channel))
     assert sorted(ledger) == list(range(len(payloads)))
 
 
-async def test_digest_post_held_by_another_run_is_reported_incomplete(
-    bot: Harness, store: Store
-) -> None:
-    document = digest_document("2026-W23")
+async def test_digest_post_held_by_another_run_is_reported_incomplete(bot: Harness) -> None:
+    document = await week_digest(bot.bench)
     parts = len(render_discord(document))
+    store = bot.bench.store
     channel = str(bot.channel)
     # Another live run (on another host, lease not run out) is posting part 2.
     elsewhere = Owner("elsewhere", "another-host", 12345)
@@ -334,10 +337,7 @@ async def test_digest_post_held_by_another_run_is_reported_incomplete(
 
 
 async def test_failed_public_deferral_turns_into_a_private_error(bot: Harness) -> None:
-    async def github_down(*args: object, **kwargs: object) -> object:
-        raise GitHubUnavailable("GitHub answered 502 three times")
-
-    bot.backend.digest = github_down  # type: ignore[method-assign]
+    bot.bench.github.inject(status=502, times=float("inf"))  # GitHub is down
     interaction = bot.invoke("digest", post=True)
 
     body = await bot.first_response(interaction)
@@ -364,14 +364,15 @@ async def test_subscribe_goes_through_the_command_layer(bot: Harness) -> None:
         bot.invoke("subscribe", module="attention moe", filters="min:7 -label:ci")
     )
     assert not answer["flags"]  # the channel sees it
-    (_, channel, info) = bot.subscriptions.items[0]
-    assert channel == str(bot.channel)
+    [info] = await bot.subscriptions.list(platform="discord", channel=str(bot.channel))
     assert info.modules == ("attention", "moe")
     assert info.filters.min_score == 7 and info.filters.not_labels == ("ci",)
 
     answer = await bot.answer(bot.invoke("unsubscribe", target="moe"))
+    assert answer["content"] == "subscription #1 no longer includes moe; it still follows attention"
+    answer = await bot.answer(bot.invoke("unsubscribe", target="all"))
     assert "removed 1 subscription" in answer["content"]
-    assert bot.subscriptions.items == []
+    assert await bot.subscriptions.list(platform="discord", channel=str(bot.channel)) == []
 
 
 async def test_help_and_modules(bot: Harness) -> None:
@@ -415,11 +416,11 @@ async def test_repo_week_and_unsubscribe_autocomplete(bot: Harness) -> None:
 
 
 async def test_every_message_parses_no_mentions(bot: Harness) -> None:
-    bot.backend.add(make_pr(5, title="@everyone look <@&1234567890123456>"), cached=True)
+    await bot.bench.add(make_pr(5, title="@everyone look <@&1234567890123456>"), cached=True)
+    details = len(render_discord(await week_digest(bot.bench))) - 1
     await bot.first_response(bot.invoke("pr", number=5))
     await bot.first_response(bot.invoke("subscribe", module="@everyone"))
     await bot.first_response(bot.invoke("digest", week="2026-W23", post=True))
-    details = len(render_discord(digest_document("2026-W23"))) - 1
     await bot.fake.wait_for(
         lambda: any(len(bot.fake.channel_messages(t)) == details for t in bot.fake.threads)
     )
@@ -433,14 +434,8 @@ async def test_every_message_parses_no_mentions(bot: Harness) -> None:
 async def test_running_commands_are_in_flight_and_new_ones_refused_at_shutdown(
     bot: Harness,
 ) -> None:
-    gate = asyncio.Event()
-    fetch = bot.backend.fetch_pr
-
-    async def slow_fetch(repo: str, number: int) -> Any:
-        await gate.wait()
-        return await fetch(repo, number)
-
-    bot.backend.fetch_pr = slow_fetch  # type: ignore[method-assign]
+    await bot.bench.add(make_pr(7), cached=False)
+    github = bot.bench.github.hold()  # the lookup waits on GitHub
     bot.invoke("pr", number=7)
     handler = bot.client.handler
     await bot.fake.wait_for(lambda: bool(handler.in_flight()))
@@ -450,7 +445,7 @@ async def test_running_commands_are_in_flight_and_new_ones_refused_at_shutdown(
     body = await bot.first_response(late)
     assert body["data"]["content"] == "vllm-bot is restarting; try again in a minute"
     assert body["data"]["flags"] & EPHEMERAL
-    gate.set()
+    github.release()
     await asyncio.wait_for(running, 5)  # the one already running finishes
     assert handler.in_flight() == {}
 
@@ -461,16 +456,25 @@ async def test_running_commands_are_in_flight_and_new_ones_refused_at_shutdown(
 async def test_version(bot: Harness) -> None:
     answer = await bot.answer(bot.invoke("version"))
     assert answer["flags"] & EPHEMERAL
-    assert answer["content"] == "vllm-bot 0.1.0 · rule set vllm 3:abc123 · store schema 0004"
+    assert re.fullmatch(
+        rf"vllm-bot {re.escape(metadata.version('vllm-bot'))} · rule set vllm "
+        rf"{ANALYSIS_VERSION}:[0-9a-f]{{8}} · store schema \d{{4}}",
+        answer["content"],
+    ), answer["content"]
 
 
 async def test_module_digest_gets_typed_values_not_text(bot: Harness) -> None:
+    rocm = make_pr(31000, title="[ROCm] Enable AITER fused MoE on MI300")
+    await bot.bench.add(rocm, cached=False)
+    await bot.bench.add(make_pr(31001, title="[Docs] Fix a typo in the quickstart"), cached=False)
     interaction = bot.invoke("digest", modules="rocm Mixture of Experts", week="2026-W23")
     body = await bot.first_response(interaction)
     assert body == {"type": 5, "data": {"flags": EPHEMERAL}}  # private: no post
     await bot.fake.wait_for(lambda: bool(bot.fake.requests_to(EDIT_ORIGINAL)))
-    assert bot.backend.digests == [(REPO, "2026-W23", "en")]
-    assert bot.backend.digest_modules == [("rocm", "moe")]
+    (edit,) = bot.fake.requests_to(EDIT_ORIGINAL)
+    shown = str(edit.json)
+    assert "2026-W23" in shown
+    assert "31000" in shown and "31001" not in shown  # the modules' PRs only
 
 
 async def test_typed_bad_week_is_one_private_line_with_usage(bot: Harness) -> None:
@@ -487,7 +491,8 @@ async def test_weekly_subscription_as_a_typed_option(bot: Harness) -> None:
     answer = await bot.answer(bot.invoke("subscribe", module="rocm", weekly=True))
     assert not answer["flags"]
     assert answer["content"] == "subscribed this channel to a weekly module digest: #1: rocm"
-    assert bot.subscriptions.items[0][2].weekly
+    [info] = await bot.subscriptions.list(platform="discord", channel=str(bot.channel))
+    assert info.weekly
 
 
 async def test_digest_scope_autocomplete_offers_org_then_modules(bot: Harness) -> None:
@@ -499,9 +504,9 @@ async def test_digest_scope_autocomplete_offers_org_then_modules(bot: Harness) -
 
 
 async def test_replies_in_the_channel_language(
-    fake: FakeDiscord, endpoints: DiscordEndpoints, store: Store
+    fake: FakeDiscord, endpoints: DiscordEndpoints, bench: Bench
 ) -> None:
-    harness = await start_bot(fake, endpoints, store, [fake.guild_id], language="zh")
+    harness = await start_bot(fake, endpoints, bench, [fake.guild_id], language="zh")
     try:
         answer = await harness.answer(harness.invoke("pr", number=1, repo="someone/else"))
         assert answer["content"].splitlines() == [

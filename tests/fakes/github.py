@@ -32,6 +32,7 @@ from urllib.parse import urlencode
 import graphql
 from aiohttp import web
 
+from tests.fakes.gates import Gate
 from tests.fakes.prdata import FakePR
 from tests.fakes.schema import github_schema, minimal_schema
 
@@ -376,6 +377,8 @@ class FakeGitHub:
         self.viewer_login = "vllm-bot"  # GraphQL `viewer { login }` for the token
         self.repo_files: dict[str, dict[str, str]] = files or {}
         self.faults: list[Fault] = []
+        self.holds: list[tuple[str | None, Gate]] = []  # not yet reached
+        self.gates: list[Gate] = []  # every hold, reached or not
         self.log: list[Logged] = []
         reset = int(time.time()) + 3600
         self.budgets = {
@@ -432,6 +435,14 @@ class FakeGitHub:
         fault = Fault(**kwargs)
         self.faults.append(fault)
         return fault
+
+    def hold(self, match: str | None = None) -> Gate:
+        """Hold the next request matching `match` (a substring of the path, or the GraphQL
+        operation name; None: any) until the gate is released: GitHub "in flight"."""
+        gate = Gate(nth=1, after=False)
+        self.holds.append((match, gate))
+        self.gates.append(gate)
+        return gate
 
     def requests(self, operation: str | None = None) -> list[Logged]:
         return [r for r in self.log if operation is None or r.operation == operation]
@@ -505,6 +516,12 @@ class FakeGitHub:
             variables=variables,
         )
         self.log.append(entry)
+        for held in self.holds:
+            match, gate = held
+            if match is None or match in entry.path or match == entry.operation:
+                self.holds.remove(held)
+                await gate.pause()
+                break
         response = await self._respond(request, entry, answer)
         entry.status = response.status
         return response

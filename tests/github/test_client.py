@@ -156,3 +156,56 @@ async def test_rate_headers_are_read(fake, make_client):
     await client.graphql(PROBE)
     assert client.rate.remaining == 4999 and client.rate.limit == 5000
     assert abs(client.rate.reset_at - (time.time() + 3600)) < 120
+
+
+# ------------------------------------------------------------ the lines in either language
+
+
+async def test_a_github_error_is_worded_in_chinese_with_githubs_own_words(fake, make_client):
+    fake.inject(status=422, message="Validation Failed", times=1)
+    with pytest.raises(GitHubError) as caught:
+        await make_client().rest(f"repos/{REPO}/pulls/1")
+    assert str(caught.value) == "GitHub answered 422: Validation Failed"
+    assert caught.value.message("zh") == "GitHub 返回 422：Validation Failed"
+
+
+async def test_an_exhausted_limit_says_its_reset_in_chinese(fake, make_client):
+    fake.budgets["graphql"].remaining = 0
+    with pytest.raises(RateLimitExhausted) as caught:
+        await make_client().graphql(PROBE)
+    english, chinese = str(caught.value), caught.value.message("zh")
+    assert english.startswith("GitHub graphql rate limit exhausted (0 of 5000 requests left)")
+    assert chinese.startswith("GitHub graphql 调用额度已用完（剩余 0/5000 次）；将于本地时间 ")
+    # The reset's clock time is the same in both lines.
+    clock = english.split("resets at ")[1][:5]
+    assert f"本地时间 {clock}（" in chinese
+
+
+async def test_several_graphql_errors_are_counted_in_either_language(fake, make_client):
+    errors = [{"message": "first problem"}, {"message": "second"}, {"message": "third"}]
+    fake.inject(graphql_errors=errors)
+    with pytest.raises(GitHubError) as caught:
+        await make_client().graphql(PROBE)
+    assert str(caught.value) == "GitHub GraphQL error: first problem (and 2 more)"
+    assert caught.value.message("zh") == "GitHub `GraphQL` 出错：first problem（另有 2 条）"
+
+
+async def test_a_missing_pr_is_named_in_either_language(fake, make_client):
+    source = GraphQLSource(make_client())
+    with pytest.raises(NotFoundError) as caught:
+        await source.pull_request(REPO, 12345)
+    assert str(caught.value) == f"PR #12345 not found in {REPO}"
+    assert caught.value.message("zh") == f"{REPO} 中找不到 PR #12345"
+
+
+async def test_github_down_is_worded_in_chinese_to_the_reason(fake, make_client):
+    fake.inject(status=503, times=10)
+    with pytest.raises(GitHubUnavailable) as caught:
+        await make_client(max_retries=1).graphql(PROBE)
+    assert str(caught.value) == (
+        "GitHub unavailable after 2 attempts: GitHub answered 503 Service Unavailable"
+    )
+    assert (
+        caught.value.message("zh")
+        == "尝试 2 次后 GitHub 仍不可用：GitHub 返回 503 Service Unavailable"
+    )

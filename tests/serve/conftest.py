@@ -12,6 +12,7 @@ import pytest
 
 from bot.core.config import Config, Environment
 from bot.store import Store
+from tests.fakes.backend import bench, github_server, migrated_store
 from tests.serve.fakes import FakeAPIs
 
 
@@ -68,3 +69,6 @@ def _restore_root_logging() -> Iterator[None]:
         if handler not in root.handlers:
             root.addHandler(handler)
     root.setLevel(level)
+
+
+__all__ = ["bench", "github_server", "migrated_store"]

@@ -10,7 +10,7 @@ import os
 import signal
 import socket
 from collections.abc import AsyncIterator, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import httpx
@@ -20,10 +20,10 @@ from bot.alerts.pipeline import AlertPipeline
 from bot.alerts.render import BotCards
 from bot.alerts.subscriptions import SubscriptionService
 from bot.commands import Context
-from bot.core.errors import GitHubUnavailable
 from bot.core.logging import configure_logging
 from bot.core.metrics import Metrics
 from bot.core.settings import ServeConfig
+from bot.core.weeks import parse_week
 from bot.platform import Route
 from bot.runtime.integrations import Integrations
 from bot.runtime.leader import AlwaysLeader
@@ -32,9 +32,11 @@ from bot.slack.app import SlackBot
 from bot.slack.http import events_route
 from bot.slack.platform import SlackPlatform
 from bot.slack.poster import SlackPoster, slack_client
+from bot.usecases.digest import DigestScope
 from formatters.slack import render_slack
 from tests.alerts.conftest import MODULES, T0, Clock, FakeAnalyzer, Outbox, make_pr, settings
-from tests.commands.fakes import NOW, FakeBackend, config, digest_document
+from tests.commands.fakes import NOW, REPO, bench_context
+from tests.fakes.backend import Bench, seed_week
 from tests.fakes.slack import FakeSlack
 from tests.serve.conftest import FakeServices, make_config
 from tests.slack.helpers import SECRET, command_body, signed_headers
@@ -64,7 +66,7 @@ class GatedPoster(SlackPoster):
 class SlackSetup:
     fake: FakeSlack
     bot: SlackBot
-    backend: FakeBackend
+    bench: Bench
     metrics: Metrics
 
     def route(self) -> Route:
@@ -72,20 +74,12 @@ class SlackSetup:
 
 
 @pytest.fixture
-async def slack() -> AsyncIterator[SlackSetup]:
+async def slack(bench: Bench) -> AsyncIterator[SlackSetup]:
     metrics = Metrics()
-    backend = FakeBackend()
-    cfg = config()
+    seed_week(bench)  # a digest of several messages
 
     def context_for(channel: str | None, user: str | None) -> Context:
-        return Context(
-            platform="slack",
-            config=cfg,
-            backend=backend,
-            channel=channel,
-            user=user,
-            now=lambda: NOW,
-        )
+        return replace(bench_context(bench), channel=channel, user=user)
 
     async with FakeSlack() as fake:
         poster = GatedPoster(fake)
@@ -99,7 +93,7 @@ async def slack() -> AsyncIterator[SlackSetup]:
             render=render_slack,
             metrics=metrics,
         )
-        yield SlackSetup(fake, bot, backend, metrics)
+        yield SlackSetup(fake, bot, bench, metrics)
 
 
 async def until(condition: Callable[[], bool]) -> None:
@@ -163,7 +157,9 @@ async def test_sigterm_during_a_slash_command_digest_post_finishes_it(
     os.kill(os.getpid(), signal.SIGTERM)
     await asyncio.wait_for(task, 10)  # returned normally: the CLI exits 0
 
-    parts = render_slack(digest_document("2026-W23"))
+    window = parse_week("2026-W23", slack.bench.app.config.tz, now=NOW)
+    document = await slack.bench.backend.digest(DigestScope(REPO, ()), window, "en")
+    parts = render_slack(document)
     assert len(parts) > 3
     assert len(slack.fake.messages) == len(parts)  # every part, not just the first two
     replies = [body["text"] for key, body in slack.fake.responses if key == "r1"]
@@ -211,7 +207,7 @@ async def _serve_slack(slack: SlackSetup, store: Any) -> _Served:
 
 async def test_metrics_count_commands_alerts_and_errors(store, slack: SlackSetup) -> None:
     metrics = slack.metrics
-    slack.backend.fetch_error = GitHubUnavailable("502 three times")
+    slack.bench.github.inject(status=502, times=float("inf"))  # GitHub is down
     served = await _serve_slack(slack, store)
     try:
         await send_command(served.server.port, slack.fake, "help", "r1")  # cached: in the ack

@@ -9,6 +9,7 @@ from slack_sdk.http_retry import async_handler, builtin_async_handlers
 
 from bot.slack.poster import SlackPoster, slack_client
 from bot.store import Store
+from tests.fakes.backend import bench, github_server, migrated_store
 from tests.fakes.slack import FakeSlack, VirtualClock
 
 
@@ -45,3 +46,6 @@ def make_poster(
     """`retries`: slack_client's bounds (max_retries, max_rate_limit_waits)."""
     client = slack_client(token or fake.token, fake.api_url, **retries)
     return SlackPoster(client, clock=clock, sleep=clock.sleep)
+
+
+__all__ = ["bench", "github_server", "migrated_store"]

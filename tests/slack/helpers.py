@@ -6,7 +6,7 @@ import json
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 from urllib.parse import urlencode
 
@@ -18,9 +18,9 @@ from bot.commands import Context
 from bot.slack.app import SlackBot, slack_web_app
 from bot.slack.platform import SlackPlatform
 from bot.slack.poster import SlackPoster, slack_client
-from bot.store import Store
 from formatters.slack import render_slack
-from tests.commands.fakes import NOW, FakeBackend, FakeSubscriptions, config
+from tests.commands.fakes import bench_context
+from tests.fakes.backend import Bench
 from tests.fakes.slack import FakeSlack
 
 SECRET = "8f742231b10e8888abcd99yyyzzz85a5"
@@ -79,7 +79,7 @@ class Running:
     url: str
     session: aiohttp.ClientSession
     fake: FakeSlack
-    backend: FakeBackend
+    bench: Bench
 
     async def command(
         self,
@@ -108,31 +108,24 @@ class Running:
 @asynccontextmanager
 async def running_bot(
     fake: FakeSlack,
-    store: Store,
+    bench: Bench,
     poster: SlackPoster,
-    backend: FakeBackend | None = None,
-    subscriptions: FakeSubscriptions | None = None,
+    *,
+    subscriptions: bool = False,
     language: str | None = None,
+    context: Context | None = None,
 ) -> AsyncIterator[Running]:
-    backend = backend or FakeBackend()
-    cfg = config()
+    """The Slack bot over the real backend of `bench` (`context`: its commands' Context,
+    for a channel and user given per command)."""
+    base = context or bench_context(bench, subscriptions=subscriptions, language=language)
 
     def context_for(channel: str | None, user: str | None) -> Context:
-        return Context(
-            platform="slack",
-            config=cfg,
-            backend=backend,
-            channel=channel,
-            user=user,
-            subscriptions=subscriptions,
-            language=language,
-            now=lambda: NOW,
-        )
+        return replace(base, channel=channel, user=user)
 
     bot = SlackBot(
         client=slack_client(fake.token, fake.api_url),
         context_for=context_for,
-        store=store.deliveries,
+        store=bench.store.deliveries,
         signing_secret=SECRET,
         poster=poster,
         platform=SlackPlatform(lambda: poster, render=render_slack),
@@ -145,7 +138,7 @@ async def running_bot(
     port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
     try:
         async with aiohttp.ClientSession() as session:
-            yield Running(bot, f"http://127.0.0.1:{port}/slack/events", session, fake, backend)
+            yield Running(bot, f"http://127.0.0.1:{port}/slack/events", session, fake, bench)
     finally:
         await bot.drain()
         await runner.cleanup()

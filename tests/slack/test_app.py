@@ -3,18 +3,25 @@
 from __future__ import annotations
 
 import asyncio
+import re
 import time
 from collections.abc import AsyncIterator
+from dataclasses import replace
+from importlib import metadata
 
 import pytest
 
-from bot.core.errors import GitHubUnavailable
-from bot.core.models import PullRequest
+from bot.analysis.cache import ANALYSIS_VERSION
+from bot.commands.context import Backend, Context
+from bot.core.document import Document
 from bot.core.tasks import Admission
+from bot.core.weeks import parse_week
 from bot.slack.poster import SlackPoster
-from bot.store import Store
 from bot.store.ledger import Outcome, Owner
-from tests.commands.fakes import REPO, FakeBackend, FakeSubscriptions, digest_document, make_pr
+from bot.usecases.digest import DigestScope
+from formatters.slack import render_slack
+from tests.commands.fakes import NOW, REPO, bench_context, make_pr
+from tests.fakes.backend import Bench, seed_week
 from tests.fakes.slack import FakeSlack
 from tests.slack.helpers import Running, running_bot
 
@@ -22,8 +29,8 @@ PR_URL = f"https://github.com/{REPO}/pull/42121"
 
 
 @pytest.fixture
-async def slack(fake_slack: FakeSlack, store: Store, poster: SlackPoster) -> AsyncIterator[Running]:
-    async with running_bot(fake_slack, store, poster) as running:
+async def slack(fake_slack: FakeSlack, bench: Bench, poster: SlackPoster) -> AsyncIterator[Running]:
+    async with running_bot(fake_slack, bench, poster) as running:
         yield running
 
 
@@ -32,7 +39,7 @@ def responses(fake: FakeSlack, key: str = "r1") -> list[dict]:
 
 
 async def test_a_cached_pr_is_acknowledged_at_once_and_the_card_follows(slack: Running) -> None:
-    slack.backend.add(make_pr(42121), cached=True)
+    await slack.bench.add(make_pr(42121), cached=True)
     response = await slack.command("pr 42121")
     assert response.status == 200
     assert await response.json() == {"response_type": "ephemeral", "text": "looking up #42121…"}
@@ -44,27 +51,32 @@ async def test_a_cached_pr_is_acknowledged_at_once_and_the_card_follows(slack: R
     texts = [b.get("text", {}).get("text", "") for b in card["blocks"]]
     assert card["blocks"][0]["type"] == "header"
     assert "*Flags*" in texts and "*Overview*" in texts
-    assert slack.backend.fetches == []
+    assert slack.bench.github.requests() == []
 
 
-class StalledStore(FakeBackend):
-    """A store whose reads wait (its pool exhausted, a lock held) until `go` is set."""
+class StalledStore(Backend):
+    """The real backend whose store reads for the acknowledgement wait (its pool exhausted,
+    a lock held) until `go` is set: a stub, as SQLite cannot be made to stall on cue."""
 
-    def __init__(self) -> None:
-        super().__init__()
-        self.go = asyncio.Event()
+    go = asyncio.Event()
 
-    async def cached_pr(self, repo: str, number: int) -> PullRequest | None:
+    async def local_card(self, repo: str, number: int, language: str) -> Document:
         await self.go.wait()
-        return await super().cached_pr(repo, number)
+        return await super().local_card(repo, number, language)
+
+
+def stalled(bench: Bench) -> tuple[StalledStore, Context]:
+    backend = StalledStore(bench.app)
+    backend.go = asyncio.Event()
+    return backend, replace(bench_context(bench), backend=backend)
 
 
 async def test_the_ack_never_waits_on_the_store(
-    fake_slack: FakeSlack, store: Store, poster: SlackPoster
+    fake_slack: FakeSlack, bench: Bench, poster: SlackPoster
 ) -> None:
-    backend = StalledStore()
-    backend.add(make_pr(42121), cached=True)
-    async with running_bot(fake_slack, store, poster, backend=backend) as slack:
+    backend, ctx = stalled(bench)
+    await bench.add(make_pr(42121), cached=True)
+    async with running_bot(fake_slack, bench, poster, context=ctx) as slack:
         async with asyncio.timeout(2):
             response = await slack.command("pr 42121")
             assert response.status == 200
@@ -77,12 +89,12 @@ async def test_the_ack_never_waits_on_the_store(
 
 
 async def test_a_full_queue_answers_busy_at_once_and_the_admitted_are_answered(
-    fake_slack: FakeSlack, store: Store, poster: SlackPoster
+    fake_slack: FakeSlack, bench: Bench, poster: SlackPoster
 ) -> None:
-    backend = StalledStore()
+    backend, ctx = stalled(bench)
     for number in (1, 2, 3):
-        backend.add(make_pr(number), cached=True)
-    async with running_bot(fake_slack, store, poster, backend=backend) as slack:
+        await bench.add(make_pr(number), cached=True)
+    async with running_bot(fake_slack, bench, poster, context=ctx) as slack:
         slack.bot.admission = Admission(1, 1)  # one worker, one waiting
         acks = [await (await slack.command(f"pr {n}", key=f"r{n}")).json() for n in (1, 2, 3)]
         assert [a["text"] for a in acks] == [
@@ -110,7 +122,7 @@ async def test_a_full_queue_answers_busy_at_once_and_the_admitted_are_answered(
 async def test_bad_or_stale_signature_is_401(
     slack: Running, secret: str | None, age: int, reason: str
 ) -> None:
-    slack.backend.add(make_pr(42121), cached=True)
+    await slack.bench.add(make_pr(42121), cached=True)
     kwargs = {"timestamp": int(time.time()) - age}
     if secret:
         kwargs["secret"] = secret
@@ -127,14 +139,15 @@ async def test_unsigned_request_is_401(slack: Running) -> None:
 
 
 async def test_uncached_pr_acks_at_once_then_the_card_arrives(slack: Running) -> None:
-    slack.backend.add(make_pr(42121), cached=False)
-    slack.backend.gate = asyncio.Event()  # GitHub has not answered yet
+    await slack.bench.add(make_pr(42121), cached=False)
+    github = slack.bench.github.hold()  # GitHub has not answered yet
     response = await slack.command("pr 42121")
     assert response.status == 200
     assert await response.json() == {"response_type": "ephemeral", "text": "looking up #42121…"}
-    assert slack.backend.fetches == [(REPO, 42121)]  # the fetch is in flight, after the ack
+    assert await asyncio.to_thread(github.reached.wait, 10)
+    assert slack.bench.fetches() == [(REPO, 42121)]  # the fetch is in flight, after the ack
     assert slack.fake.responses == []
-    slack.backend.gate.set()
+    github.release()
     await slack.bot.drain()
     [card] = responses(slack.fake)
     assert card["response_type"] == "ephemeral"
@@ -142,14 +155,15 @@ async def test_uncached_pr_acks_at_once_then_the_card_arrives(slack: Running) ->
 
 
 async def test_github_down_is_try_again_never_a_traceback(slack: Running) -> None:
-    slack.backend.fetch_error = GitHubUnavailable("502 three times")
+    slack.bench.github.inject(status=502)
     response = await slack.command("pr 7")
     assert (await response.json())["text"] == "looking up #7…"
     await slack.bot.drain()
     assert responses(slack.fake) == [
         {
             "response_type": "ephemeral",
-            "text": "GitHub is unavailable, try again in a minute (502 three times)",
+            "text": "GitHub is unavailable, try again in a minute "
+            "(GitHub unavailable after 1 attempts: GitHub answered 502 Bad Gateway)",
         }
     ]
 
@@ -169,28 +183,38 @@ async def test_bad_input_is_answered_in_the_ack_and_escaped(slack: Running) -> N
     assert answer["text"] == "subscriptions are not available yet"
 
 
+async def week_parts(bench: Bench, language: str = "en") -> tuple[Document, int]:
+    """The 2026-W23 digest the bot builds, and how many Slack messages it takes."""
+    window = parse_week("2026-W23", bench.app.config.tz, now=NOW)
+    document = await bench.backend.digest(DigestScope(REPO, ()), window, language)
+    return document, len(render_slack(document))
+
+
 async def test_digest_post_posts_in_the_channel_once(slack: Running) -> None:
+    seed_week(slack.bench)
     response = await slack.command("digest 2026-W23 post")
     assert (await response.json())["text"] == (
         "building the 2026-W23 digest to post it in this channel…"
     )
     await slack.bot.drain()
     messages = slack.fake.channel_messages("C1")
-    assert len(messages) == 8 and messages[0].thread_ts is None
+    parts = len(messages)
+    assert parts > 1 and messages[0].thread_ts is None
     assert all(m.thread_ts == messages[0].ts for m in messages[1:])
     assert responses(slack.fake)[-1]["text"] == (
-        "posted the 2026-W23 digest in this channel (8 messages, details in its thread)"
+        f"posted the 2026-W23 digest in this channel ({parts} messages, details in its thread)"
     )
     # Typed again: nothing new is posted.
     await slack.command("digest 2026-W23 post", key="r2")
     await slack.bot.drain()
-    assert len(slack.fake.channel_messages("C1")) == 8
+    assert len(slack.fake.channel_messages("C1")) == parts
     assert responses(slack.fake, "r2")[-1]["text"].endswith(
         "already posted in this channel; nothing new to post"
     )
 
 
 async def test_digest_post_where_the_bot_is_not_invited(slack: Running) -> None:
+    seed_week(slack.bench)
     slack.fake.channels["CPRIV"] = False
     await slack.command("digest last post", channel="CPRIV")
     await slack.bot.drain()
@@ -200,22 +224,39 @@ async def test_digest_post_where_the_bot_is_not_invited(slack: Running) -> None:
     )
 
 
+async def test_slacks_refusal_is_told_in_the_channel_language(
+    fake_slack: FakeSlack, bench: Bench, poster: SlackPoster
+) -> None:
+    seed_week(bench)
+    fake_slack.channels["CPRIV"] = False
+    async with running_bot(fake_slack, bench, poster, language="zh") as slack:
+        await slack.command("digest last post", channel="CPRIV")
+        await slack.bot.drain()
+    [answer] = responses(fake_slack)
+    assert answer["text"] == (
+        "机器人不在 `Slack` 频道 CPRIV 中：请在该频道用 `/invite @vllm-bot` 邀请它"
+    )
+
+
 async def test_digest_preview_is_the_summary_plus_a_hint(slack: Running) -> None:
+    seed_week(slack.bench)
     await slack.command("digest 2026-W23")
     await slack.bot.drain()
     summary, hint = responses(slack.fake)
     assert summary["response_type"] == "ephemeral" and summary["blocks"]
+    _, parts = await week_parts(slack.bench)
+    assert parts > 1
     assert hint["text"] == (
-        "…and 7 more messages of details. `/vllm digest 2026-W23 post` posts the whole digest "
-        "in this channel."
+        f"…and {parts - 1} more messages of details. `/vllm digest 2026-W23 post` posts the "
+        "whole digest in this channel."
     )
     assert slack.fake.messages == []  # nothing posted in the channel
 
 
 async def test_subscribe_confirmation_is_visible_in_the_channel(
-    fake_slack: FakeSlack, store: Store, poster: SlackPoster
+    fake_slack: FakeSlack, bench: Bench, poster: SlackPoster
 ) -> None:
-    async with running_bot(fake_slack, store, poster, subscriptions=FakeSubscriptions()) as slack:
+    async with running_bot(fake_slack, bench, poster, subscriptions=True) as slack:
         response = await slack.command("subscribe attention min:7")
         assert (await response.json())["response_type"] == "ephemeral"
         await slack.bot.drain()
@@ -225,7 +266,7 @@ async def test_subscribe_confirmation_is_visible_in_the_channel(
 
 
 async def test_link_shared_unfurls_watched_pr_links_only(slack: Running) -> None:
-    slack.backend.add(make_pr(42121), cached=False)
+    await slack.bench.add(make_pr(42121), cached=False)
     response = await slack.event(
         {
             "type": "link_shared",
@@ -251,6 +292,7 @@ async def test_link_shared_unfurls_watched_pr_links_only(slack: Running) -> None
         "C1-1780000000.000100-abc",
         "conversations_history",
     )
+    assert slack.bench.fetches() == [(REPO, 42121)]  # the other links were never looked up
 
 
 async def test_link_to_missing_pr_is_not_unfurled(slack: Running) -> None:
@@ -265,7 +307,7 @@ async def test_link_to_missing_pr_is_not_unfurled(slack: Running) -> None:
     )
     await slack.bot.drain()
     assert slack.fake.unfurls == []
-    assert slack.backend.fetches == [(REPO, 99999999)]
+    assert slack.bench.fetches() == [(REPO, 99999999)]
 
 
 # ---------------------------------------------------------------------------- new commands
@@ -275,44 +317,53 @@ async def test_version_is_acknowledged_then_answered(slack: Running) -> None:
     body = await (await slack.command("version")).json()
     assert body == {"response_type": "ephemeral", "text": "working on it…"}
     await slack.bot.drain()
-    assert responses(slack.fake) == [
-        {
-            "response_type": "ephemeral",
-            "text": "vllm-bot 0.1.0 · rule set vllm 3:abc123 · store schema 0004",
-        }
-    ]
+    [answer] = responses(slack.fake)
+    assert answer["response_type"] == "ephemeral"
+    assert re.fullmatch(
+        rf"vllm-bot {re.escape(metadata.version('vllm-bot'))} · rule set vllm "
+        rf"{ANALYSIS_VERSION}:[0-9a-f]{{8}} · store schema \d{{4}}",
+        answer["text"],
+    ), answer["text"]
 
 
 async def test_module_digest_is_acknowledged_then_followed_up(slack: Running) -> None:
+    await slack.bench.add(
+        make_pr(31000, title="[ROCm] Enable AITER fused MoE on MI300"), cached=False
+    )
+    await slack.bench.add(make_pr(31001, title="[Docs] Fix a typo in the quickstart"), cached=False)
     body = await (await slack.command("digest rocm 2026-W23")).json()
     assert body == {"response_type": "ephemeral", "text": "building the 2026-W23 digest…"}
     await slack.bot.drain()
-    assert slack.backend.digest_modules == [("rocm",)]
-    summary, hint = responses(slack.fake)
-    assert summary["blocks"] and "`/vllm digest 2026-W23 post`" in hint["text"]
+    answers = responses(slack.fake)
+    assert answers[0]["blocks"] and "`/vllm digest 2026-W23 post`" in answers[-1]["text"]
+    shown = str(answers)
+    assert "31000" in shown and "31001" not in shown  # the module's PRs only
 
 
 async def test_replies_in_the_channel_language(
-    fake_slack: FakeSlack, store: Store, poster: SlackPoster
+    fake_slack: FakeSlack, bench: Bench, poster: SlackPoster
 ) -> None:
-    async with running_bot(fake_slack, store, poster, language="zh") as slack:
+    seed_week(bench)
+    async with running_bot(fake_slack, bench, poster, language="zh") as slack:
         ack = await (await slack.command("digest 2026-W23")).json()
         bad = await (await slack.command("subscibe moe", key="r2")).json()
         await slack.bot.drain()
     assert ack["text"] == "正在生成 2026-W23 周报…"
     assert bad["text"].splitlines()[0] == "未知命令 'subscibe'；是不是想输入 'subscribe'？"
+    _, parts = await week_parts(bench, "zh")
     hint = responses(slack.fake)[-1]["text"]
-    assert hint.startswith("……另有 7 条详细消息。`/vllm digest 2026-W23 post`")
+    assert hint.startswith(f"……另有 {parts - 1} 条详细消息。`/vllm digest 2026-W23 post`")
 
 
-async def test_digest_post_held_by_another_run_is_reported_incomplete(
-    slack: Running, store: Store
-) -> None:
-    # Another live run (on another host, lease not run out) is posting part 2 of 8.
-    document = digest_document("2026-W23")
+async def test_digest_post_held_by_another_run_is_reported_incomplete(slack: Running) -> None:
+    seed_week(slack.bench)
+    document, parts = await week_parts(slack.bench)
+    assert parts >= 3
+    # Another live run (on another host, lease not run out) is posting part 2.
+    deliveries = slack.bench.store.deliveries
     elsewhere = Owner("elsewhere", "another-host", 12345)
-    await store.deliveries.record(document.id, "slack", "C1", 0, 8, "1.0", None)
-    claim = await store.deliveries.claim(document.id, "slack", "C1", 1, 8, owner=elsewhere)
+    await deliveries.record(document.id, "slack", "C1", 0, parts, "1.0", None)
+    claim = await deliveries.claim(document.id, "slack", "C1", 1, parts, owner=elsewhere)
     assert claim.outcome is Outcome.NEW
 
     await slack.command("digest 2026-W23 post")
@@ -322,9 +373,10 @@ async def test_digest_post_held_by_another_run_is_reported_incomplete(
     assert slack.fake.channel_messages("C1") == []
     last = responses(slack.fake)[-1]
     assert last["response_type"] == "ephemeral"
+    missing = ", ".join(str(n) for n in range(2, parts + 1))
     assert last["text"] == (
-        "the 2026-W23 digest is not fully posted: 1 of 8 messages are in this channel, "
-        "missing 2, 3, 4, 5, 6, 7, 8 (another run is posting message 2 right now); "
+        f"the 2026-W23 digest is not fully posted: 1 of {parts} messages are in this channel, "
+        f"missing {missing} (another run is posting message 2 right now); "
         "run the command again to finish"
     )
     assert "finished posting" not in last["text"]

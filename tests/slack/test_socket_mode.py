@@ -3,33 +3,32 @@
 from __future__ import annotations
 
 import asyncio
+from dataclasses import replace
 
 from bot.commands import Context
 from bot.slack.app import SlackBot
 from bot.slack.poster import SlackPoster, slack_client
 from bot.slack.socket import SlackSocketMode
-from bot.store import Store
 from formatters.slack import render_slack
-from tests.commands.fakes import NOW, REPO, FakeBackend, config, make_pr
+from tests.commands.fakes import REPO, bench_context, make_pr
+from tests.fakes.backend import Bench
 from tests.fakes.slack import FakeSlack
 
 
 async def test_slash_command_over_socket_mode(
-    fake_slack: FakeSlack, store: Store, poster: SlackPoster
+    fake_slack: FakeSlack, bench: Bench, poster: SlackPoster
 ) -> None:
-    backend = FakeBackend()
-    backend.add(make_pr(42121), cached=True)
-    backend.add(make_pr(5), cached=False)
-    cfg = config()
+    await bench.add(make_pr(42121), cached=True)
+    await bench.add(make_pr(5), cached=False)
 
     def context_for(channel: str | None, user: str | None) -> Context:
-        return Context("slack", cfg, backend, channel=channel, user=user, now=lambda: NOW)
+        return replace(bench_context(bench), channel=channel, user=user)
 
     # No signing secret: Socket Mode requests are not signed.
     bot = SlackBot(
         client=slack_client(fake_slack.token, fake_slack.api_url),
         context_for=context_for,
-        store=store.deliveries,
+        store=bench.store.deliveries,
         poster=poster,
         render=render_slack,
     )
@@ -63,7 +62,7 @@ async def test_slash_command_over_socket_mode(
         await bot.drain()
         [(key, card)] = fake_slack.responses
         assert key == "r2" and card["text"].startswith("PR #5: ")
-        assert backend.fetches == [(REPO, 5)]
+        assert bench.fetches() == [(REPO, 5)]
     finally:
         await runner.close()
     assert not runner.is_connected()
