@@ -179,7 +179,11 @@ class SubscriptionService:
             await self.subscriptions.delete(doomed)
             removed = len(doomed)
         elif kind == "module":
-            module = self.catalogue.resolve_all([target], "unsubscribe")[0]
+            # "releases" is the channel's release subscription, not a rule-set module.
+            if target == "releases":
+                module = target
+            else:
+                module = self.catalogue.resolve_all([target], "unsubscribe")[0]
             doomed = []
             for sub in subs:
                 if module not in sub.modules:

@@ -76,9 +76,6 @@ async def test_subscribe_releases_needs_no_module(bench: Bench):
     assert [info.releases for info in stored] == [True]
 
 
-# The in-memory backend answered this; the real SubscriptionService resolves "releases" as
-# a rule-set module and refuses it (bot/alerts/subscriptions.py, unsubscribe_detailed).
-@pytest.mark.xfail(strict=True, reason="`unsubscribe releases` is refused by the store's service")
 async def test_a_release_subscription_is_unsubscribed_by_name(bench: Bench):
     ctx = bench_context(bench, subscriptions=True)
     assert (await dispatch(parse("subscribe releases"), ctx)).ok
