@@ -26,6 +26,7 @@ from bot.core.config import (
     load_config,
 )
 from bot.core.errors import ConfigError, GitHubError
+from bot.core.messages import Text
 from bot.core.notices import due_today
 from bot.platform import PostingServices
 from bot.store import Store
@@ -118,10 +119,7 @@ class App(PostingServices):
         """One SlackPoster per process, so the one-message-per-second pacing is shared."""
         if self._slack_poster is None:
             if self.env.slack_bot_token is None:
-                raise ConfigError(
-                    "SLACK_BOT_TOKEN is not set: create a Slack app and export its bot token "
-                    "(see docs/slack.md)"
-                )
+                raise ConfigError(Text("error.slack.no_token"))
             # Lazy: slack-sdk is loaded only by commands and serve instances that post.
             from bot.slack.poster import SlackPoster, slack_client
 

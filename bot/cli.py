@@ -7,7 +7,6 @@ import json
 import logging
 import sys
 from collections.abc import Callable, Coroutine
-from datetime import datetime
 from enum import StrEnum
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Annotated, Any, TypeVar, cast
@@ -19,21 +18,22 @@ from bot.core.errors import (
     BotError,
     ConfigError,
     GitHubUnreachable,
+    MessageError,
     PrUnreachable,
     UsageError,
+    english,
     one_line,
 )
+from bot.core.messages import Text
 from bot.core.secrets import RedactingStream, redact
 from bot.core.validators import MAX_PR_NUMBER, check_out_file, echo
 from bot.core.weeks import parse_window
-from bot.importer import Export, ImportResult, coverage, read_export_file, store_export
 
 if TYPE_CHECKING:
     from rich.console import Console
 
     from bot.app import App
     from bot.core.config import DigestTarget
-    from bot.core.weeks import Window
     from bot.digest.pipeline import BuiltDigest
     from bot.services import ProgressFactory
     from bot.sync import SyncResult
@@ -100,10 +100,6 @@ err = cast("Console", _LazyConsole("stderr"))
 out = cast("Console", _LazyConsole("stdout"))
 
 T = TypeVar("T")
-OFFLINE_HINT = (
-    "; to try the bot offline: vllm-bot import FILE --week W --complete, "
-    "then vllm-bot digest --week W --no-sync (README)"
-)
 
 
 class _State:
@@ -166,17 +162,14 @@ def _multi_target(
 ) -> DigestTarget | None:
     """An organisation target for `--repo` repeated or `--org`; None for one repository."""
     if exclude and org is None:
-        raise UsageError(
-            "--exclude only applies with --org NAME, e.g. "
-            "--org vllm-project --exclude vllm-project/aibrix"
-        )
+        raise MessageError("error.cli.exclude_needs_org")
     if org is None and len(repos or []) < 2:
         return None
     # Lazy: bot.digest.org (~240 ms) loads only when --repo/--org names a multi-repo target.
     from bot.digest.org import ad_hoc_target
 
     if org is not None and repos:
-        raise UsageError("give --org NAME or --repo OWNER/NAME (repeated), not both")
+        raise MessageError("error.cli.org_or_repos")
     return ad_hoc_target(repos or [], org, exclude or [])
 
 
@@ -267,7 +260,7 @@ def run(factory: Callable[[], Coroutine[object, None, T]]) -> T:
             err.print_exception()
         line = one_line(str(exc))
         if isinstance(exc, GitHubUnreachable):
-            line = one_line(line, 150) + (f"; {exc.hint}" if exc.hint else OFFLINE_HINT)
+            line = one_line(line, 150) + "; " + (exc.hint or english("error.cli.offline_hint"))
         err.print(f"error: {line}", markup=False)
         raise typer.Exit(exc.exit_code) from None
     except KeyboardInterrupt:
@@ -276,10 +269,8 @@ def run(factory: Callable[[], Coroutine[object, None, T]]) -> T:
     except Exception as exc:  # a bug or an unexpected failure: one line unless --debug
         if state.debug:
             raise
-        err.print(
-            f"error: {one_line(f'{type(exc).__name__}: {exc}')} (run with --debug for details)",
-            markup=False,
-        )
+        problem = one_line(f"{type(exc).__name__}: {exc}")
+        err.print(f"error: {english('error.cli.unexpected', problem=problem)}", markup=False)
         raise typer.Exit(1) from None
     if state.new_store:
         # Said once, after the first command that worked: a failed one keeps its one line.
@@ -303,6 +294,10 @@ async def _services() -> App:
     return services
 
 
+def _cannot_write(path: Path, exc: OSError) -> UsageError:
+    return MessageError("error.cli.cannot_write", path=str(path), reason=str(exc.strerror))
+
+
 def _emit(text: str, out_file: Path | None) -> None:
     if out_file is None:
         _page(redact(text if text.endswith("\n") else text + "\n"))
@@ -311,7 +306,7 @@ def _emit(text: str, out_file: Path | None) -> None:
         out_file.parent.mkdir(parents=True, exist_ok=True)
         out_file.write_text(text, encoding="utf-8")
     except OSError as exc:
-        raise UsageError(f"cannot write {out_file}: {exc.strerror}") from None
+        raise _cannot_write(out_file, exc) from None
     err.print(f"wrote {out_file}")
 
 
@@ -451,6 +446,9 @@ def import_(
 ) -> None:
     """Import pull requests from JSON exports (offline use and archives)."""
 
+    # Lazy: the export schema (pydantic models, ~75 ms of `vllm-bot pr N`) is for `import`.
+    from bot.importer import complete_span, import_summary, read_export_file, store_export
+
     async def go() -> None:
         # Every file is read and checked whole before anything is stored.
         exports = [read_export_file(file) for file in files]
@@ -460,10 +458,7 @@ def import_(
 
         objects = [release_object(file) for file in files]
         if any(objects) and (week is not None or since or until or complete):
-            raise UsageError(
-                "nothing imported: a release export holds the PRs between two tags, not a "
-                "window; import it without --week/--since/--until/--complete"
-            )
+            raise MessageError("error.import.release_window")
         releases = [
             None if release is None else read_release_export(file, release, export)
             for file, export, release in zip(files, exports, objects, strict=True)
@@ -472,7 +467,7 @@ def import_(
             window = None
             if week is not None or since or until:
                 window = parse_window(week, since, until, services.config.tz)
-            marks = [_complete_span(export, window) if complete else None for export in exports]
+            marks = [complete_span(export, window) if complete else None for export in exports]
             for export, span, release in zip(exports, marks, releases, strict=True):
                 if release is not None:
                     line = await import_release(services.store, release)
@@ -481,55 +476,9 @@ def import_(
                 result = await store_export(services.store, export, span)
                 for line in (*result.conflicts, *result.reopened):
                     err.print(f"warning: {line}", markup=False)
-                out.print(_import_summary(export, window, span, result), markup=False)
+                out.print(import_summary(export, window, span, result), markup=False)
 
     run(go)
-
-
-def _complete_span(export: Export, window: Window | None) -> tuple[datetime, datetime]:
-    """The window `import --complete` marks for `export`, once the file is shown to cover it."""
-    if window is None:
-        if export.declared is None:
-            raise UsageError(
-                f"nothing imported: --complete needs the window: --week W or --since D "
-                f'--until D, or a file that declares its own ("window"), which {export.path} '
-                "does not"
-            )
-        return export.declared
-    problem = coverage(export, window.start, window.end)
-    if problem is not None:
-        raise UsageError(
-            f"nothing imported, not marking {window.label} complete: {export.path}: {problem}; "
-            "give a file that covers the window, or leave out --complete"
-        )
-    return window.start_utc, window.end_utc
-
-
-def _import_summary(
-    export: Export,
-    window: Window | None,
-    span: tuple[datetime, datetime] | None,
-    result: ImportResult,
-) -> str:
-    message = f"imported {result.stored} PRs of {export.repo} from {export.path}"
-    if result.conflicts:
-        message += f" ({len(result.conflicts)} merge times differed, see above)"
-    if span is not None and window is None:
-        start, end = span
-        inside = sum(1 for p in export.prs if p.merged_at and start <= p.merged_at < end)
-        message += f"; {start.date()}..{end.date()} marked complete ({inside} PRs in it)"
-    elif window is not None:
-        inside = sum(
-            1 for p in export.prs if p.merged_at and window.start <= p.merged_at < window.end
-        )
-        if span is not None:
-            message += f"; {window.label} marked complete ({inside} PRs in it)"
-        else:
-            message += (
-                f"; {inside} in {window.label}, which stays incomplete "
-                "(--complete marks it complete when the file covers it)"
-            )
-    return message
 
 
 def sync_summary(repo: str, label: str, result: SyncResult) -> str:
@@ -566,12 +515,10 @@ def _pr_ref(ref: str, repo: str | None) -> tuple[int, str | None]:
     try:
         parsed = parse_pr_ref(ref)
     except CommandError as exc:
-        raise UsageError(
-            f"bad PR number {echo(ref)}: {exc.reason.split('; expected')[0]}; accepted: "
-            "42121, #42121, OWNER/NAME#42121 or https://github.com/OWNER/NAME/pull/42121"
-        ) from None
+        reason = exc.reason.split("; expected")[0]
+        raise MessageError("error.cli.pr_ref", ref=echo(ref), reason=reason) from None
     if parsed.repo and repo and parsed.repo.lower() != repo.lower():
-        raise UsageError(f"the PR reference names {parsed.repo} but --repo says {repo}")
+        raise MessageError("error.cli.pr_ref_repo", named=parsed.repo, repo=repo)
     return parsed.number, parsed.repo or repo
 
 
@@ -587,12 +534,16 @@ async def _looked_up(services: App, repo: str | None, ref: str) -> LookedUp:
     except PrUnreachable as exc:
         elsewhere = exc.elsewhere
         hint = (
-            f"the store has {elsewhere[0]}#{number}: vllm-bot pr {elsewhere[0]}#{number}"
+            english("error.cli.pr_offline.elsewhere", where=f"{elsewhere[0]}#{number}")
             if elsewhere
             else None
         )
+        cause = exc.text or str(exc)
         raise GitHubUnreachable(
-            f"PR #{number} of {repo_name} is not in the store, and {exc}", hint=hint
+            Text(
+                "error.cli.pr_offline", {"number": str(number), "repo": repo_name, "cause": cause}
+            ),
+            hint=hint,
         ) from None
 
 
@@ -795,8 +746,10 @@ def digest(
                 # A missing token is said before the digest is built, not after.
                 if (missing := platform.available()) is not None:
                     raise ConfigError(
-                        f"cannot post to {platform.name}: {missing}; set it, or leave out "
-                        f"--post {platform.name}:…"
+                        Text(
+                            "error.cli.post_unavailable",
+                            {"platform": platform.name, "missing": missing},
+                        )
                     )
             window = parse_window(week, since, until, services.config.tz)
             language = lang.value if lang else services.config.language
@@ -812,8 +765,7 @@ def digest(
                     warn=_say,
                 )
             except UnknownModule as exc:
-                accepted = "accepted: the ids or names `vllm-bot modules` lists"
-                raise UsageError(f"{exc}; {accepted}") from None
+                raise MessageError("error.cli.unknown_module", reason=str(exc)) from None
             if posts:
                 _print_posted(await post_built(services, built, posts, force=force))
                 if out_file is None and format is DigestFormat.markdown:
@@ -836,12 +788,9 @@ def _release_options(
     release: str | None, window: str | None, module: object, org: object, repo: object
 ) -> None:
     if release is None:
-        raise UsageError("--base needs --release TAG (the release compared with it)")
+        raise MessageError("error.cli.base_needs_release")
     if window or module or org or (isinstance(repo, list) and len(repo) > 1):
-        raise UsageError(
-            "--release makes the digest of one release of one repository; use it without "
-            "--week/--since/--until, --module, --org or a second --repo"
-        )
+        raise MessageError("error.cli.release_alone")
 
 
 async def _release_digest(
@@ -872,17 +821,14 @@ async def _release_digest(
 
 
 def _png_needs_out() -> None:
-    raise UsageError("--format png writes the trends chart to a file: give --out FILE.png")
+    raise MessageError("error.cli.png_needs_out")
 
 
 def _write_chart(built: BuiltDigest, out_file: Path) -> None:
     """The trends chart exactly as the digest's thread would carry it, to preview."""
     digest = built.digest
     if digest.history is None or not digest.history.weeks:
-        raise UsageError(
-            f"no trends chart for {digest.week}: the store holds no earlier week of "
-            f"{digest.repo}; run without --no-sync, or import earlier weeks first"
-        )
+        raise MessageError("error.cli.no_chart", week=digest.week, repo=digest.repo)
     # Lazy: matplotlib only for a chart that is drawn.
     from bot.digest.charts import png_chart
 
@@ -891,15 +837,12 @@ def _write_chart(built: BuiltDigest, out_file: Path) -> None:
         out_file.parent.mkdir(parents=True, exist_ok=True)
         out_file.write_bytes(png.data)
     except OSError as exc:
-        raise UsageError(f"cannot write {out_file}: {exc.strerror}") from None
+        raise _cannot_write(out_file, exc) from None
     err.print(f"wrote {out_file} ({len(png.data):,} bytes): {png.alt_text}", markup=False)
 
 
 def _module_digest_of_one_repo() -> None:
-    raise UsageError(
-        "--module makes a digest of one repository's modules; use it without --org or a "
-        "second --repo"
-    )
+    raise MessageError("error.digest.module_one_repo")
 
 
 def _usage_value(check: Callable[[], T]) -> T:
@@ -916,6 +859,10 @@ def _usage(check: Callable[[], object]) -> None:
     _usage_value(check)
 
 
+def _bad_archive_lang(lang: str) -> None:
+    raise MessageError("error.cli.archive_lang", value=repr(lang[:60]))
+
+
 @app.command()
 def archive(
     out_dir: Annotated[Path, typer.Option("--out", help="Folder to write the site into.")],
@@ -929,8 +876,7 @@ def archive(
     """Write the static archive from the store: index, week pages, module pages, Atom feeds."""
     languages = [part.strip() for part in lang.split(",") if part.strip()]
     if not languages or any(part not in ("en", "zh") for part in languages):
-        err.print(f"error: bad --lang {lang[:60]!r}: expected en, zh or en,zh")
-        raise typer.Exit(2)
+        _usage(lambda: _bad_archive_lang(lang))
 
     async def go() -> None:
         # Lazy: the archive site builder (~130 ms) loads only for `archive`.
@@ -942,7 +888,7 @@ def archive(
         try:
             count = write_site(pages, out_dir)
         except OSError as exc:
-            raise UsageError(f"cannot write {out_dir}: {exc.strerror}") from None
+            raise _cannot_write(out_dir, exc) from None
         err.print(f"wrote {count} files to {out_dir} (open {out_dir / 'index.html'})")
 
     run(go)
@@ -1044,14 +990,17 @@ def main() -> None:
             # Root options (typer callbacks) are read before the command name only.
             ctx = getattr(exc, "ctx", None)
             command = ctx.info_name if ctx is not None else "COMMAND"
-            err.print(
-                f"error: {option} goes before the command; use e.g. "
-                f"'vllm-bot {option}{_ROOT_OPTIONS[option]} {command} …' (see 'vllm-bot --help')",
-                markup=False,
+            line = english(
+                "error.cli.root_option",
+                option=option,
+                example=_ROOT_OPTIONS[option],
+                command=str(command),
             )
+            err.print(f"error: {line}", markup=False)
         else:
             ctx = getattr(exc, "ctx", None)
             command = ctx.command_path if ctx is not None else "vllm-bot"
-            err.print(f"error: {' '.join(message.split())} (see '{command} --help')", markup=False)
+            line = english("error.cli.usage", problem=" ".join(message.split()), command=command)
+            err.print(f"error: {line}", markup=False)
         code = getattr(exc, "exit_code", 2)
     sys.exit(code if isinstance(code, int) else 0)

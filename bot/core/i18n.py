@@ -24,6 +24,7 @@ from bot.core.messages import (
     alerts,
     archive,
     cards,
+    cli,
     commands,
     digest,
     errors,
@@ -56,6 +57,7 @@ FEATURES: dict[str, Catalogue] = {
     "alerts": alerts.MESSAGES,
     "releases": releases.MESSAGES,
     "platforms": platforms.MESSAGES,
+    "cli": cli.MESSAGES,
 }
 
 

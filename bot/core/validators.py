@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Literal, get_args
 from urllib.parse import parse_qsl, unquote
 
-from bot.core.errors import UsageError
+from bot.core.errors import MessageError
 from bot.core.messages import Text
 
 ECHO_LIMIT = 60
@@ -62,7 +62,7 @@ def check_out_file(path: str) -> str:
     """`--out`: a file to write, not empty and not a directory."""
 
     if not path.strip() or Path(path).is_dir():
-        raise UsageError(f"bad --out {echo(path)}: expected a file path, e.g. digest-2026-W23.md")
+        raise MessageError("error.out.path", path=echo(path))
     return path
 
 

@@ -20,6 +20,7 @@ from datetime import timedelta
 from typing import TYPE_CHECKING
 
 from bot.core.errors import BotError
+from bot.core.messages import Text
 from bot.core.models import JSON
 from bot.digest.history import module_name
 from bot.digest.model import Digest, Highlight
@@ -202,16 +203,17 @@ def check_text(text: str, week_prs: set[int], allowed: set[str], scope: str = "t
     """Raise NarrativeRejected unless `text` only cites `week_prs` (the week's PRs, or a
     theme's) and the data's figures."""
     if not text.strip():
-        raise NarrativeRejected("empty text")
+        raise NarrativeRejected(Text("error.narrative.empty"))
     if len(text) > MAX_TEXT_CHARS:
-        raise NarrativeRejected(f"text longer than {MAX_TEXT_CHARS} characters")
+        raise NarrativeRejected(Text("error.narrative.long", {"limit": str(MAX_TEXT_CHARS)}))
     mentioned = {int(n) for n in _PR_MENTION.findall(text)}
     foreign = sorted(mentioned - week_prs)
     if foreign:
-        raise NarrativeRejected(f"mentions PRs not merged in {scope}: {foreign}")
+        shown = {"scope": scope, "numbers": str(foreign)}
+        raise NarrativeRejected(Text("error.narrative.foreign", shown))
     stray = sorted({n for n in _numbers_in(text) if n not in allowed})
     if stray:
-        raise NarrativeRejected(f"states figures absent from the data: {stray}")
+        raise NarrativeRejected(Text("error.narrative.figures", {"figures": str(stray)}))
 
 
 # ------------------------------------------------------------------ the call
@@ -229,7 +231,7 @@ async def _model_name(client: httpx.AsyncClient, config: NarrativeConfig) -> str
 def _parse_answer(content: str) -> JSON:
     data = json.loads(_FENCE.sub("", content.strip()))
     if not isinstance(data, dict):
-        raise NarrativeRejected("answer is not a JSON object")
+        raise NarrativeRejected(Text("error.narrative.not_object"))
     return data
 
 
@@ -300,7 +302,8 @@ async def write_narrative(digest: Digest, config: NarrativeConfig | None, langua
         try:
             check_text(text, members, allowed, scope="this theme")
             if len(_SENTENCE_END.findall(text.strip())) > MAX_SENTENCES:
-                raise NarrativeRejected(f"more than {MAX_SENTENCES} sentences")
+                limit = {"limit": str(MAX_SENTENCES)}
+                raise NarrativeRejected(Text("error.narrative.sentences", limit))
         except NarrativeRejected as exc:
             log.warning(
                 "narrative paragraph for %s rejected (%s %s): %s",

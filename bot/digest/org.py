@@ -47,7 +47,7 @@ from bot.core.document import (
     Table,
     Text,
 )
-from bot.core.errors import GitHubError, GitHubUnreachable, UsageError
+from bot.core.errors import GitHubError, GitHubUnreachable, MessageError, UsageError
 from bot.core.models import JSON
 from bot.core.weeks import WEEK_PATTERN, Window
 from bot.digest.document import context_line, shorten
@@ -190,10 +190,7 @@ def org_target(config: Config) -> DigestTarget | None:
 
 
 def _no_target() -> UsageError:
-    return UsageError(
-        'no organisation digest is configured: set org = "vllm-project" (or repos = '
-        '["OWNER/NAME", ...]) in a [[digest.targets]] entry of the config'
-    )
+    return MessageError("error.org.not_configured")
 
 
 def ad_hoc_target(
@@ -211,7 +208,8 @@ def ad_hoc_target(
     except ValidationError as exc:
         problem = exc.errors()[0]
         where = ".".join(str(p) for p in problem["loc"]) or "--org"
-        raise UsageError(f"{where}: {problem['msg'].removeprefix('Value error, ')}") from None
+        reason = problem["msg"].removeprefix("Value error, ")
+        raise MessageError("error.org.option", where=where, problem=reason) from None
 
 
 # ------------------------------------------------------------------ building

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.core.errors import UsageError
+from bot.core.errors import MessageError
 from bot.services import Services
 
 
@@ -23,5 +23,5 @@ async def build_archive(
 
     pages = await archive_pages(services, repos, weeks=weeks, languages=languages)
     if len(pages) <= 1:
-        raise UsageError("nothing to archive: the store holds no PR of these repositories")
+        raise MessageError("error.archive.empty")
     return pages

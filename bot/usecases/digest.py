@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from bot.analysis.catalogue import ModuleCatalogue
 from bot.core.config import DigestTarget
-from bot.core.errors import UsageError
+from bot.core.errors import MessageError, UsageError
 from bot.core.i18n import message
 from bot.core.weeks import Window
 from bot.services import ProgressFactory, Say, Services
@@ -81,10 +81,7 @@ async def build_digest(
     target = multi_target(services, scope, language)
     if target is not None:
         if scope.modules and scope.target is not None:
-            raise UsageError(
-                "--module makes a digest of one repository's modules; use it without "
-                "--org or a second --repo"
-            )
+            raise MessageError("error.digest.module_one_repo")
         # Lazy: the organisation digest (~100 ms) loads only for a multi-repository target.
         from bot.digest.org import build_org_for_window
 

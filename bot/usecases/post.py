@@ -11,7 +11,8 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from bot.core.errors import BotError, UsageError
+from bot.core.errors import BotError, MessageError
+from bot.core.messages import Text
 
 if TYPE_CHECKING:
     from bot.core.document import Document
@@ -38,10 +39,7 @@ def check_postable(built: BuiltDigest) -> None:
     """Refuse to post a window the store does not hold (an empty digest every time)."""
     digest = built.digest
     if digest.totals.merged == 0 and not digest.complete:
-        raise UsageError(
-            f"nothing to post: {digest.week} of {digest.repo} is not in the store; "
-            "run without --no-sync (or `vllm-bot sync`) first"
-        )
+        raise MessageError("error.post.not_stored", week=digest.week, repo=digest.repo)
 
 
 async def _each(
@@ -110,4 +108,5 @@ def failures(outcomes: Sequence[Posted]) -> BotError | None:
     failed = [o for o in outcomes if o.error is not None]
     if not failed:
         return None
-    return BotError(f"{len(failed)} of {len(outcomes)} targets were not posted (see above)")
+    counts = {"failed": str(len(failed)), "total": str(len(outcomes))}
+    return BotError(Text("error.post.failed", counts))
