@@ -28,8 +28,10 @@ from bot.core.config import (
 from bot.core.errors import ConfigError, GitHubError
 from bot.core.messages import Text
 from bot.core.notices import due_today
-from bot.platform import PostingServices
+from bot.core.settings import AlertSettings
+from bot.platform import Platforms, PostingServices
 from bot.store import Store
+from bot.store.store import store_location
 
 if TYPE_CHECKING:
     from discord.http import HTTPClient
@@ -40,7 +42,7 @@ if TYPE_CHECKING:
     from bot.analysis.rules import RuleSet
     from bot.discord.poster import DiscordRestPoster
     from bot.github.client import GitHubClient
-    from bot.platform import Platform, Platforms
+    from bot.platform import Platform
     from bot.slack.poster import SlackPoster
 
 log = logging.getLogger(__name__)
@@ -88,6 +90,10 @@ class App(PostingServices):
         new = default_store_is_new(env)
         store = await Store.open(database_url(env))
         return cls(config=config, env=env, store=store, new_store=new)
+
+    def store_location(self) -> str:
+        """Where the store is, as the first run says it."""
+        return store_location(self.store.engine.url)
 
     async def __aenter__(self) -> App:
         return self
@@ -147,9 +153,6 @@ class App(PostingServices):
         """Every place a document can be posted, by name (`bot.platform`). Each platform
         is built the first time it is asked for, and its client on its first post."""
         if self._platforms is None:
-            # Lazy: the registry and its platforms are only for commands that post.
-            from bot.platform import Platforms
-
             registry = Platforms()
             registry.register(slack_platform.NAME, self._slack_platform)
             registry.register(discord_platform.NAME, self._discord_platform)
@@ -207,7 +210,6 @@ class App(PostingServices):
             # Lazy: the alerts' store code is for chat commands and serve only.
             from bot.alerts.subscriptions import SubscriptionService
             from bot.analysis.catalogue import catalogue_of
-            from bot.core.settings import AlertSettings
 
             self._subscriptions = SubscriptionService(
                 self.store,

@@ -287,15 +287,12 @@ async def _services() -> App:
 
     services = await App.start(state.config)
     if services.new_store:
-        # Lazy: config is loaded by App.start already; this names its helper only.
-        from bot.store.store import store_location
-
-        state.new_store = store_location(services.store.engine.url)
+        state.new_store = services.store_location()
     return services
 
 
 def _cannot_write(path: Path, exc: OSError) -> UsageError:
-    return MessageError("error.cli.cannot_write", path=str(path), reason=str(exc.strerror))
+    return MessageError("error.cannot_write", path=str(path), reason=str(exc.strerror))
 
 
 def _emit(text: str, out_file: Path | None) -> None:
@@ -310,31 +307,22 @@ def _emit(text: str, out_file: Path | None) -> None:
     err.print(f"wrote {out_file}")
 
 
-def _page(text: str) -> None:
-    """Standard output, through the pager when it is a terminal and the text is long."""
-    if state.no_pager or not sys.stdout.isatty():
+def _page(text: str, *, markdown: bool = False) -> None:
+    """Standard output, through the pager when it is a terminal and the text is long;
+    `markdown` (shown on a terminal only): as a terminal shows Markdown, wrapped at its
+    width and wide tables as lists."""
+    if not sys.stdout.isatty():
         sys.stdout.write(text)
         return
-    # Lazy: the pager (subprocess) only for output shown on a terminal.
-    from bot.terminal import page
+    # Lazy: the terminal view and the pager (~6 ms) only for output shown on a terminal.
+    from bot.terminal import markdown_view, page
 
-    page(text, sys.stdout)
-
-
-def _show_markdown(rendered: str) -> None:
-    """Markdown as a terminal shows it: wrapped at its width, wide tables as lists, and
-    paged when long."""
-    # Lazy: rich.markdown (~40 ms) loads only to show Markdown on a terminal.
-    from rich.markdown import Markdown
-
-    # Lazy: the terminal view loads only for output shown on a terminal.
-    from bot.terminal import fit_markdown
-
-    markdown = Markdown(fit_markdown(rendered, out.width))
-    with out.capture() as captured:
-        # Wrapped at the terminal width: soft wrap would crop each PR line there.
-        out.print(markdown, soft_wrap=False)
-    _page(redact(captured.get()))
+    if markdown:
+        text = redact(markdown_view(text, out))
+    if state.no_pager:
+        sys.stdout.write(text)
+    else:
+        page(text, sys.stdout)
 
 
 def _dump(data: object) -> str:
@@ -736,7 +724,6 @@ def digest(
         from bot.analysis.catalogue import UnknownModule
         from bot.digest.pipeline import render_digest
         from bot.usecases.digest import DigestScope, build_digest
-        from bot.usecases.post import post_built
 
         async with await _services() as services:
             # Before any work: an unknown platform or a bad channel is one line, exit 2
@@ -767,6 +754,9 @@ def digest(
             except UnknownModule as exc:
                 raise MessageError("error.cli.unknown_module", reason=str(exc)) from None
             if posts:
+                # Lazy: the post use case (posting, ~14 ms) loads only for a digest posted.
+                from bot.usecases.post import post_built
+
                 _print_posted(await post_built(services, built, posts, force=force))
                 if out_file is None and format is DigestFormat.markdown:
                     return
@@ -776,7 +766,7 @@ def digest(
                 return
             rendered = render_digest(built, format.value)
             if format is DigestFormat.markdown and out_file is None and sys.stdout.isatty():
-                _show_markdown(rendered)
+                _page(rendered, markdown=True)
             else:
                 _emit(rendered, out_file)
 
@@ -880,15 +870,10 @@ def archive(
 
     async def go() -> None:
         # Lazy: the archive site builder (~130 ms) loads only for `archive`.
-        from bot.digest.archive import write_site
-        from bot.usecases.archive import build_archive
+        from bot.usecases.archive import write_archive
 
         async with await _services() as services:
-            pages = await build_archive(services, repo, weeks=weeks, languages=languages)
-        try:
-            count = write_site(pages, out_dir)
-        except OSError as exc:
-            raise _cannot_write(out_dir, exc) from None
+            count = await write_archive(services, repo, out_dir, weeks=weeks, languages=languages)
         err.print(f"wrote {count} files to {out_dir} (open {out_dir / 'index.html'})")
 
     run(go)

@@ -232,6 +232,10 @@ class DigestConfig(_Strict):
     def _valid_cron(cls, value: str) -> str:
         return _checked_cron(value)
 
+    def org_target(self) -> DigestTarget | None:
+        """The first target that covers several repositories (org/repos)."""
+        return next((t for t in self.targets if t.is_multi), None)
+
 
 class WebConfig(_Strict):
     # Public URL of `serve` (e.g. https://bot.example.org): digests link to the archive

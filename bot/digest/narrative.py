@@ -235,27 +235,23 @@ def _parse_answer(content: str) -> JSON:
     return data
 
 
-async def _ask(config: NarrativeConfig, payload: JSON) -> tuple[str, JSON]:
-    # Lazy: httpx (and idna's tables) only for digests that ask a narrative model.
-    import httpx
-
-    headers = {"Authorization": f"Bearer {config.api_key}"} if config.api_key else {}
-    base = config.base_url.rstrip("/") + "/"
-    async with httpx.AsyncClient(base_url=base, headers=headers, timeout=config.timeout) as client:
-        model = await _model_name(client, config)
-        response = await client.post(
-            "chat/completions",
-            json={
-                "model": model,
-                "temperature": 0.2,
-                "messages": [
-                    {"role": "system", "content": _SYSTEM},
-                    {"role": "user", "content": json.dumps(payload, ensure_ascii=False)},
-                ],
-            },
-        )
-        response.raise_for_status()
-        content = response.json()["choices"][0]["message"]["content"]
+async def _ask(
+    client: httpx.AsyncClient, config: NarrativeConfig, payload: JSON
+) -> tuple[str, JSON]:
+    model = await _model_name(client, config)
+    response = await client.post(
+        "chat/completions",
+        json={
+            "model": model,
+            "temperature": 0.2,
+            "messages": [
+                {"role": "system", "content": _SYSTEM},
+                {"role": "user", "content": json.dumps(payload, ensure_ascii=False)},
+            ],
+        },
+    )
+    response.raise_for_status()
+    content = response.json()["choices"][0]["message"]["content"]
     return model, _parse_answer(content)
 
 
@@ -268,11 +264,16 @@ async def write_narrative(digest: Digest, config: NarrativeConfig | None, langua
     if config is None or digest.totals.merged == 0:
         return digest
     payload = narrative_input(digest, language)
-    # Lazy: as in _ask; the error class of the call about to be made.
+    # Lazy: httpx (~60 ms of a digest's start-up) only for digests that ask a narrative model.
     import httpx
 
+    headers = {"Authorization": f"Bearer {config.api_key}"} if config.api_key else {}
+    base = config.base_url.rstrip("/") + "/"
     try:
-        model, answer = await asyncio.wait_for(_ask(config, payload), config.timeout)
+        async with httpx.AsyncClient(
+            base_url=base, headers=headers, timeout=config.timeout
+        ) as client:
+            model, answer = await asyncio.wait_for(_ask(client, config, payload), config.timeout)
     except (TimeoutError, httpx.HTTPError, ValueError, KeyError, IndexError, TypeError) as exc:
         log.warning("narrative model not used for %s %s: %r", digest.repo, digest.week, exc)
         return digest

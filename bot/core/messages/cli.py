@@ -40,7 +40,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "离线试用机器人：先 `vllm-bot import FILE --week W --complete`，"
         "再 `vllm-bot digest --week W --no-sync`（见 `README`）",
     },
-    "error.cli.cannot_write": {
+    "error.cannot_write": {
         "en": "cannot write {path}: {reason}",
         "zh": "无法写入 {path}：{reason}",
     },
