@@ -36,14 +36,16 @@ from pydantic import (
     model_validator,
 )
 
-from bot.core.errors import UsageError
+from bot.core.errors import MessageError, UsageError, english
+from bot.core.messages import Text
 from bot.core.models import PR_STATES, FileChange, PRState, PullRequest
 from bot.core.validators import echo, repo_problem
 
 if TYPE_CHECKING:
+    from bot.core.weeks import Window
     from bot.store.store import Store
 
-EXPECTED = "expected a JSON export (see README, 'Export format for import')"
+EXPECTED = Text("error.import.expected")
 # json.loads recurses once per nesting level; no export nests deeper than a few levels.
 MAX_DEPTH = 64
 _END = datetime.max.replace(tzinfo=UTC)
@@ -54,25 +56,23 @@ EXAMPLE_TIME = "2026-06-02T10:00:00Z"
 
 def _timestamp(value: object) -> datetime:
     if not isinstance(value, str):
-        raise ValueError(f"expected an ISO 8601 timestamp string, e.g. {EXAMPLE_TIME}")
+        raise ValueError(english("error.import.timestamp_type", example=EXAMPLE_TIME))
     try:
         parsed = datetime.fromisoformat(value.replace("Z", "+00:00"))
     except ValueError:
         raise ValueError(
-            f"bad timestamp {echo(value)}: expected ISO 8601, e.g. {EXAMPLE_TIME}"
+            english("error.import.timestamp", value=echo(value), example=EXAMPLE_TIME)
         ) from None
     parsed = parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)
     try:
         return parsed.astimezone(UTC)
     except OverflowError:  # a date at the calendar's edge, with an offset past it
-        raise ValueError(
-            f"timestamp {echo(value)} is out of range: expected a date between years 1 and 9999"
-        ) from None
+        raise ValueError(english("error.import.timestamp_range", value=echo(value))) from None
 
 
 def _repository(value: str) -> str:
     if (problem := repo_problem(value)) is not None:
-        raise ValueError(f"bad repository {echo(value)}: {problem}")
+        raise ValueError(english("error.import.repository", value=echo(value), problem=problem))
     return value
 
 
@@ -92,7 +92,7 @@ def _labels(value: object) -> object:
 
 Timestamp = Annotated[datetime, BeforeValidator(_timestamp)]
 Count = Annotated[int, Field(ge=0, strict=True)]
-Text = Annotated[str, Field(max_length=1_000_000)]
+LongText = Annotated[str, Field(max_length=1_000_000)]
 
 
 class _Strict(BaseModel):
@@ -111,7 +111,7 @@ class FileIn(_Strict):
 class PullRequestIn(_Strict):
     number: Annotated[int, Field(gt=0, strict=True)]
     title: Annotated[str, Field(max_length=10_000)]
-    body: Text | None = None
+    body: LongText | None = None
     url: Annotated[str, Field(pattern=r"^https?://\S+$")] | None = None
     author: Annotated[Annotated[str, Field(max_length=39)] | None, BeforeValidator(_login)] = None
     createdAt: Timestamp | None = None
@@ -130,15 +130,12 @@ class PullRequestIn(_Strict):
     @model_validator(mode="after")
     def _merged_or_state(self) -> PullRequestIn:
         if self.state is not None and self.state not in PR_STATES:
-            raise ValueError(f"state: bad state {self.state!r}: expected open, closed or merged")
+            raise ValueError(english("error.import.state", value=repr(self.state)))
         unmerged = self.state in ("open", "closed")
         if self.mergedAt is None and "mergedAt" in self.model_fields_set and not unmerged:
-            raise ValueError(
-                'mergedAt: null: expected a merge time, e.g. "2026-06-02T10:00:00Z", or '
-                '"state": "open" or "closed" for a PR not merged'
-            )
+            raise ValueError(english("error.import.merged_null"))
         if self.mergedAt is None and self.state == "merged":
-            raise ValueError('mergedAt: missing: "state": "merged" needs a merge time')
+            raise ValueError(english("error.import.merged_missing"))
         return self
 
 
@@ -149,7 +146,7 @@ class WindowIn(_Strict):
     @model_validator(mode="after")
     def _ordered(self) -> WindowIn:
         if self.until <= self.since:
-            raise ValueError('expected {"since": DATE, "until": DATE} with until after since')
+            raise ValueError(english("error.import.window_order"))
         return self
 
 
@@ -168,10 +165,7 @@ class WindowExport(_Strict):
         if (self.since is None) != (self.until is None) or (
             self.since and self.until and self.until <= self.since
         ):
-            raise ValueError(
-                'expected "since" and "until" together, until after since, e.g. '
-                '"since": "2026-05-25", "until": "2026-06-01"'
-            )
+            raise ValueError(english("error.import.flat_window"))
         return self
 
     def declared(self) -> tuple[datetime, datetime] | None:
@@ -302,7 +296,7 @@ class Export:
     path: Path | None = None
 
 
-def coverage(export: Export, start: datetime, end: datetime) -> str | None:
+def coverage(export: Export, start: datetime, end: datetime) -> Text | None:
     """Why `export` does not show it holds every PR merged in [start, end), or None.
 
     Judged by the export's declared `window` when it has one (it must contain [start,
@@ -312,17 +306,19 @@ def coverage(export: Export, start: datetime, end: datetime) -> str | None:
         since, until = export.declared
         if since <= start and end <= until:
             return None
-        return (
-            f"the file declares the window {since.date()}..{until.date()}, "
-            f"which does not contain {start.date()}..{end.date()}"
+        return Text(
+            "error.import.window_outside",
+            {
+                "declared": f"{since.date()}..{until.date()}",
+                "window": f"{start.date()}..{end.date()}",
+            },
         )
     merged = sorted(p.merged_at for p in export.prs if p.merged_at is not None)
     if merged and merged[0] < start and merged[-1] >= end:
         return None
-    span = f"{merged[0].date()}..{merged[-1].date()}" if merged else "no merged PRs"
-    return (
-        f"the file declares no window and its merged dates ({span}) do not reach past both "
-        f'edges of {start.date()}..{end.date()}; add "window": {{"since": …, "until": …}}'
+    span = f"{merged[0].date()}..{merged[-1].date()}" if merged else Text("error.import.no_merged")
+    return Text(
+        "error.import.window_undeclared", {"dates": span, "window": f"{start.date()}..{end.date()}"}
     )
 
 
@@ -338,31 +334,30 @@ def read_export_file(path: Path) -> Export:
     try:
         raw = path.read_bytes()
     except OSError as exc:
-        raise UsageError(f"cannot read {path}: {exc.strerror}; {EXPECTED}") from None
+        raise MessageError(
+            "error.import.unreadable", path=str(path), reason=str(exc.strerror), expected=EXPECTED
+        ) from None
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        raise UsageError(
-            f"{path}: not UTF-8 text (byte {exc.start}); expected a JSON export saved as UTF-8"
-        ) from None
+        raise MessageError("error.import.not_utf8", path=str(path), byte=str(exc.start)) from None
     if _depth(text) > MAX_DEPTH:
-        raise UsageError(f"{path}: JSON nested more than {MAX_DEPTH} levels deep; {EXPECTED}")
+        raise MessageError(
+            "error.import.depth", path=str(path), limit=str(MAX_DEPTH), expected=EXPECTED
+        )
     try:
         data: Any = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise UsageError(f"{path}: not valid JSON: {exc}; {EXPECTED}") from None
+        raise MessageError(
+            "error.import.not_json", path=str(path), problem=str(exc), expected=EXPECTED
+        ) from None
     except RecursionError:  # defence in depth: _depth should have caught it
-        raise UsageError(f"{path}: JSON nested too deeply; {EXPECTED}") from None
+        raise MessageError("error.import.too_deep", path=str(path), expected=EXPECTED) from None
     if not isinstance(data, dict):
-        raise UsageError(
-            f"{path}: expected an object with 'repository' and 'pullRequests' (got a "
-            f"{type(data).__name__ if data is not None else 'null'})"
-        )
+        kind = type(data).__name__ if data is not None else "null"
+        raise MessageError("error.import.not_object", path=str(path), kind=kind)
     if (kind := export_kind(data)) not in EXPORT_KINDS:
-        raise UsageError(
-            f"{path}: a {kind} export cannot be imported by this version; {EXPECTED} with "
-            '"pullRequests" and an optional "window"'
-        )
+        raise MessageError("error.import.kind", path=str(path), kind=kind, expected=EXPECTED)
     try:
         parsed = _SCHEMA.validate_python(data)
     except ValidationError as exc:
@@ -450,3 +445,47 @@ async def store_export(
         count = await store.prs.count_merged_between(repo, *complete)
         await store.windows.mark(repo, *complete, complete=True, pr_count=count)
     return ImportResult(len(prs), conflicts, reopened)
+
+
+def complete_span(export: Export, window: Window | None) -> tuple[datetime, datetime]:
+    """The window `import --complete` marks for `export`, once the file is shown to cover it."""
+    if window is None:
+        if export.declared is None:
+            raise MessageError("error.import.complete_needs_window", path=str(export.path))
+        return export.declared
+    problem = coverage(export, window.start, window.end)
+    if problem is not None:
+        raise MessageError(
+            "error.import.not_covered",
+            week=window.label,
+            path=str(export.path),
+            problem=problem,
+        )
+    return window.start_utc, window.end_utc
+
+
+def import_summary(
+    export: Export,
+    window: Window | None,
+    span: tuple[datetime, datetime] | None,
+    result: ImportResult,
+) -> str:
+    message = f"imported {result.stored} PRs of {export.repo} from {export.path}"
+    if result.conflicts:
+        message += f" ({len(result.conflicts)} merge times differed, see above)"
+    if span is not None and window is None:
+        start, end = span
+        inside = sum(1 for p in export.prs if p.merged_at and start <= p.merged_at < end)
+        message += f"; {start.date()}..{end.date()} marked complete ({inside} PRs in it)"
+    elif window is not None:
+        inside = sum(
+            1 for p in export.prs if p.merged_at and window.start <= p.merged_at < window.end
+        )
+        if span is not None:
+            message += f"; {window.label} marked complete ({inside} PRs in it)"
+        else:
+            message += (
+                f"; {inside} in {window.label}, which stays incomplete "
+                "(--complete marks it complete when the file covers it)"
+            )
+    return message

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
 from bot.core.errors import GitHubError, RateLimitExhausted
+from bot.core.messages import Text
 from bot.core.models import PullRequest
 from bot.core.validators import echo, repo_problem
 from bot.core.weeks import Window
@@ -281,11 +282,7 @@ async def sync_scope(
         raise ValueError("sync_scope needs repositories or an organisation")
     if not github.uses_graphql:
         if org is not None:
-            raise GitHubError(
-                f"an organisation digest (org:{org}) needs GITHUB_TOKEN: without a token "
-                "GitHub's REST search is limited to 60 requests an hour; list the "
-                "repositories with repos = [...] instead"
-            )
+            raise GitHubError(Text("error.sync.org_needs_token", {"org": org}))
         counts = {}
         for repo in wanted:
             result = await sync_window(store, github, repo, window, force=force, progress=progress)

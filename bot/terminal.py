@@ -16,13 +16,16 @@ import shlex
 import shutil
 import subprocess
 import sys
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from bot.core.document import Document
 from bot.core.models import JSON
 from bot.core.validators import echo
 from bot.delivery import DeliveryResult, Sent
 from bot.platform import Platform, Post
+
+if TYPE_CHECKING:
+    from rich.console import Console
 
 NAME = "terminal"
 STDOUT = "-"
@@ -132,6 +135,18 @@ def _cells(line: str) -> list[str]:
         return []
     # Split on | not escaped as \|.
     return [cell.strip() for cell in re.split(r"(?<!\\)\|", match[1])]
+
+
+def markdown_view(text: str, console: Console) -> str:
+    """Markdown `text` as `console` shows it: wrapped at its width, wide tables as lists."""
+    # Lazy: rich.markdown (~45 ms) loads only to show Markdown, not for the pager or a card.
+    from rich.markdown import Markdown
+
+    markdown = Markdown(fit_markdown(text, console.width))
+    with console.capture() as captured:
+        # Wrapped at the terminal width: soft wrap would crop each PR line there.
+        console.print(markdown, soft_wrap=False)
+    return captured.get()
 
 
 def fit_markdown(text: str, width: int) -> str:

@@ -20,6 +20,7 @@ from bot.alerts.subscriptions import SubscriptionService
 from bot.analysis.catalogue import catalogue_of
 from bot.core.document import Document
 from bot.core.errors import BotError
+from bot.core.messages import Text
 from bot.core.settings import AlertSettings
 from bot.delivery import DeliveryResult
 from bot.platform import Platform
@@ -43,7 +44,9 @@ class PlatformSender:
         target = self.platforms.get(platform)
         why = "unknown platform" if target is None else target.available()
         if target is None or why is not None:
-            raise BotError(f"no {platform} connection to post alerts with ({why})")
+            raise BotError(
+                Text("error.alerts.no_connection", {"platform": platform, "why": str(why)})
+            )
         # The delivery result: the pipeline retries an alert whose parts are not all posted.
         return await target.post_document(
             self.store, document, channel, document_id=f"{document.id}:{platform}:{channel}"

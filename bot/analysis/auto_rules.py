@@ -16,6 +16,7 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 
 from bot.core.errors import BotError
+from bot.core.messages import Text
 from bot.core.models import JSON
 
 from .rules import ModuleRule, RuleSet, load_ruleset
@@ -174,7 +175,7 @@ def _parse_seq(lines: list[tuple[int, str]], pos: int, indent: int) -> tuple[lis
         if ind < indent or not (content.startswith("- ") or content == "-"):
             break
         if ind > indent:
-            raise YamlSubsetError(f"unexpected indentation at {content!r}")
+            raise YamlSubsetError(Text("error.yaml.indentation", {"content": repr(content)}))
         rest = content[1:].strip()
         if not rest:
             value, pos = _parse_block(
@@ -202,10 +203,10 @@ def _parse_map(lines: list[tuple[int, str]], pos: int, indent: int) -> tuple[dic
         if ind < indent:
             break
         if ind > indent or content.startswith("- "):
-            raise YamlSubsetError(f"unexpected line {content!r}")
+            raise YamlSubsetError(Text("error.yaml.line", {"content": repr(content)}))
         kv = _split_key(content)
         if kv is None:
-            raise YamlSubsetError(f"expected 'key: value', got {content!r}")
+            raise YamlSubsetError(Text("error.yaml.key", {"content": repr(content)}))
         key, rest = kv
         if rest:
             out[key] = _scalar(rest)
@@ -298,7 +299,7 @@ def labeler_rules(text: str) -> dict[str, tuple[list[str], list[str]]]:
     """label -> (globs, negated globs) from actions/labeler v4 or v5 configuration."""
     data = parse_yaml_subset(text) or {}
     if not isinstance(data, dict):
-        raise YamlSubsetError("labeler.yml must be a mapping of label -> rules")
+        raise YamlSubsetError(Text("error.yaml.labeler"))
     out: dict[str, tuple[list[str], list[str]]] = {}
     for label, spec in data.items():
         globs: list[str] = []

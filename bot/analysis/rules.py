@@ -24,6 +24,7 @@ from pydantic import (
 )
 
 from bot.core.errors import UsageError
+from bot.core.messages import Text
 from bot.core.models import KIND_IDS
 
 from .paths import patterns_error, scope_flags
@@ -433,7 +434,9 @@ def parse_ruleset(text: str, source: str = "<rules>", *, shipped: bool = False) 
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise RuleSetError(f"{source}: not valid TOML: {exc}") from None
+        raise RuleSetError(
+            Text("error.rules.toml", {"source": source, "problem": str(exc)})
+        ) from None
     if "name" not in data:
         data["name"] = Path(source).stem
     try:
@@ -461,9 +464,10 @@ def load_ruleset(name_or_path: str | Path) -> RuleSet:
         try:
             text = path.read_text(encoding="utf-8")
         except OSError as exc:
-            raise RuleSetError(f"{path}: cannot read rule set: {exc.strerror}") from None
+            reason = str(exc.strerror)
+            raise RuleSetError(
+                Text("error.rules.unreadable", {"path": str(path), "reason": reason})
+            ) from None
         return parse_ruleset(text, str(path))
-    raise RuleSetError(
-        f"unknown rule set {key!r} (accepted: {', '.join(BUILTIN_RULESETS)}, auto, "
-        "or a path to a .toml file)"
-    )
+    accepted = ", ".join(BUILTIN_RULESETS)
+    raise RuleSetError(Text("error.rules.unknown", {"name": repr(key), "accepted": accepted}))

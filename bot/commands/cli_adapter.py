@@ -11,7 +11,7 @@ from bot.commands.driver import Responder, drive
 from bot.commands.registry import help_text, parse
 from bot.commands.reply import Reply
 from bot.commands.syntax import Command, CommandError, HelpCommand
-from bot.core.errors import UsageError
+from bot.core.errors import MessageError
 from bot.core.i18n import message
 from bot.core.validators import CHAT_PLATFORMS, chat_channel_problem
 
@@ -26,7 +26,7 @@ def chat_address(channel: str | None) -> tuple[str, str | None]:
         platform, sep, rest = channel.partition(":")
         if sep and platform in CHAT_PLATFORMS and rest:
             if (problem := chat_channel_problem(platform, rest)) is not None:
-                raise UsageError(f"--channel: {problem}")
+                raise MessageError("error.cli.channel", problem=problem)
             return platform, rest
     return "cli", channel
 

@@ -36,7 +36,8 @@ from pydantic import (
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from bot.core.cron import parse_cron
-from bot.core.errors import ConfigError
+from bot.core.errors import ConfigError, english
+from bot.core.messages import Text
 from bot.core.secrets import control_characters, register
 from bot.core.settings import AlertsConfig, LoggingConfig, ServeConfig
 from bot.core.validators import (
@@ -68,10 +69,7 @@ _ORG = re.compile(r"^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})$")
 def _org_name(value: str) -> str:
     if not _ORG.match(value):
         # An example, never the regular expression.
-        raise ValueError(
-            f"bad organisation {echo(value)}: expected a GitHub login such as vllm-project "
-            "(letters, digits and '-', at most 39)"
-        )
+        raise ValueError(english("error.config.org", value=echo(value)))
     return value
 
 
@@ -107,12 +105,11 @@ class RepoConfig(_Strict):
             if not path.is_file():
                 accepted = ", ".join(f"'{name}'" for name in (*builtin_rulesets(), "auto"))
                 raise ValueError(
-                    f"rule set file {echo(value)} does not exist; expected an existing .toml "
-                    f"file or one of {accepted}"
+                    english("error.config.ruleset_missing", value=echo(value), accepted=accepted)
                 )
             return value
         accepted = ", ".join(f"'{name}'" for name in (*builtin_rulesets(), "auto"))
-        raise ValueError(f"unknown rule set; accepted: {accepted} or a path to a .toml file")
+        raise ValueError(english("error.config.ruleset_unknown", accepted=accepted))
 
 
 class GitHubConfig(_Strict):
@@ -178,21 +175,15 @@ class DigestTarget(_Strict):
     def _one_scope(self) -> DigestTarget:
         chosen = [key for key in ("repo", "repos", "org") if getattr(self, key)]
         if len(chosen) > 1:
-            raise ValueError(
-                f"set one of repo, repos and org, not {' and '.join(chosen)}; e.g. "
-                'org = "vllm-project" or repos = ["vllm-project/vllm", "vllm-project/vllm-ascend"]'
-            )
+            raise ValueError(english("error.config.one_scope", chosen=" and ".join(chosen)))
         if self.modules and (self.repos or self.org):
-            raise ValueError(
-                "modules: a module digest covers one repository; drop modules or set "
-                'repo = "OWNER/NAME" instead of repos/org'
-            )
+            raise ValueError(english("error.config.module_digest_scope"))
         if self.exclude and not self.org:
-            raise ValueError('exclude only applies with org = "OWNER"')
+            raise ValueError(english("error.config.exclude_needs_org"))
         if self.org and any(
             name.split("/")[0].lower() != self.org.lower() for name in self.exclude
         ):
-            raise ValueError(f"exclude lists repositories of {self.org}, as {self.org}/NAME")
+            raise ValueError(english("error.config.exclude_outside", org=self.org))
         return self
 
     @property
@@ -212,12 +203,14 @@ class DigestTarget(_Strict):
         value = os.environ.get(self.webhook_url_env, "").strip()
         if not value:
             raise ConfigError(
-                f"digest target discord:{self.channel} names webhook_url_env = "
-                f"{self.webhook_url_env!r} but that environment variable is not set"
+                Text(
+                    "error.config.webhook_unset",
+                    {"channel": self.channel, "variable": repr(self.webhook_url_env)},
+                )
             )
         if control_characters(value):
             raise ConfigError(
-                f"{self.webhook_url_env} holds a control character; set it to the URL alone"
+                Text("error.config.webhook_control", {"variable": self.webhook_url_env})
             )
         # The URL's last path segment is the webhook's token.
         register([value, value.rstrip("/").rsplit("/", 1)[-1]])
@@ -238,6 +231,10 @@ class DigestConfig(_Strict):
     @classmethod
     def _valid_cron(cls, value: str) -> str:
         return _checked_cron(value)
+
+    def org_target(self) -> DigestTarget | None:
+        """The first target that covers several repositories (org/repos)."""
+        return next((t for t in self.targets if t.is_multi), None)
 
 
 class WebConfig(_Strict):
@@ -288,9 +285,7 @@ class Config(_Strict):
         try:
             zoneinfo.ZoneInfo(value)
         except (zoneinfo.ZoneInfoNotFoundError, ValueError):
-            raise ValueError(
-                f"unknown timezone {value!r}; use an IANA name such as 'UTC' or 'Asia/Shanghai'"
-            ) from None
+            raise ValueError(english("error.config.timezone", value=repr(value))) from None
         return value
 
     @field_validator("repos")
@@ -301,10 +296,7 @@ class Config(_Strict):
             if repo.name.lower() in seen:
                 # Two entries would give one repository two rule sets; which one wins
                 # would be an accident of order.
-                raise ValueError(
-                    f"{repo.name} is listed twice; expected each repository once "
-                    "(merge the two [[repos]] entries)"
-                )
+                raise ValueError(english("error.config.repo_twice", repo=repo.name))
             seen.add(repo.name.lower())
         return repos
 
@@ -322,7 +314,7 @@ class Config(_Strict):
         # An unconfigured repo still works with generic ("auto") rules; vLLM itself has
         # its shipped rule set (an organisation digest meets it unconfigured).
         if (problem := repo_problem(name)) is not None:
-            raise ConfigError(f"bad repository {echo(name)}: {problem}")
+            raise ConfigError(Text("error.config.repo", {"name": echo(name), "problem": problem}))
         return RepoConfig(name=name)
 
 
@@ -403,8 +395,15 @@ class Environment(BaseSettings):
             value = getattr(self, name)
             if value is not None and (problem := _url_problem(value, schemes)) is not None:
                 raise ConfigError(
-                    f"{name.upper()} {echo(value)} {problem}; expected a URL like {example} "
-                    "(or unset it for the default)"
+                    Text(
+                        "error.config.endpoint",
+                        {
+                            "variable": name.upper(),
+                            "value": echo(value),
+                            "problem": problem,
+                            "example": example,
+                        },
+                    )
                 )
         return self
 
@@ -422,10 +421,7 @@ class Environment(BaseSettings):
             value = getattr(self, name)
             if value is not None and control_characters(value.get_secret_value()):
                 # The value itself is never shown, not even in part.
-                raise ConfigError(
-                    f"{name.upper()} holds a control character (a newline or tab inside "
-                    "the value?); set it to the token alone"
-                )
+                raise ConfigError(Text("error.config.secret_control", {"variable": name.upper()}))
         register(self.secret_values())
         return self
 
@@ -499,7 +495,7 @@ def _read_toml(text: str, source: str) -> dict[str, object]:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(
-            f"{source}: not valid TOML: {exc}; expected TOML like config/default.toml"
+            Text("error.config.toml", {"source": source, "problem": str(exc)})
         ) from None
 
 
@@ -566,12 +562,14 @@ def load_config(path: str | Path | None = None, env: Environment | None = None) 
             text = user_file.read_text(encoding="utf-8")
         except OSError as exc:
             raise ConfigError(
-                f"cannot read config file {user_file}: {exc.strerror}; give --config (or "
-                "VLLM_BOT_CONFIG) an existing TOML file"
+                Text(
+                    "error.config.unreadable",
+                    {"path": str(user_file), "reason": str(exc.strerror)},
+                )
             ) from None
         except UnicodeDecodeError as exc:
             raise ConfigError(
-                f"{user_file}: not UTF-8 text (byte {exc.start}); save the config as UTF-8"
+                Text("error.config.not_utf8", {"path": str(user_file), "byte": str(exc.start)})
             ) from None
         source = str(user_file)
         data = _deep_merge(data, _read_toml(text, source))

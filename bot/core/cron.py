@@ -11,6 +11,7 @@ from datetime import tzinfo
 from typing import TYPE_CHECKING
 
 from bot.core.errors import ConfigError
+from bot.core.messages import Text
 
 if TYPE_CHECKING:
     from apscheduler.triggers.cron import CronTrigger
@@ -61,10 +62,7 @@ def parse_cron(expr: str, tz: tzinfo) -> CronTrigger:
     """A crontab expression (5 fields, crontab weekday numbers) in `tz`; ConfigError if bad."""
     fields = expr.split()
     if len(fields) != 5:
-        raise ConfigError(
-            f"bad cron {expr!r}: expected 5 fields (minute hour day month weekday), "
-            "e.g. '0 9 * * MON'"
-        )
+        raise ConfigError(Text("error.config.cron_fields", {"expr": repr(expr)}))
     fields[4] = _crontab_weekdays(fields[4])
     # Lazy: APScheduler (and its tzlocal) loads only for configs that schedule digests.
     from apscheduler.triggers.cron import CronTrigger
@@ -72,4 +70,6 @@ def parse_cron(expr: str, tz: tzinfo) -> CronTrigger:
     try:
         return CronTrigger.from_crontab(" ".join(fields), timezone=tz)
     except ValueError as exc:
-        raise ConfigError(f"bad cron {expr!r}: {exc}; expected e.g. '0 9 * * MON'") from None
+        raise ConfigError(
+            Text("error.config.cron", {"expr": repr(expr), "problem": str(exc)})
+        ) from None

@@ -37,6 +37,12 @@ def _render(text: Text, language: str) -> str:
     return render(text, language)
 
 
+def english(msg_id: str, /, **params: object) -> str:
+    """A catalogue message's English line, where the text must be a str: a pydantic
+    validator's ValueError, which pydantic words into the config's or the export's error."""
+    return _render(Text(msg_id, params), "en")
+
+
 class BotError(Exception):
     """Base class: the message is shown to the user as it is.
 

@@ -24,6 +24,7 @@ from bot.core.messages import (
     alerts,
     archive,
     cards,
+    cli,
     commands,
     digest,
     errors,
@@ -58,6 +59,7 @@ FEATURES: dict[str, Catalogue] = {
     "releases": releases.MESSAGES,
     "platforms": platforms.MESSAGES,
     "services": services.MESSAGES,
+    "cli": cli.MESSAGES,
 }
 
 

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Literal, get_args
 from urllib.parse import parse_qsl, unquote
 
-from bot.core.errors import UsageError
+from bot.core.errors import MessageError, english
 from bot.core.messages import Text
 
 ECHO_LIMIT = 60
@@ -30,13 +30,6 @@ def echo(text: str, limit: int = ECHO_LIMIT) -> str:
     """`text` quoted for an error line, cut to about `limit` characters."""
     shown = text if len(text) <= limit else text[: limit - 1] + "…"
     return repr(shown)
-
-
-def _english(text: Text) -> str:
-    # Lazy: the catalogue loads Babel, which a valid input never needs.
-    from bot.core.i18n import render
-
-    return render(text, "en")
 
 
 def repo_text(name: str) -> Text | None:
@@ -55,14 +48,14 @@ def repo_text(name: str) -> Text | None:
 def repo_problem(name: str) -> str | None:
     """Why `name` is not a GitHub OWNER/NAME, in English, or None."""
     text = repo_text(name)
-    return None if text is None else _english(text)
+    return None if text is None else english(text.msg_id, **text.params)
 
 
 def check_out_file(path: str) -> str:
     """`--out`: a file to write, not empty and not a directory."""
 
     if not path.strip() or Path(path).is_dir():
-        raise UsageError(f"bad --out {echo(path)}: expected a file path, e.g. digest-2026-W23.md")
+        raise MessageError("error.out.path", path=echo(path))
     return path
 
 
@@ -99,7 +92,7 @@ def chat_channel_text(platform: str, channel: str) -> Text | None:
 def chat_channel_problem(platform: str, channel: str) -> str | None:
     """Why `channel` cannot be a channel id of `platform`, in English, or None."""
     text = chat_channel_text(platform, channel)
-    return None if text is None else _english(text)
+    return None if text is None else english(text.msg_id, **text.params)
 
 
 # SQLAlchemy's own URL grammar (sqlalchemy.engine.url._parse_url) for the user-info part:

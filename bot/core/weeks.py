@@ -7,13 +7,12 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta, tzinfo
 from zoneinfo import ZoneInfo
 
-from bot.core.errors import MessageError, UsageError
+from bot.core.errors import MessageError
 from bot.core.validators import echo
 
 WEEK_PATTERN = re.compile(r"^(\d{4})-?W(\d{1,2})$", re.IGNORECASE)
 # The CLI's flags say it in English; the week errors below are catalogue messages
 # (`error.week.*`), which chat shows in the channel's language.
-WEEK_HELP = "expected an ISO week like 2026-W23, or 'this' or 'last'"
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,14 +77,15 @@ def parse_date(value: str, tz: ZoneInfo, name: str) -> datetime:
     try:
         parsed = datetime.fromisoformat(value)
     except ValueError:
-        raise UsageError(
-            f"bad {name} {echo(value)}: expected a date like 2026-06-01 or 2026-06-01T12:00"
-        ) from None
+        raise MessageError("error.week.date", name=name, value=echo(value)) from None
     if not FIRST_YEAR <= parsed.year < LAST_YEAR:
         # Windows step back for history; at the calendar's edge that overflows.
-        raise UsageError(
-            f"bad {name} {echo(value)}: expected a date from {FIRST_YEAR} (GitHub's first "
-            f"year) to {LAST_YEAR - 1}, e.g. 2026-06-01"
+        raise MessageError(
+            "error.week.year",
+            name=name,
+            value=echo(value),
+            first=str(FIRST_YEAR),
+            last=str(LAST_YEAR - 1),
         )
     return parsed if parsed.tzinfo else parsed.replace(tzinfo=tz)
 
@@ -100,20 +100,17 @@ def parse_window(
     """One window from either --week or --since/--until (default: last week)."""
     if week is not None and not week.strip():
         # An empty value (an unset shell variable) must not quietly mean "last week".
-        raise UsageError(f"--week is empty: {WEEK_HELP}")
+        raise MessageError("error.week.empty")
     if week and (since or until):
-        raise UsageError("use either --week or --since/--until, not both")
+        raise MessageError("error.week.both")
     for name, value in (("--since", since), ("--until", until)):
         if value is not None and not value.strip():
-            raise UsageError(f"{name} is empty: expected a date like 2026-06-01")
+            raise MessageError("error.week.date_empty", name=name)
     if since or until:
         if not (since and until):
-            raise UsageError("--since and --until go together; give both")
+            raise MessageError("error.week.since_until")
         start, end = parse_date(since, tz, "--since"), parse_date(until, tz, "--until")
         if end <= start:
-            raise UsageError(
-                f"--until ({echo(until)}) must be after --since ({echo(since)}), "
-                "e.g. --since 2026-06-01 --until 2026-06-08"
-            )
+            raise MessageError("error.week.order", until=echo(until), since=echo(since))
         return Window(start, end, f"{start.date()}..{end.date()}")
     return parse_week(week or "last", tz, now)

@@ -20,6 +20,7 @@ from datetime import timedelta
 from typing import TYPE_CHECKING
 
 from bot.core.errors import BotError
+from bot.core.messages import Text
 from bot.core.models import JSON
 from bot.digest.history import module_name
 from bot.digest.model import Digest, Highlight
@@ -202,16 +203,17 @@ def check_text(text: str, week_prs: set[int], allowed: set[str], scope: str = "t
     """Raise NarrativeRejected unless `text` only cites `week_prs` (the week's PRs, or a
     theme's) and the data's figures."""
     if not text.strip():
-        raise NarrativeRejected("empty text")
+        raise NarrativeRejected(Text("error.narrative.empty"))
     if len(text) > MAX_TEXT_CHARS:
-        raise NarrativeRejected(f"text longer than {MAX_TEXT_CHARS} characters")
+        raise NarrativeRejected(Text("error.narrative.long", {"limit": str(MAX_TEXT_CHARS)}))
     mentioned = {int(n) for n in _PR_MENTION.findall(text)}
     foreign = sorted(mentioned - week_prs)
     if foreign:
-        raise NarrativeRejected(f"mentions PRs not merged in {scope}: {foreign}")
+        shown = {"scope": scope, "numbers": str(foreign)}
+        raise NarrativeRejected(Text("error.narrative.foreign", shown))
     stray = sorted({n for n in _numbers_in(text) if n not in allowed})
     if stray:
-        raise NarrativeRejected(f"states figures absent from the data: {stray}")
+        raise NarrativeRejected(Text("error.narrative.figures", {"figures": str(stray)}))
 
 
 # ------------------------------------------------------------------ the call
@@ -229,31 +231,27 @@ async def _model_name(client: httpx.AsyncClient, config: NarrativeConfig) -> str
 def _parse_answer(content: str) -> JSON:
     data = json.loads(_FENCE.sub("", content.strip()))
     if not isinstance(data, dict):
-        raise NarrativeRejected("answer is not a JSON object")
+        raise NarrativeRejected(Text("error.narrative.not_object"))
     return data
 
 
-async def _ask(config: NarrativeConfig, payload: JSON) -> tuple[str, JSON]:
-    # Lazy: httpx (and idna's tables) only for digests that ask a narrative model.
-    import httpx
-
-    headers = {"Authorization": f"Bearer {config.api_key}"} if config.api_key else {}
-    base = config.base_url.rstrip("/") + "/"
-    async with httpx.AsyncClient(base_url=base, headers=headers, timeout=config.timeout) as client:
-        model = await _model_name(client, config)
-        response = await client.post(
-            "chat/completions",
-            json={
-                "model": model,
-                "temperature": 0.2,
-                "messages": [
-                    {"role": "system", "content": _SYSTEM},
-                    {"role": "user", "content": json.dumps(payload, ensure_ascii=False)},
-                ],
-            },
-        )
-        response.raise_for_status()
-        content = response.json()["choices"][0]["message"]["content"]
+async def _ask(
+    client: httpx.AsyncClient, config: NarrativeConfig, payload: JSON
+) -> tuple[str, JSON]:
+    model = await _model_name(client, config)
+    response = await client.post(
+        "chat/completions",
+        json={
+            "model": model,
+            "temperature": 0.2,
+            "messages": [
+                {"role": "system", "content": _SYSTEM},
+                {"role": "user", "content": json.dumps(payload, ensure_ascii=False)},
+            ],
+        },
+    )
+    response.raise_for_status()
+    content = response.json()["choices"][0]["message"]["content"]
     return model, _parse_answer(content)
 
 
@@ -266,11 +264,16 @@ async def write_narrative(digest: Digest, config: NarrativeConfig | None, langua
     if config is None or digest.totals.merged == 0:
         return digest
     payload = narrative_input(digest, language)
-    # Lazy: as in _ask; the error class of the call about to be made.
+    # Lazy: httpx (~60 ms of a digest's start-up) only for digests that ask a narrative model.
     import httpx
 
+    headers = {"Authorization": f"Bearer {config.api_key}"} if config.api_key else {}
+    base = config.base_url.rstrip("/") + "/"
     try:
-        model, answer = await asyncio.wait_for(_ask(config, payload), config.timeout)
+        async with httpx.AsyncClient(
+            base_url=base, headers=headers, timeout=config.timeout
+        ) as client:
+            model, answer = await asyncio.wait_for(_ask(client, config, payload), config.timeout)
     except (TimeoutError, httpx.HTTPError, ValueError, KeyError, IndexError, TypeError) as exc:
         log.warning("narrative model not used for %s %s: %r", digest.repo, digest.week, exc)
         return digest
@@ -300,7 +303,8 @@ async def write_narrative(digest: Digest, config: NarrativeConfig | None, langua
         try:
             check_text(text, members, allowed, scope="this theme")
             if len(_SENTENCE_END.findall(text.strip())) > MAX_SENTENCES:
-                raise NarrativeRejected(f"more than {MAX_SENTENCES} sentences")
+                limit = {"limit": str(MAX_SENTENCES)}
+                raise NarrativeRejected(Text("error.narrative.sentences", limit))
         except NarrativeRejected as exc:
             log.warning(
                 "narrative paragraph for %s rejected (%s %s): %s",

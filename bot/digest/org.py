@@ -47,7 +47,7 @@ from bot.core.document import (
     Table,
     Text,
 )
-from bot.core.errors import GitHubError, GitHubUnreachable, UsageError
+from bot.core.errors import GitHubError, GitHubUnreachable, MessageError, UsageError
 from bot.core.models import JSON
 from bot.core.weeks import WEEK_PATTERN, Window
 from bot.digest.document import context_line, shorten
@@ -70,6 +70,8 @@ from bot.digest.prose import (
     recommendation_text,
     theme_name,
 )
+from bot.digest.service import make_digest
+from bot.sync import first_time_contributors_in, org_marker, org_repos, sync_scope
 
 if TYPE_CHECKING:
     from bot.services import ProgressFactory, Say, Services
@@ -186,14 +188,11 @@ class OrgDigest(Digest):
 
 def org_target(config: Config) -> DigestTarget | None:
     """The first `[[digest.targets]]` entry that covers several repositories (org/repos)."""
-    return next((t for t in config.digest.targets if t.is_multi), None)
+    return config.digest.org_target()
 
 
 def _no_target() -> UsageError:
-    return UsageError(
-        'no organisation digest is configured: set org = "vllm-project" (or repos = '
-        '["OWNER/NAME", ...]) in a [[digest.targets]] entry of the config'
-    )
+    return MessageError("error.org.not_configured")
 
 
 def ad_hoc_target(
@@ -211,7 +210,8 @@ def ad_hoc_target(
     except ValidationError as exc:
         problem = exc.errors()[0]
         where = ".".join(str(p) for p in problem["loc"]) or "--org"
-        raise UsageError(f"{where}: {problem['msg'].removeprefix('Value error, ')}") from None
+        reason = problem["msg"].removeprefix("Value error, ")
+        raise MessageError("error.org.option", where=where, problem=reason) from None
 
 
 # ------------------------------------------------------------------ building
@@ -227,9 +227,6 @@ async def _sync_all(
     digest's window first. Returns the repositories found in the digest's window (None:
     its sync failed) and that failure; an earlier week that fails is left out of the
     baseline with a warning."""
-    # Lazy: bot.sync (httpx, ~70 ms) loads only when the digest syncs (not with --no-sync).
-    from bot.sync import sync_scope
-
     github = services.github()
     found: dict[str, int] | None = None
     failure: GitHubError | None = None
@@ -272,9 +269,6 @@ async def _sync_all(
 async def _repos_of(
     services: Services, target: DigestTarget, window: Window, found: dict[str, int] | None
 ) -> list[str]:
-    # Lazy: bot.sync (httpx, ~70 ms) loads only when the organisation's repos are listed.
-    from bot.sync import org_repos
-
     if target.repos:
         return list(dict.fromkeys(target.repos))
     if found is not None:
@@ -299,10 +293,6 @@ async def build_org_for_window(
 ) -> BuiltDigest:
     """The organisation digest of `window`. `target` None: the first configured target with
     `org` or `repos` (else a UsageError naming the config key to set)."""
-    # Lazy: bot.digest.service (~100 ms) stays off `sync --org`, which loads this module for
-    # ad_hoc_target.
-    from bot.digest.service import make_digest
-
     target = target or org_target(services.config)
     if target is None or not target.is_multi:
         raise _no_target()
@@ -354,9 +344,6 @@ async def build_org_for_window(
     searched = True
     if target.org and not parts:
         # Nothing stored: "no PR merged" only when the whole organisation was searched.
-        # Lazy: bot.sync (httpx, ~70 ms) loads only when nothing is stored for the window.
-        from bot.sync import org_marker
-
         searched = await services.store.windows.is_covered(
             org_marker(target.org), window.start_utc, window.end_utc
         )
@@ -377,9 +364,6 @@ async def _newcomers(
 ) -> dict[str, set[str]] | None:
     """First-time contributors of every repository, asked in shared requests; None when
     GitHub cannot tell (shown as unknown)."""
-    # Lazy: bot.sync (httpx, ~70 ms) loads only when newcomers are looked up.
-    from bot.sync import first_time_contributors_in
-
     authors = {}
     for repo in repos:
         prs = await services.store.prs.merged_between(repo, window.start_utc, window.end_utc)

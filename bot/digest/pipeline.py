@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING
@@ -16,12 +16,14 @@ from typing import TYPE_CHECKING
 from bot.core.document import Document
 from bot.core.errors import GitHubError, GitHubUnreachable
 from bot.core.weeks import Window, iso_week
+from bot.digest.charts import svg_charts
 from bot.digest.document import digest_document
 from bot.digest.history import chain
 from bot.digest.model import Digest
+from bot.digest.service import make_digest, narrate
+from bot.digest.themes_report import WeekPRTheme, theme_of
 
 if TYPE_CHECKING:
-    from bot.digest.themes_report import WeekPRTheme
     from bot.services import ProgressFactory, Say, Services
 
 log = logging.getLogger(__name__)
@@ -46,15 +48,8 @@ async def ensure_synced(
     """Sync the window unless the store already covers it. When GitHub fails and the store
     covers the window, the stored copy is used and the error returned (the caller warns
     once for all windows)."""
-    # Lazy: bot.sync (httpx, ~70 ms) loads only when a window is synced (not with --no-sync).
-    from bot.sync import sync_window
-
     try:
-        if progress is None:
-            await sync_window(services.store, services.github(), repo, window)
-        else:
-            with progress(f"{repo} {window.label}") as bar:
-                await sync_window(services.store, services.github(), repo, window, progress=bar)
+        await _sync_one(services, repo, window, progress, f"{repo} {window.label}")
     except GitHubError as exc:
         if await services.store.windows.is_covered(repo, window.start_utc, window.end_utc):
             return exc
@@ -74,10 +69,6 @@ async def build_for_window(
     modules: Sequence[str] = (),
 ) -> BuiltDigest:
     """`modules` non-empty: a module digest (only PRs touching those modules)."""
-    # Lazy: the digest builder (~200 ms) stays off `sync` and `explain`, which load this
-    # module for sync_history / theme_of_pr.
-    from bot.digest.service import make_digest, narrate
-
     repo_name = services.config.repo(repo).name
     weeks = services.config.digest.history_weeks
     stale: list[str] = []
@@ -137,7 +128,8 @@ async def build_for_window(
 async def _sync_one(
     services: Services, repo: str, window: Window, progress: ProgressFactory | None, label: str
 ) -> None:
-    # Lazy: bot.sync (httpx, ~70 ms) loads only when a window is synced (not with --no-sync).
+    # Lazy: bot.sync (~90 ms: httpx, the GitHub client) loads only when a window is synced,
+    # not for `digest --no-sync` or `explain`.
     from bot.sync import sync_window
 
     if progress is None:
@@ -177,7 +169,7 @@ async def sync_history(
 
 async def _new_contributors(services: Services, repo: str, window: Window) -> set[str] | None:
     """Authors whose first merged PR is in the window; None when GitHub cannot tell us."""
-    # Lazy: bot.sync (httpx, ~70 ms) loads only when newcomers are looked up.
+    # Lazy: bot.sync (~90 ms) loads only when newcomers are looked up (online).
     from bot.sync import first_time_contributors
 
     prs = await services.store.prs.merged_between(repo, window.start_utc, window.end_utc)
@@ -193,57 +185,36 @@ async def _new_contributors(services: Services, repo: str, window: Window) -> se
         return None
 
 
-def _markdown(built: BuiltDigest) -> str:
-    # Lazy: the renderers (~30 ms) stay off `sync`, `explain` and `themes`, which load this module.
-    from bot.digest.render import render_markdown
-
-    return render_markdown(built.document)
-
-
-def _html(built: BuiltDigest) -> str:
-    # Lazy: the renderers (~30 ms), charts and formatters.svg (~30 ms) load only for HTML.
-    from bot.digest.charts import svg_charts
-    from bot.digest.render import render_html
-
-    return render_html(built.document, svg_charts(built.digest, built.language))
-
-
-def _json(built: BuiltDigest) -> str:
-    # Lazy: the renderers stay off `sync`, `explain` and `themes`.
-    from bot.digest.render import render_json
-
-    return render_json(built.digest, built.language)
-
-
 def _slack(built: BuiltDigest) -> str:
-    # Lazy: formatters.slack loads only for the slack format.
+    # Lazy: formatters.slack (~19 ms) loads only for the slack format.
     from formatters.slack import render_slack
 
     return json.dumps(render_slack(built.document), ensure_ascii=False, indent=2)
 
 
 def _discord(built: BuiltDigest) -> str:
-    # Lazy: formatters.discord loads only for the discord format.
+    # Lazy: formatters.discord (~20 ms) loads only for the discord format.
     from formatters.discord import render_discord
 
     return json.dumps(render_discord(built.document), ensure_ascii=False, indent=2)
 
 
-# `digest --format`: each format's renderer, loaded only when that format is asked for.
-_RENDERERS: dict[str, Callable[[BuiltDigest], str]] = {
-    "markdown": _markdown,
-    "html": _html,
-    "json": _json,
-    "slack": _slack,
-    "discord": _discord,
-}
-
-
 def render_digest(built: BuiltDigest, fmt: str) -> str:
-    renderer = _RENDERERS.get(fmt)
-    if renderer is None:
+    """`digest --format`: the digest in `fmt`."""
+    if fmt == "slack":
+        return _slack(built)
+    if fmt == "discord":
+        return _discord(built)
+    if fmt not in ("markdown", "html", "json"):
         raise ValueError(f"unknown digest format {fmt!r}")
-    return renderer(built)
+    # Lazy: the renderers (~19 ms) stay off `sync` and `explain`, which load this module.
+    from bot.digest.render import render_html, render_json, render_markdown
+
+    if fmt == "html":
+        return render_html(built.document, svg_charts(built.digest, built.language))
+    if fmt == "json":
+        return render_json(built.digest, built.language)
+    return render_markdown(built.document)
 
 
 async def theme_of_pr(
@@ -251,9 +222,6 @@ async def theme_of_pr(
 ) -> WeekPRTheme | None:
     """The theme PR `number` belongs to in the week it was merged, from the store (no sync):
     {"id", "name", "why", "week"}; None when it was not merged or is in no theme."""
-    # Lazy: the themes report (~30 ms) loads only for `explain`.
-    from bot.digest.themes_report import theme_of
-
     if merged_at is None:
         return None
     local = merged_at.astimezone(services.config.tz)

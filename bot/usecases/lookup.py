@@ -20,6 +20,7 @@ from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING
 
 from bot.core.errors import GitHubError, GitHubUnreachable, NeedsNetwork, PrUnreachable
+from bot.core.messages import Text
 from bot.core.models import Analysis, PullRequest
 from bot.services import Services
 
@@ -94,7 +95,9 @@ async def look_up_pr_locally(
     stored = await services.store.prs.get(repo, number)
     minutes = services.config.github.freshness_minutes
     if stored is None or not _usable(stored, minutes, now or datetime.now(UTC)):
-        raise NeedsNetwork(f"{repo}#{number} needs GitHub")
+        raise NeedsNetwork(
+            Text("error.lookup.needs_network", {"repo": repo, "number": str(number)})
+        )
     return await _analysed(services, stored, offline=True)
 
 

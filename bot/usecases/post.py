@@ -11,13 +11,15 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from bot.core.errors import BotError, UsageError
+from bot.core.errors import BotError, MessageError
+from bot.core.messages import Text
+from bot.platform import Platform, PostingServices, target_name
+from bot.posting import post_digest, post_document
 
 if TYPE_CHECKING:
     from bot.core.document import Document
     from bot.delivery import DeliveryResult
     from bot.digest.pipeline import BuiltDigest
-    from bot.platform import Platform, PostingServices
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,10 +40,7 @@ def check_postable(built: BuiltDigest) -> None:
     """Refuse to post a window the store does not hold (an empty digest every time)."""
     digest = built.digest
     if digest.totals.merged == 0 and not digest.complete:
-        raise UsageError(
-            f"nothing to post: {digest.week} of {digest.repo} is not in the store; "
-            "run without --no-sync (or `vllm-bot sync`) first"
-        )
+        raise MessageError("error.post.not_stored", week=digest.week, repo=digest.repo)
 
 
 async def _each(
@@ -50,9 +49,6 @@ async def _each(
 ) -> list[Posted]:
     """Post to every target even when one fails; one target's failure is raised as it is,
     several targets' are returned (`failures` says them as one error)."""
-    # Lazy: the platform registry (and the ledger behind it) only for a post.
-    from bot.platform import target_name
-
     outcomes: list[Posted] = []
     for platform, channel in targets:
         name = target_name(platform.name, channel)
@@ -75,9 +71,6 @@ async def post_built(
     force: bool = False,
 ) -> list[Posted]:
     """A built digest (with its trends chart where the target takes one) to every target."""
-    # Lazy: posting (and the chart behind it) only for a digest that is posted.
-    from bot.posting import post_digest
-
     check_postable(built)
     return await _each(
         targets,
@@ -93,9 +86,6 @@ async def post_built_document(
     force: bool = False,
 ) -> list[Posted]:
     """A document without a chart (a release's notes) to every target."""
-    # Lazy: posting loads only for a document that is posted.
-    from bot.posting import post_document
-
     deliveries = services.store.deliveries
     return await _each(
         targets,
@@ -110,4 +100,5 @@ def failures(outcomes: Sequence[Posted]) -> BotError | None:
     failed = [o for o in outcomes if o.error is not None]
     if not failed:
         return None
-    return BotError(f"{len(failed)} of {len(outcomes)} targets were not posted (see above)")
+    counts = {"failed": str(len(failed)), "total": str(len(outcomes))}
+    return BotError(Text("error.post.failed", counts))

@@ -1,7 +1,8 @@
 """Sync a scope and a window into the store: one repository (and the history weeks before
 it) or several repositories / an organisation, one search per week.
 
-Called by `vllm-bot sync` (bot.cli); the digest use case syncs through the digest
+Called by `vllm-bot sync` (bot.cli, which imports this module only for that command, so
+the sync path is imported here at the top); the digest use case syncs through the digest
 pipeline, and the scheduler's periodic sync through bot.runtime.
 """
 
@@ -9,14 +10,13 @@ from __future__ import annotations
 
 from contextlib import nullcontext
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from bot.core.config import DigestTarget
 from bot.core.weeks import Window
+from bot.digest.history import chain
+from bot.digest.pipeline import sync_history
 from bot.services import ProgressFactory, Services
-
-if TYPE_CHECKING:
-    from bot.sync import ScopeSyncResult, SyncResult
+from bot.sync import ScopeSyncResult, SyncResult, sync_scope, sync_window
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,10 +45,6 @@ async def sync_repo(
     progress: ProgressFactory | None = None,
 ) -> RepoSynced:
     """`window` of `repo` (None: the first configured), then the `weeks` before it."""
-    # Lazy: the sync path (httpx) and the digest pipeline's history load only for a sync.
-    from bot.digest.pipeline import sync_history
-    from bot.sync import sync_window
-
     name = services.config.repo(repo).name
     label = f"{name} {window.label}"
     with progress(label) if progress is not None else nullcontext() as bar:
@@ -69,10 +65,6 @@ async def sync_target(
     progress: ProgressFactory | None = None,
 ) -> list[ScopeSynced]:
     """Every repository of `target` for `window` and the `weeks` before it, oldest first."""
-    # Lazy: the multi-repository sync path loads only for it.
-    from bot.digest.history import chain
-    from bot.sync import sync_scope
-
     done = []
     for span in reversed(chain(window, weeks + 1)):
         label = f"{target.scope_label} {span.label}"
