@@ -89,7 +89,8 @@ async def quick_reply(text: str, ctx: Context) -> tuple[Command | None, Reply | 
 
 
 def expected_error(command: Command, exc: Exception, language: str) -> Reply | None:
-    detail = str(exc)
+    # GitHub's errors are catalogue lines too: the detail in the channel's language.
+    detail = exc.message(language) if isinstance(exc, BotError) else str(exc)
     if isinstance(exc, RateLimitExhausted):
         if exc.reset_at:
             reset = datetime.fromtimestamp(exc.reset_at, UTC)

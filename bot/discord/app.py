@@ -264,8 +264,9 @@ class CommandHandler(Tracked):
             return Reply.failed(text)
         except BotError as exc:
             log_post(log, NAME, channel, document.id, "failed", started, detail=str(exc))
-            await interaction.followup.send(redact(str(exc)), ephemeral=True, wait=True)
-            return Reply.failed(str(exc))
+            text = redact(exc.message(language))
+            await interaction.followup.send(text, ephemeral=True, wait=True)
+            return Reply.failed(text)
         outcome = "delivered" if result.nothing_new else "posted"
         log_post(log, NAME, channel, document.id, outcome, started, parts=len(result.sent))
         if result.nothing_new:

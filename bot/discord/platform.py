@@ -20,7 +20,7 @@ from discord.http import HTTPClient
 
 from bot.core.config import Config, DigestTarget, Environment
 from bot.core.document import Document
-from bot.core.errors import ConfigError
+from bot.core.errors import ConfigError, english
 from bot.core.models import JSON
 from bot.core.validators import chat_channel_problem
 from bot.delivery import DeliveryResult, Sent
@@ -147,11 +147,7 @@ class DiscordPlatform(Platform):
             t.channel for t in config.digest.targets if t.platform == NAME and not t.webhook_url
         ]
         if targets and not secret(env.discord_bot_token):
-            return [
-                f"DISCORD_BOT_TOKEN is not set but digest targets post to Discord "
-                f"({', '.join(targets)}); set it, give those targets a webhook_url_env, "
-                "or remove them"
-            ]
+            return [english("error.tokens.discord_bot", channels=", ".join(targets))]
         return []
 
     @classmethod

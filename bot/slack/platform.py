@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 
 from bot.core.config import Config, Environment
 from bot.core.document import Document
+from bot.core.errors import english
 from bot.core.models import JSON
 from bot.core.validators import chat_channel_problem
 from bot.delivery import DeliveryResult, Sent
@@ -85,25 +86,14 @@ class SlackPlatform(Platform):
         targets = [t.channel for t in config.digest.targets if t.platform == NAME]
         bot_token = bool(secret(env.slack_bot_token))
         if targets and not bot_token:
-            problems.append(
-                f"SLACK_BOT_TOKEN is not set but digest targets post to Slack "
-                f"({', '.join(targets)}); set it or remove those targets"
-            )
+            problems.append(english("error.tokens.slack_bot", channels=", ".join(targets)))
         if bot_token or targets:
             if config.slack.mode == "socket" and not secret(env.slack_app_token):
-                problems.append(
-                    'SLACK_APP_TOKEN (xapp-…) is not set but [slack] mode = "socket"; set it, '
-                    'or use mode = "http" with SLACK_SIGNING_SECRET'
-                )
+                problems.append(english("error.tokens.slack_socket"))
             if config.slack.mode == "http" and not secret(env.slack_signing_secret):
-                problems.append(
-                    'SLACK_SIGNING_SECRET is not set but [slack] mode = "http" (it verifies '
-                    '/slack/events); set it, or use mode = "socket" with SLACK_APP_TOKEN'
-                )
+                problems.append(english("error.tokens.slack_http"))
         elif secret(env.slack_app_token) or secret(env.slack_signing_secret):
-            problems.append(
-                "SLACK_APP_TOKEN/SLACK_SIGNING_SECRET is set but SLACK_BOT_TOKEN is not"
-            )
+            problems.append(english("error.tokens.slack_no_bot"))
         return problems
 
     @classmethod
