@@ -924,11 +924,13 @@ def _with_trends(
         theme.last_week = len(before.members) if before else None
         theme.trend = trend_of(len(theme.members), theme.last_week)
     now = {t.key: t for t in result.themes}
-    stop = _stop_terms(rules)
-    vocab = _Vocabulary(rules, stop)
+    # Only last week's themes that are no highlight now are counted by name.
+    gone = {t.key: t for t in previous.themes if t.key not in now}
     named: Counter[str] = Counter()
-    for doc in docs:
-        named.update(_title_evidence(doc, vocab).keys())
+    if gone:
+        vocab = _Vocabulary(rules, _stop_terms(rules))
+        for doc in docs:
+            named.update(_named_keys(doc, vocab, gone))
     fading = []
     for before in previous.themes:
         current = now.get(before.key)

@@ -9,11 +9,20 @@ paragraph and list text outside test/checklist sections is considered.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import re
+from collections.abc import Callable
+from contextvars import ContextVar
+from contextvars import Token as ContextToken
 from functools import lru_cache
+from pathlib import Path
 
+import markdown_it
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
+
+from bot.analysis.themes import Kept
 
 MAX_CHARS = 160
 
@@ -152,9 +161,61 @@ def _first_sentence(text: str) -> str:
     return sentence
 
 
-@lru_cache(maxsize=2048)
+# --------------------------------------------------------------- kept between runs
+
+# The digest's memo in the store (bot.digest.theme_memo): what a description says depends on
+# nothing but the description, its title and this code, and parsing the Markdown of every
+# quoted description was a quarter of a warm 250-PR digest.
+_KEPT: ContextVar[Kept | None] = ContextVar("bot_summary_kept", default=None)
+
+
+def keep(kept: Kept | None) -> ContextToken[Kept | None]:
+    """Make `kept` the memo of summaries and purposes in this context (until `forget`)."""
+    return _KEPT.set(kept)
+
+
+def forget(token: ContextToken[Kept | None]) -> None:
+    _KEPT.reset(token)
+
+
+@lru_cache(maxsize=1)
+def _code_version() -> str:
+    """This module's source and the Markdown parser's version: a kept sentence is valid
+    only for the code that wrote it."""
+    parts = (Path(__file__).read_bytes(), markdown_it.__version__.encode())
+    return hashlib.sha256(b"\0".join(parts)).hexdigest()[:16]
+
+
+def text_key(kind: str, body: str, title: str) -> str:
+    """The memo key of one sentence: a hash of its kind, the description, the title and
+    the code version."""
+    text = "\0".join((_code_version(), kind, title, body))
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def _kept(
+    kind: str, body: str, title: str, compute: Callable[[str, str], str | None]
+) -> str | None:
+    kept = _KEPT.get()
+    if kept is None:
+        return compute(body, title)
+    key = text_key(kind, body, title)
+    data = kept.entries.get(key)
+    if data is not None:
+        value: str | None = json.loads(data)
+        return value
+    value = compute(body, title)
+    kept.fresh[key] = json.dumps(value, ensure_ascii=False)
+    return value
+
+
 def summarize(body: str, title: str) -> str:
     """First meaningful sentence of `body`, or `title` when there is none."""
+    return _kept("summary", body, title, _summarize) or ""
+
+
+@lru_cache(maxsize=2048)
+def _summarize(body: str, title: str) -> str:
     if body:
         for candidate in _candidates(body):
             text = _meaningful(candidate)
@@ -210,13 +271,17 @@ def _sentences(text: str) -> list[str]:
     return [s for s in out if s]
 
 
-@lru_cache(maxsize=2048)
 def purpose(body: str, title: str) -> str | None:
     """Why the PR was made, from its description: the first informative sentence of the
     template's purpose section, else of the description; never a sentence that only
     restates the title or points at an issue. None when the description says nothing more."""
     if not body:
         return None
+    return _kept("purpose", body, title, _purpose)
+
+
+@lru_cache(maxsize=2048)
+def _purpose(body: str, title: str) -> str | None:
     sections = _sections(body)
     ordered = [c for h, c in sections if _PURPOSE_SECTION.search(h)]
     ordered += [c for h, c in sections if not _PURPOSE_SECTION.search(h)]
