@@ -793,6 +793,8 @@ def _result_json(result: ThemeResult) -> str:
             "history_weeks": result.history_weeks,
             "history_labels": result.history_labels,
             "candidates": result.candidates,
+            "fading": [dataclasses.asdict(f) for f in result.fading],
+            "last_week": result.last_week,
         },
         ensure_ascii=False,
         separators=(",", ":"),
@@ -807,7 +809,15 @@ def _result_of(data: str) -> ThemeResult:
         t["history"] = {int(k): v for k, v in t["history"].items()}
         t["authors"] = [(a, n) for a, n in t["authors"]]
         themes.append(Theme(**t))
-    return ThemeResult(themes, raw["history_weeks"], raw["history_labels"], raw["candidates"])
+    fading = [Fading(**f) for f in raw["fading"]]
+    return ThemeResult(
+        themes,
+        raw["history_weeks"],
+        raw["history_labels"],
+        raw["candidates"],
+        fading,
+        raw["last_week"],
+    )
 
 
 _MEMO: OrderedDict[tuple[object, ...], ThemeResult] = OrderedDict()
@@ -822,6 +832,7 @@ def detect_themes(
     *,
     baseline_weeks: int | None = None,
     compare_last_week: bool = True,
+    keep_window: bool = False,
 ) -> ThemeResult:
     """The themes of `docs` (one window) against `history` (earlier weeks, any subset).
 
@@ -829,8 +840,33 @@ def detect_themes(
     with last week's highlights: the same detection for the week at offset 1 against the
     weeks before it (up to `baseline_weeks` of them), itself continuing the initiatives of
     the week before it (CARRY_DEPTH weeks deep); memoised so that building consecutive
-    weeks detects each week once."""
+    weeks detects each week once. `keep_window` keeps the whole result in the store's memo
+    too (when a `Kept` is active): a window that is over and synced comes back with the
+    same PRs, a running one would add a row on every run."""
     rules = rules or ThemeRules()
+    kept = _KEPT.get() if keep_window else None
+    stored = None
+    if kept is not None:
+        # Every input in full, as _detect_memo's key.
+        weeks_key = repr([(w.label, w.offset, tuple(w.docs)) for w in history])
+        options = repr((baseline_weeks, compare_last_week))
+        stored = memo_key("window", repr(tuple(docs)), weeks_key, _rules_key(rules), options)
+        data = kept.entries.get(stored)
+        if data is not None:
+            return _result_of(data)
+    result = _detect_window(docs, history, rules, baseline_weeks, compare_last_week)
+    if kept is not None and stored is not None:
+        kept.fresh[stored] = _result_json(result)
+    return result
+
+
+def _detect_window(
+    docs: Sequence[ThemeDoc],
+    history: Sequence[HistoryWeek],
+    rules: ThemeRules,
+    baseline_weeks: int | None,
+    compare_last_week: bool,
+) -> ThemeResult:
     limit = (
         baseline_weeks
         if baseline_weeks is not None
@@ -864,7 +900,7 @@ def _result_at(
         previous, _ = _result_at(level + 1, weeks[level + 1].docs, weeks, rules, limit, depth - 1)
     carry = frozenset(t.key for t in previous.themes) if previous else frozenset()
     # Earlier weeks are kept in the store (the same ones come back on every run); the
-    # window's own detection is computed each time, as its PRs are the ones that change.
+    # window's own detection only by detect_themes, when its PRs no longer change.
     return _detect_memo(docs, own, rules, carry, kept=level > 0), previous
 
 

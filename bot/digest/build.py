@@ -339,6 +339,8 @@ def build_digest(
         ],
         rules,
         baseline_weeks=baseline_weeks,
+        # A window that is over and synced is built again with the same PRs.
+        keep_window=complete,
     )
     by_number = {i.number: i for i in items}
     highlights = theme_highlights(theme_result, by_number, module_names)

@@ -302,7 +302,10 @@ def _purpose(body: str, title: str) -> str | None:
     return None
 
 
+_CJK = re.compile("[\u4e00-\u9fff]")
+
+
 def has_cjk(text: str) -> bool:
     """Text with Chinese characters: a description a Chinese digest quotes without an
     "in English" mark."""
-    return any("\u4e00" <= ch <= "\u9fff" for ch in text)
+    return _CJK.search(text) is not None
