@@ -490,10 +490,12 @@ def _purposes(members: Sequence[_Item]) -> list[tuple[int, str]]:
             break
         pr = item.source.pr
         body = pr.body or ""
-        if len(out) >= THEME_SENTENCES and english >= THEME_SENTENCES_ZH and not _may_be_cjk(body):
-            # Only a sentence in Chinese can still be quoted, and a description without
-            # Chinese characters (or entities that could spell one) has none: parsing the
-            # rest of a busy theme's descriptions was most of a 10,000-PR digest.
+        if len(out) >= THEME_SENTENCES and not _may_be_cjk(body):
+            # English has its quotes and Chinese its English one (else it would have both
+            # and the loop would have ended): only a sentence in Chinese can still be
+            # quoted, and a description without Chinese characters (or entities that could
+            # spell one) has none. Parsing the rest of a busy theme's descriptions was most
+            # of a 10,000-PR digest.
             continue
         why = purpose(body, pr.title)
         if not why:
