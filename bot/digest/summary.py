@@ -10,19 +10,20 @@ paragraph and list text outside test/checklist sections is considered.
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 import json
 import re
 from collections.abc import Callable
-from contextvars import ContextVar
-from contextvars import Token as ContextToken
+from contextvars import ContextVar, Token
 from functools import lru_cache
 from pathlib import Path
-
-import markdown_it
-from markdown_it import MarkdownIt
-from markdown_it.token import Token
+from typing import TYPE_CHECKING
 
 from bot.analysis.themes import Kept
+
+if TYPE_CHECKING:
+    from markdown_it import MarkdownIt
+    from markdown_it.token import Token as MarkdownToken
 
 MAX_CHARS = 160
 
@@ -66,10 +67,17 @@ _LEADING_ISSUE = re.compile(
 _SENTENCE_END = re.compile(r"(?<!\be\.g)(?<!\bi\.e)(?<!\bvs)[.!?](?=\s+[^a-z\s])|[。！？]")
 _MIN_LETTERS = 12
 
-_md = MarkdownIt("commonmark", {"html": True}).enable("table")
+
+@lru_cache(maxsize=1)
+def _markdown() -> MarkdownIt:
+    # Lazy: a warm digest reads every sentence from the store's memo, and markdown-it-py
+    # was 27 ms of its start-up (python -X importtime, 250-PR bench week).
+    from markdown_it import MarkdownIt
+
+    return MarkdownIt("commonmark", {"html": True}).enable("table")
 
 
-def _inline_text(token: Token) -> str:
+def _inline_text(token: MarkdownToken) -> str:
     """Visible text of an inline token: text, inline code and link labels; images and
     inline HTML (badges, <br>, <img>) are not prose."""
     parts: list[str] = []
@@ -94,7 +102,7 @@ def _sections(body: str) -> tuple[tuple[str, str], ...]:
     cut = _CUT_MARKERS.search(text)
     if cut:
         text = text[: cut.start()]
-    tokens = _md.parse(text)
+    tokens = _markdown().parse(text)
     out: list[tuple[str, str]] = []
     heading = ""
     skipping = False  # inside a section whose heading says it is not a description
@@ -169,20 +177,24 @@ def _first_sentence(text: str) -> str:
 _KEPT: ContextVar[Kept | None] = ContextVar("bot_summary_kept", default=None)
 
 
-def keep(kept: Kept | None) -> ContextToken[Kept | None]:
+def keep(kept: Kept | None) -> Token[Kept | None]:
     """Make `kept` the memo of summaries and purposes in this context (until `forget`)."""
     return _KEPT.set(kept)
 
 
-def forget(token: ContextToken[Kept | None]) -> None:
+def forget(token: Token[Kept | None]) -> None:
     _KEPT.reset(token)
 
 
 @lru_cache(maxsize=1)
 def _code_version() -> str:
-    """This module's source and the Markdown parser's version: a kept sentence is valid
-    only for the code that wrote it."""
-    parts = (Path(__file__).read_bytes(), markdown_it.__version__.encode())
+    """This module's source and the Markdown parser's (its package's __init__, which holds
+    its version; found without importing it): a kept sentence is valid only for the code
+    that wrote it."""
+    parts = [Path(__file__).read_bytes()]
+    spec = importlib.util.find_spec("markdown_it")
+    if spec is not None and spec.origin:
+        parts.append(Path(spec.origin).read_bytes())
     return hashlib.sha256(b"\0".join(parts)).hexdigest()[:16]
 
 
