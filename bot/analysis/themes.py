@@ -763,10 +763,22 @@ def _code_version() -> str:
     return hashlib.sha256(b"\0".join(parts)).hexdigest()[:16]
 
 
+# Leading characters of a kept fact's key that name the code version (the rest hashes it
+# with the inputs): the store reads only the rows this code can use, not the ones earlier
+# versions left to expire.
+VERSION_CHARS = 8
+
+
+def memo_prefix() -> str:
+    """What the keys of this code's kept facts start with."""
+    return _code_version()[:VERSION_CHARS]
+
+
 def memo_key(kind: str, *parts: str) -> str:
-    """The key of a kept fact: a hash of its kind, every input and the code version."""
+    """The key of a kept fact: its code version's prefix, then a hash of its kind, every
+    input and the code version (64 characters in all, as the store's column)."""
     text = "\0".join((_code_version(), kind, *parts))
-    return hashlib.sha256(text.encode()).hexdigest()
+    return memo_prefix() + hashlib.sha256(text.encode()).hexdigest()[VERSION_CHARS:]
 
 
 @lru_cache(maxsize=64)

@@ -19,7 +19,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from bot.analysis.themes import Kept
+from bot.analysis.themes import VERSION_CHARS, Kept
 
 if TYPE_CHECKING:
     from markdown_it import MarkdownIt
@@ -198,11 +198,16 @@ def _code_version() -> str:
     return hashlib.sha256(b"\0".join(parts)).hexdigest()[:16]
 
 
+def memo_prefix() -> str:
+    """What the keys of this code's kept sentences start with (as themes.memo_prefix)."""
+    return _code_version()[:VERSION_CHARS]
+
+
 def text_key(kind: str, body: str, title: str) -> str:
-    """The memo key of one sentence: a hash of its kind, the description, the title and
-    the code version."""
+    """The memo key of one sentence: its code version's prefix, then a hash of its kind,
+    the description, the title and the code version."""
     text = "\0".join((_code_version(), kind, title, body))
-    return hashlib.sha256(text.encode()).hexdigest()
+    return memo_prefix() + hashlib.sha256(text.encode()).hexdigest()[VERSION_CHARS:]
 
 
 def _kept(

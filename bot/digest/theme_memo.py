@@ -30,7 +30,8 @@ async def kept_themes(store: Store, scope: str) -> AsyncIterator[themes.Kept]:
     keeps for `scope` (a repository) and, when the block succeeds, the new ones are saved."""
     memo = store.theme_memo
     try:
-        entries = await memo.load(scope)
+        # Only the rows this code wrote: an upgrade's old ones are left to expire unread.
+        entries = await memo.load(scope, (themes.memo_prefix(), summary.memo_prefix()))
     except StoreError as exc:
         log.info("theme memo not read (%s)", one_line(str(exc), 120))
         entries = {}

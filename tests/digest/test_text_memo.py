@@ -239,3 +239,13 @@ def test_a_collector_turned_off_before_stays_off() -> None:
         assert not gc.isenabled()
     finally:
         gc.enable()
+
+
+async def test_only_rows_this_code_can_use_are_read(tmp_path: Path) -> None:
+    url = f"sqlite+aiosqlite:///{tmp_path / 'memo.db'}"
+    current = [themes.memo_prefix() + "0" * 56, summary.memo_prefix() + "1" * 56]
+    older = "g" * 64  # no hexadecimal key, so no version of this code, starts so
+    async with await Store.open(url) as store:
+        await store.theme_memo.save("o/r", {key: '"kept"' for key in [*current, older]})
+        async with kept_themes(store, "o/r") as kept:
+            assert set(kept.entries) == set(current)

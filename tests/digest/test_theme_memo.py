@@ -149,7 +149,7 @@ class _Unreadable:
 
     class theme_memo:  # the attribute name the store uses
         @staticmethod
-        async def load(scope: str) -> dict[str, str]:
+        async def load(scope: str, prefixes: object = None) -> dict[str, str]:
             raise StoreError("database is locked")
 
         @staticmethod
