@@ -741,12 +741,18 @@ _KEPT: ContextVar[Kept | None] = ContextVar("bot_themes_kept", default=None)
 
 
 def keep(kept: Kept | None) -> Token[Kept | None]:
-    """Make `kept` the memo of this context (until `forget(token)`)."""
+    """Make `kept` the memo of this context (until `forget(token)`): of theme detection and
+    of other digest facts that read it (`active`), as bot.digest.summary's sentences."""
     return _KEPT.set(kept)
 
 
 def forget(token: Token[Kept | None]) -> None:
     _KEPT.reset(token)
+
+
+def active() -> Kept | None:
+    """The memo of this context (None: nothing is kept)."""
+    return _KEPT.get()
 
 
 @lru_cache(maxsize=1)
@@ -774,11 +780,17 @@ def memo_prefix() -> str:
     return _code_version()[:VERSION_CHARS]
 
 
+def versioned_key(version: str, kind: str, *parts: str) -> str:
+    """The key of a fact kept by the code of `version` (a hexadecimal hash of it): its
+    first VERSION_CHARS, then a hash of the version, the kind and every input (64
+    characters in all, as the store's column)."""
+    text = "\0".join((version, kind, *parts))
+    return version[:VERSION_CHARS] + hashlib.sha256(text.encode()).hexdigest()[VERSION_CHARS:]
+
+
 def memo_key(kind: str, *parts: str) -> str:
-    """The key of a kept fact: its code version's prefix, then a hash of its kind, every
-    input and the code version (64 characters in all, as the store's column)."""
-    text = "\0".join((_code_version(), kind, *parts))
-    return memo_prefix() + hashlib.sha256(text.encode()).hexdigest()[VERSION_CHARS:]
+    """The key of a fact of theme detection."""
+    return versioned_key(_code_version(), kind, *parts)
 
 
 @lru_cache(maxsize=64)

@@ -14,12 +14,11 @@ import importlib.util
 import json
 import re
 from collections.abc import Callable
-from contextvars import ContextVar, Token
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from bot.analysis.themes import VERSION_CHARS, Kept
+from bot.analysis import themes
 
 if TYPE_CHECKING:
     from markdown_it import MarkdownIt
@@ -171,19 +170,9 @@ def _first_sentence(text: str) -> str:
 
 # --------------------------------------------------------------- kept between runs
 
-# The digest's memo in the store (bot.digest.theme_memo): what a description says depends on
-# nothing but the description, its title and this code, and parsing the Markdown of every
-# quoted description was a quarter of a warm 250-PR digest.
-_KEPT: ContextVar[Kept | None] = ContextVar("bot_summary_kept", default=None)
-
-
-def keep(kept: Kept | None) -> Token[Kept | None]:
-    """Make `kept` the memo of summaries and purposes in this context (until `forget`)."""
-    return _KEPT.set(kept)
-
-
-def forget(token: Token[Kept | None]) -> None:
-    _KEPT.reset(token)
+# Kept in the digest's memo (themes.active, bot.digest.theme_memo): what a description says
+# depends on nothing but the description, its title and this code, and parsing the
+# Markdown of every quoted description was a quarter of a warm 250-PR digest.
 
 
 @lru_cache(maxsize=1)
@@ -200,20 +189,18 @@ def _code_version() -> str:
 
 def memo_prefix() -> str:
     """What the keys of this code's kept sentences start with (as themes.memo_prefix)."""
-    return _code_version()[:VERSION_CHARS]
+    return _code_version()[: themes.VERSION_CHARS]
 
 
 def text_key(kind: str, body: str, title: str) -> str:
-    """The memo key of one sentence: its code version's prefix, then a hash of its kind,
-    the description, the title and the code version."""
-    text = "\0".join((_code_version(), kind, title, body))
-    return memo_prefix() + hashlib.sha256(text.encode()).hexdigest()[VERSION_CHARS:]
+    """The memo key of one sentence (themes.versioned_key of this code's version)."""
+    return themes.versioned_key(_code_version(), kind, title, body)
 
 
 def _kept(
     kind: str, body: str, title: str, compute: Callable[[str, str], str | None]
 ) -> str | None:
-    kept = _KEPT.get()
+    kept = themes.active()
     if kept is None:
         return compute(body, title)
     key = text_key(kind, body, title)

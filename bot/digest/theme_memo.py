@@ -37,11 +37,9 @@ async def kept_themes(store: Store, scope: str) -> AsyncIterator[themes.Kept]:
         entries = {}
     kept = themes.Kept(entries)
     token = themes.keep(kept)
-    sentences = summary.keep(kept)
     try:
         yield kept
     finally:
-        summary.forget(sentences)
         themes.forget(token)
     if kept.fresh:
         try:

@@ -15,7 +15,7 @@ from typing import cast
 import pytest
 
 from bot.analysis import themes
-from bot.analysis.themes import HistoryWeek, Kept, ThemeDoc, ThemeResult
+from bot.analysis.themes import Kept, ThemeDoc, ThemeResult
 from bot.core.models import AnalyzedPR
 from bot.digest import summary
 from bot.digest.build import build_digest
@@ -24,7 +24,7 @@ from bot.digest.service import no_cycle_collection
 from bot.digest.theme_memo import kept_themes
 from bot.store import Store
 from tests.digest.fixtures import WINDOW, _pr
-from tests.digest.test_theme_memo import RULES, _Unreadable, _weeks
+from tests.digest.test_theme_memo import _detect, _Unreadable, _weeks
 
 BODIES = [
     ("## Purpose\n\nMake the scheduler fair between LoRA adapters.\n", "[Core] Fair LoRA"),
@@ -47,11 +47,11 @@ def _cold() -> Iterator[None]:
 def _sentences(kept: Kept | None) -> list[tuple[str, str | None]]:
     summary._summarize.cache_clear()
     summary._purpose.cache_clear()
-    token = summary.keep(kept)
+    token = themes.keep(kept)
     try:
         return [(summary.summarize(b, t), summary.purpose(b, t)) for b, t in BODIES]
     finally:
-        summary.forget(token)
+        themes.forget(token)
 
 
 def test_kept_sentences_equal_computed_ones_and_are_read_back() -> None:
@@ -69,14 +69,14 @@ def test_a_changed_description_or_title_reads_no_kept_sentence() -> None:
     _sentences(first)
     poisoned = Kept({key: '"stale"' for key in first.fresh})
     summary._summarize.cache_clear()
-    token = summary.keep(poisoned)
+    token = themes.keep(poisoned)
     try:
         body, title = BODIES[0]
         assert summary.summarize(body + " More.", title) != "stale"
         assert summary.summarize("", title + "!") == title + "!"
         assert summary.purpose(body.replace("fair", "fast"), title) != "stale"
     finally:
-        summary.forget(token)
+        themes.forget(token)
 
 
 def test_sentences_kept_by_other_code_are_not_read(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -94,7 +94,7 @@ async def test_the_store_keeps_sentences_between_runs(tmp_path: Path) -> None:
     computed = _sentences(None)
     url = f"sqlite+aiosqlite:///{tmp_path / 'memo.db'}"
     async with await Store.open(url) as store, kept_themes(store, "o/r"):
-        assert _sentences(summary._KEPT.get()) == computed
+        assert _sentences(themes.active()) == computed
     async with await Store.open(url) as store, kept_themes(store, "o/r") as kept:
         summary._summarize.cache_clear()
         summary._purpose.cache_clear()
@@ -116,16 +116,7 @@ async def test_a_store_that_cannot_keep_sentences_still_gives_them() -> None:
 def _window_detection(
     weeks: list[list[ThemeDoc]], kept: Kept | None, *, keep_window: bool = True
 ) -> ThemeResult:
-    themes._MEMO.clear()
-    themes._phrase_table.cache_clear()
-    token = themes.keep(kept)
-    try:
-        history = [HistoryWeek(f"W{i}", i, docs) for i, docs in enumerate(weeks) if i]
-        return themes.detect_themes(
-            weeks[0], history, RULES, baseline_weeks=3, keep_window=keep_window
-        )
-    finally:
-        themes.forget(token)
+    return _detect(weeks, kept, keep_window=keep_window)
 
 
 def test_a_kept_window_detection_equals_a_computed_one_with_its_trends() -> None:
