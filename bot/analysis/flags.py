@@ -127,22 +127,24 @@ def relanded(prs: Sequence[PullRequest]) -> dict[int, int]:
     by_title: dict[str, list[int]] = defaultdict(list)
     for i, pr in enumerate(order):
         by_title[_title_key(parse_title(pr.title).rest)].append(i)
+    # Each PR's reference and revert target are read once: a 10,000-PR window of many
+    # reverts asked for them once per revert before it.
+    refs = {i: _RELAND_REF.search(f"{pr.title}\n{pr.body[:2000]}") for i, pr in enumerate(order)}
+    targets = {i: reverted(order[i]) for i in reverts}
     marked = [
         i
         for i, pr in enumerate(order)
-        if _REVERT_START.match(pr.title)
-        or _RELAND.match(pr.title)
-        or _RELAND_REF.search(f"{pr.title}\n{pr.body[:2000]}")
+        if i in targets or _RELAND.match(pr.title) or refs[i] is not None
     ]
     out: dict[int, int] = {}
     for i in reverts:
         revert = order[i]
-        number, quoted = reverted(revert)
+        number, quoted = targets[i]
         candidates = set(marked)
         if quoted:
             candidates.update(by_title.get(_title_key(_strip(quoted)), ()))
         for j in sorted(c for c in candidates if c > i):
-            if _is_reland_of(order[j], revert, number, quoted):
+            if _is_reland_of(order[j], revert, number, quoted, targets.get(j), refs[j]):
                 out[revert.number] = order[j].number
                 break
     return out
@@ -154,15 +156,21 @@ def _title_key(title: str) -> str:
 
 
 def _is_reland_of(
-    pr: PullRequest, revert: PullRequest, number: int | None, quoted: str | None
+    pr: PullRequest,
+    revert: PullRequest,
+    number: int | None,
+    quoted: str | None,
+    target: tuple[int | None, str | None] | None,
+    ref: re.Match[str] | None,
 ) -> bool:
+    """`target`: what `pr` reverts when it is a revert (`reverted(pr)`), else None; `ref`:
+    its re-land reference (`_RELAND_REF` over title and description)."""
     if number is not None and pr.number == number:
         return False  # the original itself (merged after its revert only on odd data)
-    if _REVERT_START.match(pr.title):
+    if target is not None:
         # A revert of the revert brings the change back.
-        back, back_title = reverted(pr)
+        back, back_title = target
         return back == revert.number or bool(back_title and _same_title(back_title, revert.title))
-    ref = _RELAND_REF.search(f"{pr.title}\n{pr.body[:2000]}")
     if ref and number is not None and int(ref.group(1)) == number:
         return True
     reland = _RELAND.match(pr.title)

@@ -741,12 +741,18 @@ _KEPT: ContextVar[Kept | None] = ContextVar("bot_themes_kept", default=None)
 
 
 def keep(kept: Kept | None) -> Token[Kept | None]:
-    """Make `kept` the memo of this context (until `forget(token)`)."""
+    """Make `kept` the memo of this context (until `forget(token)`): of theme detection and
+    of other digest facts that read it (`active`), as bot.digest.summary's sentences."""
     return _KEPT.set(kept)
 
 
 def forget(token: Token[Kept | None]) -> None:
     _KEPT.reset(token)
+
+
+def active() -> Kept | None:
+    """The memo of this context (None: nothing is kept)."""
+    return _KEPT.get()
 
 
 @lru_cache(maxsize=1)
@@ -763,10 +769,28 @@ def _code_version() -> str:
     return hashlib.sha256(b"\0".join(parts)).hexdigest()[:16]
 
 
+# Leading characters of a kept fact's key that name the code version (the rest hashes it
+# with the inputs): the store reads only the rows this code can use, not the ones earlier
+# versions left to expire.
+VERSION_CHARS = 8
+
+
+def memo_prefix() -> str:
+    """What the keys of this code's kept facts start with."""
+    return _code_version()[:VERSION_CHARS]
+
+
+def versioned_key(version: str, kind: str, *parts: str) -> str:
+    """The key of a fact kept by the code of `version` (a hexadecimal hash of it): its
+    first VERSION_CHARS, then a hash of the version, the kind and every input (64
+    characters in all, as the store's column)."""
+    text = "\0".join((version, kind, *parts))
+    return version[:VERSION_CHARS] + hashlib.sha256(text.encode()).hexdigest()[VERSION_CHARS:]
+
+
 def memo_key(kind: str, *parts: str) -> str:
-    """The key of a kept fact: a hash of its kind, every input and the code version."""
-    text = "\0".join((_code_version(), kind, *parts))
-    return hashlib.sha256(text.encode()).hexdigest()
+    """The key of a fact of theme detection."""
+    return versioned_key(_code_version(), kind, *parts)
 
 
 @lru_cache(maxsize=64)
@@ -793,6 +817,8 @@ def _result_json(result: ThemeResult) -> str:
             "history_weeks": result.history_weeks,
             "history_labels": result.history_labels,
             "candidates": result.candidates,
+            "fading": [dataclasses.asdict(f) for f in result.fading],
+            "last_week": result.last_week,
         },
         ensure_ascii=False,
         separators=(",", ":"),
@@ -807,7 +833,15 @@ def _result_of(data: str) -> ThemeResult:
         t["history"] = {int(k): v for k, v in t["history"].items()}
         t["authors"] = [(a, n) for a, n in t["authors"]]
         themes.append(Theme(**t))
-    return ThemeResult(themes, raw["history_weeks"], raw["history_labels"], raw["candidates"])
+    fading = [Fading(**f) for f in raw["fading"]]
+    return ThemeResult(
+        themes,
+        raw["history_weeks"],
+        raw["history_labels"],
+        raw["candidates"],
+        fading,
+        raw["last_week"],
+    )
 
 
 _MEMO: OrderedDict[tuple[object, ...], ThemeResult] = OrderedDict()
@@ -822,6 +856,7 @@ def detect_themes(
     *,
     baseline_weeks: int | None = None,
     compare_last_week: bool = True,
+    keep_window: bool = False,
 ) -> ThemeResult:
     """The themes of `docs` (one window) against `history` (earlier weeks, any subset).
 
@@ -829,8 +864,33 @@ def detect_themes(
     with last week's highlights: the same detection for the week at offset 1 against the
     weeks before it (up to `baseline_weeks` of them), itself continuing the initiatives of
     the week before it (CARRY_DEPTH weeks deep); memoised so that building consecutive
-    weeks detects each week once."""
+    weeks detects each week once. `keep_window` keeps the whole result in the store's memo
+    too (when a `Kept` is active): a window that is over and synced comes back with the
+    same PRs, a running one would add a row on every run."""
     rules = rules or ThemeRules()
+    kept = _KEPT.get() if keep_window else None
+    stored = None
+    if kept is not None:
+        # Every input in full, as _detect_memo's key.
+        weeks_key = repr([(w.label, w.offset, tuple(w.docs)) for w in history])
+        options = repr((baseline_weeks, compare_last_week))
+        stored = memo_key("window", repr(tuple(docs)), weeks_key, _rules_key(rules), options)
+        data = kept.entries.get(stored)
+        if data is not None:
+            return _result_of(data)
+    result = _detect_window(docs, history, rules, baseline_weeks, compare_last_week)
+    if kept is not None and stored is not None:
+        kept.fresh[stored] = _result_json(result)
+    return result
+
+
+def _detect_window(
+    docs: Sequence[ThemeDoc],
+    history: Sequence[HistoryWeek],
+    rules: ThemeRules,
+    baseline_weeks: int | None,
+    compare_last_week: bool,
+) -> ThemeResult:
     limit = (
         baseline_weeks
         if baseline_weeks is not None
@@ -864,7 +924,7 @@ def _result_at(
         previous, _ = _result_at(level + 1, weeks[level + 1].docs, weeks, rules, limit, depth - 1)
     carry = frozenset(t.key for t in previous.themes) if previous else frozenset()
     # Earlier weeks are kept in the store (the same ones come back on every run); the
-    # window's own detection is computed each time, as its PRs are the ones that change.
+    # window's own detection only by detect_themes, when its PRs no longer change.
     return _detect_memo(docs, own, rules, carry, kept=level > 0), previous
 
 
@@ -924,11 +984,13 @@ def _with_trends(
         theme.last_week = len(before.members) if before else None
         theme.trend = trend_of(len(theme.members), theme.last_week)
     now = {t.key: t for t in result.themes}
-    stop = _stop_terms(rules)
-    vocab = _Vocabulary(rules, stop)
+    # Only last week's themes that are no highlight now are counted by name.
+    gone = {t.key: t for t in previous.themes if t.key not in now}
     named: Counter[str] = Counter()
-    for doc in docs:
-        named.update(_title_evidence(doc, vocab).keys())
+    if gone:
+        vocab = _Vocabulary(rules, _stop_terms(rules))
+        for doc in docs:
+            named.update(_named_keys(doc, vocab, gone))
     fading = []
     for before in previous.themes:
         current = now.get(before.key)

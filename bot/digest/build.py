@@ -339,6 +339,8 @@ def build_digest(
         ],
         rules,
         baseline_weeks=baseline_weeks,
+        # A window that is over and synced is built again with the same PRs.
+        keep_window=complete,
     )
     by_number = {i.number: i for i in items}
     highlights = theme_highlights(theme_result, by_number, module_names)
@@ -478,7 +480,8 @@ def _fading(result: ThemeResult, names: Mapping[str, ModuleNames]) -> list[Fadin
 def _purposes(members: Sequence[_Item]) -> list[tuple[int, str]]:
     """(PR, purpose) of the members whose description states one, in member order, up to
     what either language's highlight quotes (bot.digest.prose.quoted_purposes): the first
-    THEME_SENTENCES, and as many in Chinese or, for one of them, in English."""
+    THEME_SENTENCES, and as many in Chinese or, for one of them, in English (an English
+    purpose neither language would quote is left out)."""
     out: list[tuple[int, str]] = []
     quotable_in_zh = 0
     english = 0
@@ -486,7 +489,15 @@ def _purposes(members: Sequence[_Item]) -> list[tuple[int, str]]:
         if len(out) >= THEME_SENTENCES and quotable_in_zh >= THEME_SENTENCES:
             break
         pr = item.source.pr
-        why = purpose(pr.body or "", pr.title)
+        body = pr.body or ""
+        if len(out) >= THEME_SENTENCES and not _may_be_cjk(body):
+            # English has its quotes and Chinese its English one (else it would have both
+            # and the loop would have ended): only a sentence in Chinese can still be
+            # quoted, and a description without Chinese characters (or entities that could
+            # spell one) has none. Parsing the rest of a busy theme's descriptions was most
+            # of a 10,000-PR digest.
+            continue
+        why = purpose(body, pr.title)
         if not why:
             continue
         out.append((pr.number, why))
@@ -496,6 +507,10 @@ def _purposes(members: Sequence[_Item]) -> list[tuple[int, str]]:
             quotable_in_zh += 1
             english += 1
     return out
+
+
+def _may_be_cjk(body: str) -> bool:
+    return "&" in body or has_cjk(body)
 
 
 def theme_highlights(

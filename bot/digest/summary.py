@@ -9,11 +9,20 @@ paragraph and list text outside test/checklist sections is considered.
 
 from __future__ import annotations
 
+import hashlib
+import importlib.util
+import json
 import re
+from collections.abc import Callable
 from functools import lru_cache
+from pathlib import Path
+from typing import TYPE_CHECKING
 
-from markdown_it import MarkdownIt
-from markdown_it.token import Token
+from bot.analysis import themes
+
+if TYPE_CHECKING:
+    from markdown_it import MarkdownIt
+    from markdown_it.token import Token as MarkdownToken
 
 MAX_CHARS = 160
 
@@ -57,10 +66,17 @@ _LEADING_ISSUE = re.compile(
 _SENTENCE_END = re.compile(r"(?<!\be\.g)(?<!\bi\.e)(?<!\bvs)[.!?](?=\s+[^a-z\s])|[。！？]")
 _MIN_LETTERS = 12
 
-_md = MarkdownIt("commonmark", {"html": True}).enable("table")
+
+@lru_cache(maxsize=1)
+def _markdown() -> MarkdownIt:
+    # Lazy: a warm digest reads every sentence from the store's memo, and markdown-it-py
+    # was 27 ms of its start-up (python -X importtime, 250-PR bench week).
+    from markdown_it import MarkdownIt
+
+    return MarkdownIt("commonmark", {"html": True}).enable("table")
 
 
-def _inline_text(token: Token) -> str:
+def _inline_text(token: MarkdownToken) -> str:
     """Visible text of an inline token: text, inline code and link labels; images and
     inline HTML (badges, <br>, <img>) are not prose."""
     parts: list[str] = []
@@ -85,7 +101,7 @@ def _sections(body: str) -> tuple[tuple[str, str], ...]:
     cut = _CUT_MARKERS.search(text)
     if cut:
         text = text[: cut.start()]
-    tokens = _md.parse(text)
+    tokens = _markdown().parse(text)
     out: list[tuple[str, str]] = []
     heading = ""
     skipping = False  # inside a section whose heading says it is not a description
@@ -152,9 +168,58 @@ def _first_sentence(text: str) -> str:
     return sentence
 
 
-@lru_cache(maxsize=2048)
+# --------------------------------------------------------------- kept between runs
+
+# Kept in the digest's memo (themes.active, bot.digest.theme_memo): what a description says
+# depends on nothing but the description, its title and this code, and parsing the
+# Markdown of every quoted description was a quarter of a warm 250-PR digest.
+
+
+@lru_cache(maxsize=1)
+def _code_version() -> str:
+    """This module's source and the Markdown parser's (its package's __init__, which holds
+    its version; found without importing it): a kept sentence is valid only for the code
+    that wrote it."""
+    parts = [Path(__file__).read_bytes()]
+    spec = importlib.util.find_spec("markdown_it")
+    if spec is not None and spec.origin:
+        parts.append(Path(spec.origin).read_bytes())
+    return hashlib.sha256(b"\0".join(parts)).hexdigest()[:16]
+
+
+def memo_prefix() -> str:
+    """What the keys of this code's kept sentences start with (as themes.memo_prefix)."""
+    return _code_version()[: themes.VERSION_CHARS]
+
+
+def text_key(kind: str, body: str, title: str) -> str:
+    """The memo key of one sentence (themes.versioned_key of this code's version)."""
+    return themes.versioned_key(_code_version(), kind, title, body)
+
+
+def _kept(
+    kind: str, body: str, title: str, compute: Callable[[str, str], str | None]
+) -> str | None:
+    kept = themes.active()
+    if kept is None:
+        return compute(body, title)
+    key = text_key(kind, body, title)
+    data = kept.entries.get(key)
+    if data is not None:
+        value: str | None = json.loads(data)
+        return value
+    value = compute(body, title)
+    kept.fresh[key] = json.dumps(value, ensure_ascii=False)
+    return value
+
+
 def summarize(body: str, title: str) -> str:
     """First meaningful sentence of `body`, or `title` when there is none."""
+    return _kept("summary", body, title, _summarize) or ""
+
+
+@lru_cache(maxsize=2048)
+def _summarize(body: str, title: str) -> str:
     if body:
         for candidate in _candidates(body):
             text = _meaningful(candidate)
@@ -210,13 +275,17 @@ def _sentences(text: str) -> list[str]:
     return [s for s in out if s]
 
 
-@lru_cache(maxsize=2048)
 def purpose(body: str, title: str) -> str | None:
     """Why the PR was made, from its description: the first informative sentence of the
     template's purpose section, else of the description; never a sentence that only
     restates the title or points at an issue. None when the description says nothing more."""
     if not body:
         return None
+    return _kept("purpose", body, title, _purpose)
+
+
+@lru_cache(maxsize=2048)
+def _purpose(body: str, title: str) -> str | None:
     sections = _sections(body)
     ordered = [c for h, c in sections if _PURPOSE_SECTION.search(h)]
     ordered += [c for h, c in sections if not _PURPOSE_SECTION.search(h)]
@@ -237,7 +306,10 @@ def purpose(body: str, title: str) -> str | None:
     return None
 
 
+_CJK = re.compile("[\u4e00-\u9fff]")
+
+
 def has_cjk(text: str) -> bool:
     """Text with Chinese characters: a description a Chinese digest quotes without an
     "in English" mark."""
-    return any("\u4e00" <= ch <= "\u9fff" for ch in text)
+    return _CJK.search(text) is not None

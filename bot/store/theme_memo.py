@@ -4,10 +4,10 @@ is valid: a key never names two different values, so rows are only added and exp
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime, timedelta
 
-from sqlalchemy import delete, select
+from sqlalchemy import and_, delete, or_, select
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
 from bot.store.sql import chunks, table_of, upsert
@@ -23,12 +23,19 @@ class ThemeMemo:
         self.session = session
         self.engine = engine
 
-    async def load(self, scope: str) -> dict[str, str]:
-        """Every kept entry of `scope`, key -> data."""
-        async with self.session() as session:
-            rows = await session.execute(
-                select(ThemeMemoRow.key, ThemeMemoRow.data).where(ThemeMemoRow.scope == scope)
+    async def load(self, scope: str, prefixes: Sequence[str] | None = None) -> dict[str, str]:
+        """The kept entries of `scope`, key -> data: every one, or those whose key starts
+        with one of `prefixes` (hexadecimal, as the digest's keys)."""
+        where = [ThemeMemoRow.scope == scope]
+        if prefixes is not None and not prefixes:
+            return {}
+        if prefixes is not None:
+            # A range of the primary key per prefix: both databases read it from the index.
+            where.append(
+                or_(*(and_(ThemeMemoRow.key >= p, ThemeMemoRow.key < p + "g") for p in prefixes))
             )
+        async with self.session() as session:
+            rows = await session.execute(select(ThemeMemoRow.key, ThemeMemoRow.data).where(*where))
             return {key: data for key, data in rows}
 
     async def save(

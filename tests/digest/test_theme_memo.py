@@ -53,13 +53,17 @@ def _cold() -> Iterator[None]:
     themes._phrase_table.cache_clear()
 
 
-def _detect(weeks: list[list[ThemeDoc]], kept: Kept | None) -> ThemeResult:
+def _detect(
+    weeks: list[list[ThemeDoc]], kept: Kept | None, *, keep_window: bool = False
+) -> ThemeResult:
     themes._MEMO.clear()
     themes._phrase_table.cache_clear()
     token = themes.keep(kept)
     try:
         history = [HistoryWeek(f"W{i}", i, docs) for i, docs in enumerate(weeks) if i]
-        return themes.detect_themes(weeks[0], history, RULES, baseline_weeks=3)
+        return themes.detect_themes(
+            weeks[0], history, RULES, baseline_weeks=3, keep_window=keep_window
+        )
     finally:
         themes.forget(token)
 
@@ -149,7 +153,7 @@ class _Unreadable:
 
     class theme_memo:  # the attribute name the store uses
         @staticmethod
-        async def load(scope: str) -> dict[str, str]:
+        async def load(scope: str, prefixes: object = None) -> dict[str, str]:
             raise StoreError("database is locked")
 
         @staticmethod

@@ -1,6 +1,6 @@
 """The store's theme memo (bot/store/theme_memo.py) on SQLite and PostgreSQL: entries
-round-trip per scope, saving a key twice is harmless, old rows expire, and the table is
-the one its migration (0009) creates."""
+round-trip per scope (all of them, or those of some key prefixes), saving a key twice is
+harmless, old rows expire, and the table is the one its migration (0009) creates."""
 
 from __future__ import annotations
 
@@ -21,6 +21,21 @@ async def test_entries_round_trip_per_scope(store: Store) -> None:
     assert await store.theme_memo.load("o/a") == {"k1": text, "k2": "{}"}
     assert await store.theme_memo.load("o/b") == {"k1": "other"}
     assert await store.theme_memo.load("o/c") == {}
+
+
+async def test_loading_by_prefix_reads_only_the_keys_that_start_with_one(store: Store) -> None:
+    # Keys start with their code version: rows an earlier version left are not read.
+    keys = ["0a1b" + "0" * 60, "0a1bf" + "f" * 59, "0a1c" + "0" * 60, "ff00" + "9" * 60]
+    await store.theme_memo.save("o/a", {k: k[:5] for k in keys}, now=NOW)
+    await store.theme_memo.save("o/b", {keys[0]: "other scope"}, now=NOW)
+    assert await store.theme_memo.load("o/a", ["0a1b"]) == {keys[0]: "0a1b0", keys[1]: "0a1bf"}
+    assert await store.theme_memo.load("o/a", ["0a1c", "ff00"]) == {
+        keys[2]: "0a1c0",
+        keys[3]: "ff009",
+    }
+    assert await store.theme_memo.load("o/a", ["0a1d"]) == {}
+    assert await store.theme_memo.load("o/a", []) == {}
+    assert len(await store.theme_memo.load("o/a")) == 4
 
 
 async def test_saving_a_kept_key_again_keeps_one_row(store: Store) -> None:
