@@ -17,29 +17,29 @@ MESSAGES: dict[str, dict[str, str]] = {
     "error.tokens.slack_bot": {
         "en": "SLACK_BOT_TOKEN is not set but digest targets post to Slack ({channels}); set "
         "it or remove those targets",
-        "zh": "未设置 SLACK_BOT_TOKEN，但有周报目标发往 Slack（{channels}）；"
+        "zh": "未设置 `SLACK_BOT_TOKEN`，但有周报目标发往 `Slack`（{channels}）；"
         "请设置它，或删除这些目标",
     },
     "error.tokens.slack_socket": {
         "en": 'SLACK_APP_TOKEN (xapp-…) is not set but [slack] mode = "socket"; set it, or use '
         'mode = "http" with SLACK_SIGNING_SECRET',
-        "zh": '未设置 SLACK_APP_TOKEN（xapp-…），但 [slack] mode = "socket"；请设置它，或改用 '
-        'mode = "http" 并设置 SLACK_SIGNING_SECRET',
+        "zh": '未设置 `SLACK_APP_TOKEN`（`xapp-…`），但 `[slack] mode = "socket"`；'
+        '请设置它，或改用 `mode = "http"` 并设置 `SLACK_SIGNING_SECRET`',
     },
     "error.tokens.slack_http": {
         "en": 'SLACK_SIGNING_SECRET is not set but [slack] mode = "http" (it verifies '
         '/slack/events); set it, or use mode = "socket" with SLACK_APP_TOKEN',
-        "zh": '未设置 SLACK_SIGNING_SECRET，但 [slack] mode = "http"（它用于校验 /slack/events）；'
-        '请设置它，或改用 mode = "socket" 并设置 SLACK_APP_TOKEN',
+        "zh": '未设置 `SLACK_SIGNING_SECRET`，但 `[slack] mode = "http"`'
+        '（它用于校验 `/slack/events`）；请设置它，或改用 `mode = "socket"` 并设置 `SLACK_APP_TOKEN`',
     },
     "error.tokens.slack_no_bot": {
         "en": "SLACK_APP_TOKEN/SLACK_SIGNING_SECRET is set but SLACK_BOT_TOKEN is not",
-        "zh": "已设置 SLACK_APP_TOKEN/SLACK_SIGNING_SECRET，但未设置 SLACK_BOT_TOKEN",
+        "zh": "已设置 `SLACK_APP_TOKEN`/`SLACK_SIGNING_SECRET`，但未设置 `SLACK_BOT_TOKEN`",
     },
     "error.tokens.discord_bot": {
         "en": "DISCORD_BOT_TOKEN is not set but digest targets post to Discord ({channels}); "
         "set it, give those targets a webhook_url_env, or remove them",
-        "zh": "未设置 DISCORD_BOT_TOKEN，但有周报目标发往 Discord（{channels}）；请设置它，"
-        "为这些目标设置 webhook_url_env，或删除它们",
+        "zh": "未设置 `DISCORD_BOT_TOKEN`，但有周报目标发往 `Discord`（{channels}）；请设置它，"
+        "为这些目标设置 `webhook_url_env`，或删除它们",
     },
 }
