@@ -30,7 +30,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": 'SLACK_SIGNING_SECRET is not set but [slack] mode = "http" (it verifies '
         '/slack/events); set it, or use mode = "socket" with SLACK_APP_TOKEN',
         "zh": '未设置 `SLACK_SIGNING_SECRET`，但 `[slack] mode = "http"`'
-        '（它用于校验 `/slack/events`）；请设置它，'
+        "（它用于校验 `/slack/events`）；请设置它，"
         '或改用 `mode = "socket"` 并设置 `SLACK_APP_TOKEN`',
     },
     "error.tokens.slack_no_bot": {
