@@ -7,6 +7,7 @@ so about twice a quiet one's)."""
 from __future__ import annotations
 
 import asyncio
+import gc
 import json
 import logging
 import sys
@@ -935,6 +936,9 @@ def serve(
     ] = None,
 ) -> None:
     """The long-running bot: scheduler, Slack, Discord and the web server."""
+    # What start-up allocated stays for the process's life: out of the collector's walks.
+    gc.freeze()
+    gc.enable()
 
     async def go() -> None:
         # Lazy: the serve stack (~980 ms: Slack, Discord, scheduler) only for `serve`.
@@ -967,6 +971,11 @@ _ROOT_OPTIONS = {"--config": " bot.toml", "--debug": "", "--no-pager": ""}
 
 def main() -> None:
     """Entry point: usage errors become one line too (CONTRACT), exit status 2."""
+    # A command runs for seconds and keeps what it allocates (modules, the rule set, a
+    # window's PRs) to the end, so the cyclic collector only re-walks live objects: off,
+    # a 250-PR digest takes 15% less CPU and a 10,000-PR one 0.6 s less, at the same peak
+    # RSS (bench/bench_cold_start.py). `serve`, which runs for weeks, turns it back on.
+    gc.disable()
     try:
         code = app(standalone_mode=False)
     except typer.Abort:

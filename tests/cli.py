@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import io
 import logging
 import os
@@ -83,6 +84,7 @@ def _fresh_process_state(env: dict[str, str], cwd: Path, argv: list[str]) -> Ite
     saved_handlers, saved_level = root.handlers[:], root.level
     saved_secrets = secrets.registered()
     consoles = (bot.cli.out, bot.cli.err)
+    collecting = gc.isenabled()  # the CLI turns the cyclic collector off for its run
     os.environ.clear()
     os.environ.update(env)
     os.chdir(cwd)
@@ -105,6 +107,8 @@ def _fresh_process_state(env: dict[str, str], cwd: Path, argv: list[str]) -> Ite
         os.chdir(saved_cwd)
         os.environ.clear()
         os.environ.update(saved_env)
+        if collecting:
+            gc.enable()
 
 
 def _main(stdout: io.StringIO, stderr: io.StringIO) -> int:
