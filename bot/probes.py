@@ -114,7 +114,7 @@ def _remaining(response: httpx.Response) -> int | None:
         return int(response.json()["resources"]["core"]["remaining"])
     except (ValueError, KeyError, TypeError):
         value = response.headers.get("x-ratelimit-remaining")
-        return int(value) if value and value.isdigit() else None
+        return int(value) if value and value.isascii() and value.isdigit() else None
 
 
 _GITHUB_API_URL_FIX = (

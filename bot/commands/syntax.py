@@ -445,7 +445,7 @@ def parse_unsubscribe(args: list[str]) -> UnsubscribeCommand:
     target = args[0].lower().removeprefix("#")
     if target == "all":
         return UnsubscribeCommand("all", "all")
-    if target.isdigit():
+    if target.isascii() and target.isdigit():  # "²" is a digit to str.isdigit, not to int()
         return UnsubscribeCommand(str(int(target)), "id")
     return UnsubscribeCommand(target, "module")
 

@@ -357,7 +357,7 @@ def parse_webhook_url(url: str) -> tuple[int, str, int | None]:
     thread_id = None
     for part in (match["query"] or "").split("&"):
         key, _, value = part.partition("=")
-        if key == "thread_id" and value.isdigit():
+        if key == "thread_id" and value.isascii() and value.isdigit():
             thread_id = int(value)
     return int(match["id"]), match["token"], thread_id
 
