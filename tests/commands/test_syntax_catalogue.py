@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import ast
-from collections.abc import Container
+from collections.abc import Container, Iterator
 from pathlib import Path
 
 import pytest
@@ -19,15 +19,19 @@ ERROR_CLASSES = {"CommandError", "MessageError"}
 BOT = Path(bot.__file__).parent
 
 
+def calls(source: str) -> Iterator[tuple[ast.Call, str | None]]:
+    """Each call in `source`, with the name it calls (`f` of `f(…)` and of `x.f(…)`)."""
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Call):
+            func = node.func
+            yield node, func.id if isinstance(func, ast.Name) else getattr(func, "attr", None)
+
+
 def literal_errors(source: str, known: Container[str]) -> list[tuple[int, str]]:
     """(line, first argument) of each CommandError/MessageError call in `source` whose
     first argument is not a known catalogue id written as a literal."""
     found = []
-    for node in ast.walk(ast.parse(source)):
-        if not isinstance(node, ast.Call):
-            continue
-        func = node.func
-        name = func.id if isinstance(func, ast.Name) else getattr(func, "attr", None)
+    for node, name in calls(source):
         if name not in ERROR_CLASSES:
             continue
         first = node.args[0] if node.args else None
@@ -135,11 +139,7 @@ def worded_errors(
     """(line, argument) of each error made with English in the call, or with a Text whose
     id is not in the catalogue. CommandError/MessageError/InputError take an id (above)."""
     found = []
-    for node in ast.walk(ast.parse(source)):
-        if not isinstance(node, ast.Call):
-            continue
-        func = node.func
-        name = func.id if isinstance(func, ast.Name) else getattr(func, "attr", None)
+    for node, name in calls(source):
         if name not in classes or name in ERROR_CLASSES | {"InputError"}:
             continue
         args = [*node.args, *(k.value for k in node.keywords if k.arg in {"message", "hint"})]
