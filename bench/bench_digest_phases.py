@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import os
 import resource
 import time
@@ -21,7 +22,7 @@ from bot.core.weeks import parse_week
 from bot.digest.document import digest_document
 from bot.digest.history import chain, load_timeline
 from bot.digest.render import render_markdown
-from bot.digest.service import DEFAULT_HISTORY_WEEKS, digest_at, no_cycle_collection
+from bot.digest.service import DEFAULT_HISTORY_WEEKS, digest_at
 from bot.digest.theme_memo import kept_themes
 from bot.store import Store
 
@@ -41,22 +42,20 @@ async def run(week: str, language: str) -> None:
     mark("open store, rule set")
     window = parse_week(week, ZoneInfo("UTC"))
     # As make_digest builds it.
-    with no_cycle_collection():
-        timeline = await load_timeline(
-            store, analyzer, REPO, chain(window, DEFAULT_HISTORY_WEEKS + 2)
+    gc.disable()  # as a CLI run builds it (bot.cli.main)
+    timeline = await load_timeline(store, analyzer, REPO, chain(window, DEFAULT_HISTORY_WEEKS + 2))
+    mark("load_timeline")
+    async with kept_themes(store, REPO):
+        mark("theme memo read")
+        digest = digest_at(
+            timeline,
+            len(timeline.weeks) - 1,
+            analyzer=analyzer,
+            history_weeks=DEFAULT_HISTORY_WEEKS,
+            new_contributors=None,
         )
-        mark("load_timeline")
-        async with kept_themes(store, REPO):
-            mark("theme memo read")
-            digest = digest_at(
-                timeline,
-                len(timeline.weeks) - 1,
-                analyzer=analyzer,
-                history_weeks=DEFAULT_HISTORY_WEEKS,
-                new_contributors=None,
-            )
-            mark("digest_at")
-        mark("theme memo saved")
+        mark("digest_at")
+    mark("theme memo saved")
     text = render_markdown(digest_document(digest, language))
     mark("document + markdown")
     await store.close()

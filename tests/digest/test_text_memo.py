@@ -7,7 +7,6 @@ descriptions no language would quote."""
 from __future__ import annotations
 
 import dataclasses
-import gc
 from collections.abc import Iterator
 from pathlib import Path
 from typing import cast
@@ -20,7 +19,6 @@ from bot.core.models import AnalyzedPR
 from bot.digest import summary
 from bot.digest.build import build_digest
 from bot.digest.prose import quoted_purposes
-from bot.digest.service import no_cycle_collection
 from bot.digest.theme_memo import kept_themes
 from bot.store import Store
 from tests.digest.fixtures import WINDOW, _pr
@@ -207,29 +205,6 @@ def test_a_highlight_quotes_what_either_language_would_of_all_its_purposes(kinds
         assert quoted_purposes(highlight.head.purposes, language) == quoted_purposes(
             every, language
         )
-
-
-# ------------------------------------------------------------ the garbage collector
-
-
-def test_collection_resumes_when_the_last_build_ends() -> None:
-    assert gc.isenabled()
-    with no_cycle_collection():
-        assert not gc.isenabled()
-        with no_cycle_collection():
-            pass
-        assert not gc.isenabled()  # the outer build still runs
-    assert gc.isenabled()
-
-
-def test_a_collector_turned_off_before_stays_off() -> None:
-    gc.disable()
-    try:
-        with no_cycle_collection():
-            pass
-        assert not gc.isenabled()
-    finally:
-        gc.enable()
 
 
 async def test_only_rows_this_code_can_use_are_read(tmp_path: Path) -> None:
