@@ -117,7 +117,9 @@ async def build(repos: int, per_repo: int, history: int) -> None:
         services = App(config=config, env=env, store=store)
         for label in ("cold", "warm"):
             started = time.perf_counter()
-            built = await build_org_for_window(services, None, WINDOW, "en", sync=False)
+            target = config.digest.org_target()
+            assert target is not None
+            built = await build_org_for_window(services, target, WINDOW, "en", sync=False)
             render_digest(built, "markdown")
             seconds = time.perf_counter() - started
             print(

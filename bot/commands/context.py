@@ -53,7 +53,7 @@ class Backend:
     async def check_scope(self, scope: DigestScope, language: str) -> None:
         """The scope's errors (unknown modules, no organisation) from local state alone."""
         await digest.module_ids(self.services, scope.repo, scope.modules, language)
-        digest.multi_target(self.services, scope, language)
+        digest.multi_target(self.services, scope)
 
     async def modules(self, repo: str) -> Sequence[ModuleInfo]:
         return await info.modules(self.services, repo)

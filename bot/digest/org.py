@@ -34,7 +34,7 @@ from pydantic import ValidationError
 
 from bot.analysis.themes import normalize_term
 from bot.core import i18n
-from bot.core.config import Config, DigestTarget
+from bot.core.config import DigestTarget
 from bot.core.document import (
     Block,
     BulletList,
@@ -47,7 +47,7 @@ from bot.core.document import (
     Table,
     Text,
 )
-from bot.core.errors import GitHubError, GitHubUnreachable, MessageError, UsageError
+from bot.core.errors import GitHubError, GitHubUnreachable, MessageError
 from bot.core.models import JSON
 from bot.core.weeks import WEEK_PATTERN, Window
 from bot.digest.document import context_line, shorten
@@ -186,15 +186,6 @@ class OrgDigest(Digest):
 # ------------------------------------------------------------------ choosing the target
 
 
-def org_target(config: Config) -> DigestTarget | None:
-    """The first `[[digest.targets]]` entry that covers several repositories (org/repos)."""
-    return config.digest.org_target()
-
-
-def _no_target() -> UsageError:
-    return MessageError("error.org.not_configured")
-
-
 def ad_hoc_target(
     repos: Sequence[str], org: str | None, exclude: Sequence[str] = ()
 ) -> DigestTarget:
@@ -283,7 +274,7 @@ def _display_names(repos: Sequence[str]) -> dict[str, str]:
 
 async def build_org_for_window(
     services: Services,
-    target: DigestTarget | None,
+    target: DigestTarget,
     window: Window,
     language: str,
     *,
@@ -291,11 +282,8 @@ async def build_org_for_window(
     progress: ProgressFactory | None = None,
     warn: Say | None = None,
 ) -> BuiltDigest:
-    """The organisation digest of `window`. `target` None: the first configured target with
-    `org` or `repos` (else a UsageError naming the config key to set)."""
-    target = target or org_target(services.config)
-    if target is None or not target.is_multi:
-        raise _no_target()
+    """The organisation digest of `window` for `target` (an `org` or `repos` target: which
+    one, and the error when none is configured, is bot.usecases.digest's to say)."""
     weeks = services.config.digest.history_weeks
     spans = chain(window, max(weeks + 1, 2))
     found, failure = (None, None)

@@ -14,8 +14,7 @@ from typing import TYPE_CHECKING
 
 from bot.analysis.catalogue import ModuleCatalogue
 from bot.core.config import DigestTarget
-from bot.core.errors import MessageError, UsageError
-from bot.core.i18n import message
+from bot.core.errors import MessageError
 from bot.core.weeks import Window
 from bot.services import ProgressFactory, Say, Services
 
@@ -50,7 +49,7 @@ async def module_ids(
     return ModuleCatalogue.from_rulesets([analyzer.ruleset]).words(words, language)
 
 
-def multi_target(services: Services, scope: DigestScope, language: str) -> DigestTarget | None:
+def multi_target(services: Services, scope: DigestScope) -> DigestTarget | None:
     """The multi-repository target of `scope`, None for one repository; raises the
     catalogue's "no organisation configured" for `org` without one."""
     if scope.target is not None:
@@ -59,7 +58,7 @@ def multi_target(services: Services, scope: DigestScope, language: str) -> Diges
         return None
     target = services.config.digest.org_target()
     if target is None:
-        raise UsageError(message(language, "error.no_org"))
+        raise MessageError("error.no_org")
     return target
 
 
@@ -75,7 +74,7 @@ async def build_digest(
 ) -> BuiltDigest:
     """The digest of `scope` for `window` in `language`; `sync` False: the store as it is
     (no GitHub request)."""
-    target = multi_target(services, scope, language)
+    target = multi_target(services, scope)
     if target is not None:
         if scope.modules and scope.target is not None:
             raise MessageError("error.digest.module_one_repo")

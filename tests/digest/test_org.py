@@ -14,9 +14,9 @@ from bot.app import App
 from bot.core.config import Config, DigestTarget, Environment
 from bot.core.errors import UsageError
 from bot.core.weeks import Window, iso_week
-from bot.digest.org import build_org_for_window, org_target
 from bot.digest.pipeline import render_digest
 from bot.store.store import Store
+from bot.usecases.digest import DigestScope, build_digest
 from tests.fakes.github import FakeGitHub
 from tests.fakes.prdata import load_dataset, make_prs
 
@@ -64,6 +64,11 @@ def _services(fake: FakeGitHub, store: Store, config: Config) -> App:
     return App(config=config, env=env, store=store)
 
 
+async def _org_digest(services: App, window: Window, language: str, *, sync: bool = True):
+    """The configured organisation's digest, as `/vllm digest org` and the scheduler ask."""
+    return await build_digest(services, DigestScope(org=True), window, language, sync=sync)
+
+
 def _ops(fake: FakeGitHub, name: str) -> int:
     return sum(entry.operation == name for entry in fake.log)
 
@@ -72,7 +77,7 @@ async def test_org_digest_one_search_per_week_and_each_repos_own_totals(fake, st
     services = _services(
         fake, store, _config({"platform": "slack", "channel": "C1", "org": "vllm-project"})
     )
-    built = await build_org_for_window(services, None, WEEK, "en")
+    built = await _org_digest(services, WEEK, "en")
     org = built.digest
 
     # This week and last week: one search each for all three repositories.
@@ -120,9 +125,9 @@ async def test_org_digest_one_search_per_week_and_each_repos_own_totals(fake, st
 async def test_org_digest_in_chinese_and_offline_from_the_store(fake, store) -> None:
     target = {"platform": "slack", "channel": "C1", "repos": [VLLM, ASCEND]}
     services = _services(fake, store, _config(target))
-    await build_org_for_window(services, None, WEEK, "en")
+    await _org_digest(services, WEEK, "en")
     fake.log.clear()
-    built = await build_org_for_window(services, None, WEEK, "zh", sync=False)
+    built = await _org_digest(services, WEEK, "zh", sync=False)
     assert fake.log == []
     markdown = render_digest(built, "markdown")
     assert "跨仓库主题" in markdown and "2 个仓库" in markdown
@@ -132,17 +137,17 @@ async def test_org_digest_in_chinese_and_offline_from_the_store(fake, store) -> 
 async def test_an_already_synced_week_costs_nothing(fake, store) -> None:
     target = {"platform": "slack", "channel": "C1", "repos": [VLLM, ASCEND]}
     services = _services(fake, store, _config(target))
-    await build_org_for_window(services, None, WEEK, "en")
+    await _org_digest(services, WEEK, "en")
     fake.log.clear()
-    await build_org_for_window(services, None, WEEK, "en")
+    await _org_digest(services, WEEK, "en")
     assert _ops(fake, "SearchMergedPullRequestsInScope") == 0
 
 
 async def test_no_organisation_configured_names_the_key(fake, store) -> None:
     config = Config(repos=[{"name": VLLM}])
-    assert org_target(config) is None
+    assert config.digest.org_target() is None
     with pytest.raises(UsageError, match="org = "):
-        await build_org_for_window(_services(fake, store, config), None, WEEK, "en")
+        await _org_digest(_services(fake, store, config), WEEK, "en")
 
 
 def test_target_validation() -> None:
@@ -168,7 +173,7 @@ async def test_real_vllm_ascend_week_beside_vllm(store) -> None:
         services = _services(
             fake, store, _config({"platform": "slack", "channel": "C", "org": "vllm-project"})
         )
-        built = await build_org_for_window(services, None, week, "en")
+        built = await _org_digest(services, week, "en")
     parts = {part.repo: part.digest for part in built.digest.parts}
     assert parts[repo].totals.merged == len(ascend) == 82
     assert parts[VLLM].totals.merged == 120
@@ -184,7 +189,7 @@ async def test_chat_payloads_one_summary_then_the_thread(fake, store) -> None:
     from formatters.slack import render_slack
 
     target = {"platform": "slack", "channel": "C1", "org": "vllm-project"}
-    built = await build_org_for_window(_services(fake, store, _config(target)), None, WEEK, "en")
+    built = await _org_digest(_services(fake, store, _config(target)), WEEK, "en")
     slack = render_slack(built.document)
     assert len(slack) > 1 and len(render_discord(built.document)) > 1
     first = json.dumps(slack[0])
@@ -225,7 +230,7 @@ async def test_real_vllm_ascend_history_is_each_repositorys_own_baseline(store) 
     async with FakeGitHub({repo: ascend + w22, VLLM: vllm}) as fake:
         target = {"platform": "slack", "channel": "C", "repos": [VLLM, repo]}
         services = _services(fake, store, _config(target, history_weeks=3))
-        built = await build_org_for_window(services, None, week, "zh")
+        built = await _org_digest(services, week, "zh")
     # One search per week for both repositories: W22 holds 82 + 120 PRs (3 pages), W19-W21
     # 43, 62 and 97 (one page each); W20/W21's PRs of 100+ files add file pages only.
     assert _ops(fake, "SearchMergedPullRequestsInScope") == 3 + 1 + 1 + 1
@@ -244,7 +249,7 @@ async def test_an_org_never_searched_is_incomplete_not_empty(fake, store) -> Non
     services = _services(
         fake, store, _config({"platform": "slack", "channel": "C", "org": "vllm-project"})
     )
-    built = await build_org_for_window(services, None, WEEK, "en", sync=False)
+    built = await _org_digest(services, WEEK, "en", sync=False)
     assert built.digest.totals.merged == 0 and not built.digest.complete
     assert "⚠" in render_digest(built, "markdown")
 
@@ -272,7 +277,7 @@ async def test_an_unreachable_github_is_asked_once_not_once_per_history_week(
         caplog.at_level(logging.WARNING, logger="bot.digest.org"),
         pytest.raises(GitHubUnreachable),  # nothing stored to fall back on
     ):
-        await build_org_for_window(services, None, WEEK, "en")
+        await _org_digest(services, WEEK, "en")
     unreachable = [r for r in caplog.records if "earlier weeks" in r.getMessage()]
     assert len(unreachable) <= 1
     assert not [r for r in caplog.records if "not synced" in r.getMessage()]
@@ -283,10 +288,10 @@ async def test_a_repository_with_nothing_stored_reads_unknown_not_zero(fake, sto
     only = _config(
         {"platform": "slack", "channel": "C1", "repos": [ASCEND, "vllm-project/guidellm"]}
     )
-    await build_org_for_window(_services(fake, store, only), None, WEEK, "en")
+    await _org_digest(_services(fake, store, only), WEEK, "en")
     config = _config({"platform": "slack", "channel": "C1", "repos": [VLLM, ASCEND]})
     services = _services(fake, store, config)
-    built = await build_org_for_window(services, None, WEEK, "en", sync=False)
+    built = await _org_digest(services, WEEK, "en", sync=False)
     markdown = render_digest(built, "markdown")
     rows = {line.split("|")[1].strip(): line for line in markdown.splitlines() if "|" in line}
     # vllm was never synced: its counts are unknown, not 0, and it is not "quiet".
@@ -294,7 +299,5 @@ async def test_a_repository_with_nothing_stored_reads_unknown_not_zero(fake, sto
     assert "unknown" not in rows["vllm-ascend"].split("|")[2]
     assert "vllm: 0 merged" not in markdown
     assert "merged, key PRs and contributors unknown" in markdown
-    zh = render_digest(
-        await build_org_for_window(services, None, WEEK, "zh", sync=False), "markdown"
-    )
+    zh = render_digest(await _org_digest(services, WEEK, "zh", sync=False), "markdown")
     assert "合并数、重点 PR、贡献者未知" in zh

@@ -115,12 +115,6 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "{repo}#{number} needs GitHub",
         "zh": "{repo}#{number} 需要访问 GitHub",
     },
-    "error.org.not_configured": {
-        "en": 'no organisation digest is configured: set org = "vllm-project" (or repos = '
-        '["OWNER/NAME", ...]) in a [[digest.targets]] entry of the config',
-        "zh": '未配置组织摘要：请在配置的 `[[digest.targets]]` 中设置 `org = "vllm-project"`'
-        '（或 `repos = ["OWNER/NAME", ...]`）',
-    },
     "error.org.option": {"en": "{where}: {problem}", "zh": "{where}：{problem}"},
     "error.sync.org_needs_token": {
         "en": "an organisation digest (org:{org}) needs GITHUB_TOKEN: without a token "
