@@ -7,7 +7,7 @@ registered secrets, the CLI's rich consoles) reset around it. It answers like
 `subprocess.run`: a CompletedProcess with the exit status and both streams as text.
 Starting a Python process costs about half a second; this costs none of it. Called from an
 async test, the run happens in a thread while the test's loop waits: the fakes it talks to
-must run on a loop of their own (`BackgroundFake` in tests/core/test_cli_end_to_end.py).
+must run on a loop of their own (`tests.fakes.background.BackgroundFake`).
 
 `vllm_bot_process` is the real process, for the tests whose subject is the process
 boundary (signals, crashes and resumption, what a fresh interpreter loads); mark those

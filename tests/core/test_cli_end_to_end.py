@@ -2,17 +2,15 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
-import threading
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from tests.cli import github_env, vllm_bot
+from tests.fakes.background import BackgroundFake
 from tests.fakes.discord import FakeDiscord
 from tests.fakes.github import FakeGitHub
 from tests.fakes.prdata import make_prs, open_and_closed
@@ -21,25 +19,6 @@ from tests.fakes.slack import FakeSlack
 REPO = "vllm-project/vllm"
 W23 = (datetime(2026, 6, 1, tzinfo=UTC), datetime(2026, 6, 8, tzinfo=UTC))
 W22 = (datetime(2026, 5, 25, tzinfo=UTC), datetime(2026, 6, 1, tzinfo=UTC))
-
-
-class BackgroundFake:
-    """A fake server on its own event loop, so subprocesses can talk to it."""
-
-    def __init__(self, fake: Any) -> None:
-        self.fake = fake
-        self.loop = asyncio.new_event_loop()
-        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
-
-    def __enter__(self) -> Any:
-        self.thread.start()
-        asyncio.run_coroutine_threadsafe(self.fake.start(), self.loop).result(10)
-        return self.fake
-
-    def __exit__(self, *exc: object) -> None:
-        asyncio.run_coroutine_threadsafe(self.fake.close(), self.loop).result(10)
-        self.loop.call_soon_threadsafe(self.loop.stop)
-        self.thread.join(10)
 
 
 @pytest.fixture(scope="module")

@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from tests.cli import github_env, vllm_bot
-from tests.core.test_cli_end_to_end import W22, W23, BackgroundFake
+from tests.core.test_cli_end_to_end import W22, W23
+from tests.fakes.background import BackgroundFake
 from tests.fakes.github import FakeGitHub
 from tests.fakes.prdata import make_prs
 

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from tests.cli import github_env, vllm_bot
-from tests.core.test_cli_end_to_end import BackgroundFake
+from tests.fakes.background import BackgroundFake
 from tests.fakes.github import FakeGitHub
 from tests.fakes.prdata import FakeFile, FakePR, make_prs
 

@@ -20,7 +20,7 @@ from bot.core.errors import ConfigError
 from bot.core.logging import configure_logging
 from bot.core.metrics import Counter
 from bot.core.secrets import REDACTED, forms, redact, register
-from tests.core.test_cli_end_to_end import BackgroundFake
+from tests.fakes.background import BackgroundFake
 from tests.fakes.github import FakeGitHub
 from tests.fakes.prdata import make_prs
 from tests.fakes.slack import FakeSlack

@@ -21,7 +21,7 @@ from bot.commands.context import Backend
 from bot.core.config import Config, Environment, GitHubConfig, RepoConfig
 from bot.core.models import PullRequest
 from bot.store import Store
-from tests.core.test_cli_end_to_end import BackgroundFake
+from tests.fakes.background import BackgroundFake
 from tests.fakes.github import TOKEN, FakeGitHub
 from tests.fakes.prdata import FakeFile, FakePR, make_prs
 

@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.discord.poster import part_nonce
-from tests.core.test_cli_end_to_end import BackgroundFake
+from tests.fakes.background import BackgroundFake
 from tests.fakes.discord import FakeDiscord
 from tests.fakes.gates import Gate
 from tests.fakes.github import FakeGitHub

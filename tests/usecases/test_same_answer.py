@@ -14,8 +14,8 @@ import pytest
 
 from bot.core.i18n import message
 from tests.cli import github_env, vllm_bot
-from tests.core.test_cli_end_to_end import BackgroundFake
 from tests.core.test_e2e_chat import rocm_prs
+from tests.fakes.background import BackgroundFake
 from tests.fakes.github import FakeGitHub
 from tests.fakes.prdata import make_prs, open_and_closed
 
