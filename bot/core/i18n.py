@@ -272,13 +272,42 @@ def percent(value: float, language: str) -> str:
     return format_percent(value / 100, format="#,##0%", locale=locale_of(language))
 
 
+# English dates are written without Babel, in CLDR's "en" patterns ("MMMM d, y" and
+# "MMM d, y, h:mm:ss a", with the narrow no-break space before AM/PM): loading Babel's
+# locale data costs ~15 ms, the largest share of a card lookup after the imports.
+# tests/digest/test_i18n.py checks the output against Babel's for any date.
+_MONTHS = (
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+)
+
+
 def day(value: date | datetime, language: str) -> str:
     if isinstance(value, datetime):
         value = value.date()
+    if language == "en":
+        return f"{_MONTHS[value.month - 1]} {value.day}, {value.year}"
     return format_date(value, format="long", locale=locale_of(language))
 
 
 def moment(value: datetime, language: str) -> str:
+    if language == "en":
+        hour = value.hour % 12 or 12
+        noon = "AM" if value.hour < 12 else "PM"
+        return (
+            f"{_MONTHS[value.month - 1][:3]} {value.day}, {value.year}, "
+            f"{hour}:{value.minute:02}:{value.second:02}\u202f{noon}"
+        )
     return format_datetime(value, format="medium", locale=locale_of(language))
 
 

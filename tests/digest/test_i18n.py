@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import re
 import string
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta, timezone
 
 import pytest
+from babel.dates import format_date, format_datetime
+from hypothesis import given
+from hypothesis import strategies as st
 
 from bot.core import i18n
 from bot.core.models import FLAG_IDS, KIND_IDS
@@ -72,6 +75,20 @@ def test_numbers_dates_and_plurals_follow_each_language() -> None:
     assert i18n.trend(3, 2, "en") == "▲ 50%"
     assert i18n.trend(1, 2, "zh", words=True) == "较上周下降 50%"
     assert i18n.trend(4, 0, "en") == "new"
+
+
+@given(
+    st.datetimes(
+        min_value=datetime(1, 1, 1),
+        timezones=st.sampled_from(
+            [UTC, timezone(timedelta(hours=8)), timezone(-timedelta(hours=5))]
+        ),
+    )
+)
+def test_english_dates_are_babels_without_its_locale_data(value: datetime) -> None:
+    # i18n writes English dates itself (start-up); they must stay what Babel writes.
+    assert i18n.moment(value, "en") == format_datetime(value, format="medium", locale="en")
+    assert i18n.day(value, "en") == format_date(value.date(), format="long", locale="en")
 
 
 def test_half_open_windows_show_the_last_included_day() -> None:
