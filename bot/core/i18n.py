@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import date, datetime, timedelta
+from decimal import ROUND_HALF_EVEN, Decimal
 from functools import lru_cache
 from typing import cast
 
@@ -91,8 +92,7 @@ class _Count:
 
     def __init__(self, value: int, language: str) -> None:
         self.value = value
-        # English is formatted for every analysed PR's reasons: skip Babel (same output).
-        self.text = f"{value:,}" if language == "en" else number(value, language)
+        self.text = number(value, language)
 
     def __format__(self, spec: str) -> str:
         if "|" in spec:
@@ -258,11 +258,19 @@ def locale_of(language: str) -> str:
 @lru_cache(maxsize=4096)
 def number(value: int | float, language: str) -> str:
     """Integer with the language's grouping (12,345)."""
+    if language == "en" and isinstance(value, int):
+        # Babel's output, without its locale data (start-up) or its cost per call: every
+        # analysed PR's reasons carry counts.
+        return f"{value:,}"
     return format_decimal(value, locale=locale_of(language))
 
 
 @lru_cache(maxsize=1024)
 def score(value: float, language: str) -> str:
+    if language == "en":
+        # As Babel rounds "0.0" (the float's shortest repr, half to even), without its
+        # locale data: a card shows scores.
+        return str(Decimal(str(value)).quantize(_TENTH, ROUND_HALF_EVEN))
     return format_decimal(value, format="0.0", locale=locale_of(language))
 
 
@@ -272,6 +280,7 @@ def percent(value: float, language: str) -> str:
     return format_percent(value / 100, format="#,##0%", locale=locale_of(language))
 
 
+_TENTH = Decimal("0.1")
 # English dates are written without Babel, in CLDR's "en" patterns ("MMMM d, y" and
 # "MMM d, y, h:mm:ss a", with the narrow no-break space before AM/PM): loading Babel's
 # locale data costs ~15 ms, the largest share of a card lookup after the imports.

@@ -8,6 +8,7 @@ from datetime import UTC, datetime, timedelta, timezone
 
 import pytest
 from babel.dates import format_date, format_datetime
+from babel.numbers import format_decimal
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -89,6 +90,20 @@ def test_english_dates_are_babels_without_its_locale_data(value: datetime) -> No
     # i18n writes English dates itself (start-up); they must stay what Babel writes.
     assert i18n.moment(value, "en") == format_datetime(value, format="medium", locale="en")
     assert i18n.day(value, "en") == format_date(value.date(), format="long", locale="en")
+
+
+@given(st.integers(-(10**18), 10**18))
+def test_english_counts_are_babels_without_its_locale_data(value: int) -> None:
+    # Babel itself fails past 28 digits.
+    assert i18n.number(value, "en") == format_decimal(value, locale="en")
+
+
+@given(st.floats(-1e9, 1e9) | st.integers(-(10**6), 10**6))
+def test_english_scores_are_babels_without_its_locale_data(value: float) -> None:
+    # Scores run 0-100; far beyond that, floats need more than Decimal's 28 digits.
+    # Uncached: the cache takes -0.0 for 0.0 (they are equal), with or without Babel.
+    written = i18n.score.__wrapped__(value, "en")
+    assert written == format_decimal(value, format="0.0", locale="en")
 
 
 def test_half_open_windows_show_the_last_included_day() -> None:
