@@ -33,7 +33,6 @@ from pydantic import (
     field_validator,
     model_validator,
 )
-from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from bot.core.cron import parse_cron
 from bot.core.errors import ConfigError, english
@@ -337,10 +336,11 @@ SECRET_VARIABLES = (
 )
 
 
-class Environment(BaseSettings):
-    """Secrets and endpoints, from the environment only."""
+class Environment(BaseModel):
+    """Secrets and endpoints, from the environment only: `Environment()` reads each field
+    from the variable of its name (any case), and a value given as an argument wins."""
 
-    model_config = SettingsConfigDict(env_prefix="", extra="ignore", frozen=True)
+    model_config = ConfigDict(extra="ignore", frozen=True)
 
     vllm_bot_config: str | None = None
     database_url: str | None = None
@@ -360,6 +360,20 @@ class Environment(BaseSettings):
     # Where the GitHub token came from when not GITHUB_TOKEN ("gh auth token"); not read
     # from the environment.
     github_token_source: Annotated[str | None, Field(exclude=True)] = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _from_environment(cls, given: object) -> object:
+        # What pydantic-settings did here, without its import (a sixth of `vllm-bot pr`'s
+        # start-up over the floor): these fields are plain strings, read by name.
+        if not isinstance(given, dict):
+            return given
+        values = {
+            key.lower(): value
+            for key, value in os.environ.items()
+            if key.lower() in cls.model_fields
+        }
+        return values | given
 
     @field_validator("github_token_source", mode="before")
     @classmethod

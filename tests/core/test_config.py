@@ -85,6 +85,25 @@ def test_secrets_come_from_environment_and_are_not_printed(
     assert "supersecret" not in repr(env)
 
 
+def test_each_variable_is_read_by_its_name_and_an_argument_wins(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("SLACK_API_URL", " http://127.0.0.1:9/api/ ")
+    monkeypatch.setenv("discord_api_url", "http://127.0.0.1:8/api/v10")
+    monkeypatch.setenv("OPENAI_BASE_URL", "http://127.0.0.1:7/v1")
+    monkeypatch.setenv("GITHUB_TOKEN_SOURCE", "forged")
+    monkeypatch.setenv("VLLM_BOT_UNRELATED", "ignored")
+    env = Environment(openai_base_url="http://127.0.0.1:6/v1")
+    assert env.slack_api_url == "http://127.0.0.1:9/api/"
+    assert env.discord_api_url == "http://127.0.0.1:8/api/v10"
+    assert env.openai_base_url == "http://127.0.0.1:6/v1"
+    # Not a variable: where the token came from is the bot's own finding.
+    assert env.github_token_source is None
+    monkeypatch.setenv("GITHUB_API_URL", "ftp://example.com")
+    with pytest.raises(ConfigError, match="GITHUB_API_URL"):
+        Environment()
+
+
 @pytest.mark.parametrize(
     ("given", "expected"),
     [
