@@ -40,6 +40,9 @@ class RuleSetError(UsageError, ValueError):
 
 class _Strict(BaseModel):
     # Unknown keys are almost always typos ("path" for "paths"); reject them loudly.
+    # Empty lists and dicts are plain defaults, which pydantic copies per instance:
+    # `default_factory=list` has it parse `list`'s signature from text, about a fifth of
+    # the time this module takes to import and load a rule set.
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
@@ -91,14 +94,14 @@ class ModuleRule(_Strict):
     id: str
     name_en: str
     name_zh: str
-    paths: list[str] = Field(default_factory=list)
-    exclude: list[str] = Field(default_factory=list)
-    tags: list[str] = Field(default_factory=list)
-    labels: list[str] = Field(default_factory=list)
+    paths: list[str] = []
+    exclude: list[str] = []
+    tags: list[str] = []
+    labels: list[str] = []
     # Searched in the title whether or not files are known.
-    keywords: list[str] = Field(default_factory=list)
+    keywords: list[str] = []
     # Weaker title evidence, only used when the file list is unknown.
-    hints: list[str] = Field(default_factory=list)
+    hints: list[str] = []
     # Path matches of auxiliary modules (tests, docs, catch-all folders) are dropped when a
     # PR also matches a regular module; tags and labels still add them.
     auxiliary: bool = False
@@ -184,10 +187,10 @@ class PathCategories(_Strict):
         ]
     )
     # Deleting or renaming these files is a breaking change for users.
-    public_api: list[str] = Field(default_factory=list)
+    public_api: list[str] = []
     # Files that declare user-facing settings (env vars, CLI flags); a change that removes
     # more lines than it adds there removes a setting, which is a breaking change.
-    settings: list[str] = Field(default_factory=list)
+    settings: list[str] = []
     source_extensions: list[str] = Field(
         default_factory=lambda: [
             ".py", ".pyx", ".cu", ".cuh", ".c", ".cc", ".cpp", ".h", ".hpp", ".rs", ".go",
@@ -249,7 +252,7 @@ class ScoreSettings(_Strict):
     weights: ScoreWeights = Field(default_factory=ScoreWeights)
     kinds: dict[str, float] = Field(default_factory=_default_kind_points)
     kind_caps: dict[str, float] = Field(default_factory=_default_kind_caps)
-    labels: dict[str, float] = Field(default_factory=dict)
+    labels: dict[str, float] = {}
 
     @field_validator("kinds", "kind_caps")
     @classmethod
@@ -316,9 +319,9 @@ class ThemeSettings(_Strict):
 
     # Display name -> other spellings: "DeepSeek V4" = ["DSV4", "DeepSeek-V4"]. A module's
     # id or English name as the display name makes the spellings evidence for that module.
-    aliases: dict[str, list[str]] = Field(default_factory=dict)
+    aliases: dict[str, list[str]] = {}
     # Words and phrases that never make a theme (added to the built-in generic words).
-    stop_terms: list[str] = Field(default_factory=list)
+    stop_terms: list[str] = []
     max_groups: int = Field(default=8, ge=1, le=20)
 
     @field_validator("aliases")
@@ -338,8 +341,8 @@ class RuleSet(_Strict):
     fallback_module: str = "other"
     # Tags that carry no module or kind information ("[1/N]" is handled without a list).
     ignore_tags: list[str] = Field(default_factory=lambda: ["wip", "rfc", "draft", "v1", "v0"])
-    modules: list[ModuleRule] = Field(default_factory=list)
-    core_paths: list[CorePath] = Field(default_factory=list)
+    modules: list[ModuleRule] = []
+    core_paths: list[CorePath] = []
     paths: PathCategories = Field(default_factory=PathCategories)
     thresholds: Thresholds = Field(default_factory=Thresholds)
     score: ScoreSettings = Field(default_factory=ScoreSettings)
