@@ -188,10 +188,10 @@ async def test_deliveries_table_matches_its_class(store: Store) -> None:
     from alembic.autogenerate import compare_metadata
     from alembic.migration import MigrationContext
 
-    from bot.store.tables import Base
+    from bot.store.tables import metadata
 
     def diff(connection) -> list:
-        return compare_metadata(MigrationContext.configure(connection), Base.metadata)
+        return compare_metadata(MigrationContext.configure(connection), metadata)
 
     async with store.engine.connect() as connection:
         changes = await connection.run_sync(diff)
