@@ -5,25 +5,25 @@ Each reads and writes only its own tables. Works on SQLite and PostgreSQL."""
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, cast
 
-from sqlalchemy import and_, delete, func, select, update
-from sqlalchemy.engine import CursorResult
+from sqlalchemy import Row, and_, delete, func, insert, select, update
+from sqlalchemy.engine import CursorResult, RowMapping
 
 from bot.alerts.filters import SubscriptionFilters, filters_from_json, filters_to_json
 from bot.alerts.model import Subscription
 from bot.alerts.tables import (
-    AlertSentRow,
-    AlertStateRow,
-    HeldAlertRow,
-    SubscriptionRow,
-    WebhookDeliveryRow,
+    alert_state,
+    alerts_sent,
+    held_alerts,
+    subscriptions,
+    webhook_deliveries,
 )
 from bot.store.ledger import LEASE, ClaimLedger, Outcome, Owner
-from bot.store.sql import table_of, upsert
+from bot.store.sql import upsert
 from bot.store.store import Store
 
 
@@ -43,23 +43,23 @@ class Held:
 RELEASES_MODE = "releases"
 
 
-def _subscription(row: SubscriptionRow) -> Subscription:
+def _subscription(row: RowMapping | Mapping[str, Any]) -> Subscription:
     return Subscription(
-        id=row.id,
-        platform=row.platform,
-        channel=row.channel,
-        modules=tuple(json.loads(row.modules)),
-        filters=filters_from_json(row.filters),
-        created_at=row.created_at,
-        repo=row.repo,
-        language=row.language,
-        created_by=row.created_by,
-        weekly=row.mode == "weekly",
-        releases=row.mode == RELEASES_MODE,
+        id=row["id"],
+        platform=row["platform"],
+        channel=row["channel"],
+        modules=tuple(json.loads(row["modules"])),
+        filters=filters_from_json(row["filters"]),
+        created_at=row["created_at"],
+        repo=row["repo"],
+        language=row["language"],
+        created_by=row["created_by"],
+        weekly=row["mode"] == "weekly",
+        releases=row["mode"] == RELEASES_MODE,
     )
 
 
-def _held(row: HeldAlertRow) -> Held:
+def _held(row: Row[Any]) -> Held:
     return Held(
         row.id,
         row.platform,
@@ -91,48 +91,52 @@ class Subscriptions:
         weekly: bool = False,
         releases: bool = False,
     ) -> Subscription:
-        row = SubscriptionRow(
-            platform=platform,
-            channel=channel,
-            repo=repo,
-            modules=json.dumps(list(modules)),
-            filters=filters_to_json(filters),
-            language=filters.language,
-            created_by=created_by,
-            created_at=now,
-            updated_at=now,
-            mode=RELEASES_MODE if releases else "weekly" if weekly else "alert",
-        )
+        values = {
+            "platform": platform,
+            "channel": channel,
+            "repo": repo,
+            "modules": json.dumps(list(modules)),
+            "filters": filters_to_json(filters),
+            "language": filters.language,
+            "created_by": created_by,
+            "created_at": now,
+            "updated_at": now,
+            "mode": RELEASES_MODE if releases else "weekly" if weekly else "alert",
+        }
         async with self.session.begin() as session:
-            session.add(row)
-            await session.flush()
-            return _subscription(row)
+            sub_id = (
+                await session.execute(
+                    insert(subscriptions).values(values).returning(subscriptions.c.id)
+                )
+            ).scalar_one()
+        # As given, not as read back: `created_at` keeps the caller's time zone.
+        return _subscription({"id": sub_id, **values})
 
     async def find(
         self, platform: str | None = None, channel: str | None = None
     ) -> list[Subscription]:
-        query = select(SubscriptionRow).order_by(SubscriptionRow.id)
+        query = select(subscriptions).order_by(subscriptions.c.id)
         if platform is not None:
-            query = query.where(SubscriptionRow.platform == platform)
+            query = query.where(subscriptions.c.platform == platform)
         if channel is not None:
-            query = query.where(SubscriptionRow.channel == channel)
+            query = query.where(subscriptions.c.channel == channel)
         async with self.session() as session:
-            return [_subscription(r) for r in (await session.execute(query)).scalars()]
+            return [_subscription(r._mapping) for r in await session.execute(query)]
 
     async def delete(self, ids: Sequence[int]) -> None:
         if not ids:
             return
         async with self.session.begin() as session:
-            await session.execute(delete(SubscriptionRow).where(SubscriptionRow.id.in_(ids)))
+            await session.execute(delete(subscriptions).where(subscriptions.c.id.in_(ids)))
             # A cascade, in the same transaction: the ledger rows of a deleted subscription
             # can never be consulted again (ids are not reused).
-            await session.execute(delete(AlertSentRow).where(AlertSentRow.subscription_id.in_(ids)))
+            await session.execute(delete(alerts_sent).where(alerts_sent.c.subscription_id.in_(ids)))
 
     async def set_modules(self, sub_id: int, modules: Sequence[str], now: datetime) -> None:
         async with self.session.begin() as session:
             await session.execute(
-                update(SubscriptionRow)
-                .where(SubscriptionRow.id == sub_id)
+                update(subscriptions)
+                .where(subscriptions.c.id == sub_id)
                 .values(modules=json.dumps(list(modules)), updated_at=now)
             )
 
@@ -142,9 +146,9 @@ class Subscriptions:
             row = (
                 await session.execute(
                     select(
-                        func.count(SubscriptionRow.id),
-                        func.max(SubscriptionRow.id),
-                        func.max(SubscriptionRow.updated_at),
+                        func.count(subscriptions.c.id),
+                        func.max(subscriptions.c.id),
+                        func.max(subscriptions.c.updated_at),
                     )
                 )
             ).one()
@@ -158,7 +162,7 @@ class AlertSends:
     def __init__(self, store: Store) -> None:
         self.session = store.session
         self.ledger = ClaimLedger(
-            store.engine, store.session, AlertSentRow, ("subscription_id", "repo", "pr_number")
+            store.engine, store.session, alerts_sent, ("subscription_id", "repo", "pr_number")
         )
 
     async def claim(
@@ -216,27 +220,25 @@ class AlertSends:
         if not sub_ids:
             return set()
         async with self.session() as session:
-            rows = (
-                await session.execute(
-                    select(AlertSentRow).where(
-                        AlertSentRow.subscription_id.in_(list(sub_ids)),
-                        AlertSentRow.repo == repo,
-                        AlertSentRow.pr_number == number,
-                    )
+            rows = await session.execute(
+                select(alerts_sent).where(
+                    alerts_sent.c.subscription_id.in_(list(sub_ids)),
+                    alerts_sent.c.repo == repo,
+                    alerts_sent.c.pr_number == number,
                 )
-            ).scalars()
+            )
             return {r.subscription_id for r in await self.ledger.live(list(rows), now)}
 
     async def channel_has_sent(self, platform: str, channel: str, repo: str, number: int) -> bool:
         async with self.session() as session:
             found = await session.scalar(
-                select(AlertSentRow.id)
+                select(alerts_sent.c.id)
                 .where(
-                    AlertSentRow.platform == platform,
-                    AlertSentRow.channel == channel,
-                    AlertSentRow.repo == repo,
-                    AlertSentRow.pr_number == number,
-                    AlertSentRow.state == "sent",
+                    alerts_sent.c.platform == platform,
+                    alerts_sent.c.channel == channel,
+                    alerts_sent.c.repo == repo,
+                    alerts_sent.c.pr_number == number,
+                    alerts_sent.c.state == "sent",
                 )
                 .limit(1)
             )
@@ -248,7 +250,7 @@ class WebhookDeliveries:
 
     def __init__(self, store: Store) -> None:
         self.session = store.session
-        self.ledger = ClaimLedger(store.engine, store.session, WebhookDeliveryRow, ("delivery_id",))
+        self.ledger = ClaimLedger(store.engine, store.session, webhook_deliveries, ("delivery_id",))
 
     async def claim(self, delivery_id: str, event: str, now: datetime) -> bool:
         """True when this process should handle the delivery id: the first time it is
@@ -269,13 +271,13 @@ class WebhookDeliveries:
     async def forget(self, delivery_id: str) -> None:
         async with self.session.begin() as session:
             await session.execute(
-                delete(WebhookDeliveryRow).where(WebhookDeliveryRow.delivery_id == delivery_id)
+                delete(webhook_deliveries).where(webhook_deliveries.c.delivery_id == delivery_id)
             )
 
     async def prune(self, before: datetime) -> None:
         async with self.session.begin() as session:
             await session.execute(
-                delete(WebhookDeliveryRow).where(WebhookDeliveryRow.received_at < before)
+                delete(webhook_deliveries).where(webhook_deliveries.c.received_at < before)
             )
 
 
@@ -288,11 +290,13 @@ class PollCursors:
 
     async def last_seen(self, repo: str) -> datetime | None:
         async with self.session() as session:
-            row = await session.get(AlertStateRow, repo)
-            return row.last_seen if row else None
+            last_seen: datetime | None = await session.scalar(
+                select(alert_state.c.last_seen).where(alert_state.c.repo == repo)
+            )
+            return last_seen
 
     async def set_last_seen(self, repo: str, last_seen: datetime, now: datetime) -> None:
-        stmt = upsert(self.engine, table_of(AlertStateRow)).values(
+        stmt = upsert(self.engine, alert_state).values(
             repo=repo, last_seen=last_seen, polled_at=now
         )
         stmt = stmt.on_conflict_do_update(
@@ -324,7 +328,7 @@ class Outbox:
     ) -> bool:
         """Queue a PR for a channel; False when it is already queued there."""
         stmt = (
-            upsert(self.engine, table_of(HeldAlertRow))
+            upsert(self.engine, held_alerts)
             .values(
                 platform=platform,
                 channel=channel,
@@ -346,32 +350,33 @@ class Outbox:
     async def open_batch(self, platform: str, channel: str, now: datetime) -> datetime | None:
         """The release time of the channel's batch window still open at `now`, if any."""
         async with self.session() as session:
-            return await session.scalar(
-                select(func.min(HeldAlertRow.release_at)).where(
-                    HeldAlertRow.platform == platform,
-                    HeldAlertRow.channel == channel,
-                    HeldAlertRow.reason == "batch",
-                    HeldAlertRow.release_at > now,
+            release_at: datetime | None = await session.scalar(
+                select(func.min(held_alerts.c.release_at)).where(
+                    held_alerts.c.platform == platform,
+                    held_alerts.c.channel == channel,
+                    held_alerts.c.reason == "batch",
+                    held_alerts.c.release_at > now,
                 )
             )
+        return release_at
 
     async def due_channels(self, now: datetime) -> list[tuple[str, str]]:
         async with self.session() as session:
             rows = await session.execute(
-                select(HeldAlertRow.platform, HeldAlertRow.channel)
-                .where(HeldAlertRow.release_at <= now)
+                select(held_alerts.c.platform, held_alerts.c.channel)
+                .where(held_alerts.c.release_at <= now)
                 .distinct()
             )
             return sorted((p, c) for p, c in rows)
 
     async def held(self, platform: str | None = None, channel: str | None = None) -> list[Held]:
-        query = select(HeldAlertRow).order_by(HeldAlertRow.id)
+        query = select(held_alerts).order_by(held_alerts.c.id)
         if platform is not None:
             query = query.where(
-                and_(HeldAlertRow.platform == platform, HeldAlertRow.channel == channel)
+                and_(held_alerts.c.platform == platform, held_alerts.c.channel == channel)
             )
         async with self.session() as session:
-            return [_held(r) for r in (await session.execute(query)).scalars()]
+            return [_held(r) for r in await session.execute(query)]
 
     async def reschedule(
         self, ids: Sequence[int], *, release_at: datetime, reason: str, failed: bool = False
@@ -380,17 +385,17 @@ class Outbox:
             return
         values: dict[str, object] = {"release_at": release_at, "reason": reason}
         if failed:
-            values["attempts"] = HeldAlertRow.attempts + 1
+            values["attempts"] = held_alerts.c.attempts + 1
         async with self.session.begin() as session:
             await session.execute(
-                update(HeldAlertRow).where(HeldAlertRow.id.in_(list(ids))).values(**values)
+                update(held_alerts).where(held_alerts.c.id.in_(list(ids))).values(**values)
             )
 
     async def drop(self, ids: Sequence[int]) -> None:
         if not ids:
             return
         async with self.session.begin() as session:
-            await session.execute(delete(HeldAlertRow).where(HeldAlertRow.id.in_(list(ids))))
+            await session.execute(delete(held_alerts).where(held_alerts.c.id.in_(list(ids))))
 
 
 class AlertStore:

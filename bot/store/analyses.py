@@ -11,8 +11,8 @@ from sqlalchemy import delete, select
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
 from bot.core.models import JSON
-from bot.store.sql import chunks, table_of, upsert
-from bot.store.tables import PRAnalysisRow, PullRequestRow
+from bot.store.sql import chunks, upsert
+from bot.store.tables import pr_analyses, pull_requests
 
 
 class AnalysisCache:
@@ -26,12 +26,12 @@ class AnalysisCache:
         async with self.session() as session:
             for chunk in chunks(list(numbers)):
                 rows = await session.execute(
-                    select(PullRequestRow.number, PRAnalysisRow.data)
-                    .join(PRAnalysisRow, PRAnalysisRow.pr_id == PullRequestRow.id)
+                    select(pull_requests.c.number, pr_analyses.c.data)
+                    .join(pr_analyses, pr_analyses.c.pr_id == pull_requests.c.id)
                     .where(
-                        PullRequestRow.repo == repo,
-                        PullRequestRow.number.in_(chunk),
-                        PRAnalysisRow.ruleset_key == key,
+                        pull_requests.c.repo == repo,
+                        pull_requests.c.number.in_(chunk),
+                        pr_analyses.c.ruleset_key == key,
                     )
                 )
                 found.update((number, json.loads(data)) for number, data in rows)
@@ -45,8 +45,8 @@ class AnalysisCache:
             ids: dict[int, int] = {}
             for chunk in chunks(list(analyses)):
                 rows = await session.execute(
-                    select(PullRequestRow.number, PullRequestRow.id).where(
-                        PullRequestRow.repo == repo, PullRequestRow.number.in_(chunk)
+                    select(pull_requests.c.number, pull_requests.c.id).where(
+                        pull_requests.c.repo == repo, pull_requests.c.number.in_(chunk)
                     )
                 )
                 ids.update((number, pr_id) for number, pr_id in rows)
@@ -56,7 +56,7 @@ class AnalysisCache:
                 if n in ids
             ]
             for values_chunk in chunks(values):
-                stmt = upsert(self.engine, table_of(PRAnalysisRow)).values(list(values_chunk))
+                stmt = upsert(self.engine, pr_analyses).values(list(values_chunk))
                 stmt = stmt.on_conflict_do_update(
                     index_elements=["pr_id", "ruleset_key"], set_={"data": stmt.excluded.data}
                 )
@@ -66,4 +66,4 @@ class AnalysisCache:
         """Drop every analysis of `pr_ids`, inside the caller's transaction (the one that
         rewrites those PRs, so no reader sees a new PR with an old analysis)."""
         for chunk in chunks(list(pr_ids)):
-            await session.execute(delete(PRAnalysisRow).where(PRAnalysisRow.pr_id.in_(chunk)))
+            await session.execute(delete(pr_analyses).where(pr_analyses.c.pr_id.in_(chunk)))

@@ -9,8 +9,8 @@ from datetime import datetime
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
-from bot.store.sql import chunks, table_of, upsert
-from bot.store.tables import ContributorRow
+from bot.store.sql import chunks, upsert
+from bot.store.tables import contributors
 from bot.store.text import load_text, store_text
 
 
@@ -27,8 +27,8 @@ class Contributors:
         async with self.session() as session:
             for chunk in chunks(logins):
                 rows = await session.execute(
-                    select(ContributorRow.login, ContributorRow.first_merged_at).where(
-                        ContributorRow.repo == repo, ContributorRow.login.in_(chunk)
+                    select(contributors.c.login, contributors.c.first_merged_at).where(
+                        contributors.c.repo == repo, contributors.c.login.in_(chunk)
                     )
                 )
                 found.update({load_text(login): at for login, at in rows})
@@ -43,7 +43,7 @@ class Contributors:
         ]
         async with self.session.begin() as session:
             for chunk in chunks(rows):
-                stmt = upsert(self.engine, table_of(ContributorRow)).values(list(chunk))
+                stmt = upsert(self.engine, contributors).values(list(chunk))
                 stmt = stmt.on_conflict_do_update(
                     index_elements=["repo", "login"],
                     set_={"first_merged_at": stmt.excluded.first_merged_at},

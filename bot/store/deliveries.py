@@ -11,7 +11,7 @@ from sqlalchemy import ColumnElement, delete, select
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
 from bot.store.ledger import FAILED, LEASE, SENT, Claim, ClaimLedger, Owner
-from bot.store.tables import DeliveryRow
+from bot.store.tables import deliveries
 
 _KEY = ("document", "platform", "channel", "part")
 
@@ -31,29 +31,27 @@ def _key(document: str, platform: str, channel: str, part: int) -> dict[str, str
 def _of(document: str, platform: str, channel: str) -> list[ColumnElement[bool]]:
     """Every part's row of `document` in `channel`."""
     return [
-        DeliveryRow.document == document,
-        DeliveryRow.platform == platform,
-        DeliveryRow.channel == channel,
+        deliveries.c.document == document,
+        deliveries.c.platform == platform,
+        deliveries.c.channel == channel,
     ]
 
 
 class Deliveries:
     def __init__(self, session: async_sessionmaker[AsyncSession], engine: AsyncEngine) -> None:
         self.session = session
-        self.ledger = ClaimLedger(engine, session, DeliveryRow, _KEY)
+        self.ledger = ClaimLedger(engine, session, deliveries, _KEY)
 
     async def sent(self, document: str, platform: str, channel: str) -> dict[int, Delivery]:
         """The parts of `document` posted to `channel` (sent ones only: a claim is a part
         some run is still posting, or was when it crashed)."""
         async with self.session() as session:
             rows = await session.execute(
-                select(DeliveryRow).where(
-                    *_of(document, platform, channel), DeliveryRow.state == SENT
+                select(deliveries).where(
+                    *_of(document, platform, channel), deliveries.c.state == SENT
                 )
             )
-            return {
-                r.part: Delivery(r.part, r.parts, r.message_id, r.thread_id) for r in rows.scalars()
-            }
+            return {r.part: Delivery(r.part, r.parts, r.message_id, r.thread_id) for r in rows}
 
     async def claim(
         self,
@@ -103,8 +101,8 @@ class Deliveries:
         """The last error of each part whose send failed (and is not posted yet)."""
         async with self.session() as session:
             rows = await session.execute(
-                select(DeliveryRow.part, DeliveryRow.last_error).where(
-                    *_of(document, platform, channel), DeliveryRow.state == FAILED
+                select(deliveries.c.part, deliveries.c.last_error).where(
+                    *_of(document, platform, channel), deliveries.c.state == FAILED
                 )
             )
             return {part: error or "" for part, error in rows}
@@ -135,4 +133,4 @@ class Deliveries:
         """Used by --force: the next run posts the document again from part 0 (claims of a
         run posting it right now go too: --force means "post it again", whatever runs)."""
         async with self.session.begin() as session:
-            await session.execute(delete(DeliveryRow).where(*_of(document, platform, channel)))
+            await session.execute(delete(deliveries).where(*_of(document, platform, channel)))

@@ -50,13 +50,12 @@ from functools import cache
 from pathlib import Path
 from typing import Any, Protocol
 
-from sqlalchemy import and_, delete, select, text, update
+from sqlalchemy import Table, and_, delete, select, text, update
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker
-from sqlalchemy.orm import DeclarativeBase
 
 from bot.core.models import JSON
 from bot.core.secrets import redact
-from bot.store.sql import table_of, upsert
+from bot.store.sql import upsert
 
 log = logging.getLogger(__name__)
 
@@ -312,7 +311,7 @@ class ClaimLedger:
         self,
         engine: AsyncEngine,
         session: async_sessionmaker[Any],
-        table: type[DeclarativeBase],
+        table: Table,
         key: tuple[str, ...],
     ) -> None:
         self.engine = engine
@@ -330,10 +329,10 @@ class ClaimLedger:
         return await self.liveness.alive(instance)
 
     def _insert(self) -> Any:
-        return upsert(self.engine, table_of(self.table))
+        return upsert(self.engine, self.table)
 
     def _where(self, key: Mapping[str, object]) -> Any:
-        return and_(*(getattr(self.table, c) == key[c] for c in self.key))
+        return and_(*(self.table.c[c] == key[c] for c in self.key))
 
     def _owned(self, owner: Owner, now: datetime, lease: timedelta) -> JSON:
         return {
@@ -367,7 +366,7 @@ class ClaimLedger:
             .values(**dict(key), **values, **owned)
             .on_conflict_do_nothing(index_elements=list(self.key))
         )
-        t = self.table
+        t = self.table.c
         async with self.session.begin() as session:
             if (await session.execute(insert)).rowcount == 1:
                 return Claim(Outcome.NEW)
@@ -376,13 +375,13 @@ class ClaimLedger:
                 row = (
                     await session.execute(
                         select(
-                            t.state,  # type: ignore[attr-defined]
-                            t.claimed_by,  # type: ignore[attr-defined]
-                            t.owner_host,  # type: ignore[attr-defined]
-                            t.owner_pid,  # type: ignore[attr-defined]
-                            t.owner_started,  # type: ignore[attr-defined]
-                            t.lease_until,  # type: ignore[attr-defined]
-                            t.last_error,  # type: ignore[attr-defined]
+                            t.state,
+                            t.claimed_by,
+                            t.owner_host,
+                            t.owner_pid,
+                            t.owner_started,
+                            t.lease_until,
+                            t.last_error,
                         ).where(self._where(key))
                     )
                 ).first()
@@ -402,17 +401,15 @@ class ClaimLedger:
                     return Claim(Outcome.BUSY, holder)
                 # Compare-and-swap on the row as read: a concurrent taker changes claimed_by.
                 swap = (
-                    update(t)
+                    update(self.table)
                     .where(
                         self._where(key),
-                        t.state == state,  # type: ignore[attr-defined]
-                        t.claimed_by == token  # type: ignore[attr-defined]
-                        if token is not None
-                        else t.claimed_by.is_(None),  # type: ignore[attr-defined]
+                        t.state == state,
+                        t.claimed_by == token if token is not None else t.claimed_by.is_(None),
                     )
                     .values(**values, **owned)
                 )
-                if hasattr(t, "attempt"):
+                if "attempt" in t:
                     swap = swap.values(attempt=t.attempt + 1)
                 if (await session.execute(swap)).rowcount == 1:
                     return Claim(Outcome.DOUBT, holder, error)
@@ -421,7 +418,7 @@ class ClaimLedger:
     def _target(self, key: Mapping[str, object] | None, owner: Owner | None) -> list[Any]:
         where = [] if key is None else [self._where(key)]
         if owner is not None:
-            where.append(self.table.claimed_by == owner.token)  # type: ignore[attr-defined]
+            where.append(self.table.c.claimed_by == owner.token)
         if not where:
             raise ValueError("name a key or an owner")
         return where
@@ -448,7 +445,7 @@ class ClaimLedger:
         if key is None or not upsert:
             stmt: Any = (
                 update(self.table)
-                .where(*self._target(key, owner), self.table.state == CLAIMED)  # type: ignore[attr-defined]
+                .where(*self._target(key, owner), self.table.c.state == CLAIMED)
                 .values(**done)
             )
         else:
@@ -466,7 +463,7 @@ class ClaimLedger:
         async with self.session.begin() as session:
             await session.execute(
                 update(self.table)
-                .where(*self._target(key, owner), self.table.state == CLAIMED)  # type: ignore[attr-defined]
+                .where(*self._target(key, owner), self.table.c.state == CLAIMED)
                 .values(
                     state=FAILED, claimed_by=None, lease_until=None, last_error=error_text(error)
                 )
@@ -478,7 +475,7 @@ class ClaimLedger:
             await session.execute(
                 delete(self.table).where(
                     *self._target(key, owner),
-                    self.table.state == CLAIMED,  # type: ignore[attr-defined]
+                    self.table.c.state == CLAIMED,
                 )
             )
 

@@ -5,12 +5,13 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import Row, select
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
-from bot.store.sql import table_of, upsert
-from bot.store.tables import ReleaseRow
+from bot.store.sql import upsert
+from bot.store.tables import releases
 
 
 @dataclass(slots=True)
@@ -53,7 +54,7 @@ class Releases:
             "fetched_at": datetime.now(UTC),
         }
         keys = ("repo", "tag", "base")
-        stmt = upsert(self.engine, table_of(ReleaseRow)).values(values)
+        stmt = upsert(self.engine, releases).values(values)
         stmt = stmt.on_conflict_do_update(
             index_elements=list(keys),
             set_={k: stmt.excluded[k] for k in values if k not in keys},
@@ -69,24 +70,21 @@ class Releases:
 
     async def get(self, repo: str, tag: str, base: str | None = None) -> StoredRelease | None:
         """The stored release `tag` (against `base`, or the one stored last)."""
-        query = select(ReleaseRow).where(ReleaseRow.repo == repo, ReleaseRow.tag == tag)
+        query = select(releases).where(releases.c.repo == repo, releases.c.tag == tag)
         if base is not None:
-            query = query.where(ReleaseRow.base == base)
+            query = query.where(releases.c.base == base)
         async with self.session() as session:
-            rows = (await session.execute(query.order_by(ReleaseRow.fetched_at.desc()))).scalars()
-            row = rows.first()
+            row = (await session.execute(query.order_by(releases.c.fetched_at.desc()))).first()
         return None if row is None else _release(row)
 
     async def all(self, repo: str) -> list[StoredRelease]:
         """Every stored release of `repo` (one per tag: the one stored last)."""
         async with self.session() as session:
-            rows = (
-                await session.execute(
-                    select(ReleaseRow)
-                    .where(ReleaseRow.repo == repo)
-                    .order_by(ReleaseRow.fetched_at.desc())
-                )
-            ).scalars()
+            rows = await session.execute(
+                select(releases)
+                .where(releases.c.repo == repo)
+                .order_by(releases.c.fetched_at.desc())
+            )
             newest: dict[str, StoredRelease] = {}
             for row in rows:
                 newest.setdefault(row.tag, _release(row))
@@ -96,12 +94,12 @@ class Releases:
         """Every stored release tag and base of `repo` (the offline list of tags)."""
         async with self.session() as session:
             rows = await session.execute(
-                select(ReleaseRow.tag, ReleaseRow.base).where(ReleaseRow.repo == repo)
+                select(releases.c.tag, releases.c.base).where(releases.c.repo == repo)
             )
             return sorted({name for row in rows for name in row})
 
 
-def _release(row: ReleaseRow) -> StoredRelease:
+def _release(row: Row[Any]) -> StoredRelease:
     data = json.loads(row.data)
     return StoredRelease(
         repo=row.repo,

@@ -1,5 +1,5 @@
 """SQL helpers shared by the store's repositories: the one dialect switch (an INSERT that
-knows ON CONFLICT), typed table access and statement chunking."""
+knows ON CONFLICT) and statement chunking."""
 
 from __future__ import annotations
 
@@ -9,7 +9,6 @@ from typing import Any, TypeVar
 from sqlalchemy import Table
 from sqlalchemy.dialects import sqlite
 from sqlalchemy.ext.asyncio import AsyncEngine
-from sqlalchemy.orm import DeclarativeBase
 
 # SQLite allows 32,766 bound parameters; keep well under it for multi-row statements.
 CHUNK = 500
@@ -31,13 +30,6 @@ def upsert(engine: AsyncEngine, table: Table) -> Any:
     if dialect == "sqlite":
         return sqlite.insert(table)
     raise NotImplementedError(f"unsupported database {dialect!r}: use SQLite or PostgreSQL")
-
-
-def table_of(row: type[DeclarativeBase]) -> Table:
-    """A mapped class's Table (SQLAlchemy types `__table__` as the wider FromClause)."""
-    table = row.__table__
-    assert isinstance(table, Table)
-    return table
 
 
 def chunks(items: Sequence[_T], size: int = CHUNK) -> Iterable[Sequence[_T]]:

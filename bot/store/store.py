@@ -22,8 +22,7 @@ from bot.store.ledger import close_liveness
 from bot.store.migrate import upgrade
 from bot.store.prs import PullRequests
 from bot.store.releases import Releases
-from bot.store.sql import table_of
-from bot.store.tables import HTTPCacheRow
+from bot.store.tables import http_cache
 from bot.store.theme_memo import ThemeMemo
 from bot.store.windows import SyncWindows
 
@@ -137,9 +136,7 @@ class Store:
             transaction = await connection.begin()
             try:
                 await connection.execute(
-                    table_of(HTTPCacheRow)
-                    .insert()
-                    .values(
+                    http_cache.insert().values(
                         url="doctor://write-probe",
                         etag="-",
                         body="",

@@ -1,23 +1,33 @@
-"""Table definitions. Schema changes go through Alembic migrations in migrations/versions."""
+"""Table definitions. Schema changes go through Alembic migrations in migrations/versions.
+
+SQLAlchemy Core tables, not ORM classes: the store reads and writes plain rows, and
+declaring and configuring mapped classes cost the bot's start-up more than anything else
+left in it."""
 
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from typing import Any
 
 from sqlalchemy import (
     BigInteger,
     Boolean,
+    Column,
     DateTime,
     ForeignKey,
     Index,
     Integer,
+    MetaData,
     String,
+    Table,
     Text,
     TypeDecorator,
     UniqueConstraint,
 )
 from sqlalchemy.engine import Dialect
-from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+# Every table of the bot, the alerts' (bot.alerts.tables) included: Alembic's target.
+metadata = MetaData()
 
 
 class UTCDateTime(TypeDecorator[datetime]):
@@ -40,185 +50,182 @@ class UTCDateTime(TypeDecorator[datetime]):
         return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
 
 
-class Base(DeclarativeBase):
-    pass
+def id_column() -> Column[int]:
+    """The surrogate key most tables have (a fresh Column: one belongs to one table)."""
+    return Column("id", Integer, primary_key=True, autoincrement=True)
 
 
-class PullRequestRow(Base):
-    __tablename__ = "pull_requests"
-    __table_args__ = (
-        UniqueConstraint("repo", "number", name="uq_pull_requests_repo_number"),
-        Index("ix_pull_requests_repo_merged_at", "repo", "merged_at"),
-    )
-
-    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
-    repo: Mapped[str] = mapped_column(String(200))
-    number: Mapped[int] = mapped_column(Integer)
-    title: Mapped[str] = mapped_column(Text)
-    body: Mapped[str] = mapped_column(Text, default="")
-    url: Mapped[str] = mapped_column(Text)
-    # Text: any length on every database (migration 0008).
-    author: Mapped[str | None] = mapped_column(Text)
-    state: Mapped[str] = mapped_column(String(10))
-    created_at: Mapped[datetime] = mapped_column(UTCDateTime())
-    merged_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
-    closed_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
-    additions: Mapped[int] = mapped_column(Integer, default=0)
-    deletions: Mapped[int] = mapped_column(Integer, default=0)
-    changed_files: Mapped[int] = mapped_column(Integer, default=0)
-    files_known: Mapped[bool] = mapped_column(Boolean, default=True)
-    review_count: Mapped[int] = mapped_column(Integer, default=0)
-    comment_count: Mapped[int] = mapped_column(Integer, default=0)
-    merged_by: Mapped[str | None] = mapped_column(Text)
-    base_ref: Mapped[str | None] = mapped_column(Text)
-    fetched_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
-
-
-class PRFileRow(Base):
-    __tablename__ = "pr_files"
-
-    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
-    pr_id: Mapped[int] = mapped_column(
-        ForeignKey("pull_requests.id", ondelete="CASCADE"), index=True
-    )
-    path: Mapped[str] = mapped_column(Text)
-    additions: Mapped[int] = mapped_column(Integer, default=0)
-    deletions: Mapped[int] = mapped_column(Integer, default=0)
-    change_type: Mapped[str | None] = mapped_column(String(20))
-
-
-class PRLabelRow(Base):
-    __tablename__ = "pr_labels"
-
-    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
-    pr_id: Mapped[int] = mapped_column(
-        ForeignKey("pull_requests.id", ondelete="CASCADE"), index=True
-    )
-    name: Mapped[str] = mapped_column(Text)
-
-
-class PRAnalysisRow(Base):
-    """A cached analysis of one PR version under one rule set (see bot.analysis.cache)."""
-
-    __tablename__ = "pr_analyses"
-
-    pr_id: Mapped[int] = mapped_column(
-        ForeignKey("pull_requests.id", ondelete="CASCADE"), primary_key=True
-    )
-    ruleset_key: Mapped[str] = mapped_column(String(80), primary_key=True)
-    data: Mapped[str] = mapped_column(Text)
-
-
-class ThemeMemoRow(Base):
-    """A theme-detection fact kept between processes (see bot.digest.theme_memo): a
-    title's phrase table or an earlier week's detection, under a key that hashes every
-    input and the detection code, so a stale row is never read, only left to expire."""
-
-    __tablename__ = "theme_memo"
-
-    scope: Mapped[str] = mapped_column(String(200), primary_key=True)  # the repository
-    key: Mapped[str] = mapped_column(String(64), primary_key=True)
-    data: Mapped[str] = mapped_column(Text)
-    created_at: Mapped[datetime] = mapped_column(UTCDateTime(), index=True)
-
-
-class SyncWindowRow(Base):
-    """A window of merged PRs fetched from GitHub; complete only when every page arrived."""
-
-    __tablename__ = "sync_windows"
-    __table_args__ = (UniqueConstraint("repo", "start", "end", name="uq_sync_windows"),)
-
-    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
-    repo: Mapped[str] = mapped_column(String(200))
-    start: Mapped[datetime] = mapped_column(UTCDateTime())
-    end: Mapped[datetime] = mapped_column(UTCDateTime())
-    complete: Mapped[bool] = mapped_column(Boolean, default=False)
-    pr_count: Mapped[int] = mapped_column(Integer, default=0)
-    # What GitHub said when the window was last confirmed (issueCount and newest update),
-    # so a re-sync can confirm "nothing changed" with one small request.
-    fingerprint: Mapped[str | None] = mapped_column(Text)
-    synced_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
-    checked_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
-
-
-class HTTPCacheRow(Base):
-    """Conditional-request cache for GitHub REST (ETag / If-None-Match)."""
-
-    __tablename__ = "http_cache"
-
-    url: Mapped[str] = mapped_column(String(2000), primary_key=True)
-    etag: Mapped[str] = mapped_column(String(255))
-    body: Mapped[str] = mapped_column(Text)
-    link: Mapped[str | None] = mapped_column(Text)  # the Link header, for pagination
-    fetched_at: Mapped[datetime] = mapped_column(UTCDateTime())
-
-
-class ContributorRow(Base):
-    """Whether an author had merged PRs before a given time (first-time contributors)."""
-
-    __tablename__ = "contributors"
-    __table_args__ = (UniqueConstraint("repo", "login", name="uq_contributors"),)
-
-    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
-    repo: Mapped[str] = mapped_column(String(200))
-    login: Mapped[str] = mapped_column(Text)
-    first_merged_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
-
-
-class LedgerOwner:
+def ledger_owner() -> list[Column[Any]]:
     """A claim's owner and lease, and the last failed attempt's error (redacted, one line):
     the columns bot.store.ledger decides takeovers with (migration 0005). Every ledger
-    table (deliveries, alerts_sent, webhook_deliveries) has them."""
+    table (deliveries, alerts_sent, webhook_deliveries) has them; fresh objects per call,
+    as a Column belongs to one table."""
+    return [
+        Column("owner_host", String(255)),
+        Column("owner_pid", Integer),
+        Column("owner_started", BigInteger),
+        Column("lease_until", UTCDateTime()),
+        Column("last_error", String(300)),
+    ]
 
-    owner_host: Mapped[str | None] = mapped_column(String(255))
-    owner_pid: Mapped[int | None] = mapped_column(Integer)
-    owner_started: Mapped[int | None] = mapped_column(BigInteger)
-    lease_until: Mapped[datetime | None] = mapped_column(UTCDateTime())
-    last_error: Mapped[str | None] = mapped_column(String(300))
 
-
-class DeliveryRow(LedgerOwner, Base):
-    """The delivery ledger: one row per part, so restarts resume and re-runs are no-ops.
-
-    A runner inserts the row as "claimed" before it posts the part (the unique key lets only
-    one runner win) and turns it "sent" with the message id afterwards (see bot.delivery).
-    """
-
-    __tablename__ = "deliveries"
-    __table_args__ = (
-        UniqueConstraint("document", "platform", "channel", "part", name="uq_deliveries"),
+def _pr_id() -> Column[int]:
+    """A PR's file or label row: gone with its PR, and looked up by it."""
+    return Column(
+        "pr_id",
+        Integer,
+        ForeignKey("pull_requests.id", ondelete="CASCADE"),
+        nullable=False,
+        index=True,
     )
 
-    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
-    document: Mapped[str] = mapped_column(String(500))  # e.g. digest:vllm-project/vllm:2026-W23:en
-    platform: Mapped[str] = mapped_column(String(20))
-    channel: Mapped[str] = mapped_column(String(200))
-    part: Mapped[int] = mapped_column(Integer)
-    parts: Mapped[int] = mapped_column(Integer)
-    message_id: Mapped[str | None] = mapped_column(String(200))  # Slack ts / Discord message id
-    thread_id: Mapped[str | None] = mapped_column(String(200))
-    posted_at: Mapped[datetime] = mapped_column(UTCDateTime())
-    attempt: Mapped[int] = mapped_column(BigInteger, default=1)
+
+pull_requests = Table(
+    "pull_requests",
+    metadata,
+    id_column(),
+    Column("repo", String(200), nullable=False),
+    Column("number", Integer, nullable=False),
+    Column("title", Text, nullable=False),
+    Column("body", Text, nullable=False, default=""),
+    Column("url", Text, nullable=False),
+    # Text: any length on every database (migration 0008).
+    Column("author", Text),
+    Column("state", String(10), nullable=False),
+    Column("created_at", UTCDateTime(), nullable=False),
+    Column("merged_at", UTCDateTime()),
+    Column("closed_at", UTCDateTime()),
+    Column("additions", Integer, nullable=False, default=0),
+    Column("deletions", Integer, nullable=False, default=0),
+    Column("changed_files", Integer, nullable=False, default=0),
+    Column("files_known", Boolean, nullable=False, default=True),
+    Column("review_count", Integer, nullable=False, default=0),
+    Column("comment_count", Integer, nullable=False, default=0),
+    Column("merged_by", Text),
+    Column("base_ref", Text),
+    Column("fetched_at", UTCDateTime()),
+    UniqueConstraint("repo", "number", name="uq_pull_requests_repo_number"),
+    Index("ix_pull_requests_repo_merged_at", "repo", "merged_at"),
+)
+
+pr_files = Table(
+    "pr_files",
+    metadata,
+    id_column(),
+    _pr_id(),
+    Column("path", Text, nullable=False),
+    Column("additions", Integer, nullable=False, default=0),
+    Column("deletions", Integer, nullable=False, default=0),
+    Column("change_type", String(20)),
+)
+
+pr_labels = Table(
+    "pr_labels",
+    metadata,
+    id_column(),
+    _pr_id(),
+    Column("name", Text, nullable=False),
+)
+
+# A cached analysis of one PR version under one rule set (see bot.analysis.cache).
+pr_analyses = Table(
+    "pr_analyses",
+    metadata,
+    Column("pr_id", Integer, ForeignKey("pull_requests.id", ondelete="CASCADE"), primary_key=True),
+    Column("ruleset_key", String(80), primary_key=True),
+    Column("data", Text, nullable=False),
+)
+
+# A theme-detection fact kept between processes (see bot.digest.theme_memo): a title's
+# phrase table or an earlier week's detection, under a key that hashes every input and the
+# detection code, so a stale row is never read, only left to expire.
+theme_memo = Table(
+    "theme_memo",
+    metadata,
+    Column("scope", String(200), primary_key=True),  # the repository
+    Column("key", String(64), primary_key=True),
+    Column("data", Text, nullable=False),
+    Column("created_at", UTCDateTime(), nullable=False, index=True),
+)
+
+# A window of merged PRs fetched from GitHub; complete only when every page arrived.
+sync_windows = Table(
+    "sync_windows",
+    metadata,
+    id_column(),
+    Column("repo", String(200), nullable=False),
+    Column("start", UTCDateTime(), nullable=False),
+    Column("end", UTCDateTime(), nullable=False),
+    Column("complete", Boolean, nullable=False, default=False),
+    Column("pr_count", Integer, nullable=False, default=0),
+    # What GitHub said when the window was last confirmed (issueCount and newest update),
+    # so a re-sync can confirm "nothing changed" with one small request.
+    Column("fingerprint", Text),
+    Column("synced_at", UTCDateTime()),
+    Column("checked_at", UTCDateTime()),
+    UniqueConstraint("repo", "start", "end", name="uq_sync_windows"),
+)
+
+# Conditional-request cache for GitHub REST (ETag / If-None-Match).
+http_cache = Table(
+    "http_cache",
+    metadata,
+    Column("url", String(2000), primary_key=True),
+    Column("etag", String(255), nullable=False),
+    Column("body", Text, nullable=False),
+    Column("link", Text),  # the Link header, for pagination
+    Column("fetched_at", UTCDateTime(), nullable=False),
+)
+
+# Whether an author had merged PRs before a given time (first-time contributors).
+contributors = Table(
+    "contributors",
+    metadata,
+    id_column(),
+    Column("repo", String(200), nullable=False),
+    Column("login", Text, nullable=False),
+    Column("first_merged_at", UTCDateTime()),
+    UniqueConstraint("repo", "login", name="uq_contributors"),
+)
+
+# The delivery ledger: one row per part, so restarts resume and re-runs are no-ops.
+# A runner inserts the row as "claimed" before it posts the part (the unique key lets only
+# one runner win) and turns it "sent" with the message id afterwards (see bot.delivery).
+deliveries = Table(
+    "deliveries",
+    metadata,
+    id_column(),
+    Column("document", String(500), nullable=False),  # e.g. digest:vllm-project/vllm:2026-W23:en
+    Column("platform", String(20), nullable=False),
+    Column("channel", String(200), nullable=False),
+    Column("part", Integer, nullable=False),
+    Column("parts", Integer, nullable=False),
+    Column("message_id", String(200)),  # Slack ts / Discord message id
+    Column("thread_id", String(200)),
+    Column("posted_at", UTCDateTime(), nullable=False),
+    Column("attempt", BigInteger, nullable=False, default=1),
     # "claimed" while a runner posts the part, "sent" once the platform returned its id,
     # "failed" after a send that raised (the next run reconciles, then retries).
     # Rows from before migration 0004 were all sent, hence the server default.
-    state: Mapped[str] = mapped_column(String(10), default="sent", server_default="sent")
-    claimed_by: Mapped[str | None] = mapped_column(String(64))  # the claiming run's token
-    claimed_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
+    Column("state", String(10), nullable=False, default="sent", server_default="sent"),
+    Column("claimed_by", String(64)),  # the claiming run's token
+    Column("claimed_at", UTCDateTime()),
+    *ledger_owner(),
+    UniqueConstraint("document", "platform", "channel", "part", name="uq_deliveries"),
+)
 
-
-class ReleaseRow(Base):
-    """A release's membership: the PRs GitHub's compare lists between its base tag and its
-    tag (ancestry, not dates), so a release digest needs no second compare."""
-
-    __tablename__ = "releases"
-
-    repo: Mapped[str] = mapped_column(String(200), primary_key=True)
-    tag: Mapped[str] = mapped_column(String(200), primary_key=True)
-    base: Mapped[str] = mapped_column(String(200), primary_key=True)
-    base_date: Mapped[datetime | None] = mapped_column(UTCDateTime())
-    head_date: Mapped[datetime | None] = mapped_column(UTCDateTime())
+# A release's membership: the PRs GitHub's compare lists between its base tag and its tag
+# (ancestry, not dates), so a release digest needs no second compare.
+releases = Table(
+    "releases",
+    metadata,
+    Column("repo", String(200), primary_key=True),
+    Column("tag", String(200), primary_key=True),
+    Column("base", String(200), primary_key=True),
+    Column("base_date", UTCDateTime()),
+    Column("head_date", UTCDateTime()),
     # JSON: {"entries": [[reported, picked_as | null], ...], "commits": N, "unmapped": [sha],
     # "between": [tag] | null, "url": release page | null}
-    data: Mapped[str] = mapped_column(Text)
-    fetched_at: Mapped[datetime] = mapped_column(UTCDateTime())
+    Column("data", Text, nullable=False),
+    Column("fetched_at", UTCDateTime(), nullable=False),
+)

@@ -5,12 +5,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import Row, select
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
-from bot.store.sql import table_of, upsert
-from bot.store.tables import SyncWindowRow
+from bot.store.sql import upsert
+from bot.store.tables import sync_windows
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,29 +33,29 @@ class SyncWindows:
 
     async def get(self, repo: str, start: datetime, end: datetime) -> SyncWindow | None:
         async with self.session() as session:
-            row = await session.scalar(
-                select(SyncWindowRow).where(
-                    SyncWindowRow.repo == repo,
-                    SyncWindowRow.start == start,
-                    SyncWindowRow.end == end,
+            row = (
+                await session.execute(
+                    select(sync_windows).where(
+                        sync_windows.c.repo == repo,
+                        sync_windows.c.start == start,
+                        sync_windows.c.end == end,
+                    )
                 )
-            )
+            ).first()
         return _window(row) if row else None
 
     async def overlapping(self, repo: str, start: datetime, end: datetime) -> list[SyncWindow]:
         """Windows of `repo` that overlap [start, end), by start."""
         async with self.session() as session:
-            rows = (
-                await session.execute(
-                    select(SyncWindowRow)
-                    .where(
-                        SyncWindowRow.repo == repo,
-                        SyncWindowRow.start < end,
-                        SyncWindowRow.end > start,
-                    )
-                    .order_by(SyncWindowRow.start)
+            rows = await session.execute(
+                select(sync_windows)
+                .where(
+                    sync_windows.c.repo == repo,
+                    sync_windows.c.start < end,
+                    sync_windows.c.end > start,
                 )
-            ).scalars()
+                .order_by(sync_windows.c.start)
+            )
             return [_window(r) for r in rows]
 
     async def is_covered(self, repo: str, start: datetime, end: datetime) -> bool:
@@ -93,7 +94,7 @@ class SyncWindows:
         }
         if synced:
             values["synced_at"] = now
-        stmt = upsert(self.engine, table_of(SyncWindowRow)).values(values)
+        stmt = upsert(self.engine, sync_windows).values(values)
         stmt = stmt.on_conflict_do_update(
             index_elements=["repo", "start", "end"],
             set_={k: stmt.excluded[k] for k in values if k not in ("repo", "start", "end")},
@@ -102,7 +103,7 @@ class SyncWindows:
             await session.execute(stmt)
 
 
-def _window(row: SyncWindowRow) -> SyncWindow:
+def _window(row: Row[Any]) -> SyncWindow:
     return SyncWindow(
         row.repo,
         row.start,

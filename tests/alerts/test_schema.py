@@ -1,4 +1,4 @@
-"""Migration 0002 matches the table classes, and settings validate as documented."""
+"""Migration 0002 matches the tables, and settings validate as documented."""
 
 from __future__ import annotations
 
@@ -9,20 +9,20 @@ from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from pydantic import ValidationError
 
-import bot.alerts.tables  # noqa: F401  (registers the alert tables on Base.metadata)
+import bot.alerts.tables  # noqa: F401  (registers the alert tables on the metadata)
 from bot.core.config import load_config
 from bot.core.settings import AlertSettings
-from bot.store.tables import Base
+from bot.store.tables import metadata
 
 from .conftest import Env
 
 ALERT_TABLES = {"subscriptions", "alerts_sent", "webhook_deliveries", "alert_state", "held_alerts"}
 
 
-async def test_migration_matches_the_table_classes(env: Env) -> None:
+async def test_migration_matches_the_tables(env: Env) -> None:
     def diff(connection) -> list:
         context = MigrationContext.configure(connection)
-        return compare_metadata(context, Base.metadata)
+        return compare_metadata(context, metadata)
 
     async with env.store.engine.connect() as connection:
         changes = await connection.run_sync(diff)

@@ -12,9 +12,10 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from sqlalchemy import select
 
 from bot.alerts.repository import AlertStore, WebhookDeliveries
-from bot.alerts.tables import WebhookDeliveryRow
+from bot.alerts.tables import webhook_deliveries
 from bot.store import Store
 from bot.store.ledger import ERROR_MAX, Outcome, Owner, error_text, owner_gone
 from tests.fakes.processes import gone_owner, live_instance
@@ -77,7 +78,9 @@ async def test_a_webhook_delivery_is_handled_once_unless_its_handler_died(store:
     assert first.outcome is Outcome.NEW
     assert await db.claim("d2", "pull_request", NOW)
     async with store.session() as session:
-        row = await session.get(WebhookDeliveryRow, 2)
+        row = (
+            await session.execute(select(webhook_deliveries).where(webhook_deliveries.c.id == 2))
+        ).first()
         assert row is not None and row.delivery_id == "d2" and row.owner_pid != gone.pid
 
 

@@ -54,14 +54,14 @@ async def test_rows_older_than_keep_expire_when_new_ones_are_saved(store: Store)
     assert await store.theme_memo.load("o/b") == {"old": "3"}  # another scope's own business
 
 
-async def test_table_matches_its_class(store: Store) -> None:
+async def test_table_matches_its_declaration(store: Store) -> None:
     from alembic.autogenerate import compare_metadata
     from alembic.migration import MigrationContext
 
-    from bot.store.tables import Base
+    from bot.store.tables import metadata
 
     def diff(connection: Connection) -> list[object]:
-        return list(compare_metadata(MigrationContext.configure(connection), Base.metadata))
+        return list(compare_metadata(MigrationContext.configure(connection), metadata))
 
     async with store.engine.connect() as connection:
         changes = await connection.run_sync(diff)

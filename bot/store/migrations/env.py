@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from alembic import context
 
-import bot.alerts.tables  # noqa: F401  (registers the alert tables on Base.metadata)
-from bot.store.tables import Base
+import bot.alerts.tables  # noqa: F401  (registers the alert tables on the metadata)
+from bot.store.tables import metadata
 
 connection = context.config.attributes.get("connection")
 if connection is None:
@@ -15,7 +15,7 @@ if connection is None:
     )
 context.configure(
     connection=connection,
-    target_metadata=Base.metadata,
+    target_metadata=metadata,
     render_as_batch=connection.dialect.name == "sqlite",
 )
 with context.begin_transaction():
