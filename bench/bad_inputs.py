@@ -120,11 +120,9 @@ def _cases() -> list[Case]:
         "o/n ame",
         "o/..",
     ]
-    for command in (("sync",), ("digest",), ("pr", "1"), ("modules",)):
+    for words in (("sync",), ("digest",), ("pr", "1"), ("modules",)):
         for repo in repos:
-            cases.append(
-                Case(f"{' '.join(command)} --repo {repo[:16]!r}", (*command, "--repo", repo))
-            )
+            cases.append(Case(f"{' '.join(words)} --repo {repo[:16]!r}", (*words, "--repo", repo)))
     refs = [
         "-5",
         "0",
@@ -226,8 +224,8 @@ def _cases() -> list[Case]:
         ("target platform irc", '[[digest.targets]]\nplatform = "irc"\nchannel = "x"\n'),
         ("rule set path missing", '[[repos]]\nname = "o/r"\nmodules = "missing/rules.toml"\n'),
     ]
-    for label, text in configs:
-        cases.append(Case(f"config: {label}", ("modules",), config=text))
+    for label, toml in configs:
+        cases.append(Case(f"config: {label}", ("modules",), config=toml))
     cases.append(Case("--config missing file", ("--config", "/nonexistent/bot.toml", "modules")))
     for label, url in [
         ("notaurl", "notaurl"),

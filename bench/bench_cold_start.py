@@ -227,8 +227,14 @@ def run_once(argv: list[str], env: dict[str, str] | None = None) -> Run:
     return Run(wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024)
 
 
-def bot(argv: list[str]) -> list[str]:
-    return [sys.executable, "-m", "bot", *argv]
+def python_of(env: dict[str, str]) -> str:
+    """The tree's own virtualenv when it has one: another checkout may need other packages."""
+    own = Path(env["PYTHONPATH"]) / ".venv" / "bin" / "python"
+    return str(own) if own.exists() else sys.executable
+
+
+def bot(argv: list[str], env: dict[str, str]) -> list[str]:
+    return [python_of(env), "-m", "bot", *argv]
 
 
 def fill(env: dict[str, str], size: int, folder: Path) -> int:
@@ -247,13 +253,14 @@ def fill(env: dict[str, str], size: int, folder: Path) -> int:
     ]
     for path, start in files:
         since, until = start.date().isoformat(), (start + timedelta(weeks=1)).date().isoformat()
-        run_once(bot(["import", str(path), "--since", since, "--until", until, "--complete"]), env)
+        argv = ["import", str(path), "--since", since, "--until", until, "--complete"]
+        run_once(bot(argv, env), env)
     return pr_number
 
 
 def importtime(argv: list[str], env: dict[str, str], top: int = 10) -> list[tuple[int, str]]:
     done = subprocess.run(
-        [sys.executable, "-X", "importtime", "-m", "bot", *argv],
+        [python_of(env), "-X", "importtime", "-m", "bot", *argv],
         env=env,
         cwd=env["PYTHONPATH"],
         capture_output=True,
@@ -272,7 +279,7 @@ def profile(argv: list[str], env: dict[str, str], folder: Path, top: int = 15) -
     """The `top` functions of one run by cumulative time (cProfile in a fresh process)."""
     out = folder / f"profile-{argv[0]}.prof"
     subprocess.run(
-        [sys.executable, "-m", "cProfile", "-o", str(out), "-m", "bot", *argv],
+        [python_of(env), "-m", "cProfile", "-o", str(out), "-m", "bot", *argv],
         env=env,
         cwd=env["PYTHONPATH"],
         capture_output=True,
@@ -368,19 +375,22 @@ def main() -> None:
             if command.key not in wanted:
                 continue
             print(f"\n{command.label}")
+            for name in trees:
+                env = envs[name, command.store]
+                first = run_once(bot(command.argv, env), env)
+                print(f"  {name:5} first run (fills the analysis cache): {first.wall:.3f} s, "
+                      f"RSS {first.rss_mb:.0f} MB")  # fmt: skip
+            # After the first run: -X importtime runs the command, which fills the cache.
             if args.importtime:
                 for micros, module in importtime(command.argv, envs["this", command.store]):
                     print(f"    {micros / 1000:7.1f} ms  {module}")
-            for name in trees:
-                first = run_once(bot(command.argv), envs[name, command.store])
-                print(f"  {name:5} first run (fills the analysis cache): {first.wall:.3f} s, "
-                      f"RSS {first.rss_mb:.0f} MB")  # fmt: skip
             runs = min(args.runs, 3) if command.store == "10k" else args.runs
             results: dict[str, list[Run]] = {"floor": [], **{name: [] for name in trees}}
             for _ in range(runs):
                 results["floor"].append(run_once(FLOOR))
                 for name in trees:
-                    results[name].append(run_once(bot(command.argv), envs[name, command.store]))
+                    env = envs[name, command.store]
+                    results[name].append(run_once(bot(command.argv, env), env))
             floor = _median(results["floor"])
             print(f"  {'floor':6} {floor.wall:6.3f} s  CPU {floor.cpu:6.3f} s  "
                   f"RSS {floor.rss_mb:5.0f} MB")  # fmt: skip

@@ -121,12 +121,11 @@ def _run(current: list[AnalyzedPR], previous: list[AnalyzedPR]) -> tuple[float, 
         repo="vllm-project/vllm",
         window=WINDOW,
         timezone="UTC",
-        language="zh",
         module_names={a[0]: (a[0], a[0]) for a in AREAS},
         new_contributors={"dev1", "dev2"},
     )
     built = time.perf_counter() - started
-    render_markdown(digest_document(digest))
+    render_markdown(digest_document(digest, "zh"))
     return built, time.perf_counter() - started
 
 
@@ -150,12 +149,11 @@ def bench(count: int, goal: float) -> bool:
         repo="vllm-project/vllm",
         window=WINDOW,
         timezone="UTC",
-        language="en",
         module_names={},
     )
     started = time.perf_counter()
-    render_html(digest_document(digest))
-    render_json(digest)
+    render_html(digest_document(digest, "en"))
+    render_json(digest, "en")
     html_json = time.perf_counter() - started
 
     ok = cold_total < goal

@@ -32,6 +32,7 @@ async def run(count: int) -> None:
         last_week = synthetic_prs(count, 200_000, seed=2)
         shift = WINDOW.start - previous.start
         for pr in last_week:
+            assert pr.merged_at is not None  # synthetic PRs are merged ones
             pr.merged_at -= shift
             pr.created_at -= shift
         started = time.perf_counter()
@@ -49,10 +50,9 @@ async def run(count: int) -> None:
                 tracemalloc.start()
             started = time.perf_counter()
             digest = await make_digest(
-                store, analyzer, "vllm-project/vllm", WINDOW, "en", timezone="UTC",
-                new_contributors=set(), narrative=False,
-            )  # fmt: skip
-            markdown = render_markdown(digest_document(digest))
+                store, analyzer, "vllm-project/vllm", WINDOW, timezone="UTC", new_contributors=set()
+            )
+            markdown = render_markdown(digest_document(digest, "en"))
             seconds = time.perf_counter() - started
             line = f"{count:,}-PR week, {label}: "
             if trace:

@@ -29,14 +29,14 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.latency import StoreBackend, percentile
+from bench.latency import percentile, slow_github_backend
 from bot.commands import Context
 from bot.core.config import Config, RepoConfig
 from bot.discord.app import CommandHandler, VllmDiscordBot
 from bot.discord.endpoints import DiscordEndpoints, override_endpoints
 from bot.store import Store
 from formatters.discord import render_discord
-from tests.commands.fakes import NOW, REPO, make_pr, real_card
+from tests.commands.fakes import NOW, REPO, make_pr
 from tests.fakes.discord import FakeDiscord
 
 EDIT = "PATCH /webhooks/{webhook_id}/{token}/messages/{message_id}"
@@ -45,49 +45,53 @@ FOLLOWUP = "POST /webhooks/{webhook_id}/{token}"
 
 async def run(interactions: int, latency: float) -> bool:
     config = Config(repos=[RepoConfig(name=REPO)])
+    cached_numbers = list(range(1, interactions + 1))
+    uncached_numbers = [100_000 + n for n in range(interactions)]
     with tempfile.TemporaryDirectory() as tmp:
         store = await Store.open(f"sqlite+aiosqlite:///{Path(tmp) / 'bench.sqlite3'}")
-        backend = StoreBackend(store, latency)
-        cached_numbers = list(range(1, interactions + 1))
         await store.prs.upsert([make_pr(n) for n in cached_numbers])
-        real_card(make_pr(1))  # load the rule set before timing, as a running bot has
+        async with slow_github_backend(store, latency, map(make_pr, uncached_numbers)) as backend:
+            # The rule set loads before timing, as in a running bot; the card's size says how
+            # many follow-ups each answer takes.
+            bodies = len(render_discord(await backend.local_card(REPO, 1, "en")))
 
-        def context(channel: str | None, user: str | None) -> Context:
-            return Context(
-                platform="discord",
-                config=config,
-                backend=backend,
-                channel=channel,
-                user=user,
-                now=lambda: NOW,
-            )
-
-        async with FakeDiscord() as fake:
-            endpoints = DiscordEndpoints(fake.api_url, None)
-            with override_endpoints(endpoints):
-                handler = CommandHandler(
-                    config=config, context_factory=context, store=store.deliveries
+            def context(channel: str | None, user: str | None) -> Context:
+                return Context(
+                    platform="discord",
+                    config=config,
+                    backend=backend,
+                    channel=channel,
+                    user=user,
+                    now=lambda: NOW,
                 )
-                client = VllmDiscordBot(handler=handler, endpoints=endpoints, sync_commands=False)
-                await client.login(fake.token)
-                channel = fake.add_channel().id
-                try:
-                    cached = await measure(fake, client, channel, cached_numbers)
-                    uncached_numbers = [100_000 + n for n in range(interactions)]
-                    uncached = await measure(fake, client, channel, uncached_numbers)
-                    # Each card is one response plus follow-ups for its other bodies, in
-                    # both cases; wait for all of them before closing the client.
-                    extra = (len(render_discord(real_card(make_pr(1)))) - 1) * 2 * interactions
-                    await fake.wait_for(
-                        lambda: (
-                            len(fake.requests_to(EDIT)) >= interactions
-                            and len(fake.requests_to(FOLLOWUP)) >= extra
-                        ),
-                        within=latency + 30,
+
+            async with FakeDiscord() as fake:
+                endpoints = DiscordEndpoints(fake.api_url, None)
+                with override_endpoints(endpoints):
+                    handler = CommandHandler(
+                        config=config, context_factory=context, store=store.deliveries
                     )
-                    edits = fake.requests_to(EDIT)
-                finally:
-                    await client.close()
+                    client = VllmDiscordBot(
+                        handler=handler, endpoints=endpoints, sync_commands=False
+                    )
+                    await client.login(fake.token)
+                    channel = fake.add_channel().id
+                    try:
+                        cached = await measure(fake, client, channel, cached_numbers)
+                        uncached = await measure(fake, client, channel, uncached_numbers)
+                        # Each card is one response plus follow-ups for its other bodies, in
+                        # both cases; wait for all of them before closing the client.
+                        extra = (bodies - 1) * 2 * interactions
+                        await fake.wait_for(
+                            lambda: (
+                                len(fake.requests_to(EDIT)) >= interactions
+                                and len(fake.requests_to(FOLLOWUP)) >= extra
+                            ),
+                            within=latency + 30,
+                        )
+                        edits = fake.requests_to(EDIT)
+                    finally:
+                        await client.close()
         await store.close()
 
     types = {c.type for c in fake.callbacks}
@@ -127,9 +131,14 @@ async def measure(
         payload = fake.slash_interaction(
             "pr", [{"name": "number", "type": 4, "value": number}], channel_id=channel
         )
-        client._connection.parse_interaction_create(payload)
+        # What the gateway does with an INTERACTION_CREATE event.
+        client._connection.parse_interaction_create(payload)  # type: ignore[arg-type]
         interaction_id = int(payload["id"])
-        await fake.wait_for(lambda i=interaction_id: bool(fake.callbacks_for(i)))
+
+        def answered(i: int = interaction_id) -> bool:
+            return bool(fake.callbacks_for(i))
+
+        await fake.wait_for(answered)
         created = fake.interactions[interaction_id].created_at
         latencies.append(fake.callbacks_for(interaction_id)[0].received_at - created)
     return latencies

@@ -34,15 +34,18 @@ from aiohttp import web
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.latency import StoreBackend, percentile
+from bench.latency import percentile, slow_github_backend
 from bot.alerts.pipeline import AlertPipeline
 from bot.alerts.webhook import WebhookReceiver
+from bot.analysis.analyzer import Analyzer
+from bot.analysis.rules import load_ruleset
 from bot.commands import Context
+from bot.core.models import PullRequest
 from bot.slack.app import SlackBot, slack_routes
 from bot.slack.poster import slack_client
 from bot.store import Store
 from formatters.slack import render_slack
-from tests.alerts.conftest import T0, Clock, FakeAnalyzer, Outbox, settings
+from tests.alerts.conftest import T0, Clock, Outbox, settings
 from tests.alerts.conftest import make_pr as alert_pr
 from tests.commands.fakes import NOW, config, make_pr
 from tests.fakes.slack import FakeSlack
@@ -53,8 +56,9 @@ HOOK_SECRET = "bench-hook-secret"
 REPO = "vllm-project/vllm"
 
 
-def _payload(number: int) -> dict:
+def _payload(number: int) -> dict[str, object]:
     pr = alert_pr(number)
+    assert pr.merged_at is not None
     return {
         "action": "closed",
         "number": number,
@@ -79,15 +83,16 @@ def _payload(number: int) -> dict:
 
 async def run(commands: int, webhooks: int, concurrency: int, latency: float) -> int:
     tmp = Path(tempfile.mkdtemp(prefix="bench-load-"))
+    cached_numbers = list(range(1000, 1000 + commands // 2))
+    # Odd-numbered commands ask for a PR only GitHub has.
+    uncached = [make_pr(600_000 + index) for index in range(1, commands, 2)]
     async with (
         FakeSlack() as fake,
         await Store.open(f"sqlite+aiosqlite:///{tmp / 'bench.sqlite3'}") as store,
+        slow_github_backend(store, latency, uncached) as backend,
     ):
-        cached_numbers = list(range(1000, 1000 + commands // 2))
         await store.prs.upsert([make_pr(n) for n in cached_numbers])
-        base = Context(
-            "slack", config(), StoreBackend(store, latency), channel="C1", now=lambda: NOW
-        )
+        base = Context("slack", config(), backend, channel="C1", now=lambda: NOW)
         bot = SlackBot(
             client=slack_client(fake.token, fake.api_url),
             context_for=lambda channel, user: replace(base, channel=channel, user=user),
@@ -96,15 +101,16 @@ async def run(commands: int, webhooks: int, concurrency: int, latency: float) ->
             render=render_slack,
         )
         clock = Clock(T0 + timedelta(minutes=1))
+        analyzer = Analyzer(load_ruleset("vllm"))
         pipeline = AlertPipeline(
             store,
             settings(),
-            analyzer_for=lambda repo: FakeAnalyzer(),
+            analyzer_for=lambda repo: analyzer,
             sender=Outbox(),
             clock=clock,
         )
 
-        async def fetch(repo: str, number: int):
+        async def fetch(repo: str, number: int) -> PullRequest:
             await asyncio.sleep(latency)
             pr = alert_pr(number, files=["vllm/attention/layer.py"])
             await store.prs.upsert([pr])  # as bot.sync.fetch_pr does

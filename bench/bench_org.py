@@ -22,9 +22,10 @@ from pathlib import Path
 from bench.bench_digest import WINDOW, synthetic_prs
 from bot.app import App
 from bot.core.config import Config, Environment
+from bot.core.models import PullRequest
 from bot.core.weeks import Window
 from bot.digest.history import chain
-from bot.digest.org import build_org_for_window
+from bot.digest.org import OrgDigest, build_org_for_window
 from bot.digest.pipeline import render_digest
 from bot.github.client import GitHubClient
 from bot.store import Store
@@ -77,12 +78,13 @@ async def requests(big_requests: bool) -> None:
         print(f"| {label} | {scoped} | {single} |")
 
 
-def _week_prs(repo: str, count: int, window: Window, seed: int, first: int) -> list:
+def _week_prs(repo: str, count: int, window: Window, seed: int, first: int) -> list[PullRequest]:
     prs = synthetic_prs(count, first, seed)
     shift = WINDOW.start - window.start
     for pr in prs:
         pr.repo = repo
         pr.url = f"https://github.com/{repo}/pull/{pr.number}"
+        assert pr.merged_at is not None  # synthetic PRs are merged ones
         pr.merged_at -= shift
         pr.created_at -= shift
     return prs
@@ -103,12 +105,14 @@ async def build(repos: int, per_repo: int, history: int) -> None:
                 )
         stored = repos * per_repo * len(spans)
         print(f"store {stored:,} PRs ({len(spans)} weeks): {time.perf_counter() - started:.1f} s")
-        config = Config(
-            repos=[{"name": names[0], "modules": "vllm"}],
-            digest={
-                "history_weeks": history,
-                "targets": [{"platform": "slack", "channel": "C", "org": ORG}],
-            },
+        config = Config.model_validate(
+            {
+                "repos": [{"name": names[0], "modules": "vllm"}],
+                "digest": {
+                    "history_weeks": history,
+                    "targets": [{"platform": "slack", "channel": "C", "org": ORG}],
+                },
+            }
         )
         # GitHub is never asked (sync=False); an unreachable URL proves it.
         env = Environment(
@@ -121,6 +125,7 @@ async def build(repos: int, per_repo: int, history: int) -> None:
             assert target is not None
             built = await build_org_for_window(services, target, WINDOW, "en", sync=False)
             render_digest(built, "markdown")
+            assert isinstance(built.digest, OrgDigest)
             seconds = time.perf_counter() - started
             print(
                 f"{repos} repos x {per_repo:,} PRs, {history} history weeks, {label}: "

@@ -81,7 +81,8 @@ async def requests_figures() -> list[str]:
                 release, used = await fetch_release(store, client, REPO, tag)
                 ops: dict[str, int] = {}
                 for entry in fake.log[before:]:
-                    ops[entry.operation] = ops.get(entry.operation, 0) + 1
+                    op = entry.operation or "REST"  # REST requests have no GraphQL operation
+                    ops[op] = ops.get(op, 0) + 1
                 lines.append(
                     f"{tag} (base {release.base}, {len(release.entries)} PRs): "
                     f"{used.used} requests, lower bound {used.lower_bound} "

@@ -254,7 +254,7 @@ async def one_database(kind: str, args: argparse.Namespace) -> list[dict[str, An
             out, _ = await generator.communicate()
             records = json.loads(out)
             # Answers still on their way: wait for them (bounded), then count the lost.
-            keys = {c["key"] for c in commands}
+            keys = {str(c["key"]) for c in commands}
             busy_keys = {
                 r["key"] for r in records if r["kind"] == "command" and BUSY in r.get("text", "")
             }

@@ -30,7 +30,7 @@ from aiohttp import web
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.latency import StoreBackend, percentile
+from bench.latency import percentile, slow_github_backend
 from bot.commands import Context
 from bot.slack.app import SlackBot, slack_web_app
 from bot.slack.poster import slack_client
@@ -43,15 +43,15 @@ from tests.slack.helpers import command_body, signed_headers
 
 async def run(requests: int, latency: float) -> int:
     tmp = Path(tempfile.mkdtemp(prefix="bench-slack-"))
+    cached_numbers = list(range(1000, 1000 + requests))
+    uncached_numbers = [500_000 + i for i in range(requests)]
     async with (
         FakeSlack() as fake,
         await Store.open(f"sqlite+aiosqlite:///{tmp / 'bench.sqlite3'}") as store,
+        slow_github_backend(store, latency, map(make_pr, uncached_numbers)) as backend,
     ):
-        cached_numbers = list(range(1000, 1000 + requests))
         await store.prs.upsert([make_pr(n) for n in cached_numbers])
-        base = Context(
-            "slack", config(), StoreBackend(store, latency), channel="C1", now=lambda: NOW
-        )
+        base = Context("slack", config(), backend, channel="C1", now=lambda: NOW)
         bot = SlackBot(
             client=slack_client(fake.token, fake.api_url),
             context_for=lambda channel, user: replace(base, channel=channel, user=user),
@@ -67,7 +67,7 @@ async def run(requests: int, latency: float) -> int:
 
         async with aiohttp.ClientSession() as session:
 
-            async def ack(text: str, key: str) -> tuple[float, dict]:
+            async def ack(text: str, key: str) -> tuple[float, dict[str, object]]:
                 body = command_body(text, fake.response_url(key))
                 headers = signed_headers(
                     body, secret="bench-secret", content_type="application/x-www-form-urlencoded"
@@ -85,8 +85,7 @@ async def run(requests: int, latency: float) -> int:
                 assert payload["text"] == f"looking up #{n}…", payload
                 cached.append(elapsed)
             uncached = []
-            for i in range(requests):
-                n = 500_000 + i
+            for n in uncached_numbers:
                 elapsed, payload = await ack(f"pr {n}", f"u{n}")
                 assert payload["text"] == f"looking up #{n}…", payload
                 uncached.append(elapsed)

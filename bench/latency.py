@@ -1,46 +1,43 @@
-"""Shared by the command-latency benches: a backend over the real store with a GitHub of
-fixed latency, and one percentile definition so Slack and Discord figures compare."""
+"""Shared by the command-latency benches: the real command backend over a store, with a GitHub
+that answers every request `latency` seconds late, and one percentile definition so Slack and
+Discord figures compare."""
 
 from __future__ import annotations
 
-import asyncio
 import math
+from collections.abc import AsyncIterator, Iterable
+from contextlib import asynccontextmanager
 
-from bot.core.errors import NeedsNetwork
+from pydantic import SecretStr
+
+from bot.app import App
+from bot.commands.context import Backend
+from bot.core.config import Environment
+from bot.core.models import PullRequest
 from bot.store import Store
-from tests.commands.fakes import make_pr, real_card
+from tests.fakes.backend import REPO, bench_config, fake_pr
+from tests.fakes.github import FakeGitHub, Fault
 
 
-class StoreBackend:
-    """local_card reads the real store; card plays GitHub with a fixed latency when the
-    store lacks the PR (`bot.commands.Backend` as the latency benches need it)."""
-
-    def __init__(self, store: Store, latency: float) -> None:
-        self.store = store
-        self.latency = latency
-
-    async def local_card(self, repo, number, language):
-        pr = await self.store.prs.get(repo, number)
-        if pr is None:
-            raise NeedsNetwork
-        return real_card(pr, language)
-
-    async def card(self, repo, number, language):
-        pr = await self.store.prs.get(repo, number)
-        if pr is None:
-            await asyncio.sleep(self.latency)
-            pr = make_pr(number, repo=repo)
-            await self.store.prs.upsert([pr])
-        return real_card(pr, language)
-
-    async def digest(self, scope, window, language):
-        raise NotImplementedError
-
-    async def version(self, repo):
-        raise NotImplementedError
-
-    async def modules(self, repo):
-        return []
+@asynccontextmanager
+async def slow_github_backend(
+    store: Store, latency: float, on_github: Iterable[PullRequest] = ()
+) -> AsyncIterator[Backend]:
+    """`bot.commands.Backend` over `store` and a fake GitHub holding `on_github`, each of
+    whose answers takes `latency` seconds (what a lookup of a PR not in the store waits)."""
+    async with FakeGitHub({REPO: [fake_pr(pr) for pr in on_github]}) as github:
+        github.faults.append(Fault(delay=latency, times=math.inf))
+        env = Environment(
+            github_token=SecretStr(github.token),
+            github_api_url=github.api_url,
+            github_graphql_url=github.graphql_url,
+        )
+        app = App(config=bench_config(), env=env, store=store)
+        try:
+            yield Backend(app)
+        finally:
+            if (client := app.github_if_started) is not None:
+                await client.aclose()
 
 
 def percentile(values: list[float], p: float) -> float:
