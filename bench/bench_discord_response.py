@@ -29,8 +29,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.latency import percentile, slow_github_backend
+from bench.latency import percentile, slow_github_app
 from bot.commands import Context
+from bot.commands.context import Backend
 from bot.core.config import Config, RepoConfig
 from bot.discord.app import CommandHandler, VllmDiscordBot
 from bot.discord.endpoints import DiscordEndpoints, override_endpoints
@@ -50,7 +51,11 @@ async def run(interactions: int, latency: float) -> bool:
     with tempfile.TemporaryDirectory() as tmp:
         store = await Store.open(f"sqlite+aiosqlite:///{Path(tmp) / 'bench.sqlite3'}")
         await store.prs.upsert([make_pr(n) for n in cached_numbers])
-        async with slow_github_backend(store, latency, map(make_pr, uncached_numbers)) as backend:
+        async with (
+            slow_github_app(store, latency, map(make_pr, uncached_numbers)) as app,
+            FakeDiscord() as fake,
+        ):
+            backend = Backend(app)
             # The rule set loads before timing, as in a running bot; the card's size says how
             # many follow-ups each answer takes.
             bodies = len(render_discord(await backend.local_card(REPO, 1, "en")))
@@ -65,33 +70,30 @@ async def run(interactions: int, latency: float) -> bool:
                     now=lambda: NOW,
                 )
 
-            async with FakeDiscord() as fake:
-                endpoints = DiscordEndpoints(fake.api_url, None)
-                with override_endpoints(endpoints):
-                    handler = CommandHandler(
-                        config=config, context_factory=context, store=store.deliveries
+            endpoints = DiscordEndpoints(fake.api_url, None)
+            with override_endpoints(endpoints):
+                handler = CommandHandler(
+                    config=config, context_factory=context, store=store.deliveries
+                )
+                client = VllmDiscordBot(handler=handler, endpoints=endpoints, sync_commands=False)
+                await client.login(fake.token)
+                channel = fake.add_channel().id
+                try:
+                    cached = await measure(fake, client, channel, cached_numbers)
+                    uncached = await measure(fake, client, channel, uncached_numbers)
+                    # Each card is one response plus follow-ups for its other bodies, in
+                    # both cases; wait for all of them before closing the client.
+                    extra = (bodies - 1) * 2 * interactions
+                    await fake.wait_for(
+                        lambda: (
+                            len(fake.requests_to(EDIT)) >= interactions
+                            and len(fake.requests_to(FOLLOWUP)) >= extra
+                        ),
+                        within=latency + 30,
                     )
-                    client = VllmDiscordBot(
-                        handler=handler, endpoints=endpoints, sync_commands=False
-                    )
-                    await client.login(fake.token)
-                    channel = fake.add_channel().id
-                    try:
-                        cached = await measure(fake, client, channel, cached_numbers)
-                        uncached = await measure(fake, client, channel, uncached_numbers)
-                        # Each card is one response plus follow-ups for its other bodies, in
-                        # both cases; wait for all of them before closing the client.
-                        extra = (bodies - 1) * 2 * interactions
-                        await fake.wait_for(
-                            lambda: (
-                                len(fake.requests_to(EDIT)) >= interactions
-                                and len(fake.requests_to(FOLLOWUP)) >= extra
-                            ),
-                            within=latency + 30,
-                        )
-                        edits = fake.requests_to(EDIT)
-                    finally:
-                        await client.close()
+                    edits = fake.requests_to(EDIT)
+                finally:
+                    await client.close()
         await store.close()
 
     types = {c.type for c in fake.callbacks}

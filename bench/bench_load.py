@@ -34,19 +34,20 @@ from aiohttp import web
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.latency import percentile, slow_github_backend
+from bench.latency import percentile, slow_github_app
 from bot.alerts.pipeline import AlertPipeline
 from bot.alerts.webhook import WebhookReceiver
 from bot.analysis.analyzer import Analyzer
 from bot.analysis.rules import load_ruleset
 from bot.commands import Context
+from bot.commands.context import Backend
 from bot.core.models import PullRequest
 from bot.slack.app import SlackBot, slack_routes
 from bot.slack.poster import slack_client
 from bot.store import Store
+from bot.sync import fetch_pr
 from formatters.slack import render_slack
 from tests.alerts.conftest import T0, Clock, Outbox, settings
-from tests.alerts.conftest import make_pr as alert_pr
 from tests.commands.fakes import NOW, config, make_pr
 from tests.fakes.slack import FakeSlack
 from tests.slack.helpers import command_body, signed_headers
@@ -57,7 +58,7 @@ REPO = "vllm-project/vllm"
 
 
 def _payload(number: int) -> dict[str, object]:
-    pr = alert_pr(number)
+    pr = make_pr(number)  # the PR GitHub holds: the receiver fetches it by number
     assert pr.merged_at is not None
     return {
         "action": "closed",
@@ -84,15 +85,16 @@ def _payload(number: int) -> dict[str, object]:
 async def run(commands: int, webhooks: int, concurrency: int, latency: float) -> int:
     tmp = Path(tempfile.mkdtemp(prefix="bench-load-"))
     cached_numbers = list(range(1000, 1000 + commands // 2))
-    # Odd-numbered commands ask for a PR only GitHub has.
+    # Odd-numbered commands ask for a PR only GitHub has; each webhook's PR is fetched too.
     uncached = [make_pr(600_000 + index) for index in range(1, commands, 2)]
+    hooked = [make_pr(50_000 + index) for index in range(webhooks)]
     async with (
         FakeSlack() as fake,
         await Store.open(f"sqlite+aiosqlite:///{tmp / 'bench.sqlite3'}") as store,
-        slow_github_backend(store, latency, uncached) as backend,
+        slow_github_app(store, latency, uncached + hooked) as services,
     ):
         await store.prs.upsert([make_pr(n) for n in cached_numbers])
-        base = Context("slack", config(), backend, channel="C1", now=lambda: NOW)
+        base = Context("slack", config(), Backend(services), channel="C1", now=lambda: NOW)
         bot = SlackBot(
             client=slack_client(fake.token, fake.api_url),
             context_for=lambda channel, user: replace(base, channel=channel, user=user),
@@ -111,10 +113,8 @@ async def run(commands: int, webhooks: int, concurrency: int, latency: float) ->
         )
 
         async def fetch(repo: str, number: int) -> PullRequest:
-            await asyncio.sleep(latency)
-            pr = alert_pr(number, files=["vllm/attention/layer.py"])
-            await store.prs.upsert([pr])  # as bot.sync.fetch_pr does
-            return pr
+            # What serve's receiver does (bot.alerts.webhook): GitHub's copy, stored.
+            return await fetch_pr(store, services.github(), repo, number, refresh=True)
 
         receiver = WebhookReceiver(
             pipeline, secret=lambda: HOOK_SECRET, fetch_pr=fetch, repos=[REPO]

@@ -30,8 +30,9 @@ from aiohttp import web
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.latency import percentile, slow_github_backend
+from bench.latency import percentile, slow_github_app
 from bot.commands import Context
+from bot.commands.context import Backend
 from bot.slack.app import SlackBot, slack_web_app
 from bot.slack.poster import slack_client
 from bot.store import Store
@@ -48,10 +49,10 @@ async def run(requests: int, latency: float) -> int:
     async with (
         FakeSlack() as fake,
         await Store.open(f"sqlite+aiosqlite:///{tmp / 'bench.sqlite3'}") as store,
-        slow_github_backend(store, latency, map(make_pr, uncached_numbers)) as backend,
+        slow_github_app(store, latency, map(make_pr, uncached_numbers)) as app,
     ):
         await store.prs.upsert([make_pr(n) for n in cached_numbers])
-        base = Context("slack", config(), backend, channel="C1", now=lambda: NOW)
+        base = Context("slack", config(), Backend(app), channel="C1", now=lambda: NOW)
         bot = SlackBot(
             client=slack_client(fake.token, fake.api_url),
             context_for=lambda channel, user: replace(base, channel=channel, user=user),

@@ -1,5 +1,5 @@
-"""Shared by the command-latency benches: the real command backend over a store, with a GitHub
-that answers every request `latency` seconds late, and one percentile definition so Slack and
+"""Shared by the command-latency benches: the real services over a store, with a GitHub that
+answers every request `latency` seconds late, and one percentile definition so Slack and
 Discord figures compare."""
 
 from __future__ import annotations
@@ -11,7 +11,6 @@ from contextlib import asynccontextmanager
 from pydantic import SecretStr
 
 from bot.app import App
-from bot.commands.context import Backend
 from bot.core.config import Environment
 from bot.core.models import PullRequest
 from bot.store import Store
@@ -20,11 +19,12 @@ from tests.fakes.github import FakeGitHub, Fault
 
 
 @asynccontextmanager
-async def slow_github_backend(
+async def slow_github_app(
     store: Store, latency: float, on_github: Iterable[PullRequest] = ()
-) -> AsyncIterator[Backend]:
-    """`bot.commands.Backend` over `store` and a fake GitHub holding `on_github`, each of
-    whose answers takes `latency` seconds (what a lookup of a PR not in the store waits)."""
+) -> AsyncIterator[App]:
+    """The bot's services over `store` and a fake GitHub holding `on_github`, each of whose
+    answers takes `latency` seconds (what a PR not in the store waits for). A command's
+    backend is `bot.commands.context.Backend(app)`."""
     async with FakeGitHub({REPO: [fake_pr(pr) for pr in on_github]}) as github:
         github.faults.append(Fault(delay=latency, times=math.inf))
         env = Environment(
@@ -34,7 +34,7 @@ async def slow_github_backend(
         )
         app = App(config=bench_config(), env=env, store=store)
         try:
-            yield Backend(app)
+            yield app
         finally:
             if (client := app.github_if_started) is not None:
                 await client.aclose()
