@@ -261,10 +261,16 @@ class App(PostingServices):
             log.warning("labelling rules of %s unavailable (%s); using generic rules", repo, exc)
             snapshot = None
         labels = await self.store.prs.label_names(repo)
-        folders, subfolders = await self.store.prs.folders(repo)
+        folders = await self.store.prs.folders(repo)
         if snapshot is None:
             return build_auto_ruleset(
-                None, None, folders, labels=labels, repo=repo, subfolders=subfolders
+                None,
+                None,
+                folders.tops,
+                labels=labels,
+                repo=repo,
+                subfolders=folders.subfolders,
+                folder_prs=folders.prs,
             )
         return build_auto_ruleset(
             snapshot.files.get(".github/labeler.yml"),
@@ -272,7 +278,8 @@ class App(PostingServices):
             snapshot.top_level_dirs,
             labels=labels,
             repo=repo,
-            subfolders=subfolders,
+            subfolders=folders.subfolders,
+            folder_prs=folders.prs,
         )
 
     async def close(self) -> None:

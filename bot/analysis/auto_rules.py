@@ -269,12 +269,41 @@ def readable_name(label: str) -> str:
     return " ".join(out)
 
 
-def _package_folder(repo: str | None, folders: Iterable[str]) -> str | None:
-    """The repository's own top-level package ("vllm_ascend" in vllm-project/vllm-ascend)."""
+# Trees that are not the project's own source, whatever their name: build output, vendored
+# copies and generated code. With hidden folders (".vllm_ascend", ".venv") they never decide
+# the package nor become a module: one PR touching one must not reshape the modules.
+_NOT_SOURCE = {
+    "build", "_build", "dist", "out", "target", "site", "htmlcov", "node_modules", "venv",
+    "env", "vendor", "vendored", "_vendor", "third_party", "thirdparty", "3rdparty",
+    "external", "externals", "extern", "deps", "generated", "_generated", "gen", "autogen",
+    "__pycache__",
+}  # fmt: skip
+
+
+def is_source_folder(folder: str) -> bool:
+    """False for hidden folders, build output, vendored and generated trees."""
+    name = folder.strip("/").lower()
+    return bool(name) and not (
+        name.startswith((".", "__")) or name in _NOT_SOURCE or name.endswith(".egg-info")
+    )
+
+
+def _package_folder(
+    repo: str | None, folders: Iterable[str], weights: Mapping[str, int] | None = None
+) -> str | None:
+    """The repository's own top-level package ("vllm_ascend" in vllm-project/vllm-ascend):
+    a source folder named after the repository. Several such folders ("vllm_ascend" and
+    "vllm-ascend"): the one with the most weight (PRs over the stored history, paths named
+    by the labelling rules), so one week's stray PR never moves it; ties go to the name."""
     if not repo:
         return None
     name = re.sub(r"[^a-z0-9]", "", repo.rsplit("/", 1)[-1].lower())
-    return next((f for f in folders if re.sub(r"[^a-z0-9]", "", f.lower()) == name), None)
+    candidates = [
+        f for f in folders if is_source_folder(f) and re.sub(r"[^a-z0-9]", "", f.lower()) == name
+    ]
+    if not candidates:
+        return None
+    return min(candidates, key=lambda f: (-(weights or {}).get(f, 0), f))
 
 
 def _strings(value: Yaml) -> list[str]:
@@ -415,6 +444,7 @@ def build_auto_ruleset(
     *,
     repo: str | None = None,
     subfolders: Mapping[str, Sequence[str]] | None = None,
+    folder_prs: Mapping[str, int] | None = None,
 ) -> RuleSet:
     """Generic base rules + one module per repository label + one module per top-level
     source folder, except the repository's own package folder (``vllm_ascend/`` of
@@ -426,7 +456,11 @@ def build_auto_ruleset(
     ``labels`` are labels seen on the repository's PRs (e.g. from the store): those that
     name a module (``module_labels``) and that no labeler/Mergify rule defines become
     label-only modules, so stored labels still classify PRs when the labelling files cannot
-    be read (offline, or no token)."""
+    be read (offline, or no token).
+
+    ``folder_prs`` (top-level folder -> PRs touching it, e.g. over the stored history)
+    decides between folders that could be the package. Hidden folders, build output,
+    vendored and generated trees are never the package, a split of it nor a module."""
     base = base or load_ruleset("generic")
     # Pydantic's dumps, edited and validated back into ModuleRules at the end.
     modules: dict[str, JSON] = {m.id: m.model_dump() for m in base.modules}
@@ -477,11 +511,17 @@ def build_auto_ruleset(
         ).model_dump()
         place(mid)
 
-    package = _package_folder(repo, top_level_folders)
+    weights = dict(folder_prs or {})
+    for m in modules.values():
+        # A folder the labelling rules name is part of the repository's stable structure.
+        for top, found, _ in (path.partition("/") for path in m["paths"]):
+            if found:
+                weights[top] = weights.get(top, 0) + 1
+    package = _package_folder(repo, top_level_folders, weights)
     split: list[str] = []
     for sub in sorted((subfolders or {}).get(package or "", ())) if package else ():
         sub = sub.strip("/")
-        if sub and not sub.startswith((".", "__")):
+        if is_source_folder(sub):
             add_folder(f"{package}/{sub}", _slug(sub.lstrip("_")) or _slug(sub), readable_name(sub))
             split.append(f"{package}/{sub}/**")
     if package and split and _slug(package) not in modules:
@@ -498,7 +538,7 @@ def build_auto_ruleset(
 
     for folder in top_level_folders:
         folder = folder.strip("/")
-        if not folder or folder.startswith(".") or folder.lower() in _SKIP_FOLDERS:
+        if not is_source_folder(folder) or folder.lower() in _SKIP_FOLDERS:
             continue
         mid = _slug(folder)
         if mid in modules:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Sequence
 from datetime import UTC, datetime
+from typing import NamedTuple
 
 from sqlalchemy import ColumnElement, delete, func, select
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
@@ -35,6 +36,14 @@ _COLUMNS = (
     "base_ref",
     "fetched_at",
 )
+
+
+class StoredFolders(NamedTuple):
+    """Folders of a repository's stored PRs (`PullRequests.folders`)."""
+
+    tops: list[str]
+    subfolders: dict[str, list[str]]
+    prs: dict[str, int]  # top-level folder -> stored PRs touching it
 
 
 class PullRequests:
@@ -245,24 +254,28 @@ class PullRequests:
             )
             return sorted(load_text(name) for (name,) in rows)
 
-    async def folders(self, repo: str) -> tuple[list[str], dict[str, list[str]]]:
+    async def folders(self, repo: str) -> StoredFolders:
         """The folders seen in stored PRs' files, from one read of their paths: the
-        top-level ones (offline stand-in for the repository tree) and the second-level ones
+        top-level ones (offline stand-in for the repository tree), the second-level ones
         under each ("vllm_ascend" → ["attention", "ops", ...]: how auto rules split the
-        repository's own package)."""
+        repository's own package) and how many PRs touched each top-level one (which folder
+        is the package is decided over the whole history, not by one PR)."""
         async with self.session() as session:
             rows = await session.execute(
-                select(pr_files.c.path)
+                select(pr_files.c.pr_id, pr_files.c.path)
                 .join(pull_requests, pr_files.c.pr_id == pull_requests.c.id)
                 .where(pull_requests.c.repo == repo)
-                .distinct()
             )
-            tops: set[str] = set()
+            touched: dict[str, set[int]] = {}
             tree: dict[str, set[str]] = {}
-            for (path,) in rows:
+            for pr_id, path in rows:
                 parts = path.split("/")
                 if len(parts) > 1:
-                    tops.add(parts[0])
+                    touched.setdefault(parts[0], set()).add(pr_id)
                 if len(parts) > 2:
                     tree.setdefault(parts[0], set()).add(parts[1])
-        return sorted(tops), {top: sorted(subs) for top, subs in sorted(tree.items())}
+        return StoredFolders(
+            sorted(touched),
+            {top: sorted(subs) for top, subs in sorted(tree.items())},
+            {top: len(prs) for top, prs in sorted(touched.items())},
+        )

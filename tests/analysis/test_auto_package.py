@@ -101,3 +101,37 @@ def test_vllm_ascend_weeks_have_no_catch_all_theme() -> None:
     assert counts["ops"] >= 10 and counts["attention"] >= 5 and counts["worker"] >= 5
     names = {m.id: m.name_en for m in rs.modules}
     assert names["ops"] == "Ops" and names["quantization"] == "Quantization"
+
+
+@pytest.mark.parametrize(
+    "stray", [".vllm_ascend", "build", "third_party", "vendor", "generated", "vllm_ascend.egg-info"]
+)
+def test_hidden_build_vendored_and_generated_folders_never_decide_the_package(stray: str) -> None:
+    # Sorted before (or beside) the real package, named like it or not: one PR touching
+    # `.vllm_ascend/msprobe/` made every vllm_ascend PR one ".vllm_ascend (top-level files)".
+    folders = sorted([*FOLDERS, stray])
+    subs = {**SUBS, stray: ["msprobe"]}
+    rs = build_auto_ruleset(
+        None, None, folders, repo="vllm-project/vllm-ascend", subfolders=subs,
+        folder_prs={"vllm_ascend": 300, stray: 1},
+    )  # fmt: skip
+    names = {m.id: m.name_en for m in rs.modules}
+    assert names["vllm-ascend"] == "vllm_ascend (top-level files)"
+    assert "msprobe" not in names and stray not in {m.lower() for m in names.values()}
+    analyzer = Analyzer(rs)
+    assert analyzer.analyze(_pr(1, ["vllm_ascend/attention/mla_v1.py"])).module_ids == ["attention"]
+    assert analyzer.analyze(_pr(2, [f"{stray}/msprobe/config.json"])).module_ids == ["other"]
+
+
+def test_the_package_is_the_folder_most_of_the_history_touches() -> None:
+    # Two folders named after the repository: the one most stored PRs touch is the package,
+    # whichever sorts first and whatever one week adds.
+    folders = ["vllm-ascend", "vllm_ascend", "tests"]
+    subs = {"vllm-ascend": ["scripts"], "vllm_ascend": ["ops", "worker"]}
+    for few in (1, 40):
+        rs = build_auto_ruleset(
+            None, None, folders, repo="vllm-project/vllm-ascend", subfolders=subs,
+            folder_prs={"vllm-ascend": few, "vllm_ascend": 600},
+        )  # fmt: skip
+        ids = {m.id for m in rs.modules}
+        assert {"ops", "worker"} <= ids and "scripts" not in ids
