@@ -25,7 +25,7 @@ from bot.core.config import (
     default_store_is_new,
     load_config,
 )
-from bot.core.errors import ConfigError, GitHubError
+from bot.core.errors import ConfigError, english
 from bot.core.messages import Text
 from bot.core.notices import due_today
 from bot.core.settings import AlertSettings
@@ -226,8 +226,10 @@ class App(PostingServices):
     # ------------------------------------------------------------------ analysis
 
     async def analyzer(self, repo: str | None = None, *, offline: bool = False) -> Analyzer:
-        """The analyzer for `repo`'s rule set ("auto" reads the repo's labelling rules once;
-        `offline` builds them from stored file paths instead, without caching the result)."""
+        """The analyzer for `repo`'s rule set. "auto" is built from the stored snapshot of
+        the repository's labelling rules and the stored PRs' folders, never a GitHub
+        request (`sync` and `serve` refresh the snapshot: `refresh_labelling_rules`), so
+        `offline` changes nothing any more."""
         repo_config = self.config.repo(repo)
         cached = self._analyzers.get(repo_config.name)
         if cached is not None:
@@ -237,32 +239,35 @@ class App(PostingServices):
         from bot.analysis.rules import RuleSetError, load_ruleset
 
         if repo_config.modules == "auto":
-            ruleset = await self._auto_ruleset(repo_config.name, offline)
+            ruleset = await self._auto_ruleset(repo_config.name)
         else:
             try:
                 ruleset = load_ruleset(repo_config.modules)
             except RuleSetError as exc:
                 raise ConfigError(str(exc)) from None
         analyzer = Analyzer(ruleset)
-        if not (offline and repo_config.modules == "auto"):
-            self._analyzers[repo_config.name] = analyzer
+        self._analyzers[repo_config.name] = analyzer
         return analyzer
 
-    async def _auto_ruleset(self, repo: str, offline: bool) -> RuleSet:
-        """Rules from the repo's own labeler/Mergify files (cached in the store for a day);
-        from stored file paths when GitHub cannot be asked and nothing is cached."""
-        # Lazy: labelling rules (~125 ms: the GitHub client) only for modules = "auto".
-        from bot.analysis.auto_rules import build_auto_ruleset
-        from bot.github.repo_files import cached_repo_snapshot
+    def rules_changed(self, repo: str) -> None:
+        self._analyzers.pop(repo, None)
 
-        try:
-            snapshot = await cached_repo_snapshot(self.github, repo, self.store, offline=offline)
-        except GitHubError as exc:
-            log.warning("labelling rules of %s unavailable (%s); using generic rules", repo, exc)
-            snapshot = None
+    async def _auto_ruleset(self, repo: str) -> RuleSet:
+        """Rules from the stored snapshot of the repo's labeler/Mergify files; generic rules
+        and the stored folders alone before the first snapshot (said once a day)."""
+        # Lazy: the auto rule builder only for modules = "auto".
+        from bot.analysis.auto_rules import build_auto_ruleset
+
+        stored = await self.store.http_cache.snapshot(repo)
         labels = await self.store.prs.label_names(repo)
         folders = await self.store.prs.folders(repo)
-        if snapshot is None:
+        if stored is None:
+            failure = await self.store.http_cache.snapshot_failure(repo)
+            notice = _daily(f"auto-rules:{repo}")
+            if failure is not None:
+                notice(english("notice.auto_rules.failed", repo=repo, reason=failure.reason))
+            else:
+                notice(english("notice.auto_rules.missing", repo=repo))
             return build_auto_ruleset(
                 None,
                 None,
@@ -272,6 +277,7 @@ class App(PostingServices):
                 subfolders=folders.subfolders,
                 folder_prs=folders.prs,
             )
+        snapshot = stored[0]
         return build_auto_ruleset(
             snapshot.files.get(".github/labeler.yml"),
             snapshot.files.get(".github/mergify.yml"),

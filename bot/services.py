@@ -41,3 +41,7 @@ class Services(ABC):
     @abstractmethod
     async def analyzer(self, repo: str | None = None, *, offline: bool = False) -> Analyzer:
         """The analyzer for `repo`'s rule set."""
+
+    def rules_changed(self, repo: str) -> None:  # noqa: B027 - optional hook
+        """`repo`'s labelling rules were refreshed with new content: a cached analyzer of
+        it is stale."""

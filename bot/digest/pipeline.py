@@ -6,15 +6,18 @@ produce the same digest for the same week.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager, suppress
 from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING
 
 from bot.core.document import Document
-from bot.core.errors import GitHubError, GitHubUnreachable
+from bot.core.errors import GitHubError, GitHubUnreachable, english
+from bot.core.notices import due_today
 from bot.core.weeks import Window, iso_week
 from bot.digest.charts import svg_charts
 from bot.digest.document import digest_document
@@ -24,6 +27,7 @@ from bot.digest.service import make_digest, narrate
 from bot.digest.themes_report import WeekPRTheme, theme_of
 
 if TYPE_CHECKING:
+    from bot.github.repo_files import Refresh
     from bot.services import ProgressFactory, Say, Services
 
 log = logging.getLogger(__name__)
@@ -74,21 +78,22 @@ async def build_for_window(
     stale: list[str] = []
     failure: GitHubError | None = None
     if sync:
-        for span in (window.previous(), window):
-            if isinstance(failure, GitHubUnreachable):
-                # Unreachable a moment ago: asking again only repeats the same warning.
-                if not await services.store.windows.is_covered(
-                    repo_name, span.start_utc, span.end_utc
-                ):
-                    raise failure
-                stale.append(span.label)
-                continue
-            error = await ensure_synced(services, repo_name, span, progress)
-            if error is not None:
-                failure = error
-                stale.append(span.label)
-        if not isinstance(failure, GitHubUnreachable):
-            await sync_history(services, repo_name, window, weeks, progress)
+        async with refreshing_rules(services, [repo_name]):
+            for span in (window.previous(), window):
+                if isinstance(failure, GitHubUnreachable):
+                    # Unreachable a moment ago: asking again only repeats the same warning.
+                    if not await services.store.windows.is_covered(
+                        repo_name, span.start_utc, span.end_utc
+                    ):
+                        raise failure
+                    stale.append(span.label)
+                    continue
+                error = await ensure_synced(services, repo_name, span, progress)
+                if error is not None:
+                    failure = error
+                    stale.append(span.label)
+            if not isinstance(failure, GitHubUnreachable):
+                await sync_history(services, repo_name, window, weeks, progress)
     if failure is not None:
         # One warning for every window served from the store, not one per window and sink.
         text = f"{failure}; using the stored copy of {' and '.join(stale)}"
@@ -137,6 +142,45 @@ async def _sync_one(
         return
     with progress(label) as bar:
         await sync_window(services.store, services.github(), repo, window, progress=bar)
+
+
+async def refresh_labelling_rules(services: Services, repos: Sequence[str]) -> list[Refresh]:
+    """Refresh the stored labelling rules of each `modules = "auto"` repository of `repos`
+    when they are a day old (`bot.github.repo_files.refresh_repo_snapshot`: not again for an
+    hour after a failure). New rules drop the process's analyzer of that repository; a
+    failure is a warning, once a day."""
+    # Lazy: the GitHub path (~20 ms) only when something syncs.
+    from bot.github.repo_files import refresh_repo_snapshot
+
+    done = []
+    for repo in dict.fromkeys(repos):
+        if services.config.repo(repo).modules != "auto":
+            continue
+        refresh = await refresh_repo_snapshot(services.github, repo, services.store)
+        if refresh.changed:
+            services.rules_changed(repo)
+        if refresh.state == "failed" and due_today(f"auto-rules-refresh:{repo}"):
+            log.warning(
+                "%s (said once a day)",
+                english("notice.auto_rules.refresh_failed", repo=repo, reason=refresh.reason),
+            )
+        done.append(refresh)
+    return done
+
+
+@asynccontextmanager
+async def refreshing_rules(services: Services, repos: Sequence[str]) -> AsyncIterator[None]:
+    """`refresh_labelling_rules` in the background of the block (a sync), finished when the
+    block is: a command never waits for the rules alone."""
+    task = asyncio.create_task(refresh_labelling_rules(services, repos))
+    try:
+        yield
+    except BaseException:
+        task.cancel()
+        with suppress(asyncio.CancelledError, Exception):
+            await task
+        raise
+    await task
 
 
 async def sync_history(

@@ -7,10 +7,10 @@ REST contents requests (conditional, through the store's http cache when given).
 from __future__ import annotations
 
 import base64
-import json
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from typing import Literal
 
 from bot.core.errors import GitHubError, NotFoundError
 from bot.github import queries as q
@@ -18,15 +18,12 @@ from bot.github.client import GitHubClient
 from bot.github.graphql_source import split_repo
 from bot.github.rest_source import RestSource
 from bot.github.source import repo_not_found
+from bot.store.http_cache import RepoSnapshot
 from bot.store.store import Store
 
+__all__ = ["AUTO_MODULE_FILES", "Refresh", "RepoSnapshot", "refresh_repo_snapshot", "repo_snapshot"]
+
 AUTO_MODULE_FILES = (".github/labeler.yml", ".github/mergify.yml")
-
-
-@dataclass(slots=True)
-class RepoSnapshot:
-    files: dict[str, str | None] = field(default_factory=dict)  # path -> text, None: absent
-    top_level_dirs: list[str] = field(default_factory=list)
 
 
 async def repo_snapshot(
@@ -85,40 +82,47 @@ async def _rest_snapshot(source: RestSource, repo: str, paths: Sequence[str]) ->
     return snapshot
 
 
-# The labelling rules change rarely; re-reading them once a day keeps every `explain` and
-# `pr` on an "auto" repository free of GitHub requests (and working offline).
+# The labelling rules change rarely: commands read the stored copy (never GitHub), and
+# `sync` and `serve` refresh it in the background once it is a day old. A failed refresh
+# is not tried again for an hour, so an offline machine does not pay a timeout per sync.
 SNAPSHOT_MAX_AGE = timedelta(hours=24)
+RETRY_AFTER_FAILURE = timedelta(hours=1)
 
 
-async def cached_repo_snapshot(
+@dataclass(frozen=True, slots=True)
+class Refresh:
+    """What `refresh_repo_snapshot` did: kept a `fresh` copy, is `waiting` after a recent
+    failure, `refreshed` it (`changed`: the rules differ from the stored ones) or `failed`."""
+
+    repo: str
+    state: Literal["fresh", "waiting", "refreshed", "failed"]
+    changed: bool = False
+    reason: str = ""
+
+
+async def refresh_repo_snapshot(
     github: Callable[[], GitHubClient],
     repo: str,
     store: Store,
     *,
-    offline: bool = False,
+    now: datetime | None = None,
     max_age: timedelta = SNAPSHOT_MAX_AGE,
-) -> RepoSnapshot | None:
-    """`repo_snapshot` through the store: a fresh copy costs no request; a stale one is
-    used when GitHub fails; None when offline (or failing) with no copy at all. `github`
-    builds the client only when a request is due: a fresh copy, or an offline command, opens
-    no HTTP client (its TLS context alone is ~30 ms of a digest's start)."""
-    key = f"snapshot:{repo}"
-    row = await store.http_cache.get(key)
-    if row is not None and (offline or datetime.now(UTC) - row.fetched_at < max_age):
-        return _decode(row.body)
-    if offline:
-        return None
+    retry_after: timedelta = RETRY_AFTER_FAILURE,
+) -> Refresh:
+    """Fetch `repo`'s labelling files and top-level folders into the store when the stored
+    copy is older than `max_age` and no refresh failed in the last `retry_after`. `github`
+    builds the client only when a request is due."""
+    now = now or datetime.now(UTC)
+    stored = await store.http_cache.snapshot(repo)
+    if stored is not None and now - stored[1] < max_age:
+        return Refresh(repo, "fresh")
+    failure = await store.http_cache.snapshot_failure(repo)
+    if failure is not None and now - failure.at < retry_after:
+        return Refresh(repo, "waiting", reason=failure.reason)
     try:
         snapshot = await repo_snapshot(github(), repo, store=store)
-    except GitHubError:
-        if row is None:
-            raise
-        return _decode(row.body)
-    body = json.dumps({"files": snapshot.files, "dirs": snapshot.top_level_dirs})
-    await store.http_cache.put(key, "", body, None)
-    return snapshot
-
-
-def _decode(body: str) -> RepoSnapshot:
-    data = json.loads(body)
-    return RepoSnapshot(files=data["files"], top_level_dirs=data["dirs"])
+    except GitHubError as exc:
+        await store.http_cache.snapshot_failed(repo, str(exc))
+        return Refresh(repo, "failed", reason=str(exc))
+    await store.http_cache.put_snapshot(repo, snapshot)
+    return Refresh(repo, "refreshed", changed=stored is None or stored[0] != snapshot)

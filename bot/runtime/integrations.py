@@ -23,6 +23,7 @@ from bot.alerts.wiring import poll_alerts
 from bot.app import chat_platforms
 from bot.core.tasks import Work, is_work
 from bot.core.weeks import parse_week
+from bot.digest.pipeline import refreshing_rules
 from bot.platform import Component, Route
 from bot.sync import sync_window
 
@@ -71,12 +72,14 @@ def discover(services: App) -> Integrations:
 
 
 async def periodic_sync(services: App) -> str:
-    """Keep this ISO week of every configured repo fresh, so commands answer from the store."""
+    """Keep this ISO week of every configured repo fresh, so commands answer from the store,
+    and the "auto" repositories' labelling rules (a day old: refreshed in the background)."""
     lines = []
-    for repo in services.config.repos:
-        window = parse_week("this", services.config.tz, datetime.now(UTC))
-        result = await sync_window(services.store, services.github(), repo.name, window)
-        summary = getattr(result, "summary_line", None)
-        detail = f" ({summary()})" if callable(summary) else ""
-        lines.append(f"{repo.name} {window.label}{detail}")
+    async with refreshing_rules(services, [repo.name for repo in services.config.repos]):
+        for repo in services.config.repos:
+            window = parse_week("this", services.config.tz, datetime.now(UTC))
+            result = await sync_window(services.store, services.github(), repo.name, window)
+            summary = getattr(result, "summary_line", None)
+            detail = f" ({summary()})" if callable(summary) else ""
+            lines.append(f"{repo.name} {window.label}{detail}")
     return "; ".join(lines)

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from bot.core.config import DigestTarget
 from bot.core.weeks import Window
 from bot.digest.history import chain
-from bot.digest.pipeline import sync_history
+from bot.digest.pipeline import refreshing_rules, sync_history
 from bot.services import ProgressFactory, Services
 from bot.sync import ScopeSyncResult, SyncResult, sync_scope, sync_window
 
@@ -47,11 +47,12 @@ async def sync_repo(
     """`window` of `repo` (None: the first configured), then the `weeks` before it."""
     name = services.config.repo(repo).name
     label = f"{name} {window.label}"
-    with progress(label) if progress is not None else nullcontext() as bar:
-        result = await sync_window(
-            services.store, services.github(), name, window, force=force, progress=bar
-        )
-    done = await sync_history(services, name, window, weeks, progress) if weeks else 0
+    async with refreshing_rules(services, [name]):
+        with progress(label) if progress is not None else nullcontext() as bar:
+            result = await sync_window(
+                services.store, services.github(), name, window, force=force, progress=bar
+            )
+        done = await sync_history(services, name, window, weeks, progress) if weeks else 0
     return RepoSynced(name, window, result, weeks, done)
 
 
@@ -66,18 +67,19 @@ async def sync_target(
 ) -> list[ScopeSynced]:
     """Every repository of `target` for `window` and the `weeks` before it, oldest first."""
     done = []
-    for span in reversed(chain(window, weeks + 1)):
-        label = f"{target.scope_label} {span.label}"
-        with progress(label) if progress is not None else nullcontext() as bar:
-            result = await sync_scope(
-                services.store,
-                services.github(),
-                span,
-                repos=target.repos,
-                org=target.org,
-                exclude=target.exclude,
-                force=force,
-                progress=bar,
-            )
-        done.append(ScopeSynced(target, span, result))
+    async with refreshing_rules(services, target.repos):
+        for span in reversed(chain(window, weeks + 1)):
+            label = f"{target.scope_label} {span.label}"
+            with progress(label) if progress is not None else nullcontext() as bar:
+                result = await sync_scope(
+                    services.store,
+                    services.github(),
+                    span,
+                    repos=target.repos,
+                    org=target.org,
+                    exclude=target.exclude,
+                    force=force,
+                    progress=bar,
+                )
+            done.append(ScopeSynced(target, span, result))
     return done

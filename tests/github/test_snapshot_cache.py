@@ -1,14 +1,14 @@
-"""The labelling-rules snapshot is cached in the store: `auto` repos cost no request per
-command and keep their rules when GitHub is unreachable."""
+"""The labelling-rules snapshot is kept in the store: commands of an `auto` repository read
+the stored copy (no request), and `sync`/`serve` refresh it once it is a day old, not again
+for an hour after a failure."""
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from bot.core.errors import GitHubUnavailable
-from bot.github.repo_files import cached_repo_snapshot
+from bot.github.repo_files import refresh_repo_snapshot
 from tests.github.conftest import REPO
 
 LABELER = "rocm:\n- changed-files:\n  - any-glob-to-any-file: csrc/rocm/**\n"
@@ -20,58 +20,59 @@ def repo_with_rules(fake):
     fake.repo_files[REPO] = {".github/labeler.yml": LABELER, "vllm/__init__.py": ""}
 
 
-async def test_second_read_costs_no_request(fake, store, make_client, repo_with_rules):
+def _later(hours: float) -> datetime:
+    return datetime.now(UTC) + timedelta(hours=hours)
+
+
+async def test_a_fresh_copy_costs_no_request(fake, store, make_client, repo_with_rules):
     client = make_client()
-    first = await cached_repo_snapshot(lambda: client, REPO, store)
+    first = await refresh_repo_snapshot(lambda: client, REPO, store)
     used = client.requests
-    assert used >= 1 and first.files[".github/labeler.yml"] == LABELER
-    again = await cached_repo_snapshot(lambda: client, REPO, store)
-    assert client.requests == used
-    assert again == first
+    assert first.state == "refreshed" and first.changed and used >= 1
+    stored = await store.http_cache.snapshot(REPO)
+    assert stored is not None and stored[0].files[".github/labeler.yml"] == LABELER
+    again = await refresh_repo_snapshot(lambda: client, REPO, store)
+    assert again.state == "fresh" and client.requests == used
 
 
-async def test_offline_uses_the_copy_and_none_without_one(
-    fake, store, make_client, repo_with_rules
-):
-    client = make_client()
-    assert await cached_repo_snapshot(lambda: client, REPO, store, offline=True) is None
-    assert client.requests == 0
-    fetched = await cached_repo_snapshot(lambda: client, REPO, store)
-    assert await cached_repo_snapshot(lambda: client, REPO, store, offline=True) == fetched
-
-
-async def test_stale_copy_is_refreshed_and_kept_when_github_fails(
+async def test_a_day_old_copy_is_refreshed_and_kept_when_github_fails(
     fake, store, make_client, repo_with_rules
 ):
     client = make_client(max_retries=0)
-    await cached_repo_snapshot(lambda: client, REPO, store)
+    await refresh_repo_snapshot(lambda: client, REPO, store)
     fake.repo_files[REPO][".github/labeler.yml"] = LABELER + "xpu:\n- changed-files: []\n"
-    refreshed = await cached_repo_snapshot(lambda: client, REPO, store, max_age=timedelta(0))
-    assert "xpu" in refreshed.files[".github/labeler.yml"]
+    refreshed = await refresh_repo_snapshot(lambda: client, REPO, store, now=_later(25))
+    assert refreshed.state == "refreshed" and refreshed.changed
+    stored = await store.http_cache.snapshot(REPO)
+    assert stored is not None and "xpu" in (stored[0].files[".github/labeler.yml"] or "")
     fake.inject(status=502, times=10)
-    kept = await cached_repo_snapshot(lambda: client, REPO, store, max_age=timedelta(0))
-    assert kept == refreshed
+    failed = await refresh_repo_snapshot(lambda: client, REPO, store, now=_later(50))
+    assert failed.state == "failed" and failed.reason
+    assert await store.http_cache.snapshot(REPO) == stored  # the stored rules stay
 
 
-async def test_failure_without_a_copy_raises(fake, store, make_client, repo_with_rules):
-    fake.inject(status=502, times=10)
-    with pytest.raises(GitHubUnavailable):
-        await cached_repo_snapshot(lambda: make_client(max_retries=0), REPO, store)
-
-
-async def test_no_client_is_built_offline_or_for_a_fresh_copy(
-    fake, store, make_client, repo_with_rules
-):
+async def test_after_a_failure_no_request_for_an_hour(fake, store, make_client, repo_with_rules):
     built: list[object] = []
 
     def factory():
-        built.append(make_client())
+        built.append(make_client(max_retries=0))
         return built[-1]
 
-    assert await cached_repo_snapshot(factory, REPO, store, offline=True) is None
-    assert built == []
-    fetched = await cached_repo_snapshot(factory, REPO, store)
-    assert len(built) == 1
-    assert await cached_repo_snapshot(factory, REPO, store) == fetched  # fresh copy
-    assert await cached_repo_snapshot(factory, REPO, store, offline=True) == fetched
-    assert len(built) == 1
+    fake.inject(status=502, times=10)
+    failed = await refresh_repo_snapshot(factory, REPO, store)
+    assert failed.state == "failed" and len(built) == 1
+    failure = await store.http_cache.snapshot_failure(REPO)
+    assert failure is not None and failure.reason == failed.reason
+    waiting = await refresh_repo_snapshot(factory, REPO, store, now=_later(0.9))
+    assert waiting.state == "waiting" and len(built) == 1  # no client, no request
+    fake.faults.clear()
+    retried = await refresh_repo_snapshot(factory, REPO, store, now=_later(1.1))
+    assert len(built) == 2 and retried.state == "refreshed"
+    assert await store.http_cache.snapshot_failure(REPO) is None
+
+
+async def test_an_unchanged_refresh_says_so(fake, store, make_client, repo_with_rules):
+    client = make_client()
+    await refresh_repo_snapshot(lambda: client, REPO, store)
+    same = await refresh_repo_snapshot(lambda: client, REPO, store, now=_later(25))
+    assert same.state == "refreshed" and not same.changed

@@ -16,6 +16,23 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "a release is fetched from GitHub",
         "zh": "release 需要从 GitHub 获取",
     },
+    # --- modules = "auto": the labelling rules' stored snapshot (bot.app, once a day)
+    "notice.auto_rules.missing": {
+        "en": "labelling rules of {repo} not fetched yet: modules come from generic rules and "
+        "the stored PRs' folders until `vllm-bot sync` or `serve` fetches them",
+        "zh": "{repo} 的标签规则尚未获取：在 `vllm-bot sync` 或 `serve` 获取之前，模块由通用规则和"
+        "已存 PR 的目录得出",
+    },
+    "notice.auto_rules.failed": {
+        "en": "labelling rules of {repo} unavailable ({reason}): modules come from generic "
+        "rules and the stored PRs' folders; `vllm-bot sync` tries again after an hour",
+        "zh": "无法获取 {repo} 的标签规则（{reason}）：模块由通用规则和已存 PR 的目录得出；"
+        "`vllm-bot sync` 一小时后再试",
+    },
+    "notice.auto_rules.refresh_failed": {
+        "en": "labelling rules of {repo} not refreshed ({reason}); tried again after an hour",
+        "zh": "未能刷新 {repo} 的标签规则（{reason}）；一小时后再试",
+    },
     # --- GitHub
     "error.github.reset.at": {
         "en": "at {when} local time (in {minutes} min)",
