@@ -101,15 +101,19 @@ class SubscriptionService:
         filters: SubscriptionFilters,
         weekly: bool = False,
         releases: bool = False,
+        catalogue: ModuleCatalogue | None = None,
     ) -> SubscriptionInfo:
         """`weekly`: one module digest a week on the channel's digest cron instead of a
         message per PR (bot.runtime.scheduler posts it). `releases`: each published
-        release's notes (bot.alerts.releases posts them)."""
+        release's notes (bot.alerts.releases posts them). `catalogue`: the modules the
+        subscription may name (`bot.usecases.subscriptions` passes its repositories'),
+        else the service's own."""
         self._check_admin(platform, channel, user)
         if not modules and not releases:
             raise InputError("error.subscribe.no_modules", "subscribe")
         # --- releases: no module, only lang: ---
-        ids = ["releases"] if releases else self.catalogue.resolve_all(modules, "subscribe")
+        catalogue = catalogue or self.catalogue
+        ids = ["releases"] if releases else catalogue.resolve_all(modules, "subscribe")
         ignored = dataclasses.replace(filters, language=None)
         if releases and ignored != SubscriptionFilters():
             raise InputError(
@@ -160,10 +164,18 @@ class SubscriptionService:
         return removed + len(narrowed)
 
     async def unsubscribe_detailed(
-        self, *, platform: str, channel: str, user: str | None, target: str, kind: str
+        self,
+        *,
+        platform: str,
+        channel: str,
+        user: str | None,
+        target: str,
+        kind: str,
+        catalogue: ModuleCatalogue | None = None,
     ) -> tuple[int, list[tuple[int, list[str]]]]:
         """As `unsubscribe`, saying what happened: (subscriptions removed, [(id, modules
-        left)] for those only narrowed), so the reply never calls a narrowing a removal."""
+        left)] for those only narrowed), so the reply never calls a narrowing a removal.
+        A module a subscription names by id is found even when no catalogue has it any more."""
         self._check_admin(platform, channel, user)
         subs = await self.subscriptions.find(platform, channel)
         narrowed: list[tuple[int, list[str]]] = []
@@ -180,10 +192,10 @@ class SubscriptionService:
             removed = len(doomed)
         elif kind == "module":
             # "releases" is the channel's release subscription, not a rule-set module.
-            if target == "releases":
+            if target == "releases" or any(target in sub.modules for sub in subs):
                 module = target
             else:
-                module = self.catalogue.resolve_all([target], "unsubscribe")[0]
+                module = (catalogue or self.catalogue).resolve_all([target], "unsubscribe")[0]
             doomed = []
             for sub in subs:
                 if module not in sub.modules:

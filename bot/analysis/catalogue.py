@@ -28,12 +28,18 @@ def suggest(word: str, choices: list[str] | tuple[str, ...]) -> str | None:
     return by_lower[found[0]]
 
 
+# The generic rule set's modules (config/modules/generic.toml), which every "auto" rule set
+# starts from: a hint shows a module of the repository's own before these.
+GENERIC_MODULES = frozenset({"ci-build", "docs", "tests", "benchmarks", "dependencies", "other"})
+
+
 @dataclass(frozen=True, slots=True)
 class ModuleInfo:
     id: str
     name_en: str
     name_zh: str = ""
     rule: str = ""  # a short human description of what assigns the module
+    generic: bool = False  # one of the generic modules, or the rule set's fallback
 
     def name(self, language: str) -> str:
         return (self.name_zh if language == "zh" else self.name_en) or self.name_en or self.id
@@ -45,7 +51,8 @@ def module_infos(ruleset: RuleSet) -> list[ModuleInfo]:
     for m in ruleset.modules:
         evidence = [*m.paths[:2], *(f"[{t}]" for t in m.tags[:1])]
         evidence += [f"label {x}" for x in m.labels[:1]]
-        infos.append(ModuleInfo(m.id, m.name_en, m.name_zh, ", ".join(evidence)))
+        generic = m.id in GENERIC_MODULES or m.id == ruleset.fallback_module
+        infos.append(ModuleInfo(m.id, m.name_en, m.name_zh, ", ".join(evidence), generic))
     return infos
 
 
@@ -83,6 +90,12 @@ class ModuleCatalogue:
     @property
     def ids(self) -> tuple[str, ...]:
         return tuple(m.id for m in self.modules)
+
+    def examples(self, count: int = 1) -> list[str]:
+        """Module ids a hint may show ("try /vllm subscribe X"): the repository's own
+        modules first, in rule order, then the generic ones."""
+        ordered = sorted(self.modules, key=lambda m: m.generic)
+        return [m.id for m in ordered[:count]]
 
     def resolve(self, word: str) -> str | None:
         """The module id for an id or a name in either language, ignoring case/spacing."""

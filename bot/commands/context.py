@@ -58,6 +58,10 @@ class Backend:
     async def modules(self, repo: str) -> Sequence[ModuleInfo]:
         return await info.modules(self.services, repo)
 
+    async def module_examples(self, count: int = 1) -> list[str]:
+        """Modules a hint may name: the configured repositories' own first."""
+        return (await subscriptions.subscription_catalogue(self.services)).examples(count)
+
     async def version(self, repo: str) -> VersionInfo:
         return await info.version(self.services, repo)
 

@@ -210,7 +210,8 @@ async def answer_subscriptions(command: Command, ctx: Context, offline: bool) ->
     found = await subscriptions(service, Channel(ctx.platform, ctx.channel, ctx.user))
     lang = ctx.lang
     if not found:
-        return Reply(text=message(lang, "cmd.subscriptions.none"))
+        example = " ".join(await ctx.backend.module_examples())
+        return Reply(text=message(lang, "cmd.subscriptions.none", module=example))
     weekly = message(lang, "cmd.subscriptions.weekly")
     lines = [message(lang, "cmd.subscriptions.count", count=len(found))]
     lines += [f"• {s.describe()}" + (f" {weekly}" if s.weekly else "") for s in found]

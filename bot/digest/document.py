@@ -156,11 +156,16 @@ def digest_document(digest: Digest, lang: str) -> Document:
         if digest.key_prs
         else (digest.prs[0].number if digest.prs else 12345)
     )
-    # The subscription example names a module users can subscribe to: the digest's own
-    # scope, else the first module theme of the week, else the week's busiest module.
+    # The subscription example names a module of this repository's rule set: the digest's
+    # own scope, else the first module theme of the week, else its busiest module, else
+    # last week's; with none known, the footer points at /vllm modules instead.
     modules = list(digest.scope) + [h.module for h in digest.highlights if h.module]
-    modules += [m.id for m in digest.modules if m.count]
-    footer = i18n.t(lang, "footer", example=str(example), module=(modules or ["rocm"])[0])
+    modules += [m.id for m in digest.modules if m.count] + [m.id for m in digest.modules]
+    footer = (
+        i18n.t(lang, "footer", example=str(example), module=modules[0])
+        if modules
+        else i18n.t(lang, "footer.no_module", example=str(example))
+    )
     archive_url = week_url(digest.archive_base, digest.repo, digest.week, lang)
     if archive_url:
         footer += _sep(lang) + i18n.t(lang, "footer.archive", url=archive_url)

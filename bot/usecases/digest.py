@@ -45,8 +45,15 @@ async def module_ids(
     set comes from its cached labelling rules or the stored file paths."""
     if not words:
         return []
-    analyzer = await services.analyzer(repo, offline=True)
-    return ModuleCatalogue.from_rulesets([analyzer.ruleset]).words(words, language)
+    return (await catalogue(services, [repo])).words(words, language)
+
+
+async def catalogue(services: Services, repos: Sequence[str | None]) -> ModuleCatalogue:
+    """The one module catalogue of `repos` (None: the first configured): what `/vllm
+    modules` lists, `/vllm subscribe` and `--module` accept, and hints name. Local: an
+    "auto" rule set comes from its stored labelling rules and the stored file paths."""
+    rulesets = [(await services.analyzer(repo, offline=True)).ruleset for repo in repos]
+    return ModuleCatalogue.from_rulesets(rulesets)
 
 
 def multi_target(services: Services, scope: DigestScope) -> DigestTarget | None:

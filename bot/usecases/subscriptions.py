@@ -12,12 +12,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from bot.analysis.catalogue import module_infos, suggest
+from bot.analysis.catalogue import ModuleCatalogue, module_infos, suggest
 from bot.core.errors import InputError
 from bot.core.filters import SubscriptionFilters
 from bot.core.messages import Text
 from bot.services import Services
-from bot.usecases.digest import module_ids
+from bot.usecases.digest import catalogue
 
 if TYPE_CHECKING:
     from bot.alerts.subscriptions import SubscriptionInfo, SubscriptionService
@@ -71,8 +71,9 @@ async def subscribe(
     `releases` alone (each published release's notes)."""
     releases = tuple(words) == ("releases",) and not weekly
     ids: list[str] = []
+    modules = await subscription_catalogue(services, filters.repos)
     if not releases:
-        ids = await module_ids(services, None, words, language)
+        ids = modules.words(words, language)
         for repo in filters.repos:
             await _check_modules_of(services, repo, ids, language)
     return await service.subscribe(
@@ -83,7 +84,14 @@ async def subscribe(
         filters=filters,
         weekly=weekly,
         releases=releases,
+        catalogue=modules,
     )
+
+
+async def subscription_catalogue(services: Services, repos: Sequence[str] = ()) -> ModuleCatalogue:
+    """The modules a subscription may name: those of `repos` (its `repo:` filters), else of
+    every configured repository (it matches the PRs of each)."""
+    return await catalogue(services, list(repos) or [r.name for r in services.config.repos])
 
 
 async def unsubscribe(
@@ -99,11 +107,16 @@ async def unsubscribe(
     what changed."""
     if kind == "module" and target.lower() == "releases":
         target = "releases"  # the channel's release subscription (no rule-set module)
-    elif kind == "module":
-        target = (await module_ids(services, None, [target], language))[0]
+    modules = None
+    if kind == "module" and target != "releases":
+        modules = await subscription_catalogue(services)
+        found = await service.list(platform=where.platform, channel=where.channel)
+        if not any(target in sub.modules for sub in found):
+            # A module id a subscription still names is removed even if no rule set has it.
+            target = modules.words([target], language)[0]
     removed, narrowed = await service.unsubscribe_detailed(
         platform=where.platform, channel=where.channel, user=where.user, target=target,
-        kind=kind,
+        kind=kind, catalogue=modules,
     )  # fmt: skip
     return target, Unsubscribed(removed, narrowed)
 

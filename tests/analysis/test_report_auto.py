@@ -188,3 +188,14 @@ def test_auto_without_repo_files_is_generic() -> None:
         "o/r", 1, "t", "u", "merged", make_pr("x").created_at, files=[FileChange("a.py", 1, 0)]
     )
     assert Analyzer(rs).analyze(pr).module_ids == ["other"]
+
+
+def test_hints_name_the_repositorys_own_modules_first() -> None:
+    from bot.analysis.catalogue import GENERIC_MODULES, ModuleCatalogue
+    from bot.analysis.rules import load_ruleset
+
+    generic = load_ruleset("generic")
+    assert {m.id for m in generic.modules} == GENERIC_MODULES
+    auto = build_auto_ruleset(None, None, ["vllm_ascend"], labels=["module:ops"])
+    assert ModuleCatalogue.from_rulesets([auto]).examples(2) == ["ops", "vllm-ascend"]
+    assert ModuleCatalogue.from_rulesets([generic]).examples(1) == ["ci-build"]

@@ -36,8 +36,8 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "订阅 #{id} 不再包含 {target}；仍关注 {rest}",
     },
     "cmd.subscriptions.none": {
-        "en": "this channel has no subscriptions; try /vllm subscribe attention",
-        "zh": "本频道没有订阅；试试 `/vllm subscribe attention`",
+        "en": "this channel has no subscriptions; try /vllm subscribe {module}",
+        "zh": "本频道没有订阅；试试 `/vllm subscribe {module}`",
     },
     "cmd.subscriptions.count": {
         "en": "{count} {count:subscription|subscriptions} in this channel:",

@@ -346,6 +346,13 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "使用 /vllm pr {example} 查看任意 PR；使用 /vllm subscribe {module} 订阅模块。"
         "所有数字均由已合并 PR 计算得出，规则见 docs/digest.md。",
     },
+    "footer.no_module": {
+        "en": "Look up any PR with /vllm pr {example} ; /vllm modules lists the modules to "
+        "subscribe to. Every figure is computed from the merged PRs; the rules are in "
+        "docs/digest.md.",
+        "zh": "使用 /vllm pr {example} 查看任意 PR；/vllm modules 列出可订阅的模块。"
+        "所有数字均由已合并 PR 计算得出，规则见 docs/digest.md。",
+    },
     "footer.narrative": {
         "en": "Summary and theme paragraphs written by {model} and checked against the data.",
         "zh": "摘要与主题段落由 {model} 撰写，并已与数据核对。",

@@ -90,8 +90,8 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "未知的标记 '{value}'{hint}（可用：{accepted}）",
     },
     "error.subscribe.which": {
-        "en": "which modules? e.g. /vllm subscribe attention moe (see /vllm modules)",
-        "zh": "订阅哪些模块？例如 `/vllm subscribe attention moe`（见 `/vllm modules`）",
+        "en": "which modules? name one or more as /vllm modules lists them",
+        "zh": "订阅哪些模块？请按 `/vllm modules` 列出的名称给出一个或多个",
     },
     "error.subscribe.both": {
         "en": "'{filter}' is both required and excluded",
@@ -286,8 +286,8 @@ MESSAGES: dict[str, dict[str, str]] = {
         "请联系其中一位",
     },
     "error.subscribe.no_modules": {
-        "en": "which modules? e.g. /vllm subscribe attention moe",
-        "zh": "订阅哪些模块？例如 `/vllm subscribe attention moe`",
+        "en": "which modules? name one or more as /vllm modules lists them",
+        "zh": "订阅哪些模块？请按 `/vllm modules` 列出的名称给出一个或多个",
     },
     "error.subscribe.releases_filters": {
         "en": "a release subscription takes only lang:, not {filters} (every release's notes "
