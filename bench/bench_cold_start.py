@@ -3,7 +3,10 @@
 Builds throwaway SQLite stores through the CLI itself (`vllm-bot import … --complete`):
 
 - `week`: a 250-PR week (2026-W23) and the 8 weeks before it, ~230 PRs each;
-- `10k`: a 10,000-PR week and the same 8 weeks of history.
+- `10k`: a 10,000-PR week and the same 8 weeks of history;
+- `ascend`: the nine real vllm-project/vllm-ascend weeks of `../shared/datasets` (W14–W22)
+  under a config naming only that repository, so its modules are `auto`: what an auto
+  repository's `pr` costs (`--only ascend`).
 
 Titles are vLLM's own (`../shared/datasets/vllm-titles`), descriptions real PR descriptions
 (`../shared/datasets/vllm-ascend`), files derived from each title's tag so the vllm rule set
@@ -52,6 +55,8 @@ REPO = "vllm-project/vllm"
 WEEK = "2026-W23"
 WEEK_START = datetime(2026, 6, 1, tzinfo=UTC)  # Monday of 2026-W23
 HISTORY_WEEKS = 8
+ASCEND = "vllm-project/vllm-ascend"
+ASCEND_PR = "9365"  # a W22 PR touching vllm_ascend/ops and tests
 FLOOR = [sys.executable, "-c", "import sqlalchemy.ext.asyncio, aiosqlite, httpx, pydantic"]
 # A title's tag to a file the vllm rule set knows (bench_digest's areas, plus common tags).
 TAG_PATHS = {
@@ -99,7 +104,9 @@ def commands(pr_number: int) -> list[Command]:
         Command("help", 'vllm-bot chat "/vllm help"', ["chat", "/vllm help"], "week", 1.2),
         Command("digest", "vllm-bot digest --no-sync (250 PRs)", digest, "week", 2.0),
         Command("10k", "vllm-bot digest --no-sync (10,000 PRs)", digest, "10k", None, 5.0, 300),
-    ]
+        Command("ascend", f"vllm-bot pr {ASCEND_PR} (vllm-ascend, auto)", ["pr", ASCEND_PR],
+                "ascend", 1.2),
+    ]  # fmt: skip
 
 
 # ---------------------------------------------------------------------------- the data
@@ -237,6 +244,22 @@ def bot(argv: list[str], env: dict[str, str]) -> list[str]:
     return [python_of(env), "-m", "bot", *argv]
 
 
+def ascend_exports() -> list[tuple[Path, str]]:
+    """The nine shared vllm-ascend weeks and their ISO weeks."""
+    weeks = [(SHARED / "vllm-ascend" / f"vllm-ascend-2026-W{n}.json", n) for n in range(14, 22)]
+    weeks.append((SHARED / "vllm-ascend-2026-W22.json", 22))
+    return [(path, f"2026-W{n}") for path, n in weeks]
+
+
+def fill_ascend(env: dict[str, str], folder: Path) -> int:
+    config = folder / "bot.toml"
+    config.write_text(f'[[repos]]\nname = "{ASCEND}"\n')
+    env["VLLM_BOT_CONFIG"] = str(config)
+    for path, week in ascend_exports():
+        run_once(bot(["import", str(path), "--week", week, "--complete"], env), env)
+    return int(ASCEND_PR)
+
+
 def fill(env: dict[str, str], size: int, folder: Path) -> int:
     # The export files are written by a child: peak RSS is read with wait4, and a forked
     # child starts with its parent's resident pages, so this process must stay small.
@@ -345,6 +368,9 @@ def main() -> None:
         print(exports(int(args.write_exports[0]), Path(args.write_exports[1]))[1])
         return
     wanted = set(args.only.split(","))
+    if "ascend" in wanted and not (SHARED / "vllm-ascend").is_dir():
+        print("ascend: skipped (../shared/datasets/vllm-ascend is absent)")
+        wanted.discard("ascend")
     trees = {"this": ROOT}
     if args.compare is not None:
         trees["other"] = args.compare.resolve()
@@ -356,20 +382,25 @@ def main() -> None:
         base = args.keep.resolve() if args.keep else Path(tmp)
         envs: dict[tuple[str, str], dict[str, str]] = {}
         pr_number = 0
-        stores = {"week": 250, "10k": 10_000}
+        stores = {"week": 250, "10k": 10_000, "ascend": 0}
         needed = {c.store for c in commands(0) if c.key in wanted}
         for (name, root), store in [(t, s) for t in trees.items() for s in sorted(needed)]:
             folder = base / f"{name}-{store}"
             folder.mkdir(parents=True, exist_ok=True)
             envs[name, store] = env = _env(folder, root)
             done = folder / "pr-number"
+            if store == "ascend":
+                env["VLLM_BOT_CONFIG"] = str(folder / "bot.toml")
             if done.exists():
-                pr_number = int(done.read_text())
+                pr_number = int(done.read_text()) if store != "ascend" else pr_number
                 print(f"{name} tree, {store} store reused from {folder}")
                 continue
             started = time.perf_counter()
-            pr_number = fill(env, stores[store], folder)
-            done.write_text(str(pr_number))
+            if store == "ascend":
+                fill_ascend(env, folder)
+            else:
+                pr_number = fill(env, stores[store], folder)
+            done.write_text(str(ASCEND_PR if store == "ascend" else pr_number))
             print(f"{name} tree, {store} store imported in {time.perf_counter() - started:.1f} s")
         for command in commands(pr_number):
             if command.key not in wanted:
