@@ -11,6 +11,7 @@ import gc
 import json
 import logging
 import sys
+import threading
 from collections.abc import Callable, Coroutine
 from enum import StrEnum
 from pathlib import Path
@@ -268,8 +269,7 @@ def run(factory: Callable[[], Coroutine[object, None, T]]) -> T:
             line = one_line(line, 150) + "; " + (exc.hint or english("error.cli.offline_hint"))
         err.print(f"error: {line}", markup=False)
         raise typer.Exit(exc.exit_code) from None
-    except KeyboardInterrupt:
-        err.print("interrupted")
+    except KeyboardInterrupt:  # main() says "interrupted", wherever Ctrl-C struck
         raise typer.Exit(130) from None
     except Exception as exc:  # a bug or an unexpected failure: one line unless --debug
         if state.debug:
@@ -969,8 +969,27 @@ def doctor() -> None:
 _ROOT_OPTIONS = {"--config": " bot.toml", "--debug": "", "--no-pager": ""}
 
 
+def _closed_loop_hook(args: threading.ExceptHookArgs) -> None:
+    """Ctrl-C closes the event loop while an SQLite worker thread (aiosqlite's) may still
+    finish a statement whose answer nobody awaits any more: its "Event loop is closed" is
+    that, not a failure (the transaction was rolled back), and never a 24-line traceback."""
+    if (
+        isinstance(args.exc_value, RuntimeError)
+        and str(args.exc_value) == "Event loop is closed"
+        and args.thread is not None
+        and "_connection_worker_thread" in args.thread.name
+    ):
+        return
+    _thread_hook(args)
+
+
+_thread_hook = threading.excepthook
+
+
 def main() -> None:
-    """Entry point: usage errors become one line too (CONTRACT), exit status 2."""
+    """Entry point: usage errors become one line too (CONTRACT), exit status 2; Ctrl-C
+    anywhere is one line, `interrupted`, exit status 130."""
+    threading.excepthook = _closed_loop_hook
     # A command runs for seconds and keeps what it allocates (modules, the rule set, a
     # window's PRs) to the end, so the cyclic collector only re-walks live objects: off,
     # a 250-PR digest takes 15% less CPU and a 10,000-PR one 0.6 s less, at the same peak
@@ -978,8 +997,7 @@ def main() -> None:
     gc.disable()
     try:
         code = app(standalone_mode=False)
-    except typer.Abort:
-        err.print("aborted")
+    except (typer.Abort, KeyboardInterrupt):  # Ctrl-C between typer's parsing and run()
         code = 130
     except typer.TyperException as exc:  # typer's (vendored click) usage errors
         message = exc.format_message()
@@ -1002,4 +1020,8 @@ def main() -> None:
             line = english("error.cli.usage", problem=" ".join(message.split()), command=command)
             err.print(f"error: {line}", markup=False)
         code = getattr(exc, "exit_code", 2)
+    if code == 130:
+        # typer turns Ctrl-C outside run() into exit 130 without a word; run() leaves it
+        # to this line too, so every interrupted command says it once.
+        err.print("interrupted")
     sys.exit(code if isinstance(code, int) else 0)

@@ -429,21 +429,28 @@ async def store_export(
         )
         prs.append(pr)
     counts = {span: await store.prs.count_merged_between(repo, *span) for span in sorted(touched)}
-    await store.prs.upsert(prs)
     reopened: list[str] = []
-    for (start, end), was in counts.items():
-        now = await store.prs.count_merged_between(repo, start, end)
-        if now != was:
-            await store.windows.mark(repo, start, end, complete=False, pr_count=now)
-            reopened.append(
-                f"{repo} {start.date()}..{end.date()} was complete with {was} merged PRs and "
-                f"now holds {now}: marked incomplete; re-sync it (vllm-bot sync --since "
-                f"{start.date()} --until {end.date()}) or import a file covering it with "
-                "--complete"
+    # One transaction: an import stopped part-way (Ctrl-C, a failure) leaves the store as
+    # it was, never PRs without the windows they reopen.
+    async with store.transaction() as session:
+        await store.prs.upsert(prs, session=session)
+        for (start, end), was in counts.items():
+            now = await store.prs.count_merged_between(repo, start, end, session=session)
+            if now != was:
+                await store.windows.mark(
+                    repo, start, end, complete=False, pr_count=now, session=session
+                )
+                reopened.append(
+                    f"{repo} {start.date()}..{end.date()} was complete with {was} merged PRs "
+                    f"and now holds {now}: marked incomplete; re-sync it (vllm-bot sync "
+                    f"--since {start.date()} --until {end.date()}) or import a file covering "
+                    "it with --complete"
+                )
+        if complete is not None:
+            count = await store.prs.count_merged_between(repo, *complete, session=session)
+            await store.windows.mark(
+                repo, *complete, complete=True, pr_count=count, session=session
             )
-    if complete is not None:
-        count = await store.prs.count_merged_between(repo, *complete)
-        await store.windows.mark(repo, *complete, complete=True, pr_count=count)
     return ImportResult(len(prs), conflicts, reopened)
 
 

@@ -74,8 +74,9 @@ def read_release_export(
 
 async def import_release(store: Store, export: ReleaseExport) -> str:
     """Store a release export's PRs and membership; the one line `import` prints."""
-    await store.prs.upsert(export.prs)
-    await store.releases.put(export.release)
+    async with store.transaction() as session:  # the release with its PRs, or nothing
+        await store.prs.upsert(export.prs, session=session)
+        await store.releases.put(export.release, session=session)
     stored = export.release
     picks = sum(1 for _, pick in stored.entries if pick is not None)
     return (

@@ -4,13 +4,19 @@ aggregate (`prs`, `windows`, `contributors`, `deliveries`, `analyses`, `http_cac
 
 from __future__ import annotations
 
+from contextlib import AbstractAsyncContextManager
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from sqlalchemy import event, text
 from sqlalchemy.engine import URL, make_url
-from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
+from sqlalchemy.ext.asyncio import (
+    AsyncEngine,
+    AsyncSession,
+    async_sessionmaker,
+    create_async_engine,
+)
 
 from bot.core.errors import StoreError
 from bot.core.tasks import COMMAND_WORKERS
@@ -51,7 +57,11 @@ POOL_TIMEOUT = 10.0
 
 def _as_store_error(context: Any) -> None:
     """The driver's error (through SQLAlchemy's) as the bot's own StoreError, with the same
-    text; the SQLAlchemy exception stays its cause for --debug."""
+    text; the SQLAlchemy exception stays its cause for --debug. What SQLAlchemy does not
+    wrap (a cancellation, Ctrl-C, a value the driver cannot bind) goes on as it is: its
+    StoreError would read "None"."""
+    if context.sqlalchemy_exception is None:
+        return
     raise StoreError(str(context.sqlalchemy_exception)) from context.sqlalchemy_exception
 
 
@@ -115,6 +125,11 @@ class Store:
         if not callable(checked_out) or not callable(size):
             return None
         return int(checked_out()), int(size()) + max(int(overflow), 0)
+
+    def transaction(self) -> AbstractAsyncContextManager[AsyncSession]:
+        """One transaction across aggregates, passed to their writes as `session=` (an
+        import's PRs and the windows it marks: an interrupted import leaves nothing)."""
+        return self.session.begin()
 
     async def __aenter__(self) -> Store:
         return self

@@ -80,8 +80,10 @@ class SyncWindows:
         pr_count: int,
         fingerprint: str | None = None,
         synced: bool = True,
+        session: AsyncSession | None = None,
     ) -> None:
-        """Record a window's state. `synced=False` records only a confirmation check."""
+        """Record a window's state. `synced=False` records only a confirmation check;
+        `session`: the caller's transaction (an import's, with the PRs it writes)."""
         now = datetime.now(UTC)
         values = {
             "repo": repo,
@@ -99,8 +101,11 @@ class SyncWindows:
             index_elements=["repo", "start", "end"],
             set_={k: stmt.excluded[k] for k in values if k not in ("repo", "start", "end")},
         )
-        async with self.session.begin() as session:
+        if session is not None:
             await session.execute(stmt)
+            return
+        async with self.session.begin() as own:
+            await own.execute(stmt)
 
 
 def _window(row: Row[Any]) -> SyncWindow:
