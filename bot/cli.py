@@ -29,6 +29,7 @@ from bot.core.errors import (
     UsageError,
     english,
     one_line,
+    whole_line,
 )
 from bot.core.messages import Text
 from bot.core.secrets import RedactingStream, redact
@@ -111,7 +112,6 @@ T = TypeVar("T")
 class _State:
     config: Path | None = None
     debug: bool = False
-    new_store: str = ""  # the store this run created (the first run), to say where it is
     no_pager: bool = False
 
 
@@ -212,7 +212,6 @@ def _root(
     state.config = config
     state.debug = debug
     state.no_pager = no_pager
-    state.new_store = ""
     handler = logging.StreamHandler(RedactingStream("stderr"))
     handler.setFormatter(_LogFormatter(debug))
     handler.addFilter(_Once())
@@ -264,7 +263,7 @@ def run(factory: Callable[[], Coroutine[object, None, T]]) -> T:
     except BotError as exc:
         if state.debug:
             err.print_exception()
-        line = one_line(str(exc))
+        line = whole_line(str(exc)) if exc.text is not None else one_line(str(exc))
         if isinstance(exc, GitHubUnreachable):
             line = one_line(line, 150) + "; " + (exc.hint or english("error.cli.offline_hint"))
         err.print(f"error: {line}", markup=False)
@@ -277,12 +276,6 @@ def run(factory: Callable[[], Coroutine[object, None, T]]) -> T:
         problem = one_line(f"{type(exc).__name__}: {exc}")
         err.print(f"error: {english('error.cli.unexpected', problem=problem)}", markup=False)
         raise typer.Exit(1) from None
-    if state.new_store:
-        # Said once, after the first command that worked: a failed one keeps its one line.
-        err.print(
-            f"note: your store is {state.new_store} (set DATABASE_URL to keep it elsewhere)",
-            markup=False,
-        )
     return result
 
 
@@ -292,7 +285,13 @@ async def _services() -> App:
 
     services = await App.start(state.config)
     if services.new_store:
-        state.new_store = services.store_location()
+        # Said by the run that creates it, before its work: whatever the outcome (the
+        # README's first command fails offline), that run is the only one to say it.
+        err.print(
+            f"note: your store is {services.store_location()} (set DATABASE_URL to keep it "
+            "elsewhere)",
+            markup=False,
+        )
     return services
 
 

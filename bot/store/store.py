@@ -18,7 +18,7 @@ from sqlalchemy.ext.asyncio import (
     create_async_engine,
 )
 
-from bot.core.errors import StoreError
+from bot.core.errors import MessageError, StoreError
 from bot.core.tasks import COMMAND_WORKERS
 from bot.store.analyses import AnalysisCache
 from bot.store.contributors import Contributors
@@ -91,8 +91,12 @@ class Store:
             and database not in ("", ":memory:")
             and not (database.startswith("file:"))
         ):
+            # A folder named by DATABASE_URL is the user's to make: a typo must not become a
+            # new, empty store (the default store's folder is made by default_database_url).
             # Once per process, before any connection exists: blocking here is harmless.
-            Path(database).expanduser().parent.mkdir(parents=True, exist_ok=True)  # noqa: ASYNC240
+            folder = Path(database).expanduser().parent  # noqa: ASYNC240
+            if not folder.is_dir():
+                raise MessageError("error.store.no_folder", path=database, folder=str(folder))
         kwargs: dict[str, Any] = {}
         if parsed.get_backend_name() == "sqlite":
             # Writers wait for each other instead of failing with "database is locked".

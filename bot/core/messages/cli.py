@@ -40,6 +40,12 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "离线试用机器人：先 `vllm-bot import FILE --week W --complete`，"
         "再 `vllm-bot digest --week W --no-sync`（见 `README`）",
     },
+    "error.store.no_folder": {
+        "en": "DATABASE_URL names the SQLite file {path}, whose folder {folder} does not exist; "
+        "create the folder, or name a file in one that exists",
+        "zh": "DATABASE_URL 指定的 SQLite 文件 {path} 所在的文件夹 {folder} 不存在；"
+        "请先创建该文件夹，或指定已存在文件夹中的文件",
+    },
     "error.cannot_write": {
         "en": "cannot write {path}: {reason}",
         "zh": "无法写入 {path}：{reason}",
