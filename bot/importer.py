@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, replace
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Union
 
@@ -39,7 +39,7 @@ from pydantic import (
 from bot.core.errors import MessageError, UsageError, english
 from bot.core.messages import Text
 from bot.core.models import PR_STATES, FileChange, PRState, PullRequest
-from bot.core.validators import echo, repo_problem
+from bot.core.validators import MAX_PR_NUMBER, echo, ref_problem, repo_problem
 
 if TYPE_CHECKING:
     from bot.core.weeks import Window
@@ -52,6 +52,10 @@ _END = datetime.max.replace(tzinfo=UTC)
 
 
 EXAMPLE_TIME = "2026-06-02T10:00:00Z"
+EARLIEST = datetime(2008, 1, 1, tzinfo=UTC)  # GitHub opened in 2008
+# A week's export may declare the week it was taken in, up to its end.
+LATEST_AHEAD = timedelta(days=8)
+INT32_MAX = 2**31 - 1  # GitHub's GraphQL Int, and the store's INTEGER columns
 
 
 def _timestamp(value: object) -> datetime:
@@ -65,9 +69,28 @@ def _timestamp(value: object) -> datetime:
         ) from None
     parsed = parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)
     try:
-        return parsed.astimezone(UTC)
+        parsed = parsed.astimezone(UTC)
     except OverflowError:  # a date at the calendar's edge, with an offset past it
         raise ValueError(english("error.import.timestamp_range", value=echo(value))) from None
+    # No pull request predates GitHub, and none merged tomorrow: a date outside is a broken
+    # export, and a window of 0001..9999 would mark every week ever complete.
+    latest = datetime.now(UTC) + LATEST_AHEAD
+    if not EARLIEST <= parsed <= latest:
+        raise ValueError(
+            english(
+                "error.import.timestamp_span",
+                value=echo(value),
+                earliest=f"{EARLIEST:%Y-%m-%d}",
+                latest=f"{latest:%Y-%m-%d}",
+            )
+        )
+    return parsed
+
+
+def _ref(value: str) -> str:
+    if (problem := ref_problem(value, MAX_BRANCH_LENGTH)) is not None:
+        raise ValueError(problem)
+    return value
 
 
 def _repository(value: str) -> str:
@@ -91,7 +114,11 @@ def _labels(value: object) -> object:
 
 
 Timestamp = Annotated[datetime, BeforeValidator(_timestamp)]
-Count = Annotated[int, Field(ge=0, strict=True)]
+Count = Annotated[int, Field(ge=0, le=INT32_MAX, strict=True)]
+Login = Annotated[str, Field(max_length=39)]  # GitHub's limit for an account name
+MAX_BRANCH_LENGTH = 1000  # git sets none; the store keeps branch names whole (TEXT)
+# What GitHub's GraphQL (PatchStatus) and REST (status) call a file's change.
+CHANGE_TYPES = ("added", "changed", "copied", "deleted", "modified", "removed", "renamed")
 LongText = Annotated[str, Field(max_length=1_000_000)]
 
 
@@ -101,19 +128,27 @@ class _Strict(BaseModel):
     model_config = ConfigDict(extra="ignore", frozen=True)
 
 
+def _change_type(value: str) -> str:
+    if value.lower() not in CHANGE_TYPES and value.lower() != "unchanged":
+        raise ValueError(
+            english("error.import.change_type", value=echo(value), accepted=", ".join(CHANGE_TYPES))
+        )
+    return value
+
+
 class FileIn(_Strict):
     path: Annotated[str, Field(min_length=1, max_length=4096)]
     additions: Count = 0
     deletions: Count = 0
-    changeType: str | None = None
+    changeType: Annotated[str, AfterValidator(_change_type)] | None = None
 
 
 class PullRequestIn(_Strict):
-    number: Annotated[int, Field(gt=0, strict=True)]
+    number: Annotated[int, Field(gt=0, le=MAX_PR_NUMBER, strict=True)]
     title: Annotated[str, Field(max_length=10_000)]
     body: LongText | None = None
-    url: Annotated[str, Field(pattern=r"^https?://\S+$")] | None = None
-    author: Annotated[Annotated[str, Field(max_length=39)] | None, BeforeValidator(_login)] = None
+    url: Annotated[str, Field(max_length=2048, pattern=r"^https?://\S+$")] | None = None
+    author: Annotated[Login | None, BeforeValidator(_login)] = None
     createdAt: Timestamp | None = None
     mergedAt: Timestamp | None = None
     closedAt: Timestamp | None = None
@@ -124,8 +159,8 @@ class PullRequestIn(_Strict):
     changedFiles: Count | None = None
     files: list[FileIn] = []
     filesKnown: bool = True
-    mergedBy: str | None = None
-    baseRefName: str | None = None
+    mergedBy: Annotated[Login | None, BeforeValidator(_login)] = None
+    baseRefName: Annotated[str, AfterValidator(_ref)] | None = None
 
     @model_validator(mode="after")
     def _merged_or_state(self) -> PullRequestIn:
@@ -219,7 +254,7 @@ def _first_error(source: Path, exc: ValidationError) -> str:
         message = "missing: expected it (see README, 'Export format for import')"
     elif kind in ("int_type", "int_parsing", "int_from_float"):
         message = "expected a whole number"
-    elif kind in ("greater_than", "greater_than_equal"):
+    elif kind in ("greater_than", "greater_than_equal", "less_than", "less_than_equal"):
         message = message.replace("Input should be", "expected a number")
     elif kind == "list_type":
         message = "expected a list"
