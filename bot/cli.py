@@ -33,7 +33,7 @@ from bot.core.errors import (
 )
 from bot.core.messages import Text
 from bot.core.secrets import RedactingStream, redact
-from bot.core.validators import MAX_PR_NUMBER, check_out_file, echo
+from bot.core.validators import MAX_PR_NUMBER, check_out_file, check_out_folder, echo
 from bot.core.weeks import parse_window
 
 if TYPE_CHECKING:
@@ -304,7 +304,6 @@ def _emit(text: str, out_file: Path | None) -> None:
         _page(redact(text if text.endswith("\n") else text + "\n"))
         return
     try:
-        out_file.parent.mkdir(parents=True, exist_ok=True)
         out_file.write_text(text, encoding="utf-8")
     except OSError as exc:
         raise _cannot_write(out_file, exc) from None
@@ -566,7 +565,10 @@ def pr(
                 _emit(_dump(analysis_to_json(found.pr, found.analysis)), None)
             else:
                 language = lang.value if lang else services.config.language
-                _emit(pr_text(found.pr, found.analysis, language, found.module_names), None)
+                card = pr_text(
+                    found.pr, found.analysis, language, found.module_names, services.config.tz
+                )
+                _emit(card, None)
 
     run(go)
 
@@ -594,7 +596,8 @@ def explain(
             else:
                 line = (
                     f"theme: {theme['name']} ({theme['week']}; {'; '.join(theme['why'])}; "
-                    f"{theme['trend']}, last week {theme['last_week']}; {theme['trend_rule']})"
+                    f"{theme['trend']}, {_last_week(theme['trend'], theme['last_week'])}; "
+                    f"{theme['trend_rule']})"
                     if theme
                     else "theme: none (not in a theme of its week in the store)"
                 )
@@ -602,6 +605,15 @@ def explain(
                 _emit(explain_text(pr_, analysis, language) + "\n" + line, None)
 
     run(go)
+
+
+def _last_week(trend: str, members: int | None) -> str:
+    """How many PRs last week's highlight of the theme had, in words when it had none."""
+    if members is not None:
+        return f"last week {members}"
+    if trend == "unknown":
+        return "last week not in the store"
+    return "not a highlight last week"
 
 
 # ---------------------------------------------------------------------------- modules
@@ -829,7 +841,6 @@ def _write_chart(built: BuiltDigest, out_file: Path) -> None:
 
     png = png_chart(digest, built.language)
     try:
-        out_file.parent.mkdir(parents=True, exist_ok=True)
         out_file.write_bytes(png.data)
     except OSError as exc:
         raise _cannot_write(out_file, exc) from None
@@ -872,6 +883,8 @@ def archive(
     languages = [part.strip() for part in lang.split(",") if part.strip()]
     if not languages or any(part not in ("en", "zh") for part in languages):
         _usage(lambda: _bad_archive_lang(lang))
+    # The site's own folder is made; the folder it goes in must exist (as for mkdir).
+    _usage(lambda: check_out_folder(out_dir.parent))
 
     async def go() -> None:
         # Lazy: the archive site builder (~130 ms) loads only for `archive`.
@@ -893,8 +906,9 @@ def chat(
     channel: Annotated[
         str,
         typer.Option(
-            help="Where the command is typed: slack:C0123 or discord:1234 act for that channel "
-            "(e.g. its subscriptions); anything else is the terminal."
+            help="Where the command is typed: slack:ID or discord:ID acts for that channel "
+            "(e.g. slack:C0123: its subscriptions, its language); cli is the terminal.",
+            metavar="slack:ID|discord:ID",
         ),
     ] = "cli",
     user: Annotated[str, typer.Option(help="User id typing the command.")] = "cli-user",

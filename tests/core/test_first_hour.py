@@ -414,7 +414,7 @@ def test_a_database_url_in_a_missing_folder_is_one_line_and_creates_nothing(
         assert shown.returncode == 2
         assert shown.stderr == (
             f"error: DATABASE_URL names the SQLite file {missing}/x.db, whose folder {missing} "
-            "does not exist; create the folder, or name a file in one that exists\n"
+            "does not exist; create the folder, or give a file in one that exists\n"
         )
         assert shown.stdout == ""
         assert not (tmp_path / "nonexistent").exists()
