@@ -438,7 +438,13 @@ def import_(
     """Import pull requests from JSON exports (offline use and archives)."""
 
     # Lazy: the export schema (pydantic models, ~75 ms of `vllm-bot pr N`) is for `import`.
-    from bot.importer import complete_span, import_summary, read_export_file, store_export
+    from bot.importer import (
+        complete_span,
+        import_summary,
+        local_week_note,
+        read_export_file,
+        store_export,
+    )
 
     async def go() -> None:
         # Every file is read and checked whole before anything is stored.
@@ -467,7 +473,12 @@ def import_(
                 result = await store_export(services.store, export, span)
                 for line in (*result.conflicts, *result.reopened):
                     err.print(f"warning: {line}", markup=False)
-                out.print(import_summary(export, window, span, result), markup=False)
+                local = None
+                if span is not None and window is None:
+                    # The file's own window is UTC's; the weeks are the configured timezone's.
+                    tz = services.config.tz
+                    local = await local_week_note(services.store, export.repo, span, tz)
+                out.print(import_summary(export, window, span, result, local), markup=False)
 
     run(go)
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, replace
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime, timedelta, tzinfo
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Union
 
@@ -40,6 +40,7 @@ from bot.core.errors import MessageError, UsageError, english
 from bot.core.messages import Text
 from bot.core.models import PR_STATES, FileChange, PRState, PullRequest
 from bot.core.validators import MAX_PR_NUMBER, echo, ref_problem, repo_problem
+from bot.core.weeks import iso_week, utc_minute, utc_spans
 
 if TYPE_CHECKING:
     from bot.core.weeks import Window
@@ -344,17 +345,25 @@ def coverage(export: Export, start: datetime, end: datetime) -> Text | None:
         return Text(
             "error.import.window_outside",
             {
-                "declared": f"{since.date()}..{until.date()}",
-                "window": f"{start.date()}..{end.date()}",
+                "declared": _span(since, until),
+                "window": _span(start, end),
             },
         )
     merged = sorted(p.merged_at for p in export.prs if p.merged_at is not None)
     if merged and merged[0] < start and merged[-1] >= end:
         return None
     span = f"{merged[0].date()}..{merged[-1].date()}" if merged else Text("error.import.no_merged")
-    return Text(
-        "error.import.window_undeclared", {"dates": span, "window": f"{start.date()}..{end.date()}"}
-    )
+    return Text("error.import.window_undeclared", {"dates": span, "window": _span(start, end)})
+
+
+def _span(start: datetime, end: datetime) -> str:
+    """A window in UTC, as dates when it starts and ends at midnight UTC, else to the minute
+    (a week of Asia/Shanghai is 2026-05-24 16:00..2026-05-31 16:00 UTC: as dates it would
+    read as the UTC week it is not)."""
+    start, end = start.astimezone(UTC), end.astimezone(UTC)
+    if start.time() == end.time() == datetime.min.time():
+        return f"{start.date()}..{end.date()}"
+    return utc_spans([(start, end)])
 
 
 def read_export(path: Path) -> tuple[str, list[PullRequest]]:
@@ -506,19 +515,55 @@ def complete_span(export: Export, window: Window | None) -> tuple[datetime, date
     return window.start_utc, window.end_utc
 
 
+async def local_week_note(
+    store: Store, repo: str, span: tuple[datetime, datetime], tz: tzinfo
+) -> str | None:
+    """What a window marked complete means in the configured timezone, when its weeks are
+    not UTC's: an export of a UTC week leaves the hours of the local week before its
+    Monday 00:00 UTC uncovered, and that week's digest stays incomplete. None in UTC, or
+    when the window is not a week's worth (a day, a month: no one week to speak of)."""
+    start, end = span
+    if start.astimezone(tz).utcoffset() == end.astimezone(tz).utcoffset() == timedelta(0):
+        return None
+    if end - start != timedelta(weeks=1):
+        return None
+    # The local week holding most of the window: the week the file is for.
+    middle = (start + (end - start) / 2).astimezone(tz)
+    year, week, _ = middle.isocalendar()
+    local = iso_week(year, week, tz)
+    gaps = await store.windows.gaps(repo, local.start_utc, local.end_utc)
+    if not gaps:
+        return english("import.local_week_complete", week=local.label, tz=str(tz))
+    return english(
+        "import.local_week_gaps",
+        week=local.label,
+        tz=str(tz),
+        start=utc_minute(local.start_utc),
+        end=f"{utc_minute(local.end_utc)} UTC",
+        gaps=utc_spans(gaps),
+    )
+
+
 def import_summary(
     export: Export,
     window: Window | None,
     span: tuple[datetime, datetime] | None,
     result: ImportResult,
+    local: str | None = None,
 ) -> str:
+    """The one line an import prints; `local`: what the window marked complete means in
+    the configured timezone (`local_week_note`), when its weeks are not UTC's."""
     message = f"imported {result.stored} PRs of {export.repo} from {export.path}"
     if result.conflicts:
         message += f" ({len(result.conflicts)} merge times differed, see above)"
     if span is not None and window is None:
         start, end = span
         inside = sum(1 for p in export.prs if p.merged_at and start <= p.merged_at < end)
-        message += f"; {start.date()}..{end.date()} marked complete ({inside} PRs in it)"
+        # The file's own window is UTC's; said so when the configured weeks are not.
+        zone = " (UTC)" if local is not None else ""
+        message += f"; {start.date()}..{end.date()}{zone} marked complete ({inside} PRs in it)"
+        if local is not None:
+            message += f"; {local}"
     elif window is not None:
         inside = sum(
             1 for p in export.prs if p.merged_at and window.start <= p.merged_at < window.end

@@ -60,15 +60,25 @@ class SyncWindows:
 
     async def is_covered(self, repo: str, start: datetime, end: datetime) -> bool:
         """True when complete windows cover [start, end) without a gap."""
+        return not await self.gaps(repo, start, end)
+
+    async def gaps(
+        self, repo: str, start: datetime, end: datetime
+    ) -> list[tuple[datetime, datetime]]:
+        """The parts of [start, end) no complete window covers, in order (none: covered)."""
+        missing: list[tuple[datetime, datetime]] = []
         cursor = start
         for window in await self.overlapping(repo, start, end):
-            if not window.complete:
+            if not window.complete or window.end <= cursor:
                 continue
-            if window.start <= cursor < window.end:
-                cursor = window.end
+            if window.start > cursor:
+                missing.append((cursor, min(window.start, end)))
+            cursor = max(cursor, window.end)
             if cursor >= end:
-                return True
-        return cursor >= end
+                return missing
+        if cursor < end:
+            missing.append((cursor, end))
+        return missing
 
     async def mark(
         self,

@@ -154,3 +154,75 @@ def test_chat_channel_needs_its_platform(tmp_path: Path) -> None:
     helped = _run(tmp_path, "chat", "--help", COLUMNS="200")
     assert "--channel        slack:ID|discord:ID" in helped.stdout
     assert _run(tmp_path, "chat", "/vllm help", "--channel", "cli").returncode == 0
+
+
+# ---------------------------------------------------------------------------- timezones
+
+
+def _week_export(tmp_path: Path, name: str, since: str, until: str, merged: list[str]) -> Path:
+    prs = [
+        {"number": 100 + i, "title": f"[Kernel] change {i}", "mergedAt": at}
+        for i, at in enumerate(merged)
+    ]
+    return _write(
+        tmp_path / name,
+        {"repository": "o/r", "since": since, "until": until, "pullRequests": prs},
+    )
+
+
+def test_a_utc_weeks_export_says_what_it_completes_in_the_configured_timezone(
+    tmp_path: Path,
+) -> None:
+    """Issue 36: with timezone = "Asia/Shanghai", an export of the UTC week 2026-W22,
+    imported --complete, left the local 2026-W22 (which starts 8 hours earlier) marked
+    incomplete with no word on why."""
+    config = tmp_path / "bot.toml"
+    config.write_text('timezone = "Asia/Shanghai"\n[[repos]]\nname = "o/r"\n', encoding="utf-8")
+    w22 = _week_export(tmp_path, "w22.json", "2026-05-25", "2026-06-01", ["2026-05-26T10:00:00Z"])
+    imported = _run(tmp_path, "--config", str(config), "import", str(w22), "--complete")
+    assert imported.returncode == 0, imported.stderr
+    assert imported.stdout.endswith(
+        "; 2026-05-25..2026-06-01 (UTC) marked complete (1 PRs in it); weeks are in "
+        "Asia/Shanghai (the configured timezone): 2026-W22 there is 2026-05-24 16:00.."
+        "2026-05-31 16:00 UTC, and the store still lacks 2026-05-24 16:00..2026-05-25 00:00 "
+        "UTC, so its digest stays incomplete; import an export covering that with --complete, "
+        'or set timezone = "UTC"\n'
+    )
+    digest = ("--config", str(config), "digest", "--week", "2026-W22", "--no-sync")
+    shown = _run(tmp_path, *digest)
+    assert shown.returncode == 0, shown.stderr
+    assert (
+        "warning: 2026-W22 (weeks in Asia/Shanghai), 2026-05-24 16:00..2026-05-31 16:00 UTC, "
+        "is complete in the store but for 2026-05-24 16:00..2026-05-25 00:00 UTC, so the "
+        "digest says incomplete; import an export covering that with --complete, or sync it\n"
+    ) in shown.stderr
+    # The week before, imported too, completes the local week, and the import says so.
+    w21 = _week_export(tmp_path, "w21.json", "2026-05-18", "2026-05-25", ["2026-05-24T20:00:00Z"])
+    before = _run(tmp_path, "--config", str(config), "import", str(w21), "--complete")
+    assert before.returncode == 0, before.stderr
+    again = _run(tmp_path, "--config", str(config), "import", str(w22), "--complete")
+    assert again.stdout.endswith(
+        "(UTC) marked complete (1 PRs in it); 2026-W22 in Asia/Shanghai (the configured "
+        "timezone) is complete\n"
+    )
+    complete = _run(tmp_path, *digest, "--format", "json")
+    assert complete.returncode == 0 and json.loads(complete.stdout)["complete"] is True
+    assert "warning: 2026-W22" not in complete.stderr
+    assert "complete only in part (weeks in Asia/Shanghai): 2026-W21 lacks" in complete.stderr
+
+
+def test_a_local_week_asked_of_a_utc_export_names_both_windows_to_the_minute(
+    tmp_path: Path,
+) -> None:
+    config = tmp_path / "bot.toml"
+    config.write_text('timezone = "Asia/Shanghai"\n[[repos]]\nname = "o/r"\n', encoding="utf-8")
+    w22 = _week_export(tmp_path, "w22.json", "2026-05-25", "2026-06-01", ["2026-05-26T10:00:00Z"])
+    shown = _run(
+        tmp_path, "--config", str(config), "import", str(w22), "--week", "2026-W22", "--complete"
+    )
+    assert shown.returncode == 2
+    assert shown.stderr == (
+        f"error: nothing imported, not marking 2026-W22 complete: {w22}: the file declares the "
+        "window 2026-05-25..2026-06-01, which does not contain 2026-05-24 16:00..2026-05-31 "
+        "16:00 UTC; give a file that covers the window, or leave out --complete\n"
+    )

@@ -46,6 +46,18 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "{source}：{key}：[{key}] 只是一个表，而 {key} 是列表：请写成 [[{key}]]（双括号），"
         "每项写一次",
     },
+    "import.local_week_complete": {
+        "en": "{week} in {tz} (the configured timezone) is complete",
+        "zh": "{tz}（配置的时区）的 {week} 已完整",
+    },
+    "import.local_week_gaps": {
+        "en": "weeks are in {tz} (the configured timezone): {week} there is {start}..{end}, "
+        "and the store still lacks {gaps}, so its digest stays incomplete; import an export "
+        'covering that with --complete, or set timezone = "UTC"',
+        "zh": "周按 {tz}（配置的时区）计算：那里的 {week} 是 {start}..{end}，库中仍缺 {gaps}，"
+        "因此其周报仍不完整；请用 `--complete` 导入覆盖这段时间的导出文件，"
+        '或设置 timezone = "UTC"',
+    },
     "error.store.no_folder": {
         "en": "DATABASE_URL names the SQLite file {path}, whose folder {folder} does not exist; "
         "create the folder, or give a file in one that exists",
