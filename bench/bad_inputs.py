@@ -341,6 +341,11 @@ def _first_hour_cases() -> list[Case]:
             ("digest", "--week", "2026-W23", "--no-sync", "--out", "nonexistent/dir/x.md"),
         ),
         Case("archive --out in a missing folder", ("archive", "--out", "nonexistent/dir/site")),
+        Case("digest --release ../x", ("digest", "--release", "../x", "--no-sync")),
+        Case(
+            "digest --base with a newline",
+            ("digest", "--release", "v0.2.0", "--base", "v0.1\nv0.2", "--no-sync"),
+        ),
         Case("chat --channel without its platform", ("chat", "/vllm help", "--channel", "C0123")),
         Case(
             "DATABASE_URL in a missing folder",

@@ -33,7 +33,13 @@ from bot.core.errors import (
 )
 from bot.core.messages import Text
 from bot.core.secrets import RedactingStream, redact
-from bot.core.validators import MAX_PR_NUMBER, check_out_file, check_out_folder, echo
+from bot.core.validators import (
+    MAX_PR_NUMBER,
+    check_out_file,
+    check_out_folder,
+    echo,
+    ref_text,
+)
 from bot.core.weeks import parse_window
 
 if TYPE_CHECKING:
@@ -729,7 +735,7 @@ def digest(
     """Build the weekly digest (syncing first when needed); print, write or post it."""
     targets = list(post or [])
     if release is not None or base is not None:
-        _usage(lambda: _release_options(release, week or since or until, module, org, repo))
+        _usage(lambda: _release_options(release, base, week or since or until, module, org, repo))
         if out_file is not None:
             _usage(lambda: check_out_file(str(out_file)))
         run(
@@ -802,12 +808,20 @@ def digest(
 
 # --- releases ---
 def _release_options(
-    release: str | None, window: str | None, module: object, org: object, repo: object
+    release: str | None,
+    base: str | None,
+    window: str | None,
+    module: object,
+    org: object,
+    repo: object,
 ) -> None:
     if release is None:
         raise MessageError("error.cli.base_needs_release")
     if window or module or org or (isinstance(repo, list) and len(repo) > 1):
         raise MessageError("error.cli.release_alone")
+    for option, tag in (("--release", release), ("--base", base)):
+        if tag is not None and (problem := ref_text(tag)) is not None:
+            raise MessageError("error.cli.tag", option=option, problem=problem)
 
 
 async def _release_digest(

@@ -114,6 +114,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "{problem} (run with --debug for details)",
         "zh": "{problem}（加 `--debug` 运行可查看详情）",
     },
+    "error.cli.tag": {"en": "{option}: {problem}", "zh": "`{option}`：{problem}"},
     "error.cli.channel_platform": {
         "en": "--channel: {value} names no platform; expected slack:ID or discord:ID (e.g. "
         "slack:C0123, discord:1234), or cli for the terminal",
