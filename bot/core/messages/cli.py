@@ -56,12 +56,12 @@ MESSAGES: dict[str, dict[str, str]] = {
         'covering that with --complete, or set timezone = "UTC"',
         "zh": "周按 {tz}（配置的时区）计算：那里的 {week} 是 {start}..{end}，库中仍缺 {gaps}，"
         "因此其周报仍不完整；请用 `--complete` 导入覆盖这段时间的导出文件，"
-        '或设置 timezone = "UTC"',
+        '或设置 `timezone = "UTC"`',
     },
     "error.store.no_folder": {
         "en": "DATABASE_URL names the SQLite file {path}, whose folder {folder} does not exist; "
         "create the folder, or give a file in one that exists",
-        "zh": "DATABASE_URL 指定的 SQLite 文件 {path} 所在的文件夹 {folder} 不存在；"
+        "zh": "`DATABASE_URL` 指定的 `SQLite` 文件 {path} 所在的文件夹 {folder} 不存在；"
         "请先创建该文件夹，或指定已存在文件夹中的文件",
     },
     "error.cannot_write": {
@@ -118,8 +118,8 @@ MESSAGES: dict[str, dict[str, str]] = {
     "error.cli.channel_platform": {
         "en": "--channel: {value} names no platform; expected slack:ID or discord:ID (e.g. "
         "slack:C0123, discord:1234), or cli for the terminal",
-        "zh": "`--channel`：{value} 未指明平台；应为 slack:ID 或 discord:ID（例如 "
-        "slack:C0123、discord:1234），或 cli 表示终端",
+        "zh": "`--channel`：{value} 未指明平台；应为 `slack:ID` 或 `discord:ID`（例如 "
+        "`slack:C0123`、`discord:1234`），或 `cli` 表示终端",
     },
     "error.cli.channel": {"en": "--channel: {problem}", "zh": "`--channel`：{problem}"},
     # Digests, posts and the archive (bot.usecases).

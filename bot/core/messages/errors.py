@@ -246,8 +246,8 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "{value} is not a git tag or branch name: expected at most {limit} characters "
         "without spaces, control characters, '..', '~^:?*[\\' or '@{{', no part starting "
         "with '.', e.g. v0.21.0rc1",
-        "zh": "{value} 不是 git 标签或分支名：应为至多 {limit} 个字符，不含空格、控制字符、"
-        "'..'、'~^:?*[\\' 或 '@{{'，各段不以 '.' 开头，例如 v0.21.0rc1",
+        "zh": "{value} 不是 `git` 标签或分支名：应为至多 {limit} 个字符，不含空格、控制字符、"
+        "'..'、'~^:?*[\\' 或 '@{{'，各段不以 '.' 开头，例如 `v0.21.0rc1`",
     },
     "error.repo.shape": {
         "en": "expected OWNER/NAME, e.g. vllm-project/vllm",
