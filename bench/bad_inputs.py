@@ -297,11 +297,69 @@ def _first_hour_cases() -> list[Case]:
         "window until before since": _export(
             top={"window": {"since": "2026-06-08", "until": "2026-06-01"}}
         ),
+        # Issue 36: every number, name and date bounded as GitHub and both stores bound it.
+        "number 2**31": _export(number=2**31),
+        "number 2**63": _export(number=2**63),
+        "additions past int32": _export(additions=2**31),
+        "deletions past int32": _export(deletions=2**40),
+        "changedFiles past int32": _export(changedFiles=2**31),
+        "a file's additions past int32": _export(files=[{"path": "a.py", "additions": 2**31}]),
+        "a file's changeType of 300 characters": _export(
+            files=[{"path": "a.py", "changeType": "x" * 300}]
+        ),
+        "mergedBy of 5000 characters": _export(mergedBy=LONG),
+        "baseRefName ../../x": _export(baseRefName="../../x"),
+        "mergedAt in 1970": _export(mergedAt="1970-01-01T00:00:00Z"),
+        "mergedAt in 2999": _export(mergedAt="2999-01-01T00:00:00Z"),
+        "window 0001..9999": _export(
+            top={"window": {"since": "0001-01-01", "until": "9999-12-31"}}
+        ),
+        "flat window 0001..9999": _export(top={"since": "0001-01-01", "until": "9999-12-31"}),
     }
     cases = [
         Case(f"import {label}", ("import", "e.json"), files={"e.json": text})
         for label, text in exports.items()
     ]
+    for label, head in [
+        ("../../../etc/passwd", "../../../etc/passwd"),
+        ("v1.0\\nv2.0", "v1.0\nv2.0"),
+        ("of 300 characters", "v" + "1" * 299),
+        ("with a space", "v1 v2"),
+    ]:
+        release = {"base": "v0.1.0", "head": head, "base_date": None, "head_date": None}
+        cases.append(
+            Case(
+                f"import a release whose head tag is {label}",
+                ("import", "r.json"),
+                files={"r.json": _export(top={"release": release})},
+            )
+        )
+    cases += [
+        Case("config [repos] with single brackets", ("modules",), config='[repos]\nname = "o/r"\n'),
+        Case(
+            "digest --out in a missing folder",
+            ("digest", "--week", "2026-W23", "--no-sync", "--out", "nonexistent/dir/x.md"),
+        ),
+        Case("archive --out in a missing folder", ("archive", "--out", "nonexistent/dir/site")),
+        Case("digest --release ../x", ("digest", "--release", "../x", "--no-sync")),
+        Case(
+            "digest --base with a newline",
+            ("digest", "--release", "v0.2.0", "--base", "v0.1\nv0.2", "--no-sync"),
+        ),
+        Case("chat --channel without its platform", ("chat", "/vllm help", "--channel", "C0123")),
+        Case(
+            "DATABASE_URL in a missing folder",
+            ("modules",),
+            env={"DATABASE_URL": "sqlite:///nonexistent/dir/x.db"},
+        ),
+    ]
+    cases.append(
+        Case(
+            "import --complete a window of 0001..9999",
+            ("import", "e.json", "--complete"),
+            files={"e.json": _export(top={"since": "0001-01-01", "until": "9999-12-31"})},
+        )
+    )
     cases += [
         Case("import a non-UTF-8 file", ("import", "b.json"), files={"b.json": b'{"r\xff": 1}'}),
         Case(

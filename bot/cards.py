@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import unicodedata
 from collections.abc import Mapping, Sequence
-from datetime import UTC, datetime
+from datetime import UTC, datetime, tzinfo
 
 from bot.analysis.reasons import contribution_text, flag_text
 from bot.analysis.score import shown_points
@@ -51,10 +51,11 @@ def module_name(module_id: str, names: ModuleNames | None, language: str) -> str
     return value[1] if language == "zh" and value[1] else value[0]
 
 
-def _when(value: datetime | None, language: str) -> str:
+def _when(value: datetime | None, language: str, tz: tzinfo = UTC) -> str:
+    """A time in the configured timezone, named after it (`Asia/Shanghai`, `UTC`)."""
     if value is None:
         return i18n.t(language, "card.none")
-    return i18n.moment(value.astimezone(UTC), language) + " UTC"
+    return i18n.moment(value.astimezone(tz), language) + f" {tz}"
 
 
 def _modules(analysis: Analysis, names: ModuleNames | None, language: str) -> Inline:
@@ -171,18 +172,19 @@ def pr_card(
     analysis: Analysis,
     language: str = "en",
     module_names: ModuleNames | None = None,
+    tz: tzinfo = UTC,
 ) -> Document:
-    """The full card of one PR (`/vllm pr N`)."""
+    """The full card of one PR (`/vllm pr N`), its times in `tz` (the config's timezone)."""
     lang = language
     state = i18n.t(lang, f"card.state.{pr.state}")
     author = pr.author or i18n.t(lang, "card.unknown_author")
     facts: list[tuple[str, Inline]] = [
         (i18n.t(lang, "card.state"), (Text(state),)),
         (i18n.t(lang, "card.author"), (Text(author),)),
-        (i18n.t(lang, "card.created"), (Text(_when(pr.created_at, lang)),)),
+        (i18n.t(lang, "card.created"), (Text(_when(pr.created_at, lang, tz)),)),
     ]
     if pr.merged_at is not None:
-        facts.append((i18n.t(lang, "card.merged"), (Text(_when(pr.merged_at, lang)),)))
+        facts.append((i18n.t(lang, "card.merged"), (Text(_when(pr.merged_at, lang, tz)),)))
     facts += [
         (i18n.t(lang, "card.modules"), _modules(analysis, module_names, lang)),
         (i18n.t(lang, "card.kind"), (Text(i18n.kind_name(analysis.kind, lang)),)),
@@ -348,6 +350,7 @@ def pr_text(
     analysis: Analysis,
     language: str = "en",
     module_names: ModuleNames | None = None,
+    tz: tzinfo = UTC,
 ) -> str:
     """The card as plain text for `vllm-bot pr N --format text`."""
-    return document_text(pr_card(pr, analysis, language, module_names))
+    return document_text(pr_card(pr, analysis, language, module_names, tz))

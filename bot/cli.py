@@ -11,6 +11,7 @@ import gc
 import json
 import logging
 import sys
+import threading
 from collections.abc import Callable, Coroutine
 from enum import StrEnum
 from pathlib import Path
@@ -28,10 +29,17 @@ from bot.core.errors import (
     UsageError,
     english,
     one_line,
+    whole_line,
 )
 from bot.core.messages import Text
 from bot.core.secrets import RedactingStream, redact
-from bot.core.validators import MAX_PR_NUMBER, check_out_file, echo
+from bot.core.validators import (
+    MAX_PR_NUMBER,
+    check_out_file,
+    check_out_folder,
+    echo,
+    ref_text,
+)
 from bot.core.weeks import parse_window
 
 if TYPE_CHECKING:
@@ -110,7 +118,6 @@ T = TypeVar("T")
 class _State:
     config: Path | None = None
     debug: bool = False
-    new_store: str = ""  # the store this run created (the first run), to say where it is
     no_pager: bool = False
 
 
@@ -211,7 +218,6 @@ def _root(
     state.config = config
     state.debug = debug
     state.no_pager = no_pager
-    state.new_store = ""
     handler = logging.StreamHandler(RedactingStream("stderr"))
     handler.setFormatter(_LogFormatter(debug))
     handler.addFilter(_Once())
@@ -263,13 +269,12 @@ def run(factory: Callable[[], Coroutine[object, None, T]]) -> T:
     except BotError as exc:
         if state.debug:
             err.print_exception()
-        line = one_line(str(exc))
+        line = whole_line(str(exc)) if exc.text is not None else one_line(str(exc))
         if isinstance(exc, GitHubUnreachable):
             line = one_line(line, 150) + "; " + (exc.hint or english("error.cli.offline_hint"))
         err.print(f"error: {line}", markup=False)
         raise typer.Exit(exc.exit_code) from None
-    except KeyboardInterrupt:
-        err.print("interrupted")
+    except KeyboardInterrupt:  # main() says "interrupted", wherever Ctrl-C struck
         raise typer.Exit(130) from None
     except Exception as exc:  # a bug or an unexpected failure: one line unless --debug
         if state.debug:
@@ -277,12 +282,6 @@ def run(factory: Callable[[], Coroutine[object, None, T]]) -> T:
         problem = one_line(f"{type(exc).__name__}: {exc}")
         err.print(f"error: {english('error.cli.unexpected', problem=problem)}", markup=False)
         raise typer.Exit(1) from None
-    if state.new_store:
-        # Said once, after the first command that worked: a failed one keeps its one line.
-        err.print(
-            f"note: your store is {state.new_store} (set DATABASE_URL to keep it elsewhere)",
-            markup=False,
-        )
     return result
 
 
@@ -292,7 +291,13 @@ async def _services() -> App:
 
     services = await App.start(state.config)
     if services.new_store:
-        state.new_store = services.store_location()
+        # Said by the run that creates it, before its work: whatever the outcome (the
+        # README's first command fails offline), that run is the only one to say it.
+        err.print(
+            f"note: your store is {services.store_location()} (set DATABASE_URL to keep it "
+            "elsewhere)",
+            markup=False,
+        )
     return services
 
 
@@ -305,7 +310,6 @@ def _emit(text: str, out_file: Path | None) -> None:
         _page(redact(text if text.endswith("\n") else text + "\n"))
         return
     try:
-        out_file.parent.mkdir(parents=True, exist_ok=True)
         out_file.write_text(text, encoding="utf-8")
     except OSError as exc:
         raise _cannot_write(out_file, exc) from None
@@ -440,7 +444,13 @@ def import_(
     """Import pull requests from JSON exports (offline use and archives)."""
 
     # Lazy: the export schema (pydantic models, ~75 ms of `vllm-bot pr N`) is for `import`.
-    from bot.importer import complete_span, import_summary, read_export_file, store_export
+    from bot.importer import (
+        complete_span,
+        import_summary,
+        local_week_note,
+        read_export_file,
+        store_export,
+    )
 
     async def go() -> None:
         # Every file is read and checked whole before anything is stored.
@@ -469,7 +479,12 @@ def import_(
                 result = await store_export(services.store, export, span)
                 for line in (*result.conflicts, *result.reopened):
                     err.print(f"warning: {line}", markup=False)
-                out.print(import_summary(export, window, span, result), markup=False)
+                local = None
+                if span is not None and window is None:
+                    # The file's own window is UTC's; the weeks are the configured timezone's.
+                    tz = services.config.tz
+                    local = await local_week_note(services.store, export.repo, span, tz)
+                out.print(import_summary(export, window, span, result, local), markup=False)
 
     run(go)
 
@@ -567,7 +582,10 @@ def pr(
                 _emit(_dump(analysis_to_json(found.pr, found.analysis)), None)
             else:
                 language = lang.value if lang else services.config.language
-                _emit(pr_text(found.pr, found.analysis, language, found.module_names), None)
+                card = pr_text(
+                    found.pr, found.analysis, language, found.module_names, services.config.tz
+                )
+                _emit(card, None)
 
     run(go)
 
@@ -595,7 +613,8 @@ def explain(
             else:
                 line = (
                     f"theme: {theme['name']} ({theme['week']}; {'; '.join(theme['why'])}; "
-                    f"{theme['trend']}, last week {theme['last_week']}; {theme['trend_rule']})"
+                    f"{theme['trend']}, {_last_week(theme['trend'], theme['last_week'])}; "
+                    f"{theme['trend_rule']})"
                     if theme
                     else "theme: none (not in a theme of its week in the store)"
                 )
@@ -603,6 +622,15 @@ def explain(
                 _emit(explain_text(pr_, analysis, language) + "\n" + line, None)
 
     run(go)
+
+
+def _last_week(trend: str, members: int | None) -> str:
+    """How many PRs last week's highlight of the theme had, in words when it had none."""
+    if members is not None:
+        return f"last week {members}"
+    if trend == "unknown":
+        return "last week not in the store"
+    return "not a highlight last week"
 
 
 # ---------------------------------------------------------------------------- modules
@@ -707,7 +735,7 @@ def digest(
     """Build the weekly digest (syncing first when needed); print, write or post it."""
     targets = list(post or [])
     if release is not None or base is not None:
-        _usage(lambda: _release_options(release, week or since or until, module, org, repo))
+        _usage(lambda: _release_options(release, base, week or since or until, module, org, repo))
         if out_file is not None:
             _usage(lambda: check_out_file(str(out_file)))
         run(
@@ -780,12 +808,20 @@ def digest(
 
 # --- releases ---
 def _release_options(
-    release: str | None, window: str | None, module: object, org: object, repo: object
+    release: str | None,
+    base: str | None,
+    window: str | None,
+    module: object,
+    org: object,
+    repo: object,
 ) -> None:
     if release is None:
         raise MessageError("error.cli.base_needs_release")
     if window or module or org or (isinstance(repo, list) and len(repo) > 1):
         raise MessageError("error.cli.release_alone")
+    for option, tag in (("--release", release), ("--base", base)):
+        if tag is not None and (problem := ref_text(tag)) is not None:
+            raise MessageError("error.cli.tag", option=option, problem=problem)
 
 
 async def _release_digest(
@@ -830,7 +866,6 @@ def _write_chart(built: BuiltDigest, out_file: Path) -> None:
 
     png = png_chart(digest, built.language)
     try:
-        out_file.parent.mkdir(parents=True, exist_ok=True)
         out_file.write_bytes(png.data)
     except OSError as exc:
         raise _cannot_write(out_file, exc) from None
@@ -873,6 +908,8 @@ def archive(
     languages = [part.strip() for part in lang.split(",") if part.strip()]
     if not languages or any(part not in ("en", "zh") for part in languages):
         _usage(lambda: _bad_archive_lang(lang))
+    # The site's own folder is made; the folder it goes in must exist (as for mkdir).
+    _usage(lambda: check_out_folder(out_dir.parent))
 
     async def go() -> None:
         # Lazy: the archive site builder (~130 ms) loads only for `archive`.
@@ -894,8 +931,9 @@ def chat(
     channel: Annotated[
         str,
         typer.Option(
-            help="Where the command is typed: slack:C0123 or discord:1234 act for that channel "
-            "(e.g. its subscriptions); anything else is the terminal."
+            help="Where the command is typed: slack:ID or discord:ID acts for that channel "
+            "(e.g. slack:C0123: its subscriptions, its language); cli is the terminal.",
+            metavar="slack:ID|discord:ID",
         ),
     ] = "cli",
     user: Annotated[str, typer.Option(help="User id typing the command.")] = "cli-user",
@@ -969,8 +1007,27 @@ def doctor() -> None:
 _ROOT_OPTIONS = {"--config": " bot.toml", "--debug": "", "--no-pager": ""}
 
 
+def _closed_loop_hook(args: threading.ExceptHookArgs) -> None:
+    """Ctrl-C closes the event loop while an SQLite worker thread (aiosqlite's) may still
+    finish a statement whose answer nobody awaits any more: its "Event loop is closed" is
+    that, not a failure (the transaction was rolled back), and never a 24-line traceback."""
+    if (
+        isinstance(args.exc_value, RuntimeError)
+        and str(args.exc_value) == "Event loop is closed"
+        and args.thread is not None
+        and "_connection_worker_thread" in args.thread.name
+    ):
+        return
+    _thread_hook(args)
+
+
+_thread_hook = threading.excepthook
+
+
 def main() -> None:
-    """Entry point: usage errors become one line too (CONTRACT), exit status 2."""
+    """Entry point: usage errors become one line too (CONTRACT), exit status 2; Ctrl-C
+    anywhere is one line, `interrupted`, exit status 130."""
+    threading.excepthook = _closed_loop_hook
     # A command runs for seconds and keeps what it allocates (modules, the rule set, a
     # window's PRs) to the end, so the cyclic collector only re-walks live objects: off,
     # a 250-PR digest takes 15% less CPU and a 10,000-PR one 0.6 s less, at the same peak
@@ -978,8 +1035,7 @@ def main() -> None:
     gc.disable()
     try:
         code = app(standalone_mode=False)
-    except typer.Abort:
-        err.print("aborted")
+    except (typer.Abort, KeyboardInterrupt):  # Ctrl-C between typer's parsing and run()
         code = 130
     except typer.TyperException as exc:  # typer's (vendored click) usage errors
         message = exc.format_message()
@@ -1002,4 +1058,8 @@ def main() -> None:
             line = english("error.cli.usage", problem=" ".join(message.split()), command=command)
             err.print(f"error: {line}", markup=False)
         code = getattr(exc, "exit_code", 2)
+    if code == 130:
+        # typer turns Ctrl-C outside run() into exit 130 without a word; run() leaves it
+        # to this line too, so every interrupted command says it once.
+        err.print("interrupted")
     sys.exit(code if isinstance(code, int) else 0)

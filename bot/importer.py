@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, replace
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta, tzinfo
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Union
 
@@ -39,7 +39,8 @@ from pydantic import (
 from bot.core.errors import MessageError, UsageError, english
 from bot.core.messages import Text
 from bot.core.models import PR_STATES, FileChange, PRState, PullRequest
-from bot.core.validators import echo, repo_problem
+from bot.core.validators import MAX_PR_NUMBER, echo, ref_problem, repo_problem
+from bot.core.weeks import iso_week, utc_minute, utc_spans
 
 if TYPE_CHECKING:
     from bot.core.weeks import Window
@@ -52,6 +53,10 @@ _END = datetime.max.replace(tzinfo=UTC)
 
 
 EXAMPLE_TIME = "2026-06-02T10:00:00Z"
+EARLIEST = datetime(2008, 1, 1, tzinfo=UTC)  # GitHub opened in 2008
+# A week's export may declare the week it was taken in, up to its end.
+LATEST_AHEAD = timedelta(days=8)
+INT32_MAX = 2**31 - 1  # GitHub's GraphQL Int, and the store's INTEGER columns
 
 
 def _timestamp(value: object) -> datetime:
@@ -65,9 +70,28 @@ def _timestamp(value: object) -> datetime:
         ) from None
     parsed = parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)
     try:
-        return parsed.astimezone(UTC)
+        parsed = parsed.astimezone(UTC)
     except OverflowError:  # a date at the calendar's edge, with an offset past it
         raise ValueError(english("error.import.timestamp_range", value=echo(value))) from None
+    # No pull request predates GitHub, and none merged tomorrow: a date outside is a broken
+    # export, and a window of 0001..9999 would mark every week ever complete.
+    latest = datetime.now(UTC) + LATEST_AHEAD
+    if not EARLIEST <= parsed <= latest:
+        raise ValueError(
+            english(
+                "error.import.timestamp_span",
+                value=echo(value),
+                earliest=f"{EARLIEST:%Y-%m-%d}",
+                latest=f"{latest:%Y-%m-%d}",
+            )
+        )
+    return parsed
+
+
+def _ref(value: str) -> str:
+    if (problem := ref_problem(value, MAX_BRANCH_LENGTH)) is not None:
+        raise ValueError(problem)
+    return value
 
 
 def _repository(value: str) -> str:
@@ -91,7 +115,11 @@ def _labels(value: object) -> object:
 
 
 Timestamp = Annotated[datetime, BeforeValidator(_timestamp)]
-Count = Annotated[int, Field(ge=0, strict=True)]
+Count = Annotated[int, Field(ge=0, le=INT32_MAX, strict=True)]
+Login = Annotated[str, Field(max_length=39)]  # GitHub's limit for an account name
+MAX_BRANCH_LENGTH = 1000  # git sets none; the store keeps branch names whole (TEXT)
+# What GitHub's GraphQL (PatchStatus) and REST (status) call a file's change.
+CHANGE_TYPES = ("added", "changed", "copied", "deleted", "modified", "removed", "renamed")
 LongText = Annotated[str, Field(max_length=1_000_000)]
 
 
@@ -101,19 +129,27 @@ class _Strict(BaseModel):
     model_config = ConfigDict(extra="ignore", frozen=True)
 
 
+def _change_type(value: str) -> str:
+    if value.lower() not in CHANGE_TYPES and value.lower() != "unchanged":
+        raise ValueError(
+            english("error.import.change_type", value=echo(value), accepted=", ".join(CHANGE_TYPES))
+        )
+    return value
+
+
 class FileIn(_Strict):
     path: Annotated[str, Field(min_length=1, max_length=4096)]
     additions: Count = 0
     deletions: Count = 0
-    changeType: str | None = None
+    changeType: Annotated[str, AfterValidator(_change_type)] | None = None
 
 
 class PullRequestIn(_Strict):
-    number: Annotated[int, Field(gt=0, strict=True)]
+    number: Annotated[int, Field(gt=0, le=MAX_PR_NUMBER, strict=True)]
     title: Annotated[str, Field(max_length=10_000)]
     body: LongText | None = None
-    url: Annotated[str, Field(pattern=r"^https?://\S+$")] | None = None
-    author: Annotated[Annotated[str, Field(max_length=39)] | None, BeforeValidator(_login)] = None
+    url: Annotated[str, Field(max_length=2048, pattern=r"^https?://\S+$")] | None = None
+    author: Annotated[Login | None, BeforeValidator(_login)] = None
     createdAt: Timestamp | None = None
     mergedAt: Timestamp | None = None
     closedAt: Timestamp | None = None
@@ -124,8 +160,8 @@ class PullRequestIn(_Strict):
     changedFiles: Count | None = None
     files: list[FileIn] = []
     filesKnown: bool = True
-    mergedBy: str | None = None
-    baseRefName: str | None = None
+    mergedBy: Annotated[Login | None, BeforeValidator(_login)] = None
+    baseRefName: Annotated[str, AfterValidator(_ref)] | None = None
 
     @model_validator(mode="after")
     def _merged_or_state(self) -> PullRequestIn:
@@ -219,7 +255,7 @@ def _first_error(source: Path, exc: ValidationError) -> str:
         message = "missing: expected it (see README, 'Export format for import')"
     elif kind in ("int_type", "int_parsing", "int_from_float"):
         message = "expected a whole number"
-    elif kind in ("greater_than", "greater_than_equal"):
+    elif kind in ("greater_than", "greater_than_equal", "less_than", "less_than_equal"):
         message = message.replace("Input should be", "expected a number")
     elif kind == "list_type":
         message = "expected a list"
@@ -309,17 +345,25 @@ def coverage(export: Export, start: datetime, end: datetime) -> Text | None:
         return Text(
             "error.import.window_outside",
             {
-                "declared": f"{since.date()}..{until.date()}",
-                "window": f"{start.date()}..{end.date()}",
+                "declared": _span(since, until),
+                "window": _span(start, end),
             },
         )
     merged = sorted(p.merged_at for p in export.prs if p.merged_at is not None)
     if merged and merged[0] < start and merged[-1] >= end:
         return None
     span = f"{merged[0].date()}..{merged[-1].date()}" if merged else Text("error.import.no_merged")
-    return Text(
-        "error.import.window_undeclared", {"dates": span, "window": f"{start.date()}..{end.date()}"}
-    )
+    return Text("error.import.window_undeclared", {"dates": span, "window": _span(start, end)})
+
+
+def _span(start: datetime, end: datetime) -> str:
+    """A window in UTC, as dates when it starts and ends at midnight UTC, else to the minute
+    (a week of Asia/Shanghai is 2026-05-24 16:00..2026-05-31 16:00 UTC: as dates it would
+    read as the UTC week it is not)."""
+    start, end = start.astimezone(UTC), end.astimezone(UTC)
+    if start.time() == end.time() == datetime.min.time():
+        return f"{start.date()}..{end.date()}"
+    return utc_spans([(start, end)])
 
 
 def read_export(path: Path) -> tuple[str, list[PullRequest]]:
@@ -429,21 +473,28 @@ async def store_export(
         )
         prs.append(pr)
     counts = {span: await store.prs.count_merged_between(repo, *span) for span in sorted(touched)}
-    await store.prs.upsert(prs)
     reopened: list[str] = []
-    for (start, end), was in counts.items():
-        now = await store.prs.count_merged_between(repo, start, end)
-        if now != was:
-            await store.windows.mark(repo, start, end, complete=False, pr_count=now)
-            reopened.append(
-                f"{repo} {start.date()}..{end.date()} was complete with {was} merged PRs and "
-                f"now holds {now}: marked incomplete; re-sync it (vllm-bot sync --since "
-                f"{start.date()} --until {end.date()}) or import a file covering it with "
-                "--complete"
+    # One transaction: an import stopped part-way (Ctrl-C, a failure) leaves the store as
+    # it was, never PRs without the windows they reopen.
+    async with store.transaction() as session:
+        await store.prs.upsert(prs, session=session)
+        for (start, end), was in counts.items():
+            now = await store.prs.count_merged_between(repo, start, end, session=session)
+            if now != was:
+                await store.windows.mark(
+                    repo, start, end, complete=False, pr_count=now, session=session
+                )
+                reopened.append(
+                    f"{repo} {start.date()}..{end.date()} was complete with {was} merged PRs "
+                    f"and now holds {now}: marked incomplete; re-sync it (vllm-bot sync "
+                    f"--since {start.date()} --until {end.date()}) or import a file covering "
+                    "it with --complete"
+                )
+        if complete is not None:
+            count = await store.prs.count_merged_between(repo, *complete, session=session)
+            await store.windows.mark(
+                repo, *complete, complete=True, pr_count=count, session=session
             )
-    if complete is not None:
-        count = await store.prs.count_merged_between(repo, *complete)
-        await store.windows.mark(repo, *complete, complete=True, pr_count=count)
     return ImportResult(len(prs), conflicts, reopened)
 
 
@@ -464,19 +515,55 @@ def complete_span(export: Export, window: Window | None) -> tuple[datetime, date
     return window.start_utc, window.end_utc
 
 
+async def local_week_note(
+    store: Store, repo: str, span: tuple[datetime, datetime], tz: tzinfo
+) -> str | None:
+    """What a window marked complete means in the configured timezone, when its weeks are
+    not UTC's: an export of a UTC week leaves the hours of the local week before its
+    Monday 00:00 UTC uncovered, and that week's digest stays incomplete. None in UTC, or
+    when the window is not a week's worth (a day, a month: no one week to speak of)."""
+    start, end = span
+    if start.astimezone(tz).utcoffset() == end.astimezone(tz).utcoffset() == timedelta(0):
+        return None
+    if end - start != timedelta(weeks=1):
+        return None
+    # The local week holding most of the window: the week the file is for.
+    middle = (start + (end - start) / 2).astimezone(tz)
+    year, week, _ = middle.isocalendar()
+    local = iso_week(year, week, tz)
+    gaps = await store.windows.gaps(repo, local.start_utc, local.end_utc)
+    if not gaps:
+        return english("import.local_week_complete", week=local.label, tz=str(tz))
+    return english(
+        "import.local_week_gaps",
+        week=local.label,
+        tz=str(tz),
+        start=utc_minute(local.start_utc),
+        end=f"{utc_minute(local.end_utc)} UTC",
+        gaps=utc_spans(gaps),
+    )
+
+
 def import_summary(
     export: Export,
     window: Window | None,
     span: tuple[datetime, datetime] | None,
     result: ImportResult,
+    local: str | None = None,
 ) -> str:
+    """The one line an import prints; `local`: what the window marked complete means in
+    the configured timezone (`local_week_note`), when its weeks are not UTC's."""
     message = f"imported {result.stored} PRs of {export.repo} from {export.path}"
     if result.conflicts:
         message += f" ({len(result.conflicts)} merge times differed, see above)"
     if span is not None and window is None:
         start, end = span
         inside = sum(1 for p in export.prs if p.merged_at and start <= p.merged_at < end)
-        message += f"; {start.date()}..{end.date()} marked complete ({inside} PRs in it)"
+        # The file's own window is UTC's; said so when the configured weeks are not.
+        zone = " (UTC)" if local is not None else ""
+        message += f"; {start.date()}..{end.date()}{zone} marked complete ({inside} PRs in it)"
+        if local is not None:
+            message += f"; {local}"
     elif window is not None:
         inside = sum(
             1 for p in export.prs if p.merged_at and window.start <= p.merged_at < window.end

@@ -142,7 +142,7 @@ def render_trends_png(
                     markersize=3,
                     linewidth=1.6,
                     color=LINE_COLOURS[k % len(LINE_COLOURS)],
-                    label=f"{name} ({word})",
+                    label=f"{name} ({word})" if word else name,
                 )
             for i, value in zip(x, merged, strict=True):
                 if value is None:

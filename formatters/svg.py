@@ -150,7 +150,8 @@ def small_multiples(
     height = 24 + rows * cell_h
     desc = (
         "; ".join(
-            f"{name} ({caption}): {_describe(labels, series, unknown_label)}"
+            f"{f'{name} ({caption})' if caption else name}: "
+            f"{_describe(labels, series, unknown_label)}"
             for name, series, caption in panels
         )
         or empty_label

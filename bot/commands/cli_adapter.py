@@ -13,22 +13,28 @@ from bot.commands.reply import Reply
 from bot.commands.syntax import Command, CommandError, HelpCommand
 from bot.core.errors import MessageError
 from bot.core.i18n import message
-from bot.core.validators import CHAT_PLATFORMS, chat_channel_problem
+from bot.core.validators import CHAT_PLATFORMS, chat_channel_problem, echo
 
 if TYPE_CHECKING:
     from bot.core.config import Config
     from bot.services import Services
 
 
+TERMINAL = "cli"  # `--channel`'s default: the terminal itself
+
+
 def chat_address(channel: str | None) -> tuple[str, str | None]:
-    """`--channel slack:C0123` or `discord:1234` acts for that channel; else the terminal."""
-    if channel:
-        platform, sep, rest = channel.partition(":")
-        if sep and platform in CHAT_PLATFORMS and rest:
-            if (problem := chat_channel_problem(platform, rest)) is not None:
-                raise MessageError("error.cli.channel", problem=problem)
-            return platform, rest
-    return "cli", channel
+    """`--channel slack:C0123` or `discord:1234` acts for that channel; `cli` (or none) is
+    the terminal. A bare id (`C0123`) names no platform: it is refused, not taken for the
+    terminal, whose answers (no subscriptions there) would silently differ."""
+    if not channel or channel == TERMINAL:
+        return TERMINAL, channel
+    platform, sep, rest = channel.partition(":")
+    if not (sep and platform in CHAT_PLATFORMS and rest):
+        raise MessageError("error.cli.channel_platform", value=echo(channel))
+    if (problem := chat_channel_problem(platform, rest)) is not None:
+        raise MessageError("error.cli.channel", problem=problem)
+    return platform, rest
 
 
 class TerminalSurface(Responder):

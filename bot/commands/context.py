@@ -11,7 +11,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, datetime, tzinfo
 from typing import TYPE_CHECKING
 
 from bot.analysis.catalogue import ModuleInfo
@@ -39,11 +39,13 @@ class Backend:
     async def local_card(self, repo: str, number: int, language: str) -> Document:
         """The PR's card from the store when the lookup policy allows it (the chat
         acknowledgement); raises NeedsNetwork when GitHub must be asked."""
-        return _card(await lookup.look_up_pr_locally(self.services, repo, number), language)
+        found = await lookup.look_up_pr_locally(self.services, repo, number)
+        return _card(found, language, self.services.config.tz)
 
     async def card(self, repo: str, number: int, language: str) -> Document:
         """The PR's card under the lookup policy; raises NotFoundError, PrUnreachable."""
-        return _card(await lookup.look_up_pr(self.services, repo, number), language)
+        found = await lookup.look_up_pr(self.services, repo, number)
+        return _card(found, language, self.services.config.tz)
 
     async def digest(self, scope: DigestScope, window: Window, language: str) -> Document:
         """The digest of `scope` (syncing first); raises UnknownModule for a module word
@@ -92,11 +94,11 @@ class Backend:
         )
 
 
-def _card(found: LookedUp, language: str) -> Document:
+def _card(found: LookedUp, language: str, tz: tzinfo) -> Document:
     # Lazy: bot.cards (the analysis) stays off `/vllm help`.
     from bot.cards import pr_card
 
-    return pr_card(found.pr, found.analysis, language, found.module_names)
+    return pr_card(found.pr, found.analysis, language, found.module_names, tz)
 
 
 def _utcnow() -> datetime:

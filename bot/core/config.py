@@ -535,6 +535,9 @@ def _format_error(source: str, exc: ValidationError) -> str:
         message += "; expected at least one entry (see config/default.toml)"
     if kind == "literal_error":
         message = message.replace("Input should be", "accepted:")
+    if kind == "list_type" and isinstance(value, dict):
+        # `[repos]` is one table; a list of them is written `[[repos]]`, one per entry.
+        return english("error.config.table_not_list", source=source, key=path)
     return f"{source}: {path}: {message}{shown}"
 
 

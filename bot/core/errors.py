@@ -12,8 +12,10 @@ def one_line(text: str, limit: int = ERROR_LINE_LIMIT) -> str:
     """`text` as one line of at most `limit` characters.
 
     Library errors put their details on later lines (SQLAlchemy's `[SQL: …]
-    [parameters: …]`); those are dropped, and an over-long first line is cut in the
-    middle: its last clause (after the last "; ") is the fix, and is kept whole."""
+    [parameters: …]`); those are dropped. An over-long line loses what tells least first:
+    the middle folders of its long paths (`/tmp/…/run/w22.json` keeps where it starts and
+    the file), then, when that is not enough, the middle of the line: its last clause
+    (after the last "; ") is the fix, and is kept whole."""
     lines = [line.strip() for line in str(text).splitlines() if line.strip()]
     head = lines[0] if lines else ""
     if len(lines) > 1 and not any(
@@ -22,12 +24,40 @@ def one_line(text: str, limit: int = ERROR_LINE_LIMIT) -> str:
         head = " ".join(lines)
     head = " ".join(head.split())
     if len(head) > limit:
+        head = _shorter_paths(head, limit)
+    if len(head) > limit:
         failed, sep, fix = head.rpartition("; ")
         if sep and len(fix) <= limit // 2:
             head = failed[: limit - len(fix) - 3].rstrip() + "…; " + fix
         else:
             head = head[: limit - 1].rstrip() + "…"
     return head
+
+
+def whole_line(text: str) -> str:
+    """A line the bot wrote (a catalogue message) as one line, never cut: its values
+    (dates, windows, paths, names) are what the reader acts on, and each is bounded where
+    it is echoed."""
+    return " ".join(str(text).split())
+
+
+def _shorter_paths(line: str, limit: int) -> str:
+    """`line` with the middle folders of its longest paths left out, longest first,
+    until it fits in `limit` (or no path has a middle left)."""
+    words = line.split(" ")
+    while len(" ".join(words)) > limit:
+        paths = [
+            (len(word), i)
+            for i, word in enumerate(words)
+            if word.count("/") >= 4 and "…" not in word
+        ]
+        if not paths:
+            break
+        _, i = max(paths)
+        parts = words[i].split("/")
+        keep = 3 if words[i].startswith("/") else 2  # "/tmp/…" or "https://host/…"
+        words[i] = "/".join([*parts[:keep], "…", *parts[-2:]])
+    return " ".join(words)
 
 
 def _render(text: Text, language: str) -> str:

@@ -51,12 +51,47 @@ def repo_problem(name: str) -> str | None:
     return None if text is None else english(text.msg_id, **text.params)
 
 
+MAX_REF_LENGTH = 200  # the store's tag columns (releases.tag, releases.base)
+# git check-ref-format: what no branch or tag name may hold anywhere.
+_REF_FORBIDDEN = re.compile(r"[\x00-\x20\x7f~^:?*\[\\]|\.\.|@\{|//")
+
+
+def ref_problem(name: str, limit: int = MAX_REF_LENGTH) -> str | None:
+    """Why `name` is not a git branch or tag name, in English, or None."""
+    text = ref_text(name, limit)
+    return None if text is None else english(text.msg_id, **text.params)
+
+
+def ref_text(name: str, limit: int = MAX_REF_LENGTH) -> Text | None:
+    """Why `name` is not a git branch or tag name (git's check-ref-format rules) of at
+    most `limit` characters (`error.ref`), or None."""
+    parts = name.split("/")
+    if (
+        not name
+        or len(name) > limit
+        or name == "@"
+        or _REF_FORBIDDEN.search(name)
+        or name.endswith(".")
+        or any(not part or part.startswith(".") or part.endswith(".lock") for part in parts)
+    ):
+        return Text("error.ref", {"value": echo(name), "limit": str(limit)})
+    return None
+
+
 def check_out_file(path: str) -> str:
     """`--out`: a file to write, not empty and not a directory."""
 
     if not path.strip() or Path(path).is_dir():
         raise MessageError("error.out.path", path=echo(path))
+    check_out_folder(Path(path).parent)
     return path
+
+
+def check_out_folder(folder: Path) -> None:
+    """`--out`'s folder must exist: a typo there must not become new folders, nor a file
+    written where nobody looks."""
+    if not folder.expanduser().is_dir():
+        raise MessageError("error.out.folder", folder=echo(str(folder), 200))
 
 
 # The chat platforms, named once for the core (config, settings, the command layer); their

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta, tzinfo
 from zoneinfo import ZoneInfo
@@ -37,6 +38,16 @@ class Window:
         length = self.end - self.start
         start = self.start - length
         return Window(start, self.start, f"{start.date()}..{self.start.date()}")
+
+
+def utc_minute(value: datetime) -> str:
+    """`2026-05-24 16:00`: a moment in UTC to the minute (the zone said once, after)."""
+    return f"{value.astimezone(UTC):%Y-%m-%d %H:%M}"
+
+
+def utc_spans(spans: Sequence[tuple[datetime, datetime]]) -> str:
+    """Spans as people read them: `2026-05-24 16:00..2026-05-25 00:00 UTC`."""
+    return ", ".join(f"{utc_minute(start)}..{utc_minute(end)} UTC" for start, end in spans)
 
 
 def _midnight(day: date, tz: tzinfo | None) -> datetime:

@@ -31,7 +31,7 @@ class ChartData:
     language: str
     weeks: list[str]
     merged: list[int | None]
-    # (name, series, direction words) of the top modules, most PRs first.
+    # (name, series, direction words or "" when unknown) of the top modules, most PRs first.
     modules: list[tuple[str, list[int | None], str]]
     title_merged: str
     title_modules: str
@@ -50,7 +50,7 @@ class ChartData:
         modules = (i18n.separator(lang)).join(
             i18n.t(
                 lang,
-                "chart.alt_module",
+                "chart.alt_module" if direction else "chart.alt_module_plain",
                 name=name,
                 values=" ".join("?" if v is None else str(v) for v in series),
                 direction=direction,
@@ -75,7 +75,9 @@ def chart_data(digest: Digest, lang: str, top: int = TOP_MODULES) -> ChartData:
     modules = []
     if history is not None:
         for module in history.modules[:top]:
-            word = i18n.t(lang, f"history.direction.{module.direction or 'unknown'}")
+            # No direction (too few complete weeks) is said by no word: "(unknown)" after
+            # every module of the legend told nothing the reader could use.
+            word = i18n.t(lang, f"history.direction.{module.direction}") if module.direction else ""
             modules.append((module_name(module.names, lang), list(module.series), word))
     return ChartData(
         repo=digest.repo,

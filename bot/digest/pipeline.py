@@ -12,13 +12,13 @@ import logging
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager, suppress
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
 from bot.core.document import Document
 from bot.core.errors import GitHubError, GitHubUnreachable, english
 from bot.core.notices import due_today
-from bot.core.weeks import Window, iso_week
+from bot.core.weeks import Window, iso_week, utc_spans
 from bot.digest.charts import svg_charts
 from bot.digest.document import digest_document
 from bot.digest.history import chain
@@ -121,13 +121,58 @@ async def build_for_window(
     # The narrative model writes in one language: the digest's text for this rendering.
     digest = await narrate(digest, language)
     held = digest.history_weeks
+    if not sync and warn is not None:
+        # From the store as it is: say what keeps the window incomplete, in UTC and in the
+        # configured timezone's weeks (an export of a UTC week leaves hours of a local one).
+        await _say_gaps(services, repo_name, window, warn)
     # Said only when the themes lack history they would use (not on every digest).
     if not sync and warn is not None and held < weeks:
+        partial = await _partial_weeks(services, repo_name, window, weeks)
         warn(
             f"themes: {held} of {weeks} earlier weeks in the store used as history"
             + ("" if held else " (themes scored by this window's counts alone)")
+            + partial
         )
     return BuiltDigest(digest, digest_document(digest, language))
+
+
+def _zone(services: Services) -> str:
+    tz = services.config.tz
+    return "" if str(tz) in ("UTC", "Etc/UTC") else f" (weeks in {tz})"
+
+
+async def _say_gaps(services: Services, repo: str, window: Window, warn: Say) -> None:
+    """One line when an ended window is not complete in the store: the spans it lacks."""
+    if window.end_utc > datetime.now(UTC):
+        return  # a week still running is incomplete by nature, and the digest says so
+    gaps = await services.store.windows.gaps(repo, window.start_utc, window.end_utc)
+    whole = (window.start_utc, window.end_utc)
+    if not gaps:
+        return
+    where = f"{window.label}{_zone(services)}, {utc_spans([whole])}"
+    if gaps == [whole]:
+        warn(
+            f"warning: the store holds no complete window of {where}, so the digest says "
+            "incomplete; sync it, or import an export of it with --complete"
+        )
+        return
+    warn(
+        f"warning: {where}, is complete in the store but for {utc_spans(gaps)}, so the "
+        "digest says incomplete; import an export covering that with --complete, or sync it"
+    )
+
+
+async def _partial_weeks(services: Services, repo: str, window: Window, weeks: int) -> str:
+    """Why earlier weeks holding PRs are not history: the part of them never imported
+    complete (e.g. the hours a UTC week's export leaves of a week of Asia/Shanghai)."""
+    partial = []
+    for week in chain(window.previous(), weeks):
+        gaps = await services.store.windows.gaps(repo, week.start_utc, week.end_utc)
+        if gaps and gaps != [(week.start_utc, week.end_utc)]:
+            partial.append(f"{week.label} lacks {utc_spans(gaps)}")
+    if not partial:
+        return ""
+    return f"; complete only in part{_zone(services)}: " + "; ".join(partial)
 
 
 async def _sync_one(

@@ -23,7 +23,7 @@ from bot.digest.render import render_html
 from bot.releases.document import release_document
 from bot.releases.model import ReleaseDigest
 from bot.releases.service import load_release, release_digest
-from bot.releases.versions import parse_tag
+from bot.releases.versions import tag_order
 from bot.store.store import Store
 
 if TYPE_CHECKING:
@@ -100,7 +100,7 @@ async def release_pages(
     """Every stored release's page and the releases feed of `repo` (store only): each
     release is built once and written in every language."""
     pages: dict[str, str] = {}
-    stored = sorted(await store.releases.all(repo), key=lambda r: parse_tag(r.tag) or 0)
+    stored = sorted(await store.releases.all(repo), key=lambda r: tag_order(r.tag))
     if not stored:
         return pages
     digests = []

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from bot.core.errors import MessageError
 from bot.core.models import PullRequest
+from bot.core.validators import ref_text
 from bot.importer import Export, read_export_file
 from bot.releases.commits import cherry_pick_of
 from bot.store.releases import StoredRelease
@@ -57,6 +58,11 @@ def read_release_export(
     base, head = release.get("base"), release.get("head")
     if not isinstance(base, str) or not isinstance(head, str) or not base or not head:
         raise MessageError("release.error.tags", path=str(path), shape=RELEASE_SHAPE)
+    for where, tag in (("base", base), ("head", head)):
+        # A tag names a page of the archive and a row of the store: git's own rules, and
+        # the store's column length, the same on SQLite and PostgreSQL.
+        if (problem := ref_text(tag)) is not None:
+            raise MessageError("release.error.tag", path=str(path), where=where, problem=problem)
     if export is None:
         export = read_export_file(path)
     entries = [(cherry_pick_of(pr.title) or pr.number, pr.number) for pr in export.prs]
@@ -74,8 +80,9 @@ def read_release_export(
 
 async def import_release(store: Store, export: ReleaseExport) -> str:
     """Store a release export's PRs and membership; the one line `import` prints."""
-    await store.prs.upsert(export.prs)
-    await store.releases.put(export.release)
+    async with store.transaction() as session:  # the release with its PRs, or nothing
+        await store.prs.upsert(export.prs, session=session)
+        await store.releases.put(export.release, session=session)
     stored = export.release
     picks = sum(1 for _, pick in stored.entries if pick is not None)
     return (

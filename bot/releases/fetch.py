@@ -19,14 +19,14 @@ from bot.github.queries import PULL_REQUESTS_PER_REQUEST
 from bot.github.releases import PER_PAGE, Tags, compare, list_tags
 from bot.releases.commits import commit_ref
 from bot.releases.model import Requests
-from bot.releases.versions import newest_tag, parse_tag, previous_tag, tags_between
+from bot.releases.versions import newest_tag, parse_tag, previous_tag, tag_order, tags_between
 from bot.store.releases import StoredRelease
 from bot.store.store import Store
 from bot.sync import first_time_contributors, source_for
 
 
 def _known(tags: Iterable[str], limit: int = 5) -> str | Text:
-    versions = sorted((t for t in tags if parse_tag(t)), key=lambda t: parse_tag(t) or 0)
+    versions = sorted((t for t in tags if parse_tag(t)), key=tag_order)
     return ", ".join(versions[-limit:][::-1]) or Text("release.none")
 
 

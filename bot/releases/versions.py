@@ -26,6 +26,16 @@ def parse_tag(tag: str) -> Version | None:
         return None
 
 
+_NO_VERSION = Version("0")
+
+
+def tag_order(tag: str) -> tuple[bool, Version, str]:
+    """A sort key for any tag: version tags in version order, then the tags that are no
+    version (`nightly`) by name, so one odd tag never breaks a listing."""
+    version = parse_tag(tag)
+    return (version is None, version or _NO_VERSION, tag)
+
+
 def _versions(tags: Iterable[str]) -> list[tuple[Version, str]]:
     parsed = [(parse_tag(tag), tag) for tag in tags]
     return sorted((v, tag) for v, tag in parsed if v is not None)

@@ -24,12 +24,17 @@ log = logging.getLogger(__name__)
 
 
 class _QuietRetries(logging.Filter):
-    """slack_sdk retries a failed connect by itself, logging a traceback every 10 s;
-    `SlackSocket` supervises the connection and logs one line per attempt instead, so the
-    SDK's own lines are kept only at --debug."""
+    """slack_sdk retries a failed connect by itself, logging a traceback every 10 s, and
+    says "The current session (…) has been abandoned" after each attempt `SlackSocket`
+    gives up; `SlackSocket` supervises the connection and logs one line per attempt
+    instead, so the SDK's own lines about it are kept only at --debug."""
 
     def filter(self, record: logging.LogRecord) -> bool:
-        if record.getMessage().startswith(("Failed to connect", "Failed to close the old")):
+        message = record.getMessage()
+        if message.startswith(("Failed to connect", "Failed to close the old")) or (
+            message.startswith(("The current session", "The old session"))
+            and "has been abandoned" in message
+        ):
             return logging.getLogger().isEnabledFor(logging.DEBUG)
         return True
 

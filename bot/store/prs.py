@@ -57,52 +57,61 @@ class PullRequests:
         self.engine = engine
         self.analyses = analyses
 
-    async def upsert(self, prs: Sequence[PullRequest]) -> None:
-        """Insert or replace PRs with their files and labels, in one transaction."""
+    async def upsert(
+        self, prs: Sequence[PullRequest], *, session: AsyncSession | None = None
+    ) -> None:
+        """Insert or replace PRs with their files and labels, in one transaction (the
+        caller's `session`, when given: an import writes its windows in the same one)."""
         if not prs:
             return
+        if session is not None:
+            await self._upsert(session, prs)
+            return
+        async with self.session.begin() as own:
+            await self._upsert(own, prs)
+
+    async def _upsert(self, session: AsyncSession, prs: Sequence[PullRequest]) -> None:
         unique = {(pr.repo, pr.number): pr for pr in prs}
-        async with self.session.begin() as session:
-            ids: dict[tuple[str, int], int] = {}
-            for chunk in chunks(list(unique.values())):
-                rows = [
-                    {"repo": pr.repo, "number": pr.number}
-                    | {c: store_text(getattr(pr, c)) for c in _COLUMNS}
-                    for pr in chunk
-                ]
-                stmt = upsert(self.engine, pull_requests).values(rows)
-                stmt = stmt.on_conflict_do_update(
-                    index_elements=["repo", "number"],
-                    set_={c: stmt.excluded[c] for c in _COLUMNS},
-                ).returning(pull_requests.c.id, pull_requests.c.repo, pull_requests.c.number)
-                for row_id, repo, number in await session.execute(stmt):
-                    ids[(repo, number)] = row_id
-            pr_ids = list(ids.values())
-            for id_chunk in chunks(pr_ids):
-                await session.execute(delete(pr_files).where(pr_files.c.pr_id.in_(id_chunk)))
-                await session.execute(delete(pr_labels).where(pr_labels.c.pr_id.in_(id_chunk)))
-            # The PRs may have changed: their cached analyses no longer apply.
-            await self.analyses.forget(session, pr_ids)
-            files = [
-                {
-                    "pr_id": ids[key],
-                    "path": store_text(f.path),
-                    "additions": f.additions,
-                    "deletions": f.deletions,
-                    "change_type": f.change_type,
-                }
-                for key, pr in unique.items()
-                for f in pr.files
+        ids: dict[tuple[str, int], int] = {}
+        for chunk in chunks(list(unique.values())):
+            rows = [
+                {"repo": pr.repo, "number": pr.number}
+                | {c: store_text(getattr(pr, c)) for c in _COLUMNS}
+                for pr in chunk
             ]
-            labels = [
-                {"pr_id": ids[key], "name": store_text(name)}
-                for key, pr in unique.items()
-                for name in pr.labels
-            ]
-            for rows_chunk in chunks(files, 5000):
-                await session.execute(pr_files.insert(), list(rows_chunk))
-            for rows_chunk in chunks(labels, 5000):
-                await session.execute(pr_labels.insert(), list(rows_chunk))
+            stmt = upsert(self.engine, pull_requests).values(rows)
+            stmt = stmt.on_conflict_do_update(
+                index_elements=["repo", "number"],
+                set_={c: stmt.excluded[c] for c in _COLUMNS},
+            ).returning(pull_requests.c.id, pull_requests.c.repo, pull_requests.c.number)
+            for row_id, repo, number in await session.execute(stmt):
+                ids[(repo, number)] = row_id
+        pr_ids = list(ids.values())
+        for id_chunk in chunks(pr_ids):
+            await session.execute(delete(pr_files).where(pr_files.c.pr_id.in_(id_chunk)))
+            await session.execute(delete(pr_labels).where(pr_labels.c.pr_id.in_(id_chunk)))
+        # The PRs may have changed: their cached analyses no longer apply.
+        await self.analyses.forget(session, pr_ids)
+        files = [
+            {
+                "pr_id": ids[key],
+                "path": store_text(f.path),
+                "additions": f.additions,
+                "deletions": f.deletions,
+                "change_type": f.change_type,
+            }
+            for key, pr in unique.items()
+            for f in pr.files
+        ]
+        labels = [
+            {"pr_id": ids[key], "name": store_text(name)}
+            for key, pr in unique.items()
+            for name in pr.labels
+        ]
+        for rows_chunk in chunks(files, 5000):
+            await session.execute(pr_files.insert(), list(rows_chunk))
+        for rows_chunk in chunks(labels, 5000):
+            await session.execute(pr_labels.insert(), list(rows_chunk))
 
     async def _load(
         self, session: AsyncSession, where: Sequence[ColumnElement[bool]]
@@ -180,17 +189,24 @@ class PullRequests:
         prs.sort(key=lambda pr: (pr.merged_at, pr.number))
         return prs
 
-    async def count_merged_between(self, repo: str, start: datetime, end: datetime) -> int:
-        async with self.session() as session:
-            count: int | None = await session.scalar(
-                select(func.count())
-                .select_from(pull_requests)
-                .where(
-                    pull_requests.c.repo == repo,
-                    pull_requests.c.merged_at >= start,
-                    pull_requests.c.merged_at < end,
-                )
+    async def count_merged_between(
+        self, repo: str, start: datetime, end: datetime, *, session: AsyncSession | None = None
+    ) -> int:
+        """PRs of `repo` merged in [start, end) (in the caller's `session` when given, so
+        it counts what that transaction wrote)."""
+        query = (
+            select(func.count())
+            .select_from(pull_requests)
+            .where(
+                pull_requests.c.repo == repo,
+                pull_requests.c.merged_at >= start,
+                pull_requests.c.merged_at < end,
             )
+        )
+        if session is not None:
+            return await session.scalar(query) or 0
+        async with self.session() as own:
+            count: int | None = await own.scalar(query)
         return count or 0  # COUNT(*) always returns a row
 
     async def merge_times(

@@ -35,7 +35,8 @@ class Releases:
         self.session = session
         self.engine = engine
 
-    async def put(self, release: StoredRelease) -> None:
+    async def put(self, release: StoredRelease, *, session: AsyncSession | None = None) -> None:
+        """Store `release` (in the caller's `session` when given: an import's, with its PRs)."""
         data = {
             "entries": [list(e) for e in release.entries],
             "commits": release.commits,
@@ -59,8 +60,11 @@ class Releases:
             index_elements=list(keys),
             set_={k: stmt.excluded[k] for k in values if k not in keys},
         )
-        async with self.session.begin() as session:
+        if session is not None:
             await session.execute(stmt)
+            return
+        async with self.session.begin() as own:
+            await own.execute(stmt)
 
     async def mark_announced(self, repo: str, tag: str, base: str) -> None:
         release = await self.get(repo, tag, base)

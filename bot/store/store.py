@@ -4,15 +4,21 @@ aggregate (`prs`, `windows`, `contributors`, `deliveries`, `analyses`, `http_cac
 
 from __future__ import annotations
 
+from contextlib import AbstractAsyncContextManager
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from sqlalchemy import event, text
 from sqlalchemy.engine import URL, make_url
-from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
+from sqlalchemy.ext.asyncio import (
+    AsyncEngine,
+    AsyncSession,
+    async_sessionmaker,
+    create_async_engine,
+)
 
-from bot.core.errors import StoreError
+from bot.core.errors import MessageError, StoreError
 from bot.core.tasks import COMMAND_WORKERS
 from bot.store.analyses import AnalysisCache
 from bot.store.contributors import Contributors
@@ -51,7 +57,11 @@ POOL_TIMEOUT = 10.0
 
 def _as_store_error(context: Any) -> None:
     """The driver's error (through SQLAlchemy's) as the bot's own StoreError, with the same
-    text; the SQLAlchemy exception stays its cause for --debug."""
+    text; the SQLAlchemy exception stays its cause for --debug. What SQLAlchemy does not
+    wrap (a cancellation, Ctrl-C, a value the driver cannot bind) goes on as it is: its
+    StoreError would read "None"."""
+    if context.sqlalchemy_exception is None:
+        return
     raise StoreError(str(context.sqlalchemy_exception)) from context.sqlalchemy_exception
 
 
@@ -81,8 +91,12 @@ class Store:
             and database not in ("", ":memory:")
             and not (database.startswith("file:"))
         ):
+            # A folder named by DATABASE_URL is the user's to make: a typo must not become a
+            # new, empty store (the default store's folder is made by default_database_url).
             # Once per process, before any connection exists: blocking here is harmless.
-            Path(database).expanduser().parent.mkdir(parents=True, exist_ok=True)  # noqa: ASYNC240
+            folder = Path(database).expanduser().parent  # noqa: ASYNC240
+            if not folder.is_dir():
+                raise MessageError("error.store.no_folder", path=database, folder=str(folder))
         kwargs: dict[str, Any] = {}
         if parsed.get_backend_name() == "sqlite":
             # Writers wait for each other instead of failing with "database is locked".
@@ -115,6 +129,11 @@ class Store:
         if not callable(checked_out) or not callable(size):
             return None
         return int(checked_out()), int(size()) + max(int(overflow), 0)
+
+    def transaction(self) -> AbstractAsyncContextManager[AsyncSession]:
+        """One transaction across aggregates, passed to their writes as `session=` (an
+        import's PRs and the windows it marks: an interrupted import leaves nothing)."""
+        return self.session.begin()
 
     async def __aenter__(self) -> Store:
         return self

@@ -60,15 +60,25 @@ class SyncWindows:
 
     async def is_covered(self, repo: str, start: datetime, end: datetime) -> bool:
         """True when complete windows cover [start, end) without a gap."""
+        return not await self.gaps(repo, start, end)
+
+    async def gaps(
+        self, repo: str, start: datetime, end: datetime
+    ) -> list[tuple[datetime, datetime]]:
+        """The parts of [start, end) no complete window covers, in order (none: covered)."""
+        missing: list[tuple[datetime, datetime]] = []
         cursor = start
         for window in await self.overlapping(repo, start, end):
-            if not window.complete:
+            if not window.complete or window.end <= cursor:
                 continue
-            if window.start <= cursor < window.end:
-                cursor = window.end
+            if window.start > cursor:
+                missing.append((cursor, min(window.start, end)))
+            cursor = max(cursor, window.end)
             if cursor >= end:
-                return True
-        return cursor >= end
+                return missing
+        if cursor < end:
+            missing.append((cursor, end))
+        return missing
 
     async def mark(
         self,
@@ -80,8 +90,10 @@ class SyncWindows:
         pr_count: int,
         fingerprint: str | None = None,
         synced: bool = True,
+        session: AsyncSession | None = None,
     ) -> None:
-        """Record a window's state. `synced=False` records only a confirmation check."""
+        """Record a window's state. `synced=False` records only a confirmation check;
+        `session`: the caller's transaction (an import's, with the PRs it writes)."""
         now = datetime.now(UTC)
         values = {
             "repo": repo,
@@ -99,8 +111,11 @@ class SyncWindows:
             index_elements=["repo", "start", "end"],
             set_={k: stmt.excluded[k] for k in values if k not in ("repo", "start", "end")},
         )
-        async with self.session.begin() as session:
+        if session is not None:
             await session.execute(stmt)
+            return
+        async with self.session.begin() as own:
+            await own.execute(stmt)
 
 
 def _window(row: Row[Any]) -> SyncWindow:

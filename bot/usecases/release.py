@@ -42,7 +42,12 @@ async def release_notes(
     except GitHubError as exc:
         if not (sync and store_when_down):
             raise
-        log.warning("release %s of %s from the store: GitHub failed: %s", tag, repo, exc)
+        log.warning(
+            "%s of %s from the store: GitHub failed: %s",
+            f"release {tag}" if tag else "the newest release",
+            repo or services.config.repo(None).name,
+            exc,
+        )
         try:
             return await build_release(services, repo, tag, language, base=base, sync=False)
         except UsageError:

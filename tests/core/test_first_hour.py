@@ -387,3 +387,34 @@ def test_a_narrow_terminal_lists_each_key_pr_instead_of_a_table() -> None:
         "- **[#1](https://x.test/1) A title long enough to need the room** — Author: "
         "octocat · Score: 9.9" in narrow
     )
+
+
+# ---------------------------------------------------------------------------- issue 36
+
+
+def test_the_first_command_names_the_store_even_when_it_fails(tmp_path: Path) -> None:
+    """The README's first command (`digest --week last`) fails offline; it still created
+    the store, and it is the one run that can say where."""
+    env = _fresh(tmp_path)
+    store = tmp_path / "home" / "data" / "vllm-bot" / "vllm-bot.sqlite3"
+    first = vllm_bot(env, "digest", "--week", "last")
+    assert first.returncode == 1
+    assert f"note: your store is {store}" in first.stderr
+    assert first.stderr.rstrip().splitlines()[-1].startswith("error: cannot reach")
+    again = vllm_bot(env, "digest", "--week", "last")
+    assert again.returncode == 1 and "note: your store" not in again.stderr
+
+
+def test_a_database_url_in_a_missing_folder_is_one_line_and_creates_nothing(
+    tmp_path: Path,
+) -> None:
+    missing = tmp_path / "nonexistent" / "dir"
+    for url in (f"sqlite:///{missing}/x.db", f"sqlite+aiosqlite:///{missing}/x.db"):
+        shown = vllm_bot(_fresh(tmp_path, DATABASE_URL=url), "modules")
+        assert shown.returncode == 2
+        assert shown.stderr == (
+            f"error: DATABASE_URL names the SQLite file {missing}/x.db, whose folder {missing} "
+            "does not exist; create the folder, or give a file in one that exists\n"
+        )
+        assert shown.stdout == ""
+        assert not (tmp_path / "nonexistent").exists()

@@ -126,3 +126,34 @@ def test_zh_chart_uses_a_cjk_font_when_installed_and_degrades_without() -> None:
     latin = png_chart(digest, "zh", force_latin=True)
     assert latin.font is None and latin.alt_text == chart.alt_text  # alt text stays Chinese
     assert "图表" in latin.alt_text
+
+
+def test_the_png_legend_names_each_module_without_an_unknown_direction(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Too few complete weeks give no direction: the legend read "Attention (unknown)",
+    "ROCm (unknown)"… after every module (issue 36); it names the module alone."""
+    pytest.importorskip("matplotlib")
+    from matplotlib.axes import Axes
+    from matplotlib.legend import Legend
+
+    history = _history(8)
+    names = [("ROCm / AMD", "ROCm"), ("Attention", "注意力"), ("MoE", "MoE")]
+    history.modules = [
+        replace(m, names=n, direction="rising" if i == 0 else None)
+        for i, (m, n) in enumerate(zip(history.modules, names, strict=True))
+    ]
+    digest = replace(fixture_digest(), history=history)
+    shown: list[str] = []
+    legend = Axes.legend
+
+    def record(self: Axes, *args: object, **kwargs: object) -> Legend:
+        drawn = legend(self, *args, **kwargs)
+        shown.extend(text.get_text() for text in drawn.get_texts())
+        return drawn
+
+    monkeypatch.setattr(Axes, "legend", record)
+    chart = png_chart(digest, "en", force_latin=True)
+    assert shown == ["ROCm / AMD (rising ↑)", "Attention", "MoE"]
+    assert "unknown" not in chart.alt_text and "()" not in chart.alt_text
+    assert "(rising ↑)" in chart.alt_text and "Attention " in chart.alt_text

@@ -55,3 +55,42 @@ async def test_each_release_gets_a_page_and_the_feed_lists_the_newest_first(stor
     assert titles == ["widgets v1.0.0rc2 release notes", "widgets v1.0.0rc1 release notes"]
     links = [e.find(f"{ATOM}link").get("href") for e in feed.iter(f"{ATOM}entry")]
     assert links[0].endswith("releases/v1.0.0rc2.en.html") and not links[0].startswith("http")
+
+
+async def test_a_release_whose_tag_is_no_version_gets_its_page_beside_the_others(store):
+    """A `nightly` compared with `--base` is stored under a tag that is no version: the
+    archive sorted tags as `Version or 0` and failed for every page (issue 36)."""
+    await store.prs.upsert([_pr(n, f"[Feature] Widget {n}") for n in range(1, 10)])
+    for tag, base, numbers, day in (
+        ("v1.0.0rc1", "v0.9.0", [1, 2, 3], 3),
+        ("nightly", "v1.0.0rc1", [4, 5, 6], 6),
+        ("v1.0.0", "v1.0.0rc1", [7, 8, 9], 5),
+    ):
+        await store.releases.put(
+            StoredRelease(
+                REPO, tag, base, T0, T0 + timedelta(days=day), [(n, None) for n in numbers], 3
+            )
+        )
+    pages = await release_pages(store, Analyzer(load_ruleset("generic")), REPO, ["en"])
+    for tag in ("v1.0.0rc1", "nightly", "v1.0.0"):
+        assert tag in pages[release_path(REPO, tag, "en")]
+    feed = ET.fromstring(pages[releases_feed_path(REPO, "en")])
+    titles = [e.findtext(f"{ATOM}title") for e in feed.iter(f"{ATOM}entry")]
+    assert titles == [
+        "widgets nightly release notes",
+        "widgets v1.0.0 release notes",
+        "widgets v1.0.0rc1 release notes",
+    ]
+
+
+def test_tags_sort_in_version_order_and_odd_tags_after_them() -> None:
+    from bot.releases.versions import tag_order
+
+    tags = ["nightly", "v0.10.0", "v0.9.1", "docs-2026", "v0.10.0rc1"]
+    assert sorted(tags, key=tag_order) == [
+        "v0.9.1",
+        "v0.10.0rc1",
+        "v0.10.0",
+        "docs-2026",
+        "nightly",
+    ]

@@ -68,6 +68,9 @@ async def test_slack_down_in_socket_mode_stops_nothing_else(
         assert not slack_check["ok"] and "Socket Mode not connected" in slack_check["detail"]
         assert "vllm_bot_scheduler_leader 1" in metrics
         attempts = [line for line in serve.lines if "Socket Mode cannot connect" in line]
+        # One line per attempt, ours: slack_sdk's "The current session () has been abandoned
+        # by disconnect() method call" followed each (issue 36).
+        assert [line for line in serve.lines if " bot.slack." in line] == attempts
         # One line per attempt, no traceback (that is for --debug).
         assert len(attempts) == len(re.findall(r"attempt \d+\)", "".join(attempts)))
         assert "Traceback" not in serve.log, serve.log

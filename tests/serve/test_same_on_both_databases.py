@@ -101,9 +101,34 @@ async def _holds(database: str) -> int:
         return await store.prs.count(REPO)
 
 
+async def import_on_both(
+    tmp_path: Path, source: Path, *args: str
+) -> tuple[list[subprocess.CompletedProcess[str]], list[int]]:
+    """`vllm-bot import SOURCE ARGS` on SQLite, then on PostgreSQL: the runs, and the PRs
+    each store holds after."""
+    lite = f"sqlite+aiosqlite:///{tmp_path / 'bot.sqlite3'}"
+    runs = [bot(lite, "import", str(source), *args)]
+    holds = [await _holds(lite)]
+    async with postgres_database() as url:
+        runs.append(bot(url, "import", str(source), *args))
+        holds.append(await _holds(url))
+    return runs, holds
+
+
 @pytest.mark.parametrize(
     ("field", "value", "named"),
-    [("author", LONG_LOGIN, "author"), ("labels", [LONG_LABEL.strip()], "labels[0]")],
+    [
+        ("author", LONG_LOGIN, "author"),
+        ("labels", [LONG_LABEL.strip()], "labels[0]"),
+        # Issue 36: past int32, PostgreSQL failed in asyncpg (exit 1) where SQLite stored it.
+        ("number", 2**31, "number"),
+        ("number", 2**63, "number"),
+        ("additions", 2**31, "additions"),
+        ("deletions", 2**31, "deletions"),
+        ("changedFiles", 2**31, "changedFiles"),
+        ("files", [{"path": "a.py", "additions": 2**31}], "files[0].additions"),
+        ("mergedAt", "9999-12-31T00:00:00Z", "mergedAt"),
+    ],
 )
 async def test_values_past_githubs_limits_are_refused_alike_on_both(
     tmp_path: Path, field: str, value: object, named: str
@@ -111,12 +136,7 @@ async def test_values_past_githubs_limits_are_refused_alike_on_both(
     if not SAMPLE.exists():
         pytest.skip("the example export is not in this checkout")
     source = overlong(tmp_path, field, value)
-    lite = f"sqlite+aiosqlite:///{tmp_path / 'bot.sqlite3'}"
-    refused = [bot(lite, "import", str(source))]
-    holds = [await _holds(lite)]
-    async with postgres_database() as url:
-        refused.append(bot(url, "import", str(source)))
-        holds.append(await _holds(url))
+    refused, holds = await import_on_both(tmp_path, source)
     for run in refused:
         assert run.returncode == 2
         lines = run.stderr.strip().splitlines()
@@ -124,3 +144,48 @@ async def test_values_past_githubs_limits_are_refused_alike_on_both(
         assert "Traceback" not in run.stderr
     assert refused[0].stderr == refused[1].stderr  # the same line on both
     assert holds == [0, 0]  # nothing written on either
+
+
+@pytest.mark.parametrize(
+    ("release", "named"),
+    [
+        ({"base": "v0.1.0", "head": "v" + "1" * 299}, "release.head"),
+        ({"base": "../../../etc/passwd", "head": "v0.2.0"}, "release.base"),
+        ({"base": "v0.1.0", "head": "v1.0\nv2.0"}, "release.head"),
+    ],
+)
+async def test_release_tags_past_gits_rules_are_refused_alike_on_both(
+    tmp_path: Path, release: dict[str, str], named: str
+) -> None:
+    """A 300-character tag failed on PostgreSQL ("value too long for type character
+    varying(200)") and was stored on SQLite; a path or a newline was a tag on both."""
+    if not SAMPLE.exists():
+        pytest.skip("the example export is not in this checkout")
+    data = json.loads(SAMPLE.read_text(encoding="utf-8"))
+    data["release"] = release
+    source = tmp_path / "release.json"
+    source.write_text(json.dumps(data), encoding="utf-8")
+    refused, holds = await import_on_both(tmp_path, source)
+    for run in refused:
+        assert run.returncode == 2, run.stderr
+        lines = run.stderr.strip().splitlines()
+        assert len(lines) == 1 and f": {named}: " in lines[0], run.stderr
+        assert "is not a git tag or branch name" in lines[0]
+    assert refused[0].stderr == refused[1].stderr
+    assert holds == [0, 0]
+
+
+async def test_a_window_of_0001_to_9999_is_refused_alike_on_both(tmp_path: Path) -> None:
+    if not SAMPLE.exists():
+        pytest.skip("the example export is not in this checkout")
+    data = json.loads(SAMPLE.read_text(encoding="utf-8"))
+    data["window"] = {"since": "0001-01-01", "until": "9999-12-31"}
+    source = tmp_path / "forever.json"
+    source.write_text(json.dumps(data), encoding="utf-8")
+    refused, holds = await import_on_both(tmp_path, source, "--complete")
+    for run in refused:
+        assert run.returncode == 2, run.stderr
+        assert run.stderr.startswith(f"error: {source}: window.since: '0001-01-01' is outside")
+        assert run.stderr.count("\n") == 1
+    assert refused[0].stderr == refused[1].stderr
+    assert holds == [0, 0]

@@ -40,6 +40,30 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "离线试用机器人：先 `vllm-bot import FILE --week W --complete`，"
         "再 `vllm-bot digest --week W --no-sync`（见 `README`）",
     },
+    "error.config.table_not_list": {
+        "en": "{source}: {key}: [{key}] is one table, but {key} is a list: use [[{key}]] "
+        "(double brackets), once per entry",
+        "zh": "{source}：{key}：[{key}] 只是一个表，而 {key} 是列表：请写成 [[{key}]]（双括号），"
+        "每项写一次",
+    },
+    "import.local_week_complete": {
+        "en": "{week} in {tz} (the configured timezone) is complete",
+        "zh": "{tz}（配置的时区）的 {week} 已完整",
+    },
+    "import.local_week_gaps": {
+        "en": "weeks are in {tz} (the configured timezone): {week} there is {start}..{end}, "
+        "and the store still lacks {gaps}, so its digest stays incomplete; import an export "
+        'covering that with --complete, or set timezone = "UTC"',
+        "zh": "周按 {tz}（配置的时区）计算：那里的 {week} 是 {start}..{end}，库中仍缺 {gaps}，"
+        "因此其周报仍不完整；请用 `--complete` 导入覆盖这段时间的导出文件，"
+        '或设置 `timezone = "UTC"`',
+    },
+    "error.store.no_folder": {
+        "en": "DATABASE_URL names the SQLite file {path}, whose folder {folder} does not exist; "
+        "create the folder, or give a file in one that exists",
+        "zh": "`DATABASE_URL` 指定的 `SQLite` 文件 {path} 所在的文件夹 {folder} 不存在；"
+        "请先创建该文件夹，或指定已存在文件夹中的文件",
+    },
     "error.cannot_write": {
         "en": "cannot write {path}: {reason}",
         "zh": "无法写入 {path}：{reason}",
@@ -89,6 +113,13 @@ MESSAGES: dict[str, dict[str, str]] = {
     "error.cli.unexpected": {
         "en": "{problem} (run with --debug for details)",
         "zh": "{problem}（加 `--debug` 运行可查看详情）",
+    },
+    "error.cli.tag": {"en": "{option}: {problem}", "zh": "`{option}`：{problem}"},
+    "error.cli.channel_platform": {
+        "en": "--channel: {value} names no platform; expected slack:ID or discord:ID (e.g. "
+        "slack:C0123, discord:1234), or cli for the terminal",
+        "zh": "`--channel`：{value} 未指明平台；应为 `slack:ID` 或 `discord:ID`（例如 "
+        "`slack:C0123`、`discord:1234`），或 `cli` 表示终端",
     },
     "error.cli.channel": {"en": "--channel: {problem}", "zh": "`--channel`：{problem}"},
     # Digests, posts and the archive (bot.usecases).
@@ -165,6 +196,12 @@ MESSAGES: dict[str, dict[str, str]] = {
         "e.g. --since 2026-06-01 --until 2026-06-08",
         "zh": "`--until`（{until}）必须晚于 `--since`（{since}），"
         "例如 `--since 2026-06-01 --until 2026-06-08`",
+    },
+    "error.out.folder": {
+        "en": "--out: the folder {folder} does not exist; create it first, or give a path in "
+        "a folder that exists, e.g. digest-2026-W23.md",
+        "zh": "`--out`：文件夹 {folder} 不存在；请先创建，或给出已存在文件夹中的路径，"
+        "例如 `digest-2026-W23.md`",
     },
     "error.out.path": {
         "en": "bad --out {path}: expected a file path, e.g. digest-2026-W23.md",
@@ -374,6 +411,15 @@ MESSAGES: dict[str, dict[str, str]] = {
         ' {{"since": …, "until": …}}`',
     },
     "error.import.no_merged": {"en": "no merged PRs", "zh": "没有已合并的 PR"},
+    "error.import.timestamp_span": {
+        "en": "{value} is outside the dates a pull request can have: expected a date from "
+        "{earliest} to {latest}",
+        "zh": "{value} 超出拉取请求可能的日期范围：应为 {earliest} 至 {latest} 之间的日期",
+    },
+    "error.import.change_type": {
+        "en": "{value} is not a change GitHub reports for a file: expected one of {accepted}",
+        "zh": "{value} 不是 GitHub 报告的文件变更类型：应为 {accepted} 之一",
+    },
     "error.import.timestamp_type": {
         "en": "expected an ISO 8601 timestamp string, e.g. {example}",
         "zh": "应为 `ISO 8601` 时间戳字符串，例如 {example}",

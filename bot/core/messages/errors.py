@@ -242,6 +242,13 @@ MESSAGES: dict[str, dict[str, str]] = {
         "earlier ISO week",
         "zh": "{week} 周尚未到来（开始于 {start}）；请使用 `this`、`last` 或更早的 `ISO` 周",
     },
+    "error.ref": {
+        "en": "{value} is not a git tag or branch name: expected at most {limit} characters "
+        "without spaces, control characters, '..', '~^:?*[\\' or '@{{', no part starting "
+        "with '.', e.g. v0.21.0rc1",
+        "zh": "{value} 不是 `git` 标签或分支名：应为至多 {limit} 个字符，不含空格、控制字符、"
+        "'..'、'~^:?*[\\' 或 '@{{'，各段不以 '.' 开头，例如 `v0.21.0rc1`",
+    },
     "error.repo.shape": {
         "en": "expected OWNER/NAME, e.g. vllm-project/vllm",
         "zh": "应为 `OWNER/NAME`，例如 `vllm-project/vllm`",

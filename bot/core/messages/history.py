@@ -50,6 +50,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "Top modules: {modules}.",
         "zh": "{repo} 图表，{first} 至 {last}。每周合并 PR 数：{merged}。主要模块：{modules}。",
     },
+    "chart.alt_module_plain": {"en": "{name} {values}", "zh": "{name} {values}"},
     "chart.alt_module": {
         "en": "{name} {values} ({direction})",
         "zh": "{name} {values}（{direction}）",

@@ -101,6 +101,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "{path}: 'release' must be an object: {shape}",
         "zh": "{path}：'release' 必须是对象：{shape}",
     },
+    "release.error.tag": {
+        "en": "nothing imported: {path}: release.{where}: {problem}",
+        "zh": "未导入任何内容：{path}：release.{where}：{problem}",
+    },
     "release.error.tags": {
         "en": "{path}: 'release' needs a base and a head tag: {shape}",
         "zh": "{path}：'release' 需要 `base` 和 `head` 两个标签：{shape}",
