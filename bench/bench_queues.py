@@ -249,6 +249,9 @@ async def sigterm(args: argparse.Namespace) -> dict[str, Any]:
         "exit": code,
         "seconds": exited,
         "cancelled": "cancelled after" in serve.log,
+        "not_acked": sorted(
+            {f"{r['status']} {r.get('text', '')[:80]}" for r in records if r["key"] not in acked}
+        ),
     }
 
 
@@ -267,6 +270,8 @@ def print_sigterm(row: dict[str, Any], grace: float, latency: float) -> bool:
         f"| {row['commands']} | {row['acked']} | {row['answered']} | {row['told']} | "
         f"{row['lost']} | {exit_status} | {row['seconds']:.1f} |"
     )
+    if row["not_acked"]:
+        print(f"not acknowledged with a progress line: {'; '.join(row['not_acked'])}")
     return bool(row["lost"] == 0 and row["exit"] == 0)
 
 
