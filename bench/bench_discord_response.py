@@ -131,7 +131,10 @@ async def measure(
     latencies = []
     for number in numbers:
         payload = fake.slash_interaction(
-            "pr", [{"name": "number", "type": 4, "value": number}], channel_id=channel
+            "pr",
+            [{"name": "number", "type": 4, "value": number}],
+            channel_id=channel,
+            user_id=100_000 + number,  # one user each: a user's share of the queue is 5
         )
         # What the gateway does with an INTERACTION_CREATE event.
         client._connection.parse_interaction_create(payload)  # type: ignore[arg-type]

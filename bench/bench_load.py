@@ -141,7 +141,10 @@ async def run(commands: int, webhooks: int, concurrency: int, latency: float) ->
                     number = cached_numbers[(index // 2) % len(cached_numbers)]
                 else:
                     number = 600_000 + index
-                body = command_body(f"pr {number}", fake.response_url(f"k{index}"))
+                # A burst of many people: one user's share of the queue is 5 commands.
+                body = command_body(
+                    f"pr {number}", fake.response_url(f"k{index}"), user=f"U{index}"
+                )
                 headers = signed_headers(
                     body, secret=SLACK_SECRET, content_type="application/x-www-form-urlencoded"
                 )

@@ -76,7 +76,7 @@ async def generate(plan: dict[str, Any]) -> list[dict[str, Any]]:
                     "command": "/vllm",
                     "text": f"pr {item['number']}",
                     "channel_id": "C1",
-                    "user_id": "U1",
+                    "user_id": item.get("user", "U1"),
                     "team_id": "T1",
                     "response_url": item["response_url"],
                     "trigger_id": "1.2.3",
@@ -229,10 +229,16 @@ async def one_database(kind: str, args: argparse.Namespace) -> list[dict[str, An
         await _warm_up(serve.base, slack, SIGNING_SECRET, pull_requests(now)[0].number)
         for round_ in range(1, args.rounds + 1):
             commands = []
-            for pr in lookups:
+            for index, pr in enumerate(lookups):
                 key = f"r{round_}-{pr.number}-{uuid.uuid4().hex[:6]}"
+                # A burst of many people: one user's share of the queue is 5 commands.
                 commands.append(
-                    {"key": key, "number": pr.number, "response_url": slack.response_url(key)}
+                    {
+                        "key": key,
+                        "number": pr.number,
+                        "user": f"U{index}",
+                        "response_url": slack.response_url(key),
+                    }
                 )
             batch = merges[(round_ - 1) * args.webhooks : round_ * args.webhooks]
             webhooks = [

@@ -69,7 +69,8 @@ async def run(requests: int, latency: float) -> int:
         async with aiohttp.ClientSession() as session:
 
             async def ack(text: str, key: str) -> tuple[float, dict[str, object]]:
-                body = command_body(text, fake.response_url(key))
+                # One user each: a user's share of the queue is 5 commands pending.
+                body = command_body(text, fake.response_url(key), user=f"U-{key}")
                 headers = signed_headers(
                     body, secret="bench-secret", content_type="application/x-www-form-urlencoded"
                 )

@@ -24,7 +24,9 @@ from bot.commands.dispatch import cached_reply, dispatch, parse_error
 from bot.commands.registry import is_public, parse, progress_text
 from bot.commands.reply import Reply
 from bot.commands.syntax import Command, CommandError
+from bot.core.i18n import message
 from bot.core.metrics import CommandRun, Metrics
+from bot.core.tasks import AdmissionTicket, Withdrawn
 
 log = logging.getLogger(__name__)
 
@@ -100,6 +102,39 @@ async def drive(
             run.kind = surface.platform  # the answer was fine; delivering it failed
         run.reply(outcome.ok, outcome.runtime)
         return outcome
+
+
+async def drive_admitted(
+    ticket: AdmissionTicket,
+    command: Command,
+    ctx: Context,
+    surface: Responder,
+    *,
+    metrics: Metrics | None = None,
+    received: float | None = None,
+) -> Reply:
+    """`drive` a command acknowledged already with a progress line, once its ticket's turn
+    comes (`bot.core.tasks.Admission`).
+
+    Shutdown may give up on it: withdrawn from the queue before it started, or cancelled
+    at the end of the grace. Either way its user, who saw only "looking up…", is told to
+    try again through the platform's own reply path before the task ends."""
+    restarting = Reply.user_error(message(ctx.lang, "error.restarting"))
+    try:
+        async with ticket:
+            return await drive(
+                command, ctx, surface, quick_timeout=None, metrics=metrics, received=received
+            )
+    except Withdrawn:
+        return await surface.follow_up(restarting, command)
+    except asyncio.CancelledError:
+        # drive's last await is the answer's follow-up, so a cancelled drive has not
+        # answered. The task goes on being cancelled once the user is told.
+        try:
+            await surface.follow_up(restarting, command)
+        except Exception:
+            log.warning("could not tell /vllm %s to try again", command.name, exc_info=True)
+        raise
 
 
 async def _quick(command: Command, ctx: Context, limit: float | None) -> Reply | None:

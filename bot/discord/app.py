@@ -11,8 +11,10 @@ the database or GitHub comes before the first response:
 * a parse error is sent at once as the interaction response;
 * anything else is deferred at once (the user sees "vllm-bot is thinking…"), the command
   layer's answer driver (`bot.commands.driver`) builds the reply in one of a bounded number
-  of workers (`bot.core.tasks.Admission`; a full queue is answered "busy" at once), and the
-  original response is edited with it. Errors are always ephemeral; when a deferred public
+  of workers (`bot.core.tasks.Admission`: round-robin between channels and users; a full
+  queue, or a user with too many commands pending, is answered "try again" at once), and
+  the original response is edited with it (at shutdown, with "try again" when the command
+  was still queued or cut off). Errors are always ephemeral; when a deferred public
   response turns into an error, it is deleted and the error is sent privately instead.
 
 A `/vllm digest … post` reply is posted in the channel through the Discord `Platform` and
@@ -40,7 +42,7 @@ from discord import app_commands
 
 from bot.commands import COMMANDS, Argument, Command, CommandError, CommandSpec, Context, Reply
 from bot.commands.backend import services_context
-from bot.commands.driver import Responder, drive
+from bot.commands.driver import Responder, drive, drive_admitted
 from bot.commands.registry import Source, build, is_public, parse
 from bot.core.config import Config
 from bot.core.document import Document
@@ -55,8 +57,9 @@ from bot.core.tasks import (
     COMMAND_WORKERS,
     Admission,
     RateLimitedLog,
+    Refusal,
     TaskTracker,
-    Tracked,
+    TrackedCommands,
 )
 from bot.delivery import DeliveryIncomplete
 from bot.discord import NAME
@@ -153,7 +156,7 @@ def recent_weeks(now: datetime, count: int = 8) -> list[str]:
 # ---------------------------------------------------------------------------- handler
 
 
-class CommandHandler(Tracked):
+class CommandHandler(TrackedCommands):
     """Runs `/vllm` interactions through the command layer and answers them on Discord."""
 
     def __init__(
@@ -208,28 +211,21 @@ class CommandHandler(Tracked):
                 source, quiet, DiscordSurface(self, interaction, quiet), metrics=self.metrics
             )
             return
-        ticket = self.admission.ticket()
-        if ticket is None:
+        ticket = self.admission.ticket(ctx.user, ctx.channel)
+        if isinstance(ticket, Refusal):
             self.metrics.commands_busy.inc(platform=NAME)
-            _busy_log.log(
-                log, "discord /vllm in %s: every worker busy; answered 'busy'", ctx.channel
-            )
-            await surface.respond(Reply.user_error(message(ctx.lang, "error.busy")), None)
+            _busy_log.log(log, "discord /vllm in %s refused: %s", ctx.channel, ticket.name.lower())
+            text = message(ctx.lang, ticket.value, count=self.admission.per_user)
+            await surface.respond(Reply.user_error(text), None)
             return
         try:
             async with self.tracker.track(f"discord /vllm in {interaction.channel_id}"):
                 public = is_public(source)
                 await interaction.response.defer(ephemeral=not public, thinking=True)
                 surface.deferred_public, surface.deferred = public, True
-                async with ticket:
-                    await drive(
-                        source,
-                        ctx,
-                        surface,
-                        quick_timeout=None,
-                        metrics=self.metrics,
-                        received=received,
-                    )
+                await drive_admitted(
+                    ticket, source, ctx, surface, metrics=self.metrics, received=received
+                )
         finally:
             ticket.cancel()
 

@@ -3,8 +3,11 @@
 `/vllm` is acknowledged before anything reads the database or GitHub: a parse error in the
 ack itself, anything else with a progress line ("looking up #42121…"); the command layer's
 answer driver (`bot.commands.driver`) then builds the answer in one of a bounded number of
-workers (`bot.core.tasks.Admission`) and it goes through the command's `response_url`. A
-full queue is answered "busy, try again" in the ack: never late, never a 404.
+workers (`bot.core.tasks.Admission`: round-robin between channels and users, a few
+commands per user) and it goes through the command's `response_url`. A full queue, or a
+user with too many commands pending, is answered "try again" in the ack: never late, never
+a 404. At shutdown a command still queued, or cut off at the grace's end, is told to try
+again through its `response_url`.
 
 HTTP mode: `slack_web_app(bot)` / `slack_routes(bot)` serve `POST /slack/events`; bolt checks
 `X-Slack-Signature` with SLACK_SIGNING_SECRET and its 5-minute replay window, answering 401
@@ -27,7 +30,7 @@ from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.commands import Command, CommandError, Context, DigestCommand, Reply, parse_pr_ref
 from bot.commands.backend import services_context
-from bot.commands.driver import Responder, drive
+from bot.commands.driver import Responder, drive, drive_admitted
 from bot.commands.registry import parse, progress_text
 from bot.core.document import Document
 from bot.core.errors import BotError, ConfigError
@@ -41,8 +44,9 @@ from bot.core.tasks import (
     COMMAND_WORKERS,
     Admission,
     RateLimitedLog,
+    Refusal,
     TaskTracker,
-    Tracked,
+    TrackedCommands,
 )
 from bot.delivery import DeliveryIncomplete, DeliveryResult
 from bot.platform import Platform
@@ -79,7 +83,7 @@ def _text(text: str) -> str:
     return text.translate(_SLACK_ESCAPES)
 
 
-class SlackBot(Tracked):
+class SlackBot(TrackedCommands):
     """The AsyncApp with the bot's listeners, plus what they share.
 
     `context_for(channel, user)` builds the command Context for a channel (language, watched
@@ -147,25 +151,20 @@ class SlackBot(Tracked):
                 parsed, quiet, SlackSurface(self, ack, respond, quiet), metrics=self.metrics
             )
             return
-        ticket = self.admission.ticket()
-        if ticket is None:
+        ticket = self.admission.ticket(command.get("user_id"), channel)
+        if isinstance(ticket, Refusal):
             self.metrics.commands_busy.inc(platform=NAME)
-            _busy_log.log(log, "/vllm in %s: every worker busy; answered 'busy'", channel)
-            await ack(response_type="ephemeral", text=message(ctx.lang, "error.busy"))
+            _busy_log.log(log, "/vllm in %s refused: %s", channel, ticket.name.lower())
+            text = message(ctx.lang, ticket.value, count=self.admission.per_user)
+            await ack(response_type="ephemeral", text=text)
             return
         try:
             async with self.tracker.track(f"/vllm in {channel}"):
                 await ack(response_type="ephemeral", text=_text(progress_text(parsed, ctx.lang)))
                 surface = SlackSurface(self, ack, respond, ctx, acked=True)
-                async with ticket:
-                    await drive(
-                        parsed,
-                        ctx,
-                        surface,
-                        quick_timeout=None,
-                        metrics=self.metrics,
-                        received=received,
-                    )
+                await drive_admitted(
+                    ticket, parsed, ctx, surface, metrics=self.metrics, received=received
+                )
         except Exception:
             log.exception("answering /vllm in %s failed", channel)
         finally:

@@ -21,7 +21,7 @@ from bot.commands import COMMANDS, Context, help_text
 from bot.core.config import Config, DiscordConfig, GitHubConfig, RepoConfig
 from bot.core.document import Document
 from bot.core.i18n import message
-from bot.core.tasks import Admission
+from bot.core.tasks import Admission, TaskTracker
 from bot.core.weeks import parse_week
 from bot.discord.app import CommandHandler, VllmDiscordBot
 from bot.discord.endpoints import DiscordEndpoints
@@ -448,6 +448,30 @@ async def test_running_commands_are_in_flight_and_new_ones_refused_at_shutdown(
     github.release()
     await asyncio.wait_for(running, 5)  # the one already running finishes
     assert handler.in_flight() == {}
+
+
+async def test_commands_shutdown_gives_up_on_are_told_to_try_again(bot: Harness) -> None:
+    # One worker: #7 waits on GitHub past the grace, #8 waits behind it. Both users saw
+    # "thinking…"; both must read something before the client closes.
+    await bot.bench.add(make_pr(7), cached=False)
+    await bot.bench.add(make_pr(8), cached=True)
+    github = bot.bench.github.hold()
+    handler = bot.client.handler
+    handler.admission = Admission(1, 5)
+    running = bot.invoke("pr", number=7)
+    assert (await bot.first_response(running))["type"] == 5
+    assert await asyncio.to_thread(github.reached.wait, 10)
+    queued = bot.invoke("pr", number=8)
+    assert (await bot.first_response(queued))["type"] == 5
+    try:
+        cancelled = await TaskTracker([handler]).drain(grace=0.4)
+    finally:
+        github.release()
+    assert cancelled == [f"discord /vllm in {bot.channel}"]  # #7, cut off
+    for interaction in (running, queued):
+        answer = await bot.answer(interaction)
+        assert answer["content"] == "vllm-bot is restarting; try again in a minute"
+        assert answer["flags"] & EPHEMERAL
 
 
 # ---------------------------------------------------------------------------- new commands

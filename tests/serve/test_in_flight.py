@@ -23,6 +23,7 @@ from bot.commands import Context
 from bot.core.logging import configure_logging
 from bot.core.metrics import Metrics
 from bot.core.settings import ServeConfig
+from bot.core.tasks import Admission
 from bot.core.weeks import parse_week
 from bot.platform import Route
 from bot.runtime.integrations import Integrations
@@ -36,10 +37,11 @@ from bot.usecases.digest import DigestScope
 from formatters.slack import render_slack
 from tests.alerts.conftest import MODULES, T0, Clock, FakeAnalyzer, Outbox, make_pr, settings
 from tests.commands.fakes import NOW, REPO, bench_context
+from tests.commands.fakes import make_pr as card_pr
 from tests.fakes.backend import Bench, seed_week
 from tests.fakes.slack import FakeSlack
 from tests.serve.conftest import FakeServices, make_config
-from tests.slack.helpers import SECRET, command_body, signed_headers
+from tests.slack.helpers import SECRET, command_body, signed_headers, stalled
 
 
 class GatedPoster(SlackPoster):
@@ -112,8 +114,10 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-async def send_command(port: int, fake: FakeSlack, text: str, key: str) -> httpx.Response:
-    body = command_body(text, fake.response_url(key), "C1")
+async def send_command(
+    port: int, fake: FakeSlack, text: str, key: str, user: str = "U1"
+) -> httpx.Response:
+    body = command_body(text, fake.response_url(key), "C1", user)
     headers = signed_headers(body, content_type="application/x-www-form-urlencoded")
     async with httpx.AsyncClient() as client:
         return await client.post(
@@ -180,6 +184,60 @@ async def test_commands_refused_while_shutting_down(store, slack: SlackSetup) ->
     assert response.json()["text"] == "vllm-bot is restarting; try again in a minute"
 
 
+async def test_sigterm_with_commands_queued_tells_each_unanswered_one_to_try_again(
+    store, slack: SlackSetup
+) -> None:
+    # One worker: #1 waits on GitHub through the whole grace, #2-#4 wait behind it. Each
+    # user saw "looking up…"; each must hear something before the process exits.
+    slack.bot.admission = Admission(1, 10)
+    for number in (1, 2, 3, 4):
+        await slack.bench.add(card_pr(number), cached=False)
+    github = slack.bench.github.hold()
+    served = await _serve_slack(slack, store, grace=1)
+    try:
+        for number in (1, 2, 3, 4):
+            ack = await send_command(
+                served.server.port, slack.fake, f"pr {number}", f"r{number}", f"U{number}"
+            )
+            assert ack.json()["text"] == f"looking up #{number}…"
+        assert await asyncio.to_thread(github.reached.wait, 10)
+        cancelled = await served.server.shutdown()
+    finally:
+        github.release()
+    assert cancelled == ["/vllm in C1"]  # #1, still on GitHub at the end of the grace
+    told = {key: body for key, body in slack.fake.responses}
+    assert told == {
+        f"r{n}": {"response_type": "ephemeral", "text": "vllm-bot is restarting; try again in a "
+                  "minute"}
+        for n in (1, 2, 3, 4)
+    }  # fmt: skip
+    assert len(slack.fake.responses) == 4  # once each
+
+
+async def test_queued_commands_are_answered_while_the_grace_lasts(store, slack: SlackSetup) -> None:
+    backend, ctx = stalled(slack.bench)
+    slack.bot.context_for = lambda channel, user: replace(ctx, channel=channel, user=user)
+    slack.bot.admission = Admission(1, 10)
+    for number in (1, 2, 3):
+        await slack.bench.add(card_pr(number), cached=True)
+    served = await _serve_slack(slack, store, grace=10)
+    for number in (1, 2, 3):
+        await send_command(
+            served.server.port, slack.fake, f"pr {number}", f"r{number}", f"U{number}"
+        )
+    original = slack.bot.stop_accepting
+
+    def stop_accepting() -> None:
+        original()
+        backend.go.set()  # the store answers once shutdown has begun
+
+    slack.bot.stop_accepting = stop_accepting  # type: ignore[method-assign]
+    assert await served.server.shutdown() == []
+    answers = {key: body["text"] for key, body in slack.fake.responses}
+    assert sorted(answers) == ["r1", "r2", "r3"]
+    assert all(text.startswith(f"PR #{key[1:]}: ") for key, text in answers.items())
+
+
 @dataclass
 class _Served:
     url: str
@@ -189,7 +247,7 @@ class _Served:
         await self.server.shutdown()
 
 
-async def _serve_slack(slack: SlackSetup, store: Any) -> _Served:
+async def _serve_slack(slack: SlackSetup, store: Any, grace: float = 5) -> _Served:
     services = FakeServices(make_config(), store)
     server = Server(
         services,
@@ -199,7 +257,7 @@ async def _serve_slack(slack: SlackSetup, store: Any) -> _Served:
         sync=None,
         metrics=slack.metrics,
         catch_up=False,
-        settings=ServeConfig(shutdown_grace_seconds=5),
+        settings=ServeConfig(shutdown_grace_seconds=grace),
     )
     await server.start()
     return _Served(f"http://127.0.0.1:{server.port}/slack/events", server)

@@ -15,7 +15,7 @@ from aiohttp import web
 from bot.core.config import Environment
 from bot.core.metrics import Metrics
 from bot.core.settings import ServeConfig
-from bot.core.tasks import Admission
+from bot.core.tasks import Admission, AdmissionTicket
 from bot.delivery import DeliveryResult
 from bot.platform import Route
 from bot.runtime.integrations import Integrations
@@ -190,7 +190,7 @@ async def test_metrics_show_the_command_queue_and_the_database_pool(running) -> 
     server, _ = running
     admission = Admission(1, 2)
     working, waiting = admission.ticket(), admission.ticket()
-    assert working is not None and waiting is not None
+    assert isinstance(working, AdmissionTicket) and isinstance(waiting, AdmissionTicket)
     await working.__aenter__()
     try:
         async with httpx.AsyncClient() as client:

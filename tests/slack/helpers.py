@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
 from collections.abc import AsyncIterator
@@ -15,6 +16,8 @@ from aiohttp import web
 from slack_sdk.signature import SignatureVerifier
 
 from bot.commands import Context
+from bot.commands.context import Backend
+from bot.core.document import Document
 from bot.slack.app import SlackBot, slack_web_app
 from bot.slack.platform import SlackPlatform
 from bot.slack.poster import SlackPoster, slack_client
@@ -39,7 +42,7 @@ def signed_headers(
     }
 
 
-def command_body(text: str, response_url: str, channel: str = "C1") -> str:
+def command_body(text: str, response_url: str, channel: str = "C1", user: str = "U1") -> str:
     return urlencode(
         {
             "token": "deprecated-verification-token",
@@ -47,7 +50,7 @@ def command_body(text: str, response_url: str, channel: str = "C1") -> str:
             "team_domain": "fake",
             "channel_id": channel,
             "channel_name": "vllm",
-            "user_id": "U1",
+            "user_id": user,
             "user_name": "alice",
             "command": "/vllm",
             "text": text,
@@ -87,10 +90,11 @@ class Running:
         *,
         key: str = "r1",
         channel: str = "C1",
+        user: str = "U1",
         secret: str = SECRET,
         timestamp: int | None = None,
     ) -> aiohttp.ClientResponse:
-        body = command_body(text, self.fake.response_url(key), channel)
+        body = command_body(text, self.fake.response_url(key), channel, user)
         headers = signed_headers(
             body,
             secret=secret,
@@ -142,3 +146,20 @@ async def running_bot(
     finally:
         await bot.drain()
         await runner.cleanup()
+
+
+class StalledStore(Backend):
+    """The real backend whose store reads for the acknowledgement wait (its pool exhausted,
+    a lock held) until `go` is set: a stub, as SQLite cannot be made to stall on cue."""
+
+    go = asyncio.Event()
+
+    async def local_card(self, repo: str, number: int, language: str) -> Document:
+        await self.go.wait()
+        return await super().local_card(repo, number, language)
+
+
+def stalled(bench: Bench) -> tuple[StalledStore, Context]:
+    backend = StalledStore(bench.app)
+    backend.go = asyncio.Event()
+    return backend, replace(bench_context(bench), backend=backend)

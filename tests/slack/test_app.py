@@ -6,13 +6,11 @@ import asyncio
 import re
 import time
 from collections.abc import AsyncIterator
-from dataclasses import replace
 from importlib import metadata
 
 import pytest
 
 from bot.analysis.cache import ANALYSIS_VERSION
-from bot.commands.context import Backend, Context
 from bot.core.document import Document
 from bot.core.tasks import Admission
 from bot.core.weeks import parse_week
@@ -20,10 +18,10 @@ from bot.slack.poster import SlackPoster
 from bot.store.ledger import Outcome, Owner
 from bot.usecases.digest import DigestScope
 from formatters.slack import render_slack
-from tests.commands.fakes import NOW, REPO, bench_context, make_pr
+from tests.commands.fakes import NOW, REPO, make_pr
 from tests.fakes.backend import Bench, seed_week
 from tests.fakes.slack import FakeSlack
-from tests.slack.helpers import Running, running_bot
+from tests.slack.helpers import Running, running_bot, stalled
 
 PR_URL = f"https://github.com/{REPO}/pull/42121"
 
@@ -52,23 +50,6 @@ async def test_a_cached_pr_is_acknowledged_at_once_and_the_card_follows(slack: R
     assert card["blocks"][0]["type"] == "header"
     assert "*Flags*" in texts and "*Overview*" in texts
     assert slack.bench.github.requests() == []
-
-
-class StalledStore(Backend):
-    """The real backend whose store reads for the acknowledgement wait (its pool exhausted,
-    a lock held) until `go` is set: a stub, as SQLite cannot be made to stall on cue."""
-
-    go = asyncio.Event()
-
-    async def local_card(self, repo: str, number: int, language: str) -> Document:
-        await self.go.wait()
-        return await super().local_card(repo, number, language)
-
-
-def stalled(bench: Bench) -> tuple[StalledStore, Context]:
-    backend = StalledStore(bench.app)
-    backend.go = asyncio.Event()
-    return backend, replace(bench_context(bench), backend=backend)
 
 
 async def test_the_ack_never_waits_on_the_store(
@@ -109,6 +90,57 @@ async def test_a_full_queue_answers_busy_at_once_and_the_admitted_are_answered(
         await slack.bot.drain()
         assert [len(responses(fake_slack, f"r{n}")) for n in (1, 2, 3)] == [1, 1, 0]
         assert (slack.bot.admission.running, slack.bot.admission.depth) == (0, 0)
+
+
+async def test_one_users_flood_does_not_hold_up_the_next_users_card(
+    fake_slack: FakeSlack, bench: Bench, poster: SlackPoster
+) -> None:
+    # One worker. U1 sends five lookups GitHub must answer, the first held there; then U2
+    # asks for a card the store holds. Served first come, first served, U2 waited for all
+    # of U1's; round-robin, U2 is next once the running lookup ends.
+    for number in range(1, 6):
+        await bench.add(make_pr(number), cached=False)
+    await bench.add(make_pr(42121), cached=True)
+    github = bench.github.hold()
+    async with running_bot(fake_slack, bench, poster) as slack:
+        slack.bot.admission = Admission(1, 10)
+        for number in range(1, 6):
+            await slack.command(f"pr {number}", key=f"flood{number}", user="U1")
+        assert await asyncio.to_thread(github.reached.wait, 10)
+        ack = await slack.command("pr 42121", key="neighbour", user="U2")
+        assert (await ack.json())["text"] == "looking up #42121…"
+        github.release()
+        await slack.bot.drain()
+    answered = [key for key, _ in fake_slack.responses]
+    assert answered == ["flood1", "neighbour", "flood2", "flood3", "flood4", "flood5"]
+    assert responses(fake_slack, "neighbour")[0]["text"].startswith("PR #42121: ")
+
+
+async def test_a_user_with_five_commands_pending_is_told_to_wait_and_no_one_else(
+    fake_slack: FakeSlack, bench: Bench, poster: SlackPoster
+) -> None:
+    backend, ctx = stalled(bench)
+    for number in range(1, 8):
+        await bench.add(make_pr(number), cached=True)
+    async with running_bot(fake_slack, bench, poster, context=ctx) as slack:
+        acks = [
+            await (await slack.command(f"pr {n}", key=f"r{n}", user="U1")).json()
+            for n in range(1, 7)
+        ]
+        other = await (await slack.command("pr 7", key="r7", user="U2")).json()
+        backend.go.set()
+        await slack.bot.drain()
+        assert [a["text"] for a in acks[:5]] == [f"looking up #{n}…" for n in range(1, 6)]
+        assert acks[5] == {
+            "response_type": "ephemeral",
+            "text": "you have 5 commands waiting for their answers already; try again once "
+            "one is answered",
+        }
+        assert other["text"] == "looking up #7…"
+        assert [len(responses(fake_slack, f"r{n}")) for n in range(1, 8)] == [1] * 5 + [0, 1]
+        # Answered: the same user is let in again.
+        again = await slack.command("pr 6", key="again", user="U1")
+        assert (await again.json())["text"] == "looking up #6…"
 
 
 @pytest.mark.parametrize(

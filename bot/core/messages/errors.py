@@ -202,6 +202,11 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "vllm-bot is busy right now; try again in a few seconds",
         "zh": "`vllm-bot` 当前繁忙，请几秒后再试",
     },
+    "error.pending": {
+        "en": "you have {count} commands waiting for their answers already; try again "
+        "once one is answered",
+        "zh": "你已有 {count} 条命令在等待回答，请等其中一条回答后再试",
+    },
     "error.subscribe.author": {
         "en": "bad author ({value}): expected a GitHub login, e.g. author:octocat (at most "
         "39 letters, digits or hyphens)",
