@@ -168,7 +168,9 @@ def _dependency_lines(data: dict[str, object]) -> list[tuple[str, str | None, li
 
 
 def score(ref: Reference, data: dict[str, object], verbose: bool) -> list[str]:
-    present = {int(p["number"]) for p in data["prs"]}  # type: ignore[union-attr,index]
+    rows_ = data.get("prs") or []
+    assert isinstance(rows_, list)
+    present = {int(p["number"]) for p in rows_}
     curated = _curated(data)
     rows = [f"{ref.tag} ({len(present)} PRs)"]
     rows.append(f"  {'section':<13}{'theirs':>7}{'in ours':>9}{'share':>7}{'items':>13}  goal")
