@@ -14,8 +14,8 @@ from dataclasses import replace
 
 from bot.analysis.claims import best_claim
 from bot.analysis.regex import lazy
-from bot.analysis.themes import HistoryWeek, ThemeDoc, ThemeRules, detect_themes
-from bot.core.models import AnalyzedPR, is_automation
+from bot.analysis.themes import HistoryWeek, Theme, ThemeDoc, ThemeRules, detect_themes
+from bot.core.models import AnalyzedPR, Claim, is_automation
 from bot.digest.build import AUXILIARY_MODULES, DEFAULT_KEY_COUNT, key_pr, pr_row, theme_doc
 from bot.releases.commits import (
     clean_title,
@@ -42,6 +42,10 @@ from bot.releases.versions import parse_tag
 LEAD_PRS = 3
 # Themes shown as highlights: maintainers write two to four.
 MAX_HIGHLIGHTS = 5
+# Subjects shown when several bring features; the rest of the highlights are the release's
+# most important features on their own.
+MAX_THEME_HIGHLIGHTS = 3
+MIN_HIGHLIGHT_FEATURES = 2  # features, models or speed-ups a subject needs to lead
 # A theme of a release needs more than a week's: a subject two PRs share in 300 is noise.
 MIN_HIGHLIGHT_PRS = 3
 HOUSEKEEPING = ("test", "ci", "docs", "revert", "misc")
@@ -170,40 +174,76 @@ def _highlights(
         ],
         rules,
     )
-    highlights = []
+    qualified: list[tuple[Theme, list[ReleasePR]]] = []
     for theme in result.themes:
         members = [by_number[n] for n in theme.numbers if n in by_number]
         if len(members) < MIN_HIGHLIGHT_PRS or not _subject_name(theme.name):
             continue
-        names = None
-        if theme.named_by_module and theme.module and theme.module in module_names:
-            names = module_names[theme.module]
         kinds = Counter(rp.apr.analysis.kind for rp in members)
         # A run of test or CI PRs ("selected tests") is no highlight of a release.
         if sum(kinds[k] for k in HOUSEKEEPING) * 2 > len(members):
             continue
-        lead = sorted(members, key=_rank)[:LEAD_PRS]
-        claim = None
-        stated = [(c, rp) for rp in members for c in rp.apr.analysis.claims if c.metric]
-        best = best_claim([c for c, _ in stated])
-        if best is not None:
-            source = next(rp for c, rp in stated if c is best)
-            claim = (best, source.number, source.url)
+        qualified.append((theme, members))
+    # Maintainers highlight what a release brings: a subject with new features first; a
+    # subject of fixes only when no subject brings any (a patch release).
+    brings = [(t, m) for t, m in qualified if sum(map(_brings, m)) >= MIN_HIGHLIGHT_FEATURES]
+    chosen = (brings or qualified)[: MAX_THEME_HIGHLIGHTS if brings else MAX_HIGHLIGHTS]
+    highlights = [_theme_highlight(t, m, module_names) for t, m in chosen]
+    # Then the release's most important features outside those subjects, one line each.
+    covered = {n for h in highlights for n in h.numbers}
+    for rp in ranked:
+        if len(highlights) >= MAX_HIGHLIGHTS or rp.number not in key_numbers:
+            break
+        if rp.number in covered or not _brings(rp) or is_revert(rp.apr.pr.title):
+            continue
+        item = _item(rp)
         highlights.append(
             Highlight(
-                name=theme.name,
-                prs=len(members),
-                kinds=kinds.most_common(),
-                lead=[_item(rp) for rp in lead],
-                numbers=[rp.number for rp in sorted(members, key=_rank)],
-                trend=theme.trend,
-                claim=claim,
-                names=names,
+                name=item.title,
+                prs=1,
+                kinds=[(rp.apr.analysis.kind, 1)],
+                lead=[item],
+                numbers=[rp.number],
+                trend="unknown",
+                claim=_claim([rp]),
             )
         )
-        if len(highlights) == MAX_HIGHLIGHTS:
-            break
     return highlights
+
+
+def _brings(rp: ReleasePR) -> bool:
+    """A PR that brings something new: a feature, a model, a speed-up."""
+    return rp.apr.analysis.kind in ("feature", "model", "performance")
+
+
+def _claim(members: Sequence[ReleasePR]) -> tuple[Claim, int, str] | None:
+    stated = [(c, rp) for rp in members for c in rp.apr.analysis.claims if c.metric]
+    best = best_claim([c for c, _ in stated])
+    if best is None:
+        return None
+    source = next(rp for c, rp in stated if c is best)
+    return (best, source.number, source.url)
+
+
+def _theme_highlight(
+    theme: Theme, members: Sequence[ReleasePR], module_names: Mapping[str, tuple[str, str]]
+) -> Highlight:
+    names = None
+    if theme.named_by_module and theme.module and theme.module in module_names:
+        names = module_names[theme.module]
+    kinds = Counter(rp.apr.analysis.kind for rp in members)
+    # The lead PRs say what the subject brings: its features before its fixes.
+    lead = sorted(members, key=lambda rp: (not _brings(rp), *_rank(rp)))[:LEAD_PRS]
+    return Highlight(
+        name=theme.name,
+        prs=len(members),
+        kinds=kinds.most_common(),
+        lead=[_item(rp) for rp in lead],
+        numbers=[rp.number for rp in sorted(members, key=_rank)],
+        trend=theme.trend,
+        claim=_claim(members),
+        names=names,
+    )
 
 
 def _reverts(prs: Sequence[ReleasePR]) -> dict[int, ReleasePR]:

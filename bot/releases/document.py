@@ -106,6 +106,17 @@ def _item_spans(item: Item, language: str, detail: bool = True) -> tuple[Span, .
 
 
 def _highlight_spans(h: Highlight, language: str) -> tuple[Span, ...]:
+    if h.prs == 1 and len(h.lead) == 1:
+        # One important feature on its own: its title is the highlight.
+        item = h.lead[0]
+        single: list[Span] = [Strong(item.title), Text(" "), _ref(item.number, item.url)]
+        if h.claim is not None:
+            claim, _, _ = h.claim
+            single += [
+                Text(message(language, "release.detail_sep")),
+                Text(claim_text(claim, language)),
+            ]
+        return tuple(single)
     kinds = join(
         [
             message(language, "release.kind_count", kind=kind_name(k, language), count=n)
