@@ -234,3 +234,34 @@ def test_the_changelog_is_folded_in_html_and_its_own_message_on_chat():
     starts = [json.dumps(m).find("Full changelog") for m in messages]
     holder = next(i for i, at in enumerate(starts) if at >= 0)
     assert holder > 0 and "Stability" not in json.dumps(messages[holder]).split("Full changelog")[0]
+
+
+async def test_offline_the_base_is_the_newest_tag_not_dated_after_the_head(tmp_path, store):
+    from bot.releases.pipeline import offline_base
+
+    for base, base_date in (
+        ("v0.23.0", "2026-08-16T00:00:00Z"),
+        ("v0.23.0rc1", "2026-07-20T00:00:00Z"),
+    ):
+        path = release_export(tmp_path / f"{base}.json", REPO, ["[Feature] x"], base=base)
+        data = json.loads(path.read_text("utf-8"))
+        data["release"].update(
+            {"head": "v0.24.0rc1", "base_date": base_date, "head_date": "2026-08-04T00:00:00Z"}
+        )
+        path.write_text(json.dumps(data), "utf-8")
+        await import_release(store, read_release_export(path, release_object(path)))
+    chosen = offline_base(await store.releases.of_tag(REPO, "v0.24.0rc1"))
+    assert chosen is not None and chosen.base == "v0.23.0rc1"
+
+
+def test_highlights_lead_with_subjects_that_bring_features():
+    prs = [_pr(100 + i, f"[BugFix] Fix MTP {w}") for i, w in enumerate(WORDS[:6])]
+    prs += [_pr(200 + i, f"[Feature] Support DeepSeek V4 {w}") for i, w in enumerate(WORDS[6:9])]
+    prs += [_pr(300 + i, f"[BugFix] Fix DeepSeek V4 {w}") for i, w in enumerate(WORDS[9:12])]
+    prs += [_pr(400 + i, f"[Misc] Tidy {w}") for i, w in enumerate(WORDS[12:])]
+    digest = _digest(prs)
+    names = [h.name for h in digest.highlights]
+    assert "MTP" not in names and "BugFix" not in names  # fixes only; a kind tag
+    for highlight in digest.highlights:
+        if highlight.prs > 1:
+            assert highlight.lead[0].number >= 200  # a feature leads the subject
