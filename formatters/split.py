@@ -330,7 +330,7 @@ def pack(plans: Sequence[Plan], lead_sections: int, new_sink: Callable[[int], S]
 
     for plan in plans:
         sink = sinks[-1]
-        if plan.index == max(lead_sections, 0):
+        if plan.index == max(lead_sections, 0) or (plan.section.collapsed and plan.index):
             sink = fresh(plan)
         else:
             sink.begin_section(plan)

@@ -69,6 +69,9 @@ class Section:
     id: str  # stable id, e.g. "summary", "highlights", "risks"
     title: str
     blocks: tuple[Block, ...]
+    # Reference material read on demand (a release's full changelog): folded in HTML,
+    # its own message on chat.
+    collapsed: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -36,6 +36,9 @@ class Comparison:
     commits: list[Commit]
     base_date: datetime | None
     pages: int
+    # GitHub's "ahead" (the base is an ancestor of the head), "identical", "behind" or
+    # "diverged" (it is not); None when not said.
+    status: str | None = None
 
 
 @dataclass(slots=True)
@@ -88,6 +91,7 @@ async def compare(client: GitHubClient, repo: str, base: str, head: str) -> Comp
     pages = 0
     total = 0
     base_date = None
+    status = None
     while url:
         try:
             response = await client.rest(url)
@@ -98,6 +102,7 @@ async def compare(client: GitHubClient, repo: str, base: str, head: str) -> Comp
         pages += 1
         body = response.json()
         if pages == 1:
+            status = body.get("status")
             total = int(body.get("total_commits") or 0)
             base_commit = (body.get("base_commit") or {}).get("commit") or {}
             base_date = parse_time((base_commit.get("committer") or {}).get("date"))
@@ -111,4 +116,4 @@ async def compare(client: GitHubClient, repo: str, base: str, head: str) -> Comp
                 )
             )
         url = next_link(response.headers.get("link"))
-    return Comparison(base, head, total, commits, base_date, pages)
+    return Comparison(base, head, total, commits, base_date, pages, str(status) if status else None)

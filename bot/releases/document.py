@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from bot.analysis.claims import claim_text
 from bot.core.document import (
     BulletList,
+    Code,
     Document,
     Facts,
     Link,
@@ -57,8 +58,25 @@ def detail_text(detail: Detail, language: str) -> str:
     return detail  # a version change: names and numbers, the same in every language
 
 
+def _merged_spans(item: Item, language: str, repo_url: str) -> list[Span]:
+    """ "**DeepSeek V4**: Fix MTP #1; Fix PP #2; Fix graph #3 and 2 more #4 #5"."""
+    spans: list[Span] = [Strong(item.subject or item.title), Text(": ")]
+    for i, (title, number_, url) in enumerate(item.merged):
+        spans += [Text("; " if i else ""), Text(title), Text(" "), _ref(number_, url)]
+    shown = {n for _, n, _ in item.merged}
+    rest = [n for n in item.numbers if n not in shown]
+    if rest:
+        spans.append(Text(" " + message(language, "release.merged.more", count=len(rest))))
+        spans += [s for n in rest for s in (Text(" "), _ref(n, f"{repo_url}/pull/{n}"))]
+    return spans
+
+
 def _item_spans(item: Item, language: str, detail: bool = True) -> tuple[Span, ...]:
-    spans: list[Span] = [Text(item.title), Text(" "), _ref(item.number, item.url)]
+    if item.merged:
+        repo_url = item.url.rsplit("/pull/", 1)[0]
+        spans: list[Span] = _merged_spans(item, language, repo_url)
+    else:
+        spans = [Text(item.title), Text(" "), _ref(item.number, item.url)]
     if item.picked_as is not None and item.picked_url:
         spans += [
             Text(" "),
@@ -66,14 +84,39 @@ def _item_spans(item: Item, language: str, detail: bool = True) -> tuple[Span, .
             Text(" "),
             _ref(item.picked_as, item.picked_url),
         ]
+    if item.reverted_by is not None:
+        number_, url = item.reverted_by
+        spans += [
+            Text(message(language, "release.detail_sep")),
+            Text(message(language, "release.reverted_by") + " "),
+            _ref(number_, url),
+        ]
     if detail and item.detail is not None:
         text = detail_text(item.detail, language)
         if text:
             spans += [Text(message(language, "release.detail_sep")), Text(text)]
+    if detail and item.enable:
+        how = message(language, "release.enable", how="\0").split("\0")
+        spans += [
+            Text(message(language, "release.detail_sep") + how[0]),
+            Code(item.enable.strip("`")),
+            Text(how[1] if len(how) > 1 else ""),
+        ]
     return tuple(spans)
 
 
 def _highlight_spans(h: Highlight, language: str) -> tuple[Span, ...]:
+    if h.prs == 1 and len(h.lead) == 1:
+        # One important feature on its own: its title is the highlight.
+        item = h.lead[0]
+        single: list[Span] = [Strong(item.title), Text(" "), _ref(item.number, item.url)]
+        if h.claim is not None:
+            claim, _, _ = h.claim
+            single += [
+                Text(message(language, "release.detail_sep")),
+                Text(claim_text(claim, language)),
+            ]
+        return tuple(single)
     kinds = join(
         [
             message(language, "release.kind_count", kind=kind_name(k, language), count=n)
@@ -208,17 +251,21 @@ def release_document(digest: ReleaseDigest, lang: str) -> Document:
     for section in digest.sections:
         if section.id == "dependencies":
             rows = [_dependency_spans(c, digest.repo, lang) for c in digest.dependencies]
-            rows += [_unstated_spans(i, lang) for i in digest.unstated_dependencies]
+            if digest.unstated_dependencies:
+                rows.append(_unstated_spans(digest.unstated_dependencies, lang))
             blocks = (BulletList(tuple(rows)),)
         else:
             blocks = (BulletList(tuple(_item_spans(i, lang) for i in section.items)),)
         sections.append(
             Section(f"release-{section.id}", message(lang, f"release.section.{section.id}"), blocks)
         )
-    if digest.other:
+    if digest.changelog:
         sections.append(
             Section(
-                "release-other", message(lang, "release.section.other"), (_other(digest, lang),)
+                "release-changelog",
+                message(lang, "release.section.changelog"),
+                _changelog(digest, lang),
+                collapsed=True,
             )
         )
     title = message(lang, "release.title", repo=_name(digest), tag=digest.tag)
@@ -301,12 +348,27 @@ def release_card(digest: ReleaseDigest, lang: str, notes_url: str | None = None)
     )
 
 
-def _unstated_spans(item: Item, language: str) -> tuple[Span, ...]:
-    return (
-        *_item_spans(item, language, detail=False),
-        Text(message(language, "release.detail_sep")),
-        Text(message(language, "release.versions_unknown")),
-    )
+def _unstated_spans(items: Sequence[Item], language: str) -> tuple[Span, ...]:
+    """One line naming the PRs that change dependency files without stating versions."""
+    spans: list[Span] = [Text(message(language, "release.dependency_files"))]
+    for item in items:
+        spans += [Text(" "), _ref(item.number, item.url)]
+    return tuple(spans)
+
+
+def _changelog(digest: ReleaseDigest, lang: str) -> tuple[Paragraph | BulletList, ...]:
+    """Every PR the curated sections leave out, under its section's name."""
+    blocks: list[Paragraph | BulletList] = []
+    for section in digest.changelog:
+        name = message(lang, f"release.section.{section.id}")
+        blocks.append(
+            Paragraph((Strong(message(lang, "release.changelog.section", section=name)),))
+        )
+        if section.id == "other":
+            blocks.append(_other(digest, lang))
+        else:
+            blocks.append(BulletList(tuple(_item_spans(i, lang, False) for i in section.items)))
+    return tuple(blocks)
 
 
 def release_json(digest: ReleaseDigest, lang: str) -> JSON:
@@ -314,7 +376,6 @@ def release_json(digest: ReleaseDigest, lang: str) -> JSON:
     notes write it in `lang` (the same words as the markdown, without markup)."""
     texts: dict[str, list[str]] = {
         "highlights": [plain(_highlight_spans(h, lang)) for h in digest.highlights],
-        "unstated": [plain(_unstated_spans(i, lang)) for i in digest.unstated_dependencies],
         "other": [
             message(lang, "release.other.kind", kind=kind_name(kind, lang), count=len(numbers))
             for kind, numbers in digest.other
@@ -322,4 +383,8 @@ def release_json(digest: ReleaseDigest, lang: str) -> JSON:
     }
     for section in digest.sections:
         texts[section.id] = [plain(_item_spans(i, lang)) for i in section.items]
+    for section in digest.changelog:
+        texts[f"changelog-{section.id}"] = [
+            plain(_item_spans(i, lang, False)) for i in section.items
+        ]
     return digest.to_json(lang, texts)

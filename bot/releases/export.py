@@ -65,7 +65,9 @@ def read_release_export(
             raise MessageError("release.error.tag", path=str(path), where=where, problem=problem)
     if export is None:
         export = read_export_file(path)
-    entries = [(cherry_pick_of(pr.title) or pr.number, pr.number) for pr in export.prs]
+    entries = [
+        (cherry_pick_of(pr.title, pr.number, pr.body) or pr.number, pr.number) for pr in export.prs
+    ]
     stored = StoredRelease(
         repo=export.repo,
         tag=head,

@@ -28,6 +28,7 @@ SECTION_IDS = (
     "breaking",
     "deprecations",
     "docs",
+    "reverted",
     "other",
 )
 
@@ -85,6 +86,17 @@ class Item:
     picked_as: int | None = None
     picked_url: str | None = None
     detail: Detail | None = None  # None: the title says it all
+    # An item merging several PRs on one subject: its name and every PR (`number` first);
+    # the titles shown are `merged` (the rest counted).
+    subject: str | None = None
+    numbers: list[int] = field(default_factory=list)
+    merged: list[tuple[str, int, str]] = field(default_factory=list)  # (title, PR, url)
+    enable: str | None = None  # how the PR says to turn it on
+    reverted_by: tuple[int, str] | None = None  # (revert PR, its URL)
+
+    @property
+    def prs(self) -> list[int]:
+        return self.numbers or [self.number]
 
 
 @dataclass(slots=True)
@@ -145,6 +157,8 @@ class ReleaseDigest:
     key_prs: list[KeyPR] = field(default_factory=list)
     module_names: dict[str, ModuleNames] = field(default_factory=dict)
     cherry_picks: dict[int, list[int]] = field(default_factory=dict)  # original -> picks
+    # Every PR the curated sections leave out, one item each, grouped by section.
+    changelog: list[Section] = field(default_factory=list)
 
     def section(self, section_id: str) -> Section | None:
         return next((s for s in self.sections if s.id == section_id), None)
@@ -192,23 +206,40 @@ class ReleaseDigest:
         ]
         for section in self.sections:
             items = [
-                {"text": text, "prs": [i.number]}
+                {"text": text, "prs": i.prs}
                 for i, text in zip(section.items, texts[section.id], strict=True)
             ]
-            if section.id == "dependencies":
-                items += [
-                    {"text": text, "prs": [i.number]}
-                    for i, text in zip(self.unstated_dependencies, texts["unstated"], strict=True)
-                ]
-            out.append({"id": section.id, "prs": [i.number for i in section.items], "items": items})
-        if self.other:
+            out.append(
+                {"id": section.id, "prs": [n for i in section.items for n in i.prs], "items": items}
+            )
+        return out
+
+    def _changelog(self, texts: Mapping[str, Sequence[str]]) -> list[JSON]:
+        """Every PR the curated sections leave out, by section, one item each; with the
+        curated sections each PR of the release is named exactly once."""
+        out: list[JSON] = []
+        for section in self.changelog:
+            if section.id == "other":
+                out.append(
+                    {
+                        "id": "other",
+                        "prs": sorted(n for _, ns in self.other for n in ns),
+                        "items": [
+                            {"text": text, "prs": ns}
+                            for (_, ns), text in zip(self.other, texts["other"], strict=True)
+                        ],
+                    }
+                )
+                continue
             out.append(
                 {
-                    "id": "other",
-                    "prs": sorted(n for _, ns in self.other for n in ns),
+                    "id": section.id,
+                    "prs": [i.number for i in section.items],
                     "items": [
-                        {"text": text, "prs": ns}
-                        for (_, ns), text in zip(self.other, texts["other"], strict=True)
+                        {"text": text, "prs": [i.number]}
+                        for i, text in zip(
+                            section.items, texts[f"changelog-{section.id}"], strict=True
+                        )
                     ],
                 }
             )
@@ -280,5 +311,6 @@ class ReleaseDigest:
                 ),
             },
             "sections": self._sections(texts),
+            "changelog": self._changelog(texts),
             "cherry_picks": {str(k): v for k, v in self.cherry_picks.items()},
         }

@@ -8,8 +8,11 @@ from __future__ import annotations
 
 import json
 import logging
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
+
+from packaging.version import Version
 
 from bot.core.document import Document
 from bot.core.errors import GitHubError, MessageError
@@ -54,11 +57,28 @@ async def _stored(
         if tag is None:
             raise MessageError("release.error.none_stored", repo=repo)
     stored = await store.releases.get(repo, tag, base)
+    if base is None:
+        stored = offline_base(await store.releases.of_tag(repo, tag)) or stored
     if stored is None:
         if base:
             raise MessageError("release.error.not_stored.against", tag=tag, base=base, repo=repo)
         raise MessageError("release.error.not_stored", tag=tag, repo=repo)
     return stored
+
+
+def offline_base(options: Sequence[StoredRelease]) -> StoredRelease | None:
+    """Of a tag's stored comparisons, the one against the newest base by version that is
+    not dated after the head (offline, dates stand in for ancestry: a final tagged after
+    the next release candidate is no base of it)."""
+    usable = [
+        r
+        for r in options
+        if not (r.base_date and r.head_date and r.base_date > r.head_date)
+        and parse_tag(r.base) is not None
+    ]
+    if not usable:
+        return None
+    return max(usable, key=lambda r: parse_tag(r.base) or Version("0"))
 
 
 def _check_order(tag: str | None, base: str | None) -> None:

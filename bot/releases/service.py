@@ -38,8 +38,11 @@ async def load_release(
     compare order; the digest leaves them out, the caller says so)."""
     repo = stored.repo
     wanted = [pick if pick is not None else reported for reported, pick in stored.entries]
-    found = await store.prs.many(repo, wanted)
-    present = [found[n] for n in dict.fromkeys(wanted) if n in found]
+    # A pick is analysed as its original when the store holds it (sections and highlights
+    # then read what the change is, not the release branch's "[v0.18.0][Cherry-pick]").
+    originals = [reported for reported, pick in stored.entries if pick is not None]
+    found = await store.prs.many(repo, [*wanted, *originals])
+    present = [found[n] for n in dict.fromkeys([*wanted, *originals]) if n in found]
     analyses = await analyze_stored(store, analyzer, repo, present)
     analysed = {pr.number: AnalyzedPR(pr, a) for pr, a in zip(present, analyses, strict=True)}
     prs: list[ReleasePR] = []
@@ -49,10 +52,10 @@ async def load_release(
         record = pick if pick is not None else reported
         if reported in seen:
             continue  # a PR picked twice (two commits) is one item of the notes
-        apr = analysed.get(record)
-        if apr is None:
+        if analysed.get(record) is None:
             missing.append(record)
             continue
+        apr = analysed.get(reported) or analysed[record]
         seen.add(reported)
         prs.append(
             ReleasePR(

@@ -8,7 +8,8 @@ for v0.19.0. Tags that are not versions (`nightly`, `docs-2026`) are never a bas
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
+from datetime import datetime
 
 from packaging.version import InvalidVersion, Version
 
@@ -41,15 +42,30 @@ def _versions(tags: Iterable[str]) -> list[tuple[Version, str]]:
     return sorted((v, tag) for v, tag in parsed if v is not None)
 
 
-def previous_tag(tag: str, tags: Iterable[str]) -> str | None:
-    """The tag `tag` is compared with by default, or None when there is none below it."""
+def base_candidates(
+    tag: str, tags: Iterable[str], dates: Mapping[str, datetime] | None = None
+) -> list[str]:
+    """The tags `tag` may be compared with, the preferred first: by the version rule, and
+    never one dated after `tag` when both dates are known (a final tagged after the next
+    release candidate, v0.23.0 after v0.24.0rc1, is no base of it)."""
     version = parse_tag(tag)
     if version is None:
-        return None
+        return []
     below = [(v, t) for v, t in _versions(tags) if v < version]
     if not version.is_prerelease and not version.is_devrelease:
         below = [(v, t) for v, t in below if not v.is_prerelease and not v.is_devrelease]
-    return below[-1][1] if below else None
+    head = (dates or {}).get(tag)
+    if head is not None:
+        below = [(v, t) for v, t in below if (dates or {}).get(t, head) <= head]
+    return [t for _, t in reversed(below)]
+
+
+def previous_tag(
+    tag: str, tags: Iterable[str], dates: Mapping[str, datetime] | None = None
+) -> str | None:
+    """The tag `tag` is compared with by default, or None when there is none below it."""
+    candidates = base_candidates(tag, tags, dates)
+    return candidates[0] if candidates else None
 
 
 def tags_between(base: str, head: str, tags: Iterable[str]) -> list[str]:

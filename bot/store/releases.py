@@ -81,6 +81,13 @@ class Releases:
             row = (await session.execute(query.order_by(releases.c.fetched_at.desc()))).first()
         return None if row is None else _release(row)
 
+    async def of_tag(self, repo: str, tag: str) -> list[StoredRelease]:
+        """Every stored comparison of `tag` (one per base), the one stored last first."""
+        query = select(releases).where(releases.c.repo == repo, releases.c.tag == tag)
+        async with self.session() as session:
+            rows = await session.execute(query.order_by(releases.c.fetched_at.desc()))
+            return [_release(row) for row in rows]
+
     async def all(self, repo: str) -> list[StoredRelease]:
         """Every stored release of `repo` (one per tag: the one stored last)."""
         async with self.session() as session:

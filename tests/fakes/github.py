@@ -983,13 +983,16 @@ class FakeGitHub:
             base, head = by_name[base_name], by_name[head_name]
             held = {c.sha for c in base.commits}
             ahead = [c for c in head.commits if c.sha not in held]
+            behind = len(held - {c.sha for c in head.commits})
             # per_page is capped at 100 here, as GitHub caps its other listings.
             per_page = min(100, int(request.query.get("per_page", 250)))
             page = max(1, int(request.query.get("page", 1)))
             last = max(1, math.ceil(len(ahead) / per_page))
             chunk = ahead[(page - 1) * per_page : page * per_page]
             data = {
-                "status": "ahead" if ahead else "identical",
+                "status": ("diverged" if ahead else "behind")
+                if behind
+                else ("ahead" if ahead else "identical"),
                 "total_commits": len(ahead),
                 "base_commit": commit(base.commits[-1]) if base.commits else None,
                 "commits": [commit(c) for c in chunk],

@@ -53,10 +53,21 @@ async def test_every_pr_of_the_release_is_in_exactly_one_section(store):
     digest = await _digest(store, "v0.21.0rc1")
     raw = json.loads(FILES["v0.21.0rc1"].read_text(encoding="utf-8"))["pullRequests"]
     data = release_json(digest, "en")
-    named = [n for s in data["sections"] if s["id"] != "highlights" for n in s["prs"]]
-    assert sorted(named) == sorted(p["number"] for p in raw)
+    listed = [s for s in data["sections"] if s["id"] != "highlights"] + data["changelog"]
+    named = [n for s in listed for n in s["prs"]]
+    # A pick is named as its original ("… (#7820)" picked as #9947), each PR once.
+    stored = await store.releases.get(REPO, "v0.21.0rc1")
+    assert sorted(named) == sorted({reported for reported, _ in stored.entries})
+    assert 7820 in named and 9947 not in named
     assert data["totals"]["merged"] == len(raw) == len(data["prs"])
     assert data["sections"][0]["id"] == "highlights"
+    # Curated: several PRs on one subject share an item; the rest is in the changelog.
+    assert any(len(item["prs"]) > 1 for s in data["sections"] for item in s["items"])
+    fixes = next(s for s in data["sections"] if s["id"] == "fixes")
+    assert len(fixes["items"]) < 40 and data["changelog"]
+    # The revert of #9744 (#9899) cancels it: listed once, under reverted changes.
+    reverted = next(s for s in data["sections"] if s["id"] == "reverted")
+    assert 9744 in reverted["prs"] and 9899 in reverted["prs"]
 
 
 async def test_dependencies_carry_the_versions_the_titles_state(store):
@@ -94,7 +105,7 @@ async def test_performance_items_quote_their_claim_with_its_metric(store):
 async def test_highlights_are_themes_with_lead_prs_of_the_release(store):
     digest = await _digest(store, "v0.21.0rc1", history=True)
     assert digest.history_weeks > 0
-    numbers = {i.number for s in digest.sections for i in s.items}
+    numbers = {n for s in [*digest.sections, *digest.changelog] for i in s.items for n in i.prs}
     numbers |= {n for _, ns in digest.other for n in ns}
     assert digest.highlights
     for highlight in digest.highlights:

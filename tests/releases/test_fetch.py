@@ -134,3 +134,19 @@ async def test_without_a_token_missing_prs_come_from_rest(store, client_for):
         release, _ = await fetch_release(store, client_for(fake, token=None), REPO, "v0.21.0rc1")
         assert len(fake.requests("pulls")) == 3
     assert len(await store.prs.many(REPO, [n for n, _ in release.entries])) == 3
+
+
+async def test_a_final_tagged_after_the_next_candidate_is_not_its_base(store, client_for):
+    prs, commits = _history(4)
+    late = START + timedelta(days=30)
+    fix = merged(2000, "[BugFix] Fix on the release branch", late)
+    tags = [
+        FakeTag("v0.23.0rc1", commits[:2]),
+        # The final is tagged on its branch after v0.24.0rc1: not in v0.24.0rc1's history.
+        FakeTag("v0.23.0", [*commits[:2], squash(fix)]),
+        FakeTag("v0.24.0rc1", commits),
+    ]
+    async with FakeGitHub({REPO: [*prs, fix]}, tags={REPO: tags}) as fake:
+        release, _ = await fetch_release(store, client_for(fake), REPO, "v0.24.0rc1")
+    assert release.base == "v0.23.0rc1"
+    assert [n for n, _ in release.entries] == [1002, 1003]

@@ -62,3 +62,30 @@ def test_a_squash_merge_and_a_cherry_pick_map_to_their_prs():
     assert direct.number is None and direct.reported is None
     assert cherry_pick_of("Fix it (from #10600)") == 10600
     assert clean_title("[BugFix][310P] Fix it (from #10600) (#11217)") == "Fix it"
+
+
+def test_every_common_pick_title_form_names_its_original_and_a_revert_is_no_pick():
+    assert cherry_pick_of("[BugFix] Fix (Cherry-Pick 10888)", 11000) == 10888
+    assert cherry_pick_of("[Cherrypick] Fix Y (#9000)", 11000) == 9000
+    assert cherry_pick_of("[Cherry-pick] cherry pick of #123: fix", 200) == 123
+    assert cherry_pick_of("[v0.20.2rc] Omit empty calls", 9792, "Backport of #9791 to x") == 9791
+    assert cherry_pick_of("Plain title (#9864)", 9864) is None
+    revert = 'Revert "[Cherry-pick] Fix X (from #10824)"'
+    assert cherry_pick_of(revert, 11300) is None
+    assert commit_ref("r", f"{revert} (#11300)").reported == 11300
+
+
+def test_a_tag_dated_after_the_head_is_never_its_base():
+    from datetime import UTC, datetime
+
+    from bot.releases.versions import base_candidates
+
+    tags = ["v0.22.0", "v0.23.0rc1", "v0.23.0", "v0.24.0rc1"]
+    dates = {
+        "v0.23.0rc1": datetime(2026, 7, 20, tzinfo=UTC),
+        "v0.24.0rc1": datetime(2026, 8, 4, tzinfo=UTC),
+        "v0.23.0": datetime(2026, 8, 16, tzinfo=UTC),
+    }
+    assert previous_tag("v0.24.0rc1", tags) == "v0.23.0"
+    assert previous_tag("v0.24.0rc1", tags, dates) == "v0.23.0rc1"
+    assert base_candidates("v0.24.0rc1", tags, dates)[:2] == ["v0.23.0rc1", "v0.22.0"]

@@ -48,6 +48,7 @@ def chat_sections(text: str) -> dict[str, set[int]]:
     number is not a PR of the notes)."""
     picked = re.compile(re.escape(message("en", "release.picked_as")) + r" #\d+")
     headings = {message("en", f"release.section.{sid}"): sid for sid in SECTION_IDS}
+    headings[message("en", "release.section.changelog")] = "changelog"
     found: dict[str, set[int]] = {}
     current: str | None = None
     for line in text.splitlines():
@@ -62,11 +63,16 @@ def chat_sections(text: str) -> dict[str, set[int]]:
 
 def cli_sections(text: str) -> dict[str, set[int]]:
     data = json.loads(text)
-    return {
+    found = {
         s["id"]: {n for item in s["items"] for n in item["prs"]}
         for s in data["sections"]
         if s["id"] != "highlights"
     }
+    if data["changelog"]:
+        found["changelog"] = {
+            n for s in data["changelog"] for item in s["items"] for n in item["prs"]
+        }
+    return found
 
 
 def test_the_cli_and_the_chat_notes_name_the_same_prs_per_section(env: dict[str, str]) -> None:
@@ -75,7 +81,8 @@ def test_the_cli_and_the_chat_notes_name_the_same_prs_per_section(env: dict[str,
     assert cli.returncode == chat.returncode == 0, cli.stderr + chat.stderr
     sections = cli_sections(cli.stdout)
     assert chat_sections(chat.stdout) == sections
-    assert {"features", "fixes", "dependencies", "breaking", "other"} <= set(sections)
+    assert {"features", "fixes", "dependencies", "breaking", "changelog"} <= set(sections)
+    assert 106 in sections["changelog"]  # CI, in the changelog on both
     assert sections["fixes"] >= {70}  # the cherry-pick, as its original PR, on both
     every = {100 + i for i in range(len(TITLES))} - {102} | {70}
     assert set().union(*sections.values()) == every

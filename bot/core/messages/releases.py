@@ -56,6 +56,24 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "其他变更（CI、测试、重构）",
     },
     "release.section.notes": {"en": "Release notes", "zh": "发布说明"},
+    "release.section.reverted": {"en": "Reverted changes", "zh": "已回退的变更"},
+    "release.section.changelog": {"en": "Full changelog", "zh": "完整变更列表"},
+    "release.changelog.section": {"en": "{section}:", "zh": "{section}："},
+    "release.reverted_by": {"en": "reverted by", "zh": "已被回退："},
+    "release.enable": {"en": "enable with {how}", "zh": "启用方式：{how}"},
+    "release.merged.more": {"en": "and {count} more", "zh": "等另 {count} 个"},
+    "release.dependency_files": {
+        "en": "Dependency files changed, versions not stated:",
+        "zh": "修改了依赖文件但未说明版本：",
+    },
+    "release.evidence.removed": {
+        "en": "removes or renames a setting: “{title}”",
+        "zh": "移除或重命名了配置项：“{title}”",
+    },
+    "release.evidence.split": {
+        "en": "users must now set this separately: “{answer}”",
+        "zh": "用户现在需要单独设置：“{answer}”",
+    },
     "release.highlights.none": {
         "en": "No theme stands out among this release's PRs.",
         "zh": "本版本的 PR 中没有突出的主题。",
