@@ -52,6 +52,16 @@ class Leadership(Protocol):
     async def try_acquire(self) -> bool: ...
     async def still_held(self) -> bool: ...
     async def release(self) -> None: ...
+    def standby_line(self, retry_seconds: float) -> tuple[int, str]:
+        """The log level and line of an instance finding the scheduler run elsewhere."""
+        ...
+
+
+def _standby_line(retry_seconds: float) -> tuple[int, str]:
+    return (
+        logging.INFO,
+        f"another instance runs the scheduler; checking every {retry_seconds:.0f} s",
+    )
 
 
 class AlwaysLeader:
@@ -59,6 +69,7 @@ class AlwaysLeader:
 
     takeover_delay = 0.0
     watch_seconds = 60.0
+    standby_line = staticmethod(_standby_line)
 
     async def try_acquire(self) -> bool:
         return True
@@ -87,7 +98,6 @@ class FileLock:
     def __init__(self, path: Path) -> None:
         self.path = path
         self._fd: int | None = None
-        self._said = False
 
     async def try_acquire(self) -> bool:
         if self._fd is not None:
@@ -102,18 +112,17 @@ class FileLock:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
             os.close(fd)
-            if not self._said:
-                self._said = True
-                log.warning(
-                    "another vllm-bot serve runs the scheduler on this SQLite database (%s "
-                    "is locked); this one stands by: SQLite is for one instance, use "
-                    "PostgreSQL for several",
-                    self.path,
-                    extra={"event": "standby"},
-                )
             return False
         self._fd = fd
         return True
+
+    def standby_line(self, retry_seconds: float) -> tuple[int, str]:
+        # A set-up the docs advise against: one warning, naming the file and the way out.
+        return logging.WARNING, (
+            f"another vllm-bot serve runs the scheduler on this SQLite database ({self.path} "
+            f"is locked); this one stands by, checking every {retry_seconds:.0f} s: SQLite is "
+            "for one instance, use PostgreSQL for several"
+        )
 
     async def still_held(self) -> bool:
         return self._fd is not None
@@ -128,6 +137,7 @@ class PostgresAdvisoryLock:
     # A lost connection is noticed within a watch and a ping; the new holder waits longer.
     watch_seconds = WATCH_SECONDS
     takeover_delay = 2 * WATCH_SECONDS + PING_TIMEOUT + 1
+    standby_line = staticmethod(_standby_line)
 
     def __init__(self, dsn: str, key: int = SCHEDULER_LOCK_KEY, timeout: float = 10) -> None:
         self.dsn = dsn
@@ -246,11 +256,8 @@ class LeaderLoop:
                     self.elected.set()
             elif not self.standby.is_set():
                 self.standby.set()
-                log.info(
-                    "another instance runs the scheduler; checking every %.0f s",
-                    self.retry_seconds,
-                    extra={"event": "standby"},
-                )
+                level, line = self.leadership.standby_line(self.retry_seconds)
+                log.log(level, "%s", line, extra={"event": "standby"})
             wait = self.retry_seconds
             if self.is_leader:
                 wait = min(wait, self.leadership.watch_seconds)
