@@ -17,7 +17,10 @@ stopped, and a crash between a send and its record does not post that part twice
 owner's claim stops this run (`DeliveryResult.busy_part`), which is then incomplete: the
 callers report the missing parts and fail (CLI exit 1, a scheduled job retried).
 Replies thread under part 0, whose id comes from the ledger on resume. A send that fails is
-marked failed (with its redacted error), so the next run reconciles and retries it at once.
+marked failed (with its redacted error), so the next run reconciles and retries it at once;
+one cut short (cancelled, or a transient failure: it may still land) only after
+`bot.store.ledger.SETTLE`. The run is fenced work (`Liveness.fenced`): an instance that
+loses its liveness lock and cannot take it back stops it before another may take it over.
 """
 
 from __future__ import annotations
@@ -27,11 +30,12 @@ import logging
 import weakref
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
+from datetime import timedelta
 from typing import TYPE_CHECKING
 
-from bot.core.errors import BotError
+from bot.core.errors import BotError, TransientError
 from bot.core.models import JSON
-from bot.store.ledger import Claim, Outcome, Owner
+from bot.store.ledger import SETTLE, Claim, Outcome, Owner
 
 if TYPE_CHECKING:
     from bot.store.deliveries import Deliveries, Delivery
@@ -186,7 +190,7 @@ async def deliver(
     key = (document_id, platform, channel)
     # Identifies this run's claims, so giving one up never drops a claim another run holds.
     owner = Owner.current()
-    async with _lock(key):
+    async with _lock(key), store.ledger.liveness.fenced():
         if force:
             await store.forget(*key)
         ledger = await store.sent(*key)
@@ -300,9 +304,44 @@ def _set_root(result: DeliveryResult, root: Delivery | None) -> None:
         result.thread_id = root.thread_id or root.message_id
 
 
+# Marks that could not be written yet (the database was away), retried in the background.
+_retrying: set[asyncio.Task[None]] = set()
+FAIL_RETRIES = 60
+
+
 async def _fail(store: Deliveries, key: _Key, part: int, owner: Owner, exc: BaseException) -> None:
+    # Cut short (cancelled, a timeout, a dropped connection): the platform may still post it.
+    settle = SETTLE if not isinstance(exc, Exception) or isinstance(exc, TransientError) else None
     try:
-        await store.fail(*key, part, owner=owner, error=exc)
-    except Exception:
-        # The original error matters more; the next run takes the claim over (dead pid).
-        log.warning("could not mark %s part %d failed", key, part + 1, exc_info=True)
+        await store.fail(*key, part, owner=owner, error=exc, settle=settle)
+    except Exception as error:
+        # This instance lives on, so its claim would stay held: write the mark once the
+        # database is back, so that another run may take the part over.
+        log.warning(
+            "could not mark %s part %d failed (%s); trying again", key, part + 1,
+            type(error).__name__,
+        )  # fmt: skip
+        task = asyncio.get_running_loop().create_task(
+            _fail_later(store, key, part, owner, exc, settle), name="ledger mark"
+        )
+        _retrying.add(task)
+        task.add_done_callback(_retrying.discard)
+
+
+async def _fail_later(
+    store: Deliveries,
+    key: _Key,
+    part: int,
+    owner: Owner,
+    exc: BaseException,
+    settle: timedelta | None,
+) -> None:
+    for _ in range(FAIL_RETRIES):
+        await asyncio.sleep(1)
+        try:
+            await store.fail(*key, part, owner=owner, error=exc, settle=settle)
+        except Exception:
+            continue
+        log.info("%s part %d marked failed", key, part + 1)
+        return
+    log.warning("gave up marking %s part %d failed", key, part + 1)

@@ -104,16 +104,18 @@ class Server:
         self.metrics = metrics
         self.catch_up_on_election = catch_up
         self.integrations = integrations if integrations is not None else discover(services)
+        # What the scheduler started: stopped when this instance loses the scheduler.
+        self.leader_work = InFlight()
         # Scheduled jobs and the platforms' own work (commands being answered, webhook
         # deliveries, alert flushes) drain together at shutdown.
-        self.inflight = InFlight(self.integrations.all_work())
+        self.inflight = InFlight([*self.integrations.all_work(), self.leader_work])
         self.jobs = Jobs(
             services,
             post=post,
             poll_alerts=self.integrations.poll_alerts,
             sync=sync,
             poll_releases=_poll_releases,
-            inflight=self.inflight,
+            inflight=self.leader_work,
             metrics=metrics,
         )
         self.scheduler = build_scheduler(
@@ -215,6 +217,7 @@ class Server:
 
     async def _elected(self) -> None:
         self.metrics.leader.set(1)
+        self.jobs.leading = True
         # Re-adding with the same ids replaces; a re-elected instance never doubles a job.
         if self.scheduler.running:
             self.scheduler.resume()
@@ -231,9 +234,9 @@ class Server:
             await self._start_component(component)
         if self.integrations.flush_outbox is not None:
             # What the old leader held (or a crash left) goes out now, not at the next poll.
-            self.inflight.spawn(self._flush_outbox(), "alert flush (elected)")
+            self.leader_work.spawn(self._flush_outbox(), "alert flush (elected)")
         if self.catch_up_on_election:
-            self._catch_up_task = asyncio.create_task(self.jobs.catch_up(), name="catch-up")
+            self._catch_up_task = self.leader_work.spawn(self.jobs.catch_up(), "catch-up")
 
     async def _flush_outbox(self) -> None:
         assert self.integrations.flush_outbox is not None
@@ -245,8 +248,22 @@ class Server:
 
     async def _deposed(self) -> None:
         self.metrics.leader.set(0)
+        self.jobs.leading = False
         if self.scheduler.running:
             self.scheduler.pause()
+        # Another instance starts the scheduler once `takeover_delay` has passed: what ours
+        # started (a digest mid-thread, a catch-up, a poll) stops now, leaving its parts to
+        # the new leader, which asks the platform before posting them again.
+        running = self.leader_work.in_flight()
+        for task in running:
+            task.cancel()
+        if running:
+            log.info(
+                "stopping what the scheduler started: %s",
+                ", ".join(running.values()),
+                extra={"event": "deposed", "cancelled": list(running.values())},
+            )
+            await asyncio.wait(running, timeout=5)
         for component in self.leader_only:
             if component in self._started:
                 self._started.remove(component)

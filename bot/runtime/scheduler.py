@@ -8,6 +8,7 @@ that is what makes catch-up after downtime safe to run on every start.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 from collections.abc import Awaitable, Callable, Iterable, Iterator, Sequence
@@ -27,6 +28,7 @@ from bot.core.messages import Text
 from bot.core.metrics import METRICS, Metrics, error_kind
 from bot.core.tasks import TaskTracker
 from bot.core.weeks import Window, iso_week
+from bot.delivery import DeliveryIncomplete
 from bot.digest.document import digest_document_id, scope_key
 from bot.posting import post_digest
 from bot.usecases.digest import DigestScope, build_digest
@@ -284,6 +286,9 @@ class Jobs:
         # Runs that failed or stopped incomplete, by job: retried every RETRY_MINUTES
         # until every part is posted (a newer scheduled run replaces the entry).
         self.pending: dict[str, datetime] = {}
+        # False once this instance lost the scheduler: its runs are being stopped, and a
+        # run stopped so is no failure (the new leader finishes it).
+        self.leading = True
 
     @property
     def tz(self) -> tzinfo:
@@ -295,8 +300,9 @@ class Jobs:
     async def run_digest(self, job_id: str, fire: datetime | None = None) -> str:
         """Post the week before `fire` (default: the latest scheduled time) unless the
         ledger says it is already there. Returns the outcome: posted | delivered | skipped
-        | failed ("delivered" and "posted" only when every part is posted; a failed or
-        incomplete run is retried by `retry_pending`)."""
+        | held (a live other run posts a part) | stopped (this instance lost the scheduler)
+        | failed ("delivered" and "posted" only when every part is posted; a failed, held
+        or incomplete run is retried by `retry_pending`)."""
         job = self.digests.get(job_id) or self.weekly[job_id]
         now = self.clock()
         if fire is None:
@@ -315,7 +321,7 @@ class Jobs:
             "channel": job.channel,
             "document": document,
         }
-        if not self.inflight.accepting:
+        if not self.inflight.accepting or not self.leading:
             log.info(
                 "digest %s %s: shutting down, not started",
                 job.label,
@@ -337,6 +343,19 @@ class Jobs:
         async with self.inflight.track(f"digest {job.label} {window.label}"):
             try:
                 result = await self.post(self.services, job, window)
+            except asyncio.CancelledError:
+                if self.leading:
+                    raise
+                self.pending.pop(job.id, None)
+                log.info(
+                    "digest %s %s: stopped, this instance no longer runs the scheduler",
+                    job.label,
+                    window.label,
+                    extra=fields | {"outcome": "stopped"},
+                )
+                return "stopped"
+            except DeliveryIncomplete as exc:
+                result = exc.result
             except Exception as exc:
                 kind = error_kind(exc)
                 self.metrics.errors.inc(kind=kind)
@@ -353,8 +372,21 @@ class Jobs:
                 return "failed"
         seconds = round(time.perf_counter() - started, 3)
         summary = result.summary_line()
+        if not result.complete and result.busy_part is not None:
+            # A live run (another instance, a user's post) is posting it: a failover or a
+            # race, not a failure. Retried until every part is posted.
+            self.pending[job.id] = fire
+            self.metrics.jobs.inc(job="digest", outcome="held")
+            log.info(
+                "digest %s %s: held by another instance: %s",
+                job.label,
+                window.label,
+                summary,
+                extra=fields | {"outcome": "held"},
+            )
+            return "held"
         if not result.complete:
-            # Some parts are not posted (a live other run holds one): not delivered.
+            # Some parts are not posted: not delivered.
             self.pending[job.id] = fire
             self.metrics.jobs.inc(job="digest", outcome="failed")
             log.error(
@@ -409,6 +441,8 @@ class Jobs:
         outcomes: dict[str, list[str]] = {}
         for job in [*self.digests.values(), *await self.load_weekly()]:
             for fire in self.missed(job, now):
+                if not self.leading:
+                    return outcomes
                 log.info(
                     "digest %s: catching up the run of %s",
                     job.label,
@@ -459,12 +493,17 @@ class Jobs:
         await self._periodic("releases", self.poll_releases)
 
     async def _periodic(self, name: str, func: Periodic | None) -> None:
-        if func is None or not self.inflight.accepting:
+        if func is None or not self.inflight.accepting or not self.leading:
             return
         started = time.perf_counter()
         async with self.inflight.track(name):
             try:
                 result = await func(self.services)
+            except asyncio.CancelledError:
+                if self.leading:
+                    raise
+                log.info("%s: stopped, this instance no longer runs the scheduler", name)
+                return
             except Exception as exc:
                 kind = error_kind(exc)
                 self.metrics.errors.inc(kind=kind)

@@ -85,10 +85,12 @@ class Deliveries:
         *,
         owner: Owner,
         error: BaseException | str,
+        settle: timedelta | None = None,
     ) -> None:
         """`owner`'s send of `part` raised: keep the error (redacted, short) and let the next
-        run take the part at once, reconciling first (the post may have gone through)."""
-        await self.ledger.fail(_key(document, platform, channel, part), owner, error)
+        run take the part, at once or after `settle`, reconciling first (the post may have
+        gone through)."""
+        await self.ledger.fail(_key(document, platform, channel, part), owner, error, settle=settle)
 
     async def release(
         self, document: str, platform: str, channel: str, part: int, *, owner: Owner

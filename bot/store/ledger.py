@@ -22,8 +22,14 @@ it holds its liveness lock, a lease that only the owner's own life renews:
 - SQLite: a `flock` on `DATABASE.instances/INSTANCE` next to the database file, released
   by the kernel when the process dies (containers sharing the volume see the same lock).
 
-So a claim of an instance that is gone is taken over at once (a killed `digest --post` can
-be re-run immediately), and one of a live instance never is. The claim's own lease
+So a claim of an instance that is gone is taken over (a killed `digest --post` can be re-run
+immediately), and one of a live instance never is. On PostgreSQL a lock that is missing does
+not yet mean its holder is dead: its connection may have been ended (`pg_terminate_backend`,
+an idle timeout, a restart) while the process posts on. The holder watches that connection,
+takes the lock again at once, and stops its claimed work (`fenced`) when it cannot within
+`SELF_FENCE`; a taker waits until the lock has been missing for `FENCE` (longer) before it
+takes a claim over. A send cut short (cancelled, or a transient failure) may still land:
+its row stays untaken for `SETTLE` before a takeover asks the platform. The claim's own lease
 (`lease_until`) decides only when liveness cannot be told (rows written before instance
 ids, a database error while asking). The takeover is a compare-and-swap on the old
 owner's token, so two runners cannot both win. A takeover (or a failed attempt) means the
@@ -43,7 +49,8 @@ import secrets
 import socket
 import uuid
 import weakref
-from collections.abc import Mapping
+from collections.abc import AsyncIterator, Mapping
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from functools import cache
@@ -68,6 +75,19 @@ FAILED = "failed"
 # by pid, so a crash there is taken over at once.
 LEASE = timedelta(minutes=5)
 ERROR_MAX = 299
+
+# PostgreSQL liveness: the holder pings its lock's connection this often (and gives a ping
+# this long), takes the lock again as soon as it is lost, and cancels its claimed work when
+# it has not for SELF_FENCE seconds since the last good ping; a taker takes a claim over
+# only once the owner's lock has been missing for FENCE seconds on end, longer than the
+# holder's worst case (SELF_FENCE plus one ping and the cancellation).
+WATCH_SECONDS = 1.0
+PING_TIMEOUT = 2.0
+SELF_FENCE = 5.0
+FENCE = 10.0
+# A send cut short may still reach the platform this long after: its part is not taken
+# over before (then the platform is asked whether it got there).
+SETTLE = timedelta(seconds=10)
 
 
 class Outcome(enum.Enum):
@@ -133,12 +153,44 @@ def owner_gone(
     return not alive
 
 
+class _Fence:
+    """The tasks doing claimed work in this process, cancelled when the lock is lost."""
+
+    def __init__(self) -> None:
+        self.tasks: set[asyncio.Task[Any]] = set()
+
+    @asynccontextmanager
+    async def __call__(self) -> AsyncIterator[None]:
+        task = asyncio.current_task()
+        if task is not None:
+            self.tasks.add(task)
+        try:
+            yield
+        finally:
+            if task is not None:
+                self.tasks.discard(task)
+
+    def cancel(self) -> int:
+        running = [t for t in self.tasks if not t.done()]
+        for task in running:
+            task.cancel()
+        return len(running)
+
+
 class Liveness(Protocol):
     async def hold(self) -> None:
         """Make sure this instance holds its liveness lock (before it claims anything)."""
 
     async def alive(self, instance: str) -> bool | None:
         """Whether `instance` holds its lock now (None: cannot tell)."""
+
+    async def dead(self, instance: str) -> bool | None:
+        """Whether `instance` is known gone: its lock is missing and stays missing long
+        enough that a live holder would have stopped (None: cannot tell)."""
+
+    # `async with liveness.fenced():` runs the block as claimed work: cancelled when this
+    # instance loses its lock and cannot take it back before others may take its claims.
+    fenced: _Fence
 
     async def close(self) -> None: ...
 
@@ -153,29 +205,112 @@ def _instance_key(instance: str) -> int:
 
 
 class PostgresLiveness:
+    """A shared session advisory lock keyed by the instance, on a connection of its own,
+    kept alive (no idle timeout, a ping every WATCH_SECONDS) and watched: lost, it is taken
+    again and logged; not back within SELF_FENCE, the claimed work is cancelled."""
+
     def __init__(self, engine: AsyncEngine) -> None:
         self.engine = engine
         self._connection: Any = None  # asyncpg ships no types
         self._lock = asyncio.Lock()
+        self._watch: asyncio.Task[None] | None = None
+        self.fenced = _Fence()
+        self.losses = 0  # times the lock was lost (tests, logs)
+
+    def _held(self) -> bool:
+        return self._connection is not None and not self._connection.is_closed()
 
     async def hold(self) -> None:
         async with self._lock:
-            if self._connection is not None and not self._connection.is_closed():
+            if self._held():
                 return
-            # Lazy: asyncpg, the PostgreSQL driver, loads only with a postgresql URL.
-            import asyncpg
+            await self._take()
+            if self._watch is None or self._watch.done():
+                self._watch = asyncio.get_running_loop().create_task(
+                    self._watching(), name="liveness lock watch"
+                )
 
-            url = self.engine.url.set(drivername="postgresql")
-            self._connection = await asyncpg.connect(
-                url.render_as_string(hide_password=False),
-                timeout=10,
-                server_settings={"application_name": f"vllm-bot instance {instance_id()}"},
-            )
-            await self._connection.execute(
+    async def _take(self) -> None:
+        # Lazy: asyncpg, the PostgreSQL driver, loads only with a postgresql URL.
+        import asyncpg
+
+        url = self.engine.url.set(drivername="postgresql")
+        connection = await asyncpg.connect(
+            url.render_as_string(hide_password=False),
+            timeout=10,
+            server_settings={"application_name": f"vllm-bot instance {instance_id()}"},
+        )
+        try:
+            await keep_session(connection)
+            await connection.execute(
                 "SELECT pg_advisory_lock_shared($1, $2)",
                 LIVENESS_NAMESPACE,
                 _instance_key(instance_id()),
             )
+        except BaseException:
+            connection.terminate()
+            raise
+        self._connection = connection
+
+    async def _ping(self) -> bool:
+        try:
+            await self._connection.fetchval("SELECT 1", timeout=PING_TIMEOUT)
+        except Exception:
+            return False
+        return True
+
+    async def _watching(self) -> None:
+        loop = asyncio.get_running_loop()
+        good = loop.time()
+        while self._connection is not None:
+            await asyncio.sleep(WATCH_SECONDS)
+            async with self._lock:
+                if self._connection is None:  # closed
+                    return
+                if self._held() and await self._ping():
+                    good = loop.time()
+                    continue
+                self.losses += 1
+                log.warning(
+                    "ledger: lost the liveness lock of instance %s (its PostgreSQL "
+                    "connection ended); taking it again",
+                    instance_id(),
+                    extra={"event": "liveness", "outcome": "lost"},
+                )
+                await self._reconnect(good)
+                good = loop.time()
+
+    async def _reconnect(self, good: float) -> None:
+        """Take the lock again; cancel the claimed work once SELF_FENCE has passed."""
+        loop = asyncio.get_running_loop()
+        stopped = False
+        while True:
+            with contextlib.suppress(Exception):
+                if self._connection is not None and not self._connection.is_closed():
+                    self._connection.terminate()
+            try:
+                await asyncio.wait_for(self._take(), timeout=max(1.0, SELF_FENCE / 2))
+            except Exception as exc:
+                reason = type(exc).__name__
+            else:
+                log.info(
+                    "ledger: liveness lock of instance %s held again",
+                    instance_id(),
+                    extra={"event": "liveness", "outcome": "held"},
+                )
+                return
+            if not stopped and loop.time() - good >= SELF_FENCE:
+                stopped = True
+                count = self.fenced.cancel()
+                log.warning(
+                    "ledger: liveness lock not back after %.0f s (%s); stopped %d post(s) so "
+                    "that another instance may finish them",
+                    SELF_FENCE,
+                    reason,
+                    count,
+                    extra={"event": "liveness", "outcome": "fenced"},
+                )
+            await asyncio.sleep(WATCH_SECONDS)
 
     async def alive(self, instance: str) -> bool | None:
         try:
@@ -194,13 +329,43 @@ class PostgresLiveness:
             return None
         return bool(found)
 
+    async def dead(self, instance: str) -> bool | None:
+        # A missing lock may be a live holder between two connections: known dead only
+        # once it has stayed missing for longer than such a holder keeps posting.
+        loop = asyncio.get_running_loop()
+        since = loop.time()
+        while True:
+            alive = await self.alive(instance)
+            if alive is None or alive:
+                return None if alive is None else False
+            if loop.time() - since >= FENCE:
+                return True
+            await asyncio.sleep(WATCH_SECONDS / 2)
+
     async def close(self) -> None:
-        connection, self._connection = self._connection, None
+        # The watch first: it holds `_lock` while it takes the lock again.
+        watch, self._watch = self._watch, None
+        if watch is not None and watch is not asyncio.current_task():
+            watch.cancel()
+            with contextlib.suppress(BaseException):
+                await watch
+        async with self._lock:
+            connection, self._connection = self._connection, None
         if connection is not None:
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(connection.close(), timeout=5)
             if not connection.is_closed():
                 connection.terminate()
+
+
+async def keep_session(connection: Any) -> None:
+    """A lock's session must outlive any idle time: turn the server's idle timeouts off for
+    it (`idle_session_timeout` exists from PostgreSQL 14 on)."""
+    settings = ["idle_in_transaction_session_timeout"]
+    if connection.get_server_version() >= (14,):
+        settings.append("idle_session_timeout")
+    for name in settings:
+        await connection.execute(f"SELECT set_config('{name}', '0', false)")
 
 
 class FileLiveness:
@@ -211,6 +376,12 @@ class FileLiveness:
     def __init__(self, folder: Path | None) -> None:
         self.folder = folder
         self._fd: int | None = None
+        # The kernel frees a flock only when its holder dies: never lost while alive.
+        self.fenced = _Fence()
+
+    async def dead(self, instance: str) -> bool | None:
+        alive = await self.alive(instance)
+        return None if alive is None else not alive
 
     async def hold(self) -> None:
         if self._fd is not None or self.folder is None:
@@ -285,6 +456,11 @@ async def close_liveness(engine: AsyncEngine) -> None:
         await found.close()
 
 
+def _aware(at: datetime) -> datetime:
+    """SQLite hands timestamps back without their zone: they are UTC."""
+    return at if at.tzinfo is not None else at.replace(tzinfo=UTC)
+
+
 def error_text(exc: BaseException | str) -> str:
     """A stored error: secrets redacted, one line, under 300 characters."""
     text = exc if isinstance(exc, str) else (f"{type(exc).__name__}: {exc}".rstrip(": "))
@@ -319,6 +495,16 @@ class ClaimLedger:
         self.table = table
         self.key = key
         self.liveness = liveness_for(engine)
+
+    async def _dead(self, owner: Owner) -> bool | None:
+        """Whether the owner's instance is known gone (None: cannot tell), as a takeover
+        needs it: on PostgreSQL a missing lock must stay missing for FENCE."""
+        instance = owner.instance
+        if instance is None:
+            return None
+        if instance == instance_id():
+            return False
+        return await self.liveness.dead(instance)
 
     async def _alive(self, owner: Owner) -> bool | None:
         instance = owner.instance
@@ -389,16 +575,26 @@ class ClaimLedger:
                     if (await session.execute(insert)).rowcount == 1:
                         return Claim(Outcome.NEW)
                     continue
-                state, token, host, pid, started, lease_until, error = row
-                holder = _holder(token, host, pid, started)
-                if state == SENT:
-                    return Claim(Outcome.DONE)
-                if state == CLAIMED and token == owner.token:
-                    return Claim(Outcome.DOUBT, holder, error)
-                if state == CLAIMED and not owner_gone(
-                    holder, lease_until, now, await self._alive(holder)
-                ):
-                    return Claim(Outcome.BUSY, holder)
+            state, token, host, pid, started, lease_until, error = row
+            holder = _holder(token, host, pid, started)
+            if state == SENT:
+                return Claim(Outcome.DONE)
+            if state == CLAIMED and token == owner.token:
+                return Claim(Outcome.DOUBT, holder, error)
+            # Asked outside any transaction: telling a dead holder takes up to FENCE.
+            dead = await self._dead(holder) if state == CLAIMED else None
+            if state == CLAIMED and not owner_gone(
+                holder, lease_until, now, None if dead is None else not dead
+            ):
+                return Claim(Outcome.BUSY, holder)
+            if state == FAILED and lease_until is not None:
+                # A send cut short: let it land before the platform is asked about it.
+                wait = (_aware(lease_until) - datetime.now(UTC)).total_seconds()
+                if wait > 0:
+                    await asyncio.sleep(min(wait, SETTLE.total_seconds()))
+            now = datetime.now(UTC)
+            owned = self._owned(owner, now, lease)
+            async with self.session.begin() as session:
                 # Compare-and-swap on the row as read: a concurrent taker changes claimed_by.
                 swap = (
                     update(self.table)
@@ -457,15 +653,22 @@ class ClaimLedger:
             await session.execute(stmt)
 
     async def fail(
-        self, key: Mapping[str, object] | None, owner: Owner, error: BaseException | str
+        self,
+        key: Mapping[str, object] | None,
+        owner: Owner,
+        error: BaseException | str,
+        *,
+        settle: timedelta | None = None,
     ) -> None:
-        """`owner` gave up: the next claim takes the row at once (and reconciles first)."""
+        """`owner` gave up: the next claim takes the row (and reconciles first), at once,
+        or after `settle` when the work may still land (a send cut short)."""
+        until = None if settle is None else datetime.now(UTC) + settle
         async with self.session.begin() as session:
             await session.execute(
                 update(self.table)
                 .where(*self._target(key, owner), self.table.c.state == CLAIMED)
                 .values(
-                    state=FAILED, claimed_by=None, lease_until=None, last_error=error_text(error)
+                    state=FAILED, claimed_by=None, lease_until=until, last_error=error_text(error)
                 )
             )
 

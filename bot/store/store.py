@@ -59,8 +59,9 @@ def _as_store_error(context: Any) -> None:
     """The driver's error (through SQLAlchemy's) as the bot's own StoreError, with the same
     text; the SQLAlchemy exception stays its cause for --debug. What SQLAlchemy does not
     wrap (a cancellation, Ctrl-C, a value the driver cannot bind) goes on as it is: its
-    StoreError would read "None"."""
-    if context.sqlalchemy_exception is None:
+    StoreError would read "None". Nor the pool's pre-ping: a connection that fails it is
+    replaced, which only SQLAlchemy's own error allows."""
+    if context.sqlalchemy_exception is None or context.is_pre_ping:
         return
     raise StoreError(str(context.sqlalchemy_exception)) from context.sqlalchemy_exception
 
@@ -105,8 +106,13 @@ class Store:
             # Sized with the command queue (bot.core.tasks.Admission, POOL_SIZE workers):
             # commands wait in that queue, so the pool's own wait is only a backstop for
             # the scheduler, webhooks and the ledger (docs/operations.md §6).
+            # Pre-ping: a connection the server ended meanwhile (a restart, an idle
+            # timeout) is replaced when checked out, not handed to a query to fail.
             kwargs.update(
-                pool_size=POOL_SIZE, max_overflow=POOL_OVERFLOW, pool_timeout=POOL_TIMEOUT
+                pool_size=POOL_SIZE,
+                max_overflow=POOL_OVERFLOW,
+                pool_timeout=POOL_TIMEOUT,
+                pool_pre_ping=True,
             )
         engine = create_async_engine(url, **kwargs)
         if parsed.get_backend_name() == "sqlite" and database not in ("", ":memory:"):

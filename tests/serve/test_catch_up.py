@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -145,7 +146,9 @@ async def test_long_catch_up_windows_post_each_missed_week_once(store, hours_dow
     assert len(post.calls) == len(weeks)
 
 
-async def test_an_incomplete_delivery_is_not_delivered_and_is_retried(store) -> None:
+async def test_a_delivery_held_by_another_instance_is_no_failure_and_is_retried(
+    store, caplog: pytest.LogCaptureFixture
+) -> None:
     @dataclass
     class StopsOnce(RecordingPost):
         stopped: bool = False
@@ -160,8 +163,17 @@ async def test_an_incomplete_delivery_is_not_delivered_and_is_retried(store) -> 
             return await super().__call__(services, job, window)
 
     post = StopsOnce()
-    jobs = jobs_at(services_for(store), RUN + timedelta(hours=3), post)
-    assert await jobs.catch_up() == {next(iter(jobs.digests)): ["failed"]}
+    metrics = Metrics()
+    jobs = jobs_at(services_for(store), RUN + timedelta(hours=3), post, metrics=metrics)
+    caplog.set_level(logging.INFO, "bot.jobs")
+    # A healthy failover: the standby finds the digest held by a live run. Said at INFO,
+    # counted apart from failures (an alert on failed digests must not fire).
+    assert await jobs.catch_up() == {next(iter(jobs.digests)): ["held"]}
+    assert metrics.jobs.value(job="digest", outcome="failed") == 0
+    assert metrics.jobs.value(job="digest", outcome="held") == 1
+    held = [r for r in caplog.records if "held by another instance" in r.getMessage()]
+    assert [r.levelno for r in held] == [logging.INFO]
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
     assert list(jobs.pending) == list(jobs.digests)
     # The retry tick posts the rest; then the job is delivered and nothing is pending.
     assert list((await jobs.retry_pending()).values()) == ["posted"]
