@@ -975,7 +975,8 @@ def _upkeep_theme(
 ) -> Theme:
     mass = sum(1.0 + by_number[x].score / SCORE_SCALE for x in group.numbers)
     return Theme(
-        id=_slug(group.key, group.name),
+        # The id is the effort's subject ("tests-ut"): its name may add a second word.
+        id=group.key[2:].replace(":", "-"),
         name=group.name,
         module=None,
         named_by_module=False,
