@@ -133,10 +133,11 @@ def _title_words(title: str, stop: frozenset[str]) -> dict[str, str]:
 
 
 def upkeep_groups(
-    docs: Sequence[UpkeepDoc], stop: frozenset[str] = frozenset()
+    docs: Sequence[UpkeepDoc], stop: frozenset[str] = frozenset(), window: int | None = None
 ) -> list[UpkeepGroup]:
-    """The week's large upkeep efforts, largest first (module docstring)."""
-    n = len(docs)
+    """The week's large upkeep efforts among `docs`, largest first (module docstring);
+    `window`: the week's PRs in all (default: `docs`), of which a group is a share."""
+    n = len(docs) if window is None else window
     least = max(MIN_MEMBERS, round(SHARE * n))
     titles = {d.number: _title_words(d.title, stop) for d in docs}
     df: Counter[str] = Counter(w for words in titles.values() for w in words)

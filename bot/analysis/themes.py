@@ -933,6 +933,7 @@ def _detect(
             if d.kind and d.number not in named
         ],
         stop,
+        len(docs),
     )
     by_number = {d.number: d for d in docs}
     while True:
