@@ -1,6 +1,6 @@
 """Themes: the week's busiest areas and its initiatives, found from the data (pure, no I/O).
 
-A window's highlights are of two kinds (docs/digest.md, "Themes and highlights"):
+A window's highlights are of three kinds (docs/digest.md, "Themes and highlights"):
 
 - **areas**: the rule set's modules (also `auto` modules) that are among the week's heaviest,
   whatever their lift. An area's group holds the PRs whose *main subject* it is: the title
@@ -14,16 +14,19 @@ A window's highlights are of two kinds (docs/digest.md, "Themes and highlights")
   a digit, an underscore or inner capitals (CamelCase, acronyms), a capitalised word that is
   not common English and not a misspelling of a common word (the `wordfreq` English list,
   Zipf >= COMMON_ZIPF), or a name the rule set knows (aliases, modules).
+- **upkeep**: the week's large CI, test and docs efforts, named by the folders and title
+  names their PRs share (bot.analysis.theme_upkeep), found first.
 
 Membership needs real evidence: a title tag, a title phrase as whole words, a label, or the
-module rules as above. Descriptions and file folders add no member, so no phrase table is
-built from them and history weeks cost one cached pass over their titles.
+module rules as above. Descriptions and file folders add no member to an area or initiative,
+so no phrase table is built from them and history weeks cost one cached pass over their titles.
 
 Trends compare with LAST WEEK'S HIGHLIGHTS: the same detection run for the week before
 against its own history (memoised), so consecutive digests agree. "new": not a highlight
 last week; "rising"/"falling": at least RISE_RATIO times more/fewer members and RISE_MIN PRs
-apart; "continuing" otherwise. Last week's highlights that are gone or fell by half are the
-window's `fading` themes.
+apart; "continuing" otherwise; "the same theme" is the same subject whatever either week
+wrote (bot.analysis.theme_identity). Last week's highlights of no subject highlighted now,
+named by at most half as many PRs, are the window's `fading` themes.
 """
 
 from __future__ import annotations
