@@ -27,9 +27,33 @@ LABELS = DATASETS / "labels"
 SCORER = SHARED / "tools" / "score_digest.py"
 
 
+# Runs `bot` from PYTHONPATH even when this venv installs another tree in editable mode
+# (setuptools' editable finder comes before PYTHONPATH on sys.meta_path); config/ is the
+# package's bot.defaults, as pyproject.toml maps it.
+_LAUNCH = """
+import importlib.util, os, runpy, sys
+sys.meta_path[:] = [f for f in sys.meta_path if 'editable' not in repr(f)]
+config = os.path.join(os.environ['PYTHONPATH'], 'config')
+for name, folder in (('bot.defaults', config), ('bot.defaults.modules', config + '/modules')):
+    spec = importlib.util.spec_from_file_location(
+        name, os.path.join(folder, '__init__.py'), submodule_search_locations=[folder]
+    )
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+sys.argv[0] = 'vllm-bot'
+runpy.run_module('bot', run_name='__main__', alter_sys=True)
+"""
+
+
 def _cli(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "bot", *args], env=env, capture_output=True, text=True, check=False
+        [sys.executable, "-c", _LAUNCH, *args],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+        cwd=env["PYTHONPATH"],  # `-c` puts the working folder first on sys.path
     )
 
 
@@ -69,6 +93,24 @@ def _import_all(env: dict[str, str]) -> None:
         sys.exit(f"import of the title lists failed: {result.stderr.strip()}")
 
 
+def fresh_store(home: str, tree: Path = ROOT) -> dict[str, str]:
+    """The environment of a `vllm-bot` (of the source `tree`) whose store (under `home`)
+    holds every shared export, with GitHub unreachable."""
+    env = dict(os.environ)
+    env.update(
+        XDG_DATA_HOME=f"{home}/data",
+        XDG_STATE_HOME=f"{home}/state",
+        XDG_CACHE_HOME=f"{home}/cache",
+        DATABASE_URL=f"sqlite:///{home}/store.db",
+        PYTHONPATH=str(tree),
+    )
+    env.pop("GITHUB_TOKEN", None)
+    # Nothing is reachable: a closed port makes every fetch fail at once.
+    env.update(GITHUB_API_URL="http://127.0.0.1:9", GITHUB_GRAPHQL_URL="http://127.0.0.1:9/graphql")
+    _import_all(env)
+    return env
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=None, help="keep the digests here")
@@ -81,20 +123,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as home:
         out = args.out or Path(home) / "out"
         out.mkdir(parents=True, exist_ok=True)
-        env = dict(os.environ)
-        env.update(
-            XDG_DATA_HOME=f"{home}/data",
-            XDG_STATE_HOME=f"{home}/state",
-            XDG_CACHE_HOME=f"{home}/cache",
-            DATABASE_URL=f"sqlite:///{home}/store.db",
-            PYTHONPATH=str(ROOT),
-        )
-        env.pop("GITHUB_TOKEN", None)
-        # Nothing is reachable: a closed port makes every fetch fail at once.
-        env.update(
-            GITHUB_API_URL="http://127.0.0.1:9", GITHUB_GRAPHQL_URL="http://127.0.0.1:9/graphql"
-        )
-        _import_all(env)
+        env = fresh_store(home)
         pairs: list[str] = []
         for label in labels:
             since, until = _window(label)

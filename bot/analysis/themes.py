@@ -1,6 +1,6 @@
 """Themes: the week's busiest areas and its initiatives, found from the data (pure, no I/O).
 
-A window's highlights are of two kinds (docs/digest.md, "Themes and highlights"):
+A window's highlights are of three kinds (docs/digest.md, "Themes and highlights"):
 
 - **areas**: the rule set's modules (also `auto` modules) that are among the week's heaviest,
   whatever their lift. An area's group holds the PRs whose *main subject* it is: the title
@@ -14,22 +14,24 @@ A window's highlights are of two kinds (docs/digest.md, "Themes and highlights")
   a digit, an underscore or inner capitals (CamelCase, acronyms), a capitalised word that is
   not common English and not a misspelling of a common word (the `wordfreq` English list,
   Zipf >= COMMON_ZIPF), or a name the rule set knows (aliases, modules).
+- **upkeep**: the week's large CI, test and docs efforts, named by the folders and title
+  names their PRs share (bot.analysis.theme_upkeep), found first.
 
 Membership needs real evidence: a title tag, a title phrase as whole words, a label, or the
-module rules as above. Descriptions and file folders add no member, so no phrase table is
-built from them and history weeks cost one cached pass over their titles.
+module rules as above. Descriptions and file folders add no member to an area or initiative,
+so no phrase table is built from them and history weeks cost one cached pass over their titles.
 
 Trends compare with LAST WEEK'S HIGHLIGHTS: the same detection run for the week before
 against its own history (memoised), so consecutive digests agree. "new": not a highlight
 last week; "rising"/"falling": at least RISE_RATIO times more/fewer members and RISE_MIN PRs
-apart; "continuing" otherwise. Last week's highlights that are gone or fell by half are the
-window's `fading` themes.
+apart; "continuing" otherwise; "the same theme" is the same subject whatever either week
+wrote (bot.analysis.theme_identity). Last week's highlights of no subject highlighted now,
+named by at most half as many PRs, are the window's `fading` themes.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import gzip
 import hashlib
 import heapq
 import importlib.util
@@ -43,13 +45,29 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
+from bot.analysis.theme_identity import Subject, match_subjects
+from bot.analysis.theme_upkeep import UpkeepDoc, UpkeepGroup, upkeep_groups
+from bot.analysis.theme_words import (
+    _DIGIT,
+    _VERSION_RE,
+    _identifier,
+    is_common,
+    is_misspelling,
+)
+
+# Re-exported: callers ask themes whether a word can name a theme.
+from bot.analysis.theme_words import is_clipped as is_clipped
+from bot.analysis.theme_words import is_name as is_name
+from bot.analysis.theme_words import zipf as zipf
 from bot.core.models import ModuleMatch, PullRequest
 
 MAX_GROUPS = 8
 MAX_WORDS = 3
 LIFT_CAP_BITS = 3.0  # log2(1 + lift) is capped: beyond 7x a term is simply "distinctive"
 SCORE_SCALE = 5.0  # a PR of score 5 weighs twice one of score 0
-MIN_SUPPORT = 2  # PRs that name a term, and members a group keeps
+MIN_SUPPORT = 2  # PRs that name a term
+GROUP_MIN = 3  # members a highlight keeps in a week of GROUP_MIN_WEEK PRs or more
+GROUP_MIN_WEEK = 20
 INITIATIVE_LIFT = 2.0  # an initiative is at least twice as frequent as in the history weeks
 RUN_LIFT = 1.0  # an author's run or a numbered series only needs to be no rarer than usual
 RUN_MIN = 3  # one author's PRs sharing a term
@@ -67,17 +85,6 @@ AREA_MIN = 3
 AREA_SHARE = 0.03
 AREA_COHERENCE = 0.5
 MAIN_LINES = 1 / 3  # a primary module with a third of a PR's module lines is its main subject
-# "Common English": Zipf frequency >= 3.0 (once per million words: "install", "router",
-# "cache", "embedding" ...). A capitalised rare word one edit away from a word of Zipf >= 4
-# is a misspelling ("Spplement"), checked from MISSPELLING_MIN letters (short names such as
-# "Qwen" are a letter away from too many words).
-COMMON_ZIPF = 3.0
-MISSPELLING_ZIPF = 4.0
-MISSPELLING_MIN = 6
-# A clipped common word ("Config", "Perf") starts a word of Zipf >= 3.5 at least 3 letters
-# longer; checked from 4 letters ("Phi" starts "philosophy").
-CLIPPED_ZIPF = 3.5
-CLIPPED_MIN = 4
 # Trends against last week's highlight of the same theme.
 RISE_RATIO = 1.5
 RISE_MIN = 3
@@ -94,133 +101,12 @@ _CAMEL_RE = re.compile(r"[A-Z]?[a-z]+[0-9]*|[A-Z]+[0-9]*[a-z]?[0-9]*(?![a-z])|[0
 _SNAKE_RE = re.compile(r"[A-Za-z0-9]+(?:_+[A-Za-z0-9]+)+")
 _TAG_RE = re.compile(r"[\[【]([^\]】]{1,60})[\]】]")
 _SERIES_RE = re.compile(r"[\[(]\s*(\d+[a-z]?)\s*/\s*(n|\d+)\s*[\])]", re.IGNORECASE)
-_DIGIT = re.compile(r"\d")
-_VERSION_RE = re.compile(r"^v?\d+(?:\.\d+)*[a-z]?$")
-_TOKEN_SPLIT = re.compile(r"[\s\-./:,;()\[\]]+")
-_LETTERS = "abcdefghijklmnopqrstuvwxyz"
 _MAIN_WHY = {"named": "its tag or label", "lines": "most changed lines", "title": "title word"}
 
 
 def normalize_term(text: str) -> str:
     """The key of a written term: lower case, without spaces, '-', '_', '.', '/'."""
     return re.sub(r"[\s\-_./]+", "", text.strip().lower())
-
-
-# ------------------------------------------------------------------ common English
-
-
-@lru_cache(maxsize=1)
-def _zipf_table() -> Mapping[str, float]:
-    """English words of Zipf >= ~3 with their Zipf frequency: wordfreq's "small" list.
-
-    Read from the package's data file rather than through `import wordfreq`, which costs
-    0.4 s in a fresh process (langcodes, the large list); the small list covers every word
-    COMMON_ZIPF and MISSPELLING_ZIPF ask about. Falls back to wordfreq's own API."""
-    spec = importlib.util.find_spec("wordfreq")
-    for folder in spec.submodule_search_locations or () if spec else ():
-        path = Path(folder) / "data" / "small_en.msgpack.gz"
-        if not path.exists():
-            continue
-        import msgpack  # Lazy: only when themes are detected (a wordfreq dependency)
-
-        data = msgpack.unpackb(gzip.decompress(path.read_bytes()), raw=False)
-        if data and data[0] == {"format": "cB", "version": 1}:
-            # Bucket i holds the words of frequency 10^(-i/100): Zipf = 9 - i/100.
-            return {w: 9 - i / 100 for i, bucket in enumerate(data[1:]) for w in bucket}
-    from wordfreq import get_frequency_dict  # Lazy: fallback when the data file moved
-
-    return {
-        w: math.log10(f) + 9 for w, f in get_frequency_dict("en", wordlist="small").items() if f > 0
-    }
-
-
-def zipf(word: str) -> float:
-    """The word's Zipf frequency in English (0 when it is rarer than the small list)."""
-    return _zipf_table().get(word.lower(), 0.0)
-
-
-def is_common(word: str) -> bool:
-    """A common English word (Zipf >= COMMON_ZIPF): never a theme's name alone."""
-    return zipf(word) >= COMMON_ZIPF
-
-
-@lru_cache(maxsize=1 << 14)
-def is_misspelling(word: str) -> bool:
-    """A rare word one edit (deletion, insertion, substitution, swap) away from a frequent
-    one: "spplement" (supplement), "quantiztion"."""
-    word = word.lower()
-    if len(word) < MISSPELLING_MIN or not word.isalpha() or is_common(word):
-        return False
-    splits = [(word[:i], word[i:]) for i in range(len(word) + 1)]
-    edits = {a + b[1:] for a, b in splits if b}
-    edits |= {a + b[1] + b[0] + b[2:] for a, b in splits if len(b) > 1}
-    edits |= {a + c + b[1:] for a, b in splits if b for c in _LETTERS}
-    edits |= {a + c + b for a, b in splits for c in _LETTERS}
-    edits.discard(word)
-    # One set intersection in C instead of a lookup per edit (~400 of them a word).
-    return not _frequent().isdisjoint(edits)
-
-
-@lru_cache(maxsize=1)
-def _frequent() -> frozenset[str]:
-    """Words of Zipf >= MISSPELLING_ZIPF: what a misspelling is one edit away from."""
-    return frozenset(w for w, z in _zipf_table().items() if z >= MISSPELLING_ZIPF)
-
-
-def _identifier(token: str) -> bool:
-    """A written token that is a name whatever English says: a digit ("W4A8", "V4"), an
-    underscore ("split_group"), inner capitals ("DeepSeek", "ROCm", "XPU", "MoE")."""
-    return bool(
-        _DIGIT.search(token)
-        or "_" in token
-        or (len(token) >= 2 and any(c.isupper() for c in token[1:]))
-    )
-
-
-@lru_cache(maxsize=1 << 14)
-def is_clipped(word: str) -> bool:
-    """A rare word that is the start of a common longer word: a clipping ("config" of
-    configuration, "perf" of performance, "param" of parameter), not a name."""
-    word = word.lower()
-    if len(word) < CLIPPED_MIN or not word.isalpha() or is_common(word):
-        return False
-    return any(
-        w.startswith(word) and len(w) >= len(word) + 3
-        for w in _frequent_by_start().get(word[:2], ())
-    )
-
-
-@lru_cache(maxsize=1)
-def _frequent_by_start() -> Mapping[str, tuple[str, ...]]:
-    """Words of Zipf >= CLIPPED_ZIPF by their first two letters (for clippings)."""
-    out: dict[str, list[str]] = defaultdict(list)
-    for w, z in _zipf_table().items():
-        if z >= CLIPPED_ZIPF and len(w) > CLIPPED_MIN:
-            out[w[:2]].append(w)
-    return {k: tuple(v) for k, v in out.items()}
-
-
-@lru_cache(maxsize=1 << 14)
-def is_name(written: str) -> bool:
-    """Whether a written term can name a theme: one of its words is an identifier, or a
-    capitalised word that is neither common English, a misspelling of it nor a clipping
-    ("Mooncake", "Triton"). "install", "Router", "quant", "Config" and "Spplement" are not
-    names."""
-    for token in _TOKEN_SPLIT.split(written):
-        if not token:
-            continue
-        if _identifier(token) and not _VERSION_RE.match(token.lower()):
-            return True
-        if (
-            token[0].isupper()
-            and token[1:].islower()
-            and len(token) >= 3
-            and not is_common(token)
-            and not is_misspelling(token)
-            and not is_clipped(token)
-        ):
-            return True
-    return False
 
 
 # ------------------------------------------------------------------ inputs
@@ -239,6 +125,8 @@ class ThemeDoc:
     main_why: str = ""  # "named" (tag, label), "lines", "title" (a whole title word)
     score: float = 0.0
     key: bool = False  # a key PR of the window
+    kind: str = ""  # bot.analysis.kinds: ci, test and docs PRs may form upkeep themes
+    paths: tuple[str, ...] = ()  # changed file paths (empty on title-only data)
 
 
 @dataclass(frozen=True, slots=True)
@@ -298,8 +186,9 @@ class Theme:
     baseline: float | None  # mean PRs a week naming the term(s) in the history weeks
     authors: list[tuple[str, int]]
     signals: list[str]  # "series [1/N]…[4/N] by X", "run of 4 PRs by X"
-    kind: str = "initiative"  # "area" (a module) | "initiative" (a named subject)
+    kind: str = "initiative"  # "area" (a module) | "initiative" (a named subject) | "upkeep"
     key: str = ""  # the canonical term ("m:rocm", "deepseekv4"): matches weeks
+    spellings: list[str] = field(default_factory=list)  # written forms (theme_identity)
 
     @property
     def numbers(self) -> list[int]:
@@ -757,9 +646,12 @@ def active() -> Kept | None:
 
 @lru_cache(maxsize=1)
 def _code_version() -> str:
-    """This module's source and the word list it reads: a kept fact is valid only for the
-    code and the data that made it, so any change of either gives every key a new value."""
-    parts = [Path(__file__).read_bytes()]
+    """The source of theme detection (this module and its `theme_*` passes) and the word
+    list it reads: a kept fact is valid only for the code and the data that made it, so any
+    change of either gives every key a new value."""
+    here = Path(__file__)
+    sources = sorted({here, *here.parent.glob("theme_*.py")})
+    parts = [f"{p.name}\n".encode() + p.read_bytes() for p in sources]
     spec = importlib.util.find_spec("wordfreq")
     for folder in spec.submodule_search_locations or () if spec else ():
         data = Path(folder) / "data" / "small_en.msgpack.gz"
@@ -922,7 +814,12 @@ def _result_at(
     previous = None
     if depth > 0 and level + 1 in weeks:
         previous, _ = _result_at(level + 1, weeks[level + 1].docs, weeks, rules, limit, depth - 1)
-    carry = frozenset(t.key for t in previous.themes) if previous else frozenset()
+    # Last week's themes by key and by every spelling they were written in.
+    carry = (
+        frozenset(k for t in previous.themes for k in (t.key, *map(normalize_term, t.spellings)))
+        if previous
+        else frozenset()
+    )
     # Earlier weeks are kept in the store (the same ones come back on every run); the
     # window's own detection only by detect_themes, when its PRs no longer change.
     return _detect_memo(docs, own, rules, carry, kept=level > 0), previous
@@ -977,24 +874,29 @@ def _with_trends(
     rules: ThemeRules,
     label: str,
 ) -> ThemeResult:
-    """Trends and fading themes of `result` against last week's highlights."""
+    """Trends and fading themes of `result` against last week's highlights: the same
+    subject (theme_identity) whatever spelling either week chose. A subject still a
+    highlight is "falling" at most, never fading too."""
+    same = match_subjects(
+        [_subject(t) for t in previous.themes], [_subject(t) for t in result.themes]
+    )
     by_key = {t.key: t for t in previous.themes}
     for theme in result.themes:
-        before = by_key.get(theme.key)
+        before = by_key.get(same.get(theme.key, ""))
         theme.last_week = len(before.members) if before else None
         theme.trend = trend_of(len(theme.members), theme.last_week)
-    now = {t.key: t for t in result.themes}
-    # Only last week's themes that are no highlight now are counted by name.
-    gone = {t.key: t for t in previous.themes if t.key not in now}
+    matched = set(same.values())
+    # Last week's themes that are no highlight now are counted by name.
+    # Upkeep (CI, tests, docs) is never news by its absence: it does not fade.
+    gone = {t.key: t for t in previous.themes if t.key not in matched and t.kind != "upkeep"}
     named: Counter[str] = Counter()
     if gone:
         vocab = _Vocabulary(rules, _stop_terms(rules))
         for doc in docs:
             named.update(_named_keys(doc, vocab, gone))
     fading = []
-    for before in previous.themes:
-        current = now.get(before.key)
-        count = len(current.members) if current else named[before.key]
+    for before in gone.values():
+        count = named[before.key]
         if count <= FADE_SHARE * len(before.members):
             fading.append(
                 Fading(
@@ -1004,12 +906,16 @@ def _with_trends(
                     named_by_module=before.named_by_module,
                     last_week=len(before.members),
                     this_week=count,
-                    highlight=current is not None,
+                    highlight=False,
                 )
             )
     result.fading = fading
     result.last_week = label
     return result
+
+
+def _subject(theme: Theme) -> Subject:
+    return Subject(theme.key, (theme.name, *theme.spellings))
 
 
 def _detect(
@@ -1018,9 +924,111 @@ def _detect(
     rules: ThemeRules,
     carry: frozenset[str] = frozenset(),
 ) -> ThemeResult:
+    """The passes of one week: upkeep groups (CI, tests, docs by kind and paths), then named
+    themes (areas and initiatives) over the other PRs, ranked together by weight."""
+    docs = list({d.number: d for d in docs}.values())
+    stop = _stop_terms(rules)
+    named = _naming_shared(docs, _Vocabulary(rules, stop), len(docs))
+    upkeep = upkeep_groups(
+        [
+            UpkeepDoc(d.number, d.title, d.kind, d.paths, d.score)
+            for d in docs
+            if d.kind and d.number not in named
+        ],
+        stop,
+        len(docs),
+    )
+    by_number = {d.number: d for d in docs}
+    while True:
+        taken = {x for g in upkeep for x in g.numbers}
+        rest = [d for d in docs if d.number not in taken]
+        result = _named(rest, history, rules, carry, len(docs))
+        extra = [_upkeep_theme(g, by_number, len(docs), len(history)) for g in upkeep]
+        # Upkeep competes for the slots by weight as every other theme does; a group that
+        # gets none gives its PRs back to the named themes.
+        themes = sorted([*result.themes, *extra], key=lambda t: (-t.weight, t.id))
+        kept = {t.key for t in themes[: rules.max_groups]}
+        if all(g.key in kept for g in upkeep):
+            break
+        upkeep = [g for g in upkeep if g.key in kept]
+    result.themes = themes[: rules.max_groups]
+    _unique_ids(result.themes)
+    return result
+
+
+def _naming_shared(docs: Sequence[ThemeDoc], vocab: _Vocabulary, window: int) -> set[int]:
+    """PRs whose tag or title names a subject (not an area) that a highlight's worth of the
+    window's PRs name too: "[CI] Main2main 0427" is upstream-sync work before it is CI."""
+    least = GROUP_MIN if window >= GROUP_MIN_WEEK else MIN_SUPPORT
+    names: dict[int, set[str]] = {}
+    for doc in docs:
+        keys = set()
+        for key, strength, _, surface, plain in _written_terms(doc.title, (), vocab.stop):
+            resolved = vocab.resolve(key)
+            if strength < STRENGTH["title"] or resolved.startswith("m:"):
+                continue
+            if (plain and is_name(surface)) or resolved in vocab.known:
+                keys.add(resolved)
+        names[doc.number] = keys
+    counts = Counter(k for keys in names.values() for k in keys)
+    return {x for x, keys in names.items() if any(counts[k] >= least for k in keys)}
+
+
+def _upkeep_theme(
+    group: UpkeepGroup, by_number: Mapping[int, ThemeDoc], n: int, weeks: int
+) -> Theme:
+    mass = sum(1.0 + by_number[x].score / SCORE_SCALE for x in group.numbers)
+    return Theme(
+        # The id is the effort's subject ("tests-ut"): its name may add a second word.
+        id=group.key[2:].replace(":", "-"),
+        name=group.name,
+        module=None,
+        named_by_module=False,
+        terms=[*group.words, f"upkeep {group.upkeep}"],
+        support=len(group.numbers),
+        window_prs=n,
+        history_prs=0,
+        history_total=0,
+        history_weeks=weeks,
+        lift=None,
+        score=round(len(group.numbers) * AREA_BITS, 2),
+        weight=round(mass * AREA_BITS, 2),
+        members=[Member(x, [group.evidence[x]], STRENGTH["module"]) for x in group.numbers],
+        history={},
+        trend="unknown",
+        last_week=None,
+        baseline=None,
+        authors=sorted(
+            Counter(a for x in group.numbers if (a := by_number[x].author)).items(),
+            key=lambda kv: (-kv[1], kv[0].lower()),
+        ),
+        signals=[],
+        kind="upkeep",
+        key=group.key,
+        spellings=[group.name, *(f"u:{group.key.split(':')[1]}:{w.lower()}" for w in group.words)],
+    )
+
+
+def _unique_ids(themes: Sequence[Theme]) -> None:
+    seen: set[str] = set()
+    for theme in themes:  # slugs are ids: keep them unique
+        base, i = theme.id, 2
+        while theme.id in seen:
+            theme.id, i = f"{base}-{i}", i + 1
+        seen.add(theme.id)
+
+
+def _named(
+    docs: Sequence[ThemeDoc],
+    history: Sequence[HistoryWeek],
+    rules: ThemeRules,
+    carry: frozenset[str],
+    window: int,
+) -> ThemeResult:
+    """Areas and initiatives of `docs` (the window's PRs no upkeep group took; `window`: all
+    of its PRs)."""
     stop = _stop_terms(rules)
     vocab = _Vocabulary(rules, stop)
-    docs = list({d.number: d for d in docs}.values())
     by_number = {d.number: d for d in docs}
 
     # Pass 1: title terms of the window, acronyms learnt from them.
@@ -1060,7 +1068,16 @@ def _detect(
     for counts in hist_counts.values():
         hist_any.update(counts)
 
-    n = len(docs)
+    n = window
+    # A highlight of a week of some size holds at least GROUP_MIN PRs: two PRs sharing a
+    # name are as often a coincidence (a model name over unrelated fixes) as an effort.
+    least = GROUP_MIN if window >= GROUP_MIN_WEEK else MIN_SUPPORT
+
+    def group_min(key: str) -> int:
+        # A name the rule set declares, one author's run or a numbered series is no
+        # coincidence: two PRs of it are a group.
+        return MIN_SUPPORT if key in vocab.known or key in signals else least
+
     with_history = bool(history) and hist_total > 0
 
     def lift_of(key: str) -> float | None:
@@ -1180,7 +1197,7 @@ def _detect(
 
     def gain(key: str) -> float:
         free = open_to(key)
-        if len(free) < MIN_SUPPORT:
+        if len(free) < group_min(key):
             return 0.0
         return round(mass(key, free) * bits(key), 9)
 
@@ -1199,7 +1216,7 @@ def _detect(
     area_members: dict[str, set[int]] = {}
     rounds = 0
     while heap and rounds < 4 * rules.max_groups:
-        if sum(1 for v in groups_now().values() if len(v) >= MIN_SUPPORT) >= rules.max_groups:
+        if sum(1 for k, v in groups_now().items() if len(v) >= group_min(k)) >= rules.max_groups:
             break
         neg, _, key = heapq.heappop(heap)
         current = gain(key)
@@ -1254,7 +1271,7 @@ def _detect(
     final = {
         k: v
         for k, v in groups.items()
-        if len(v) >= (area_min if k.startswith("m:") else MIN_SUPPORT)
+        if len(v) >= (area_min if k.startswith("m:") else group_min(k))
     }
     if len(final) > rules.max_groups:
         heaviest = sorted(final, key=lambda k: -mass(k, final[k]) * bits(k))
@@ -1311,15 +1328,9 @@ def _detect(
                 signals=signals.get(key, []),
                 kind="area" if module is not None else "initiative",
                 key=key,
+                spellings=[s for s, _ in written.most_common(6)],
             )
         )
-    themes.sort(key=lambda t: (-t.weight, t.id))
-    seen: set[str] = set()
-    for theme in themes:  # slugs are ids: keep them unique
-        base, i = theme.id, 2
-        while theme.id in seen:
-            theme.id, i = f"{base}-{i}", i + 1
-        seen.add(theme.id)
     return ThemeResult(
         themes=themes,
         history_weeks=weeks,

@@ -17,7 +17,8 @@ from datetime import datetime
 
 from bot.analysis.changes import title_change
 from bot.analysis.flags import relanded
-from bot.analysis.score import KeyCandidate, choose_key_prs
+from bot.analysis.score import TITLE_ONLY_EXCLUDED_KINDS, KeyCandidate, choose_key_prs
+from bot.analysis.theme_upkeep import UPKEEP_CLASS
 from bot.analysis.themes import (
     Fading,
     HistoryWeek,
@@ -63,6 +64,7 @@ THEME_SENTENCES_ZH = 1
 LEAD_PRS = 4  # lead PRs whose change the opening sentence of a highlight names
 THEME_CLAIMS = 3  # claims (each with its PR and metric) quoted per theme
 DOMINANT_THEMES = 5  # themes named in the summary
+SERIES_KEYS = 2  # key PRs of one theme before every other theme's have had their turn
 THEME_FACTS = 12  # members whose summary and claims the narrative model receives
 OTHER_THEME = "other"
 # Modules that describe how a change is made rather than what it changes: a PR whose files
@@ -297,7 +299,6 @@ def build_digest(
     )
     key_items = [by_number[c.number] for c, _ in chosen]
     from_titles = {c.number for c, relative in chosen if relative}
-    key_prs = [key_pr(i.source, from_titles=i.number in from_titles) for i in key_items]
 
     # is_bot(None) is True: the `is not None` test only tells mypy so.
     authors = {a for i in items if (a := i.author) is not None and not is_bot(a)}
@@ -306,7 +307,7 @@ def build_digest(
     newcomers = sorted(set(new_contributors or ()) & authors, key=lambda a: (a.lower(), a))
     totals = Totals(
         merged=len(items),
-        key=len(key_prs),
+        key=0,  # once the key PRs are spread over the themes (below)
         contributors=len(contributors),
         new_contributors=None if new_contributors is None else len(newcomers),
         # None when no PR's size is known: a title-only week did not add 0 lines.
@@ -343,6 +344,12 @@ def build_digest(
         keep_window=complete,
     )
     by_number = {i.number: i for i in items}
+    key_items = spread_key_prs(key_items, theme_result, by_number, key_count, score_floor)
+    # A lead added without a file list was, like the title-only fill, scored from its title.
+    ranked = {c.number for c, _ in chosen}
+    from_titles |= {i.number for i in key_items if i.number not in ranked and not i.files_known}
+    key_prs = [key_pr(i.source, from_titles=i.number in from_titles) for i in key_items]
+    totals = replace(totals, key=len(key_prs))
     highlights = theme_highlights(theme_result, by_number, module_names)
     themes = [h.theme_id for h in highlights[:DOMINANT_THEMES]]
     relands = relanded([i.source.pr for i in items])
@@ -435,6 +442,51 @@ def key_pr(
 # ------------------------------------------------------------------ themes
 
 
+def spread_key_prs(
+    chosen: Sequence[_Item],
+    result: ThemeResult,
+    items: Mapping[int, _Item],
+    count: int,
+    floor: float,
+) -> list[_Item]:
+    """Key PRs spread over the week's themes: each highlight's lead (its most important
+    member) is a candidate beside the top PRs by score when it scores at least half the
+    floor, and no theme has more than SERIES_KEYS of the first places unless it holds most
+    of the week (the week is that series). At most `count` PRs, most important first."""
+    theme_of = {n: t.key for t in result.themes for n in t.numbers}
+    leads = [
+        lead
+        for t in result.themes
+        if t.numbers
+        and (lead := items.get(t.numbers[0])) is not None
+        and lead.score >= floor / 2
+        # Title-only PRs of these kinds are never key PRs (choose_key_prs): nor as leads.
+        and (lead.files_known or lead.kind not in TITLE_ONLY_EXCLUDED_KINDS)
+    ]
+    lead_numbers = {i.number for i in leads}
+    pool = sorted({i.number: i for i in (*chosen, *leads)}.values(), key=lambda i: i.rank)
+    # Over `count`: the lowest PRs that are no lead go first, then the lowest leads.
+    others = [i for i in pool if i.number not in lead_numbers]
+    dropped = {i.number for i in others[max(count - len(lead_numbers), 0) :]}
+    pool = [i for i in pool if i.number not in dropped][: max(count, 0)]
+    sizes = Counter(theme_of.values())
+    head: list[_Item] = []
+    held: list[_Item] = []
+    per_theme: Counter[str] = Counter()
+    for item in pool:
+        key = theme_of.get(item.number)
+        if key and per_theme[key] >= SERIES_KEYS and sizes[key] * 2 <= len(items):
+            held.append(item)
+            continue
+        if key:
+            per_theme[key] += 1
+        head.append(item)
+    return head + held
+
+
+# ------------------------------------------------------------------ themes
+
+
 def theme_doc(apr: AnalyzedPR, auxiliary: Collection[str], key: bool = False) -> ThemeDoc:
     """What theme detection reads of one PR: title, labels, its modules that may be themes
     and the one that is its main subject (titles only: descriptions add no member)."""
@@ -451,6 +503,10 @@ def theme_doc(apr: AnalyzedPR, auxiliary: Collection[str], key: bool = False) ->
         main_why=main[1] if main else "",
         score=float(analysis.score),
         key=key,
+        kind=analysis.kind,
+        # Only upkeep PRs' paths are read (theme_upkeep): a refactor's 800 files need not be
+        # copied into every memo key.
+        paths=tuple(f.path for f in pr.files) if analysis.kind in UPKEEP_CLASS else (),
     )
 
 

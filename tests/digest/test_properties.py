@@ -61,6 +61,9 @@ def analysed_pr(draw, number: int) -> AnalyzedPR:
     return AnalyzedPR(pr, analysis)
 
 
+TITLE_ONLY = {"docs", "ci", "test", "revert"}  # kinds never key PRs on title-only data
+
+
 @st.composite
 def week(draw, max_size: int = 40) -> list[AnalyzedPR]:
     numbers = draw(st.lists(st.integers(1, 100_000), max_size=max_size, unique=True))
@@ -112,17 +115,32 @@ def test_every_count_is_a_count_over_the_prs(
         (a for a in prs if a.analysis.score >= floor),
         key=lambda a: (-a.analysis.score, a.pr.number),
     )
-    absolute = [k for k in data["key_prs"] if not k["scored_from_titles"]]
-    relative = [k for k in data["key_prs"] if k["scored_from_titles"]]
-    assert [k["number"] for k in absolute] == [a.pr.number for a in eligible[:key_count]]
-    assert data["key_prs"] == absolute + relative
+    # Key PRs: the top PRs by score and each highlight's lead (its most important member,
+    # when it scores half the floor), at most key_count of them.
+    by_number = {a.pr.number: a for a in prs}
+    leads = {
+        n
+        for h in data["highlights"]
+        if (n := h["prs"][0]) in by_number
+        and by_number[n].analysis.score >= floor / 2
+        and (by_number[n].pr.files_known or by_number[n].analysis.kind not in TITLE_ONLY)
+    }
+    keys = [k["number"] for k in data["key_prs"]]
+    relative = [k for k in data["key_prs"] if k["scored_from_titles"] and k["number"] not in leads]
+    top = [a.pr.number for a in eligible[:key_count]]
+    absolute = [n for n in keys if n not in leads and n not in {k["number"] for k in relative}]
+    assert absolute == [n for n in top if n in absolute]
+    assert set(absolute) | leads >= set(top[: max(key_count - len(leads), 0)])
+    if len(leads) <= key_count:
+        assert leads <= set(keys)
+    assert len(set(keys)) == len(keys)
     assert totals["key"] == len(data["key_prs"]) <= max(key_count, 0)
     # Title-only PRs fill up by relative rank: the top 10% of them, never docs/CI/tests.
     title_only = [a for a in prs if not a.pr.files_known]
     assert len(relative) <= math.ceil(0.1 * len(title_only))
     for k in relative:
         a = next(a for a in title_only if a.pr.number == k["number"])
-        assert a.analysis.score > 2.0 and a.analysis.kind not in {"docs", "ci", "test", "revert"}
+        assert a.analysis.score > 2.0 and a.analysis.kind not in TITLE_ONLY
 
     # A partly synced previous week is no baseline: its counts are null (unknown), never
     # the partial count, and nothing is compared with it.
