@@ -29,7 +29,8 @@ log = logging.getLogger(__name__)
 # 4: claims tied to their metric (no bare figures, levels and layout comparisons without a
 #    factor), breaking only with evidence, title signals in the score (branch prose).
 # 5: claims from the author's prose only (no logs, code, tables, quotes), levels only with a
-#    direction, ranges whole (branch claims).
+#    direction, ranges whole; title-only scores: a [Model] tag alone is no new model,
+#    changed defaults and deprecations count (branch claims).
 ANALYSIS_VERSION = "5"
 
 
