@@ -174,7 +174,7 @@ _SKIPPED_BLOCKS = {"blockquote_open": 1, "blockquote_close": -1, "table_open": 1
 
 @cache
 def _markdown() -> MarkdownIt:
-    from markdown_it import MarkdownIt  # lazy: only PR texts with a figure are parsed
+    from markdown_it import MarkdownIt  # Lazy: only PR texts with a figure are parsed
 
     return MarkdownIt("commonmark").enable("table")
 
