@@ -28,7 +28,10 @@ log = logging.getLogger(__name__)
 #    pure deletions are not missing tests.
 # 4: claims tied to their metric (no bare figures, levels and layout comparisons without a
 #    factor), breaking only with evidence, title signals in the score (branch prose).
-ANALYSIS_VERSION = "4"
+# 5: claims from the author's prose only (no logs, code, tables, quotes), levels only with a
+#    direction, ranges whole; title-only scores: a [Model] tag alone is no new model,
+#    changed defaults and deprecations count (branch claims).
+ANALYSIS_VERSION = "5"
 
 
 @runtime_checkable

@@ -4,19 +4,30 @@ Only what is written is extracted: a number must carry a multiplier, a percentag
 before/after arrow, and (except for explicit "+N%" and arrows) a performance word nearby.
 Versions, PR numbers, sizes ("1400 lines"), hardware counts ("8x H100"), parallel sizes
 ("TP4") and dates never qualify because they have none of those shapes.
+
+Only the prose the author wrote counts (``prose``): code blocks, tables, HTML, block quotes
+and pasted log or metric lines are readings of a run, not claims. A level that a change
+moves (a hit rate) is a claim only with its before and after or a stated direction; a level
+on its own ("hit rate: 0.0%", often the symptom of the bug a fix is for) is not.
 """
 
 from __future__ import annotations
 
 import re
+from functools import cache
+from typing import TYPE_CHECKING
 
 from bot.core import i18n
 from bot.core.models import Claim
 
 from .regex import lazy
 
+if TYPE_CHECKING:
+    from markdown_it import MarkdownIt
+
 _NUM = r"\d+(?:[.,]\d+)?"
-_RANGE = rf"({_NUM})(?:\s*(?:-|–|~|to)\s*({_NUM}))?"
+# A range is one claim, with the unit written once or on both ends ("1.27x-9.73x").
+_RANGE = rf"({_NUM})(?:\s?[x×%]?\s*(?:-|–|~|to)\s*({_NUM}))?"
 
 _METRICS = (
     # Levels that a change moves (a hit rate going 33% -> 86%); never a speed-up factor.
@@ -59,7 +70,8 @@ _FROM_TO_RE = lazy(
 # Two deployment layouts or configurations side by side ("TP8 vs DP8", "compared with the
 # TP16 deployment"): a comparison, not a speed-up of the change.
 _LAYOUT = (
-    r"(?:\b(?:TP|DP|EP|PP|SP|CP)\d+\b|\b(?:deployment|layout|topology|setup|configuration)s?\b)"
+    r"(?:\b(?:(?:TP|DP|EP|PP|SP|CP)\d+)+\b"  # "TP8", and "DP2TP16" written as one word
+    r"|\b(?:deployment|layout|topology|setup|configuration)s?\b)"
 )
 _COMPARISON_RE = lazy(
     rf"{_LAYOUT}[^.\n]{{0,60}}\b(?:vs\.?|versus|than|compared (?:to|with))\b"
@@ -67,14 +79,28 @@ _COMPARISON_RE = lazy(
     re.IGNORECASE,
 )
 _LOG_LINE = lazy(r"\b(?:INFO|DEBUG|WARNING|ERROR)\b.*(?:\[[\w.]+\.py:\d+\]|pid=\d+)|pid=\d+\)")
+# A quality level named before its figures ("GPQA accuracy", "MMLU score: ").
+_ACCURACY = r"(?:[A-Za-z][\w.@-]*\s+)?(?:accuracy|acc|score|pass rate)"
+_ACCURACY_BEFORE = lazy(rf"\b({_ACCURACY})\s*(?:is|was|went|of)?\s*:?\s*$", re.IGNORECASE)
+_ACCURACY_RE = lazy(rf"\b{_ACCURACY}\b", re.IGNORECASE)
 _LEVEL_RE = lazy(r"hit[- ]rate|acceptance rate|acceptance length", re.IGNORECASE)
 _MULT_RE = lazy(rf"(?<![\w.#/])(?:{_RANGE})\s?(?:[x×](?![\w])|倍)", re.IGNORECASE)
 _PCT_RE = lazy(rf"(?<![\w.#/])(\+)?\s?(?:{_RANGE})\s?%", re.IGNORECASE)
+# On the figure's own line: "prefixcache: 90%" over "tps: 2054" is two readings.
 _METRIC_AFTER = lazy(
-    rf"^\s*(?:(?:{_GAIN_WORDS})\s+(?:in\s+|of\s+|on\s+)?)?((?:{_METRICS}))\b", re.IGNORECASE
+    rf"^[ \t]*(?:(?:{_GAIN_WORDS})[ \t]+(?:in[ \t]+|of[ \t]+|on[ \t]+)?)?((?:{_METRICS}))\b",
+    re.IGNORECASE,
+)
+# "improves throughput by ~90%": the verb before the metric is the stated direction.
+_VERB_BEFORE = lazy(
+    r"\b(?:improv(?:e|es|ed|ing)|boost(?:s|ed|ing)?|increas(?:e|es|ed|ing)|rais(?:e|es|ed|ing)|"
+    r"reduc(?:e|es|ed|ing)|lower(?:s|ed|ing)?|cut(?:s|ting)?|speed(?:s|ing)? up|sped up)"
+    r"\s+(?:the\s+|its\s+)?(?:\w+\s+)?$",
+    re.IGNORECASE,
 )
 _METRIC_BEFORE = lazy(
-    rf"\b({_METRICS})\s*(?:(?:{_GAIN_WORDS}|improves?|is|was|went)\s*)?(?:of|by|:|up|\+)?\s*$",
+    rf"\b({_METRICS})\s*(?:(?:{_GAIN_WORDS}|improves?|is|was|went)\s*)?(?:of|by|:|up|\+)?"
+    r"(?:\s*(?:~|≈|about|approximately|around|roughly|nearly))?\s*$",
     re.IGNORECASE,
 )
 _GAIN_AFTER = lazy(r"^\s*(faster|speed-?ups?|improvement|quicker|提升|加速)", re.IGNORECASE)
@@ -130,8 +156,60 @@ def _speed(metric: str | None) -> bool:
     return metric is None or bool(_SPEED_METRIC.search(metric))
 
 
+# Lines of raw output that a paragraph can still hold (a log pasted without a fence, a
+# table whose header GitHub did not parse): server and glog log lines, pipe-separated rows,
+# and metric dumps ("Avg prompt throughput: 0.1 tokens/s, Running: 0 reqs, …").
+_RAW_LINE = lazy(
+    r"\b(?:INFO|DEBUG|WARNING|ERROR)\b.*(?:\[[\w.]+\.py:\d+\]|pid=\d+)|pid=\d+\)"
+    r"|^\s*[IWEF]\d{8}\s+\d\d:\d\d"
+    r"|\|[^|\n]*\|"
+    r"|(?:[A-Za-z][\w ./-]{0,40}:\s*-?\d[^,\n]*,\s*){2,}[A-Za-z][\w ./-]{0,40}:\s*-?\d"
+)
+# A line break inside a sentence (descriptions are often wrapped at 72 columns): the next
+# line goes on with a lower-case word, a bracket or an arrow. A line that is a reading of
+# its own ("tps: 2054" under "prefixcache: 90%") starts a new line.
+_WRAPPED = lazy(r"(?<=\S)[ \t]*\n[ \t]*(?=(?:[a-z(](?![\w ]{0,30}:\s))|→|->)")
+_SKIPPED_BLOCKS = {"blockquote_open": 1, "blockquote_close": -1, "table_open": 1, "table_close": -1}
+
+
+@cache
+def _markdown() -> MarkdownIt:
+    from markdown_it import MarkdownIt  # Lazy: only PR texts with a figure are parsed
+
+    return MarkdownIt("commonmark").enable("table")
+
+
+def prose(text: str) -> str:
+    """The prose of a markdown text as its author wrote it: the words of its paragraphs,
+    headings and list items, without emphasis marks or link targets. Code blocks, tables,
+    HTML blocks and block quotes (pasted logs, benchmark dumps) are left out, and so are
+    lines of raw output inside a paragraph (``_RAW_LINE``)."""
+    blocks: list[str] = []
+    skipped = 0
+    for token in _markdown().parse(text):
+        skipped += _SKIPPED_BLOCKS.get(token.type, 0)
+        if token.type != "inline" or skipped:
+            continue
+        words = "".join(
+            "\n" if child.type in {"softbreak", "hardbreak"} else child.content
+            for child in token.children or ()
+            if child.type in {"text", "code_inline", "softbreak", "hardbreak"}
+        )
+        lines = [line for line in words.split("\n") if not _RAW_LINE.search(line)]
+        if any(line.strip() for line in lines):
+            blocks.append(_WRAPPED.sub(" ", "\n".join(lines)))
+    return "\n\n".join(blocks)
+
+
 def extract_claims(text: str) -> list[Claim]:
-    """Performance claims in ``text`` (title and body), in order of appearance."""
+    """Performance claims the author states in ``text`` (title and markdown body), in
+    order of appearance; only its prose is read (``prose``)."""
+    if not text or not _MAYBE_CLAIM.search(text):
+        return []
+    return _claims(prose(text))
+
+
+def _claims(text: str) -> list[Claim]:
     if not text or not _MAYBE_CLAIM.search(text):
         return []
     claims: list[Claim] = []
@@ -177,6 +255,12 @@ def extract_claims(text: str) -> list[Claim]:
             if before_metric:
                 start -= len(text[max(0, start - _WINDOW) : start]) - before_metric.start()
                 metric = before_metric.group(1)
+        if metric in {None, "%"}:
+            # "GPQA accuracy 72% → 86%": a level keeps the label written before it.
+            level = _ACCURACY_BEFORE.search(text[max(0, start - _WINDOW) : start])
+            if level:
+                start -= len(text[max(0, start - _WINDOW) : start]) - level.start()
+                metric = level.group(1)
         if unit == "%" and not stated:
             factor = None  # a percentage going up is a level, not an N-times speed-up
         push(start, m.end(), factor, metric)
@@ -186,14 +270,13 @@ def extract_claims(text: str) -> list[Claim]:
         before, unit1, after, unit2 = m.groups()
         unit = unit2 or unit1
         pre = text[max(0, m.start() - _WINDOW) : m.start()]
-        named = _METRIC_BEFORE.search(
-            re.sub(
-                r"\s*\b(?:went|goes|go|rose|fell|dropped|changed|"
-                r"improved|increased|decreased|reduced)\s*$",
-                "",
-                pre,
-            )
+        bare = re.sub(
+            r"\s*\b(?:went|goes|go|rose|fell|dropped|changed|"
+            r"improved|increased|decreased|reduced)\s*$",
+            "",
+            pre,
         )
+        named = _METRIC_BEFORE.search(bare) or _ACCURACY_BEFORE.search(bare)
         if named is None and not _time_unit(unit):
             continue  # "from 2 to 4 workers" is no claim
         metric = named.group(1) if named else "latency"
@@ -234,7 +317,7 @@ def extract_claims(text: str) -> list[Claim]:
                 b += gain_after.end()
             metric = after.group(1)
         elif before:
-            a -= len(pre) - before.start()
+            a = _with_verb(text, a - (len(pre) - before.start()))
             metric = before.group(1)
         else:
             gain = _GAIN_AFTER.match(post)
@@ -275,7 +358,7 @@ def extract_claims(text: str) -> list[Claim]:
             b += reduced.end()
             metric = reduced.group("what")
         elif before:
-            a -= len(pre) - before.start()
+            a = _with_verb(text, a - (len(pre) - before.start()))
             metric = before.group(1)
         pct = _num(hi or lo)
         around = (pre[-24:] + post[:24]).lower()
@@ -308,8 +391,19 @@ def extract_claims(text: str) -> list[Claim]:
     return out[:_MAX_CLAIMS]
 
 
+def _with_verb(text: str, a: int) -> int:
+    """``a`` moved back over a direction verb written just before it."""
+    before = text[max(0, a - _WINDOW) : a]
+    verb = _VERB_BEFORE.search(before)
+    return a - (len(before) - verb.start()) if verb else a
+
+
+def sentence_start(text: str, a: int) -> int:
+    return max(text.rfind(". ", 0, a), text.rfind("\n", 0, a)) + 1
+
+
 def _sentence_around(text: str, a: int, b: int) -> str:
-    start = max(text.rfind(". ", 0, a), text.rfind("\n", 0, a)) + 1
+    start = sentence_start(text, a)
     ends = [i for i in (text.find(". ", b), text.find("\n", b)) if i >= 0]
     return text[start : min(ends) if ends else len(text)]
 
@@ -323,11 +417,21 @@ def _in_context(text: str, span: tuple[int, int], claim: Claim) -> Claim | None:
     if _LOG_LINE.search(text[line_start : line_end if line_end >= 0 else len(text)]):
         return None  # a figure in pasted server logs is a reading, not a claim
     sentence = _sentence_around(text, *span)
+    if _LEVEL_RE.search(claim.metric or "") and not _STATED_DIRECTION_RE.search(claim.text):
+        # "Prefix cache hit rate: 0.0%": a reading (often the bug being fixed), no gain.
+        return None
     if _COMPARISON_RE.search(sentence):
         clause = _clean(sentence).strip(" -*:")
         if len(clause) > 120:
             clause = claim.text
         return Claim(clause, None, claim.metric or "comparison")
+    if claim.metric == "latency" and not _STATED_METRIC_RE.search(claim.text):
+        # "P99 TPOT dropped from 334.38ms → 313.15ms": the metric the sentence names, not
+        # only what the unit says.
+        stated = list(_STATED_METRIC_RE.finditer(text, sentence_start(text, span[0]), span[0]))
+        if stated:
+            metric = stated[-1].group(0)
+            return Claim(f"{_clean(metric)} {claim.text}", claim.factor, _metric_name(metric))
     if claim.metric or _SPEED_WORDS_RE.search(claim.text):
         return claim
     # The figure's own label: the words before it back to the last comma, semicolon,
@@ -367,11 +471,13 @@ def best_claim(claims: list[Claim]) -> Claim | None:
 
 # ------------------------------------------------------------------ claims in a sentence
 
-# The figure of a claim: "2.15x", "+24%", "16-24%", "1289μs -> 1.8μs".
+# The figure of a claim: "2.15x", "+24%", "16-24%", "1.27x-9.73x", "~90%", "1289μs -> 1.8μs",
+# "7122 token/s -> 8319 token/s"; never a digit inside a word ("E2E").
+_RATE_UNITS = r"GB/s|TB/s|tok(?:en)?s?/s|req(?:uest)?s?/s|tps"
 _FIGURE_RE = lazy(
-    rf"[+]?\s?{_NUM}(?:\s*(?:-|–|~|to)\s*{_NUM})?\s?(?:[x×倍%]|{_TIME_UNITS}|GB/s|TB/s|tok/s|"
-    rf"tokens/s|req/s)?(?:\s*(?:->|→|=>|⇒|-->)\s*{_NUM}\s?(?:{_TIME_UNITS}|GB/s|TB/s|tok/s|"
-    rf"tokens/s|req/s|x|%)?)?",
+    rf"(?<![\w.])[+~≈]?\s?{_NUM}(?:\s?[x×%]?\s*(?:-|–|~|to)\s*{_NUM})?\s?"
+    rf"(?:[x×倍%]|{_RATE_UNITS}|{_TIME_UNITS})?(?![\w/])"
+    rf"(?:\s*(?:->|→|=>|⇒|-->)\s*{_NUM}\s?(?:{_RATE_UNITS}|{_TIME_UNITS}|x|%)?)?",
     re.IGNORECASE,
 )
 _SPEED_WORDS_RE = lazy(r"\b(?:faster|speed-?ups?|quicker)\b|加速", re.IGNORECASE)
@@ -380,6 +486,11 @@ _GAIN_RE = lazy(
     re.IGNORECASE,
 )
 _STATED_METRIC_RE = lazy(rf"\b(?:{_METRICS})\b", re.IGNORECASE)
+# A direction the author wrote: before and after, a signed or multiplied figure, or a word.
+_STATED_DIRECTION_RE = lazy(
+    rf"->|→|=>|⇒|[+][ ]?\d|\d[ ]?[x×倍]|{_GAIN_WORDS}|improv|drop|fell|rose|went up|went down",
+    re.IGNORECASE,
+)
 # "319% speedup on H100": the hardware or setting the figure was measured on.
 _WHERE_RE = lazy(r"\b(?:on|with)\s+([A-Z][\w.\-]*\d[\w.\-]*)")
 _ACRONYM_RE = lazy(r"^(?:[A-Z0-9/]+|tok(?:en)?s?/s|req(?:uest)?s?/s)$")
@@ -413,7 +524,7 @@ def claim_text(claim: Claim, language: str) -> str:
     figure = _FIGURE_RE.search(claim.text)
     reduced = bool(_REDUCTION_WORDS.search(claim.text))
     # The metric as the claim states it ("decode throughput", not only "throughput").
-    stated = _STATED_METRIC_RE.search(claim.text)
+    stated = _STATED_METRIC_RE.search(claim.text) or _ACCURACY_RE.search(claim.text)
     metric = stated.group(0) if stated else claim.metric
     speed = bool(_SPEED_WORDS_RE.search(claim.text))
     if metric and metric.lower() in {"speedup", "speed-up", "faster"}:
@@ -432,7 +543,7 @@ def claim_text(claim: Claim, language: str) -> str:
         direction = "claim.down"
     elif metric and _TIME_WORDS.search(metric):
         direction = "claim.better"  # "latency improved by 12%": less time, not more
-    elif speed or _GAIN_RE.search(claim.text) or re.search(r"[x×倍+]", claim.text):
+    elif speed or _GAIN_RE.search(claim.text) or re.search(r"[x×倍+]", text):
         direction = "claim.up"
     else:
         direction = "claim.change"  # "acceptance rate: 63.0%" is a level, not a gain

@@ -6,6 +6,7 @@ import re
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import takewhile
 
 from bot.core.models import Flag, PullRequest
 
@@ -54,8 +55,10 @@ _INTERNAL = lazy(
 _REVERT_QUOTED = lazy(
     r"\brevert(?:s|ed|ing)?\s+[\"“'](?P<title>.+?)(?:[\"”']\s*$|[\"”']\s|…|$)", re.IGNORECASE
 )
+# Never a number GitHub cut short ("(#308…" of "(#30802)").
 _REVERT_NUMBER = lazy(
-    r"(?:\brevert(?:s|ed|ing)?\b[^#\n]{0,60}?|\breverts\s+[\w.-]+/[\w.-]+)#(\d+)", re.IGNORECASE
+    r"(?:\brevert(?:s|ed|ing)?\b[^#\n]{0,60}?|\breverts\s+[\w.-]+/[\w.-]+)#(\d+)(?![\d…])",
+    re.IGNORECASE,
 )
 _PR_REF = lazy(r"\(#(\d+)\)")
 _REVERT_START = lazy(r"^\s*(?:\[[^\]]*\]\s*)*revert(?:s|ed)?\b", re.IGNORECASE)
@@ -83,6 +86,7 @@ def reverted(pr: PullRequest) -> tuple[int | None, str | None]:
         if ref:
             number = number or int(ref.group(1))
             quoted = _PR_REF.sub("", quoted).strip()
+        quoted = _PR_SUFFIX.sub("", quoted)
     return number, quoted or None
 
 
@@ -100,33 +104,74 @@ def revert_target(pr: PullRequest) -> str | None:
 
 
 _RELAND = lazy(
-    r"^\s*(?:\[[^\]]*\]\s*)*(?:re-?land(?:s|ed|ing)?|re-?appl(?:y|ies|ied)|re-?submit)\b"
-    r"[\s:]*[\"“']?(?P<rest>.*?)[\"”']?\s*$",
+    r"^\s*(?:\[[^\]]*\]\s*)*(?:re-?land(?:s|ed|ing)?|re-?appl(?:y|ies|ied)|re-?submit|"
+    r"re-?do(?:es|ne)?)\b[\s:]*[\"“']?(?P<rest>.*?)[\"”']?\s*$",
     re.IGNORECASE,
 )
-_RELAND_REF = lazy(r"\bre-?(?:land|apply|submit)\w*\b[^#\n]{0,40}#(\d+)", re.IGNORECASE)
+_RELAND_TAGS = frozenset({"reland", "re-land", "reapply", "redo", "resubmit"})
+_RELAND_REF = lazy(r"\bre-?(?:land|apply|submit|do)\w*\b[^#\n]{0,40}#(\d+)", re.IGNORECASE)
+# The "(#N)" GitHub appends to a squash-merged title, whole or cut short ("(#308…").
+_PR_SUFFIX = lazy(r"\s*\(#\d*…?\)?\s*$")
+_SUBJECT_WORD = lazy(r"[a-z][a-z0-9]{2,}|[a-z0-9]*\d[a-z0-9]*[a-z][a-z0-9]*")
+_COMMON_WORDS = frozenset(
+    {"the", "and", "for", "with", "from", "into", "when", "that", "this", "use", "using"}
+    | {"via", "add", "adds", "added", "support", "fix", "fixes", "fixed", "bugfix", "again"}
+    | {"redo", "reland", "reapply", "revert"}
+)
+
+
+def _norm_title(title: str) -> str:
+    """A title as its change reads: tags, the "(#N)" suffix, quotes and backticks gone."""
+    rest = _PR_SUFFIX.sub("", parse_title(title).rest.rstrip("…"))
+    return " ".join(re.sub(r"[`\"“”']", "", rest).lower().split())
 
 
 def _same_title(a: str, b: str) -> bool:
     """Equal titles, allowing GitHub's "…" truncation of the quoted one."""
-    a, b = (" ".join(t.lower().rstrip("…").split()) for t in (a, b))
+    a, b = _norm_title(a), _norm_title(b)
     return bool(a and b) and (
         a == b or (len(a) >= 20 and b.startswith(a)) or (len(b) >= 20 and a.startswith(b))
     )
 
 
+def _subject(title: str) -> set[str]:
+    words = (m.group(0) for m in _SUBJECT_WORD.finditer(_norm_title(title)))
+    return {w for w in words if w not in _COMMON_WORDS}
+
+
+def _same_subject(reland: str, reverted_title: str) -> bool:
+    """A re-land named in its own words ("Redo Qwen3.5 GDN projector fusion" for "Fuse
+    Qwen3.5 GDN's qkvz_proj and ba_proj"): most of the reverted title's words, each the
+    same word or one of its forms (a shared stem of three letters or more)."""
+    words, other = _subject(reverted_title), _subject(reland)
+    if not words or not other:
+        return False
+
+    def stem(a: str, b: str) -> int:
+        return sum(1 for _ in takewhile(lambda pair: pair[0] == pair[1], zip(a, b, strict=False)))
+
+    def found(word: str) -> bool:
+        return any((n := stem(word, o)) >= 3 and n * 4 >= 3 * min(len(word), len(o)) for o in other)
+
+    shared = sum(1 for w in words if found(w))
+    return shared >= 2 and shared * 2 >= len(words)
+
+
 def relanded(prs: Sequence[PullRequest]) -> dict[int, int]:
     """Reverts in `prs` whose change landed again later in the same window: revert number
-    -> the PR that re-landed it ("Reland #N", "Reapply \"X\"", a PR with the reverted
-    title, or a revert of the revert)."""
+    -> the PR that re-landed it ("Reland #N", "Reapply \"X\"", "[Redo] X", a PR with the
+    reverted title once tags and the "(#N)" suffix are stripped, a re-land named in its own
+    words, or a revert of the revert). A revert that names only a PR number is matched by
+    that PR's title when the PR is in the window."""
     order = sorted(prs, key=lambda p: (p.merged_at or p.created_at, p.number))
     reverts = [i for i, p in enumerate(order) if _REVERT_START.match(p.title)]
     if not reverts:
         return {}
+    by_number = {pr.number: pr for pr in order}
     # Only a few PRs can be a re-land: index them once, so a 10,000-PR window stays linear.
     by_title: dict[str, list[int]] = defaultdict(list)
     for i, pr in enumerate(order):
-        by_title[_title_key(parse_title(pr.title).rest)].append(i)
+        by_title[_title_key(pr.title)].append(i)
     # Each PR's reference and revert target are read once: a 10,000-PR window of many
     # reverts asked for them once per revert before it.
     refs = {i: _RELAND_REF.search(f"{pr.title}\n{pr.body[:2000]}") for i, pr in enumerate(order)}
@@ -134,15 +179,17 @@ def relanded(prs: Sequence[PullRequest]) -> dict[int, int]:
     marked = [
         i
         for i, pr in enumerate(order)
-        if i in targets or _RELAND.match(pr.title) or refs[i] is not None
+        if i in targets or _is_marked_reland(pr) or refs[i] is not None
     ]
     out: dict[int, int] = {}
     for i in reverts:
         revert = order[i]
         number, quoted = targets[i]
+        if not quoted and number in by_number:
+            quoted = by_number[number].title  # "Revert #34208": the reverted PR's title
         candidates = set(marked)
         if quoted:
-            candidates.update(by_title.get(_title_key(_strip(quoted)), ()))
+            candidates.update(by_title.get(_title_key(quoted), ()))
         for j in sorted(c for c in candidates if c > i):
             if _is_reland_of(order[j], revert, number, quoted, targets.get(j), refs[j]):
                 out[revert.number] = order[j].number
@@ -150,9 +197,16 @@ def relanded(prs: Sequence[PullRequest]) -> dict[int, int]:
     return out
 
 
+def _is_marked_reland(pr: PullRequest) -> bool:
+    """A title that says it lands a change again ("Reland …", "Redo …", "[Redo] …")."""
+    return bool(_RELAND.match(pr.title)) or any(
+        t.norm in _RELAND_TAGS for t in parse_title(pr.title).tags
+    )
+
+
 def _title_key(title: str) -> str:
     # The first 20 characters: a quoted title may be cut short with "…".
-    return " ".join(title.lower().rstrip("…").split())[:20]
+    return _norm_title(title)[:20]
 
 
 def _is_reland_of(
@@ -173,14 +227,14 @@ def _is_reland_of(
         return back == revert.number or bool(back_title and _same_title(back_title, revert.title))
     if ref and number is not None and int(ref.group(1)) == number:
         return True
+    if not quoted:
+        return False
     reland = _RELAND.match(pr.title)
-    if reland and quoted and _same_title(parse_title(reland.group("rest")).rest, _strip(quoted)):
+    if reland and _same_title(reland.group("rest"), quoted):
         return True
-    return bool(quoted) and _same_title(parse_title(pr.title).rest, _strip(quoted or ""))
-
-
-def _strip(title: str) -> str:
-    return parse_title(title).rest
+    if _is_marked_reland(pr) and _same_subject(pr.title, quoted):
+        return True
+    return _same_title(pr.title, quoted)
 
 
 def breaking_reason(

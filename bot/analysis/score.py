@@ -109,10 +109,21 @@ def _score(
         out.append(make_contribution("breaking", w.breaking, "score.breaking", reason=reason))
 
     kind_pts = s.kinds.get(kind, 0.0)
-    if kind_pts:
+    # What the title says the change is: a `[Model]` tag or a title that only touches a
+    # model ("[Model] Avoid hardcoding pooling type") names an area, not a new model, and
+    # weighs as the feature or misc change its words describe.
+    scored_kind = kind
+    if kind == "model" and not pr.files_known and not adds_model(pr.title):
+        scored_kind = "feature" if _NEW_COMPONENT.search(pr.title) else "misc"
+        kind_pts = s.kinds.get(scored_kind, 0.0)
+        if kind_pts:
+            out.append(
+                make_contribution("kind", kind_pts, "score.kind.tag-only", kind=_kind_param(kind))
+            )
+    elif kind_pts:
         out.append(make_contribution("kind", kind_pts, "score.kind", kind=_kind_param(kind)))
     if not pr.files_known:
-        out.extend(title_signals(pr.title, kind))
+        out.extend(title_signals(pr.title, scored_kind))
 
     activity = 2 * pr.review_count + pr.comment_count
     if activity > 0 and w.activity:
@@ -175,8 +186,24 @@ _REMOVED_COMPONENT = lazy(
 _SERIES = lazy(
     r"[\[(]\s*(?P<part>\d+)[a-z]?\s*/\s*(?:n|\d+)\s*[\])]|\bpart\s+(?P<n>\d+)\b", re.IGNORECASE
 )
+# What every user of a setting meets: a default that changes ("Enable async scheduling by
+# default", "Make FLASHINFER_MLA the default MLA backend", "Turn on … by default").
+_DEFAULT_CHANGE = lazy(
+    r"\b(?:by default|on by default|off by default|(?:as|the) default\b|default to\b|"
+    r"defaults? (?:is|are|to|on|off)\b)",
+    re.IGNORECASE,
+)
+# What users must migrate from: a deprecation or removal of a scheme, feature or option.
+# ("[Deprecation] Remove PTPC FP8", "Deprecate Long Tail of Schemes"); never what the
+# title calls dead or unused.
+_DEPRECATED = lazy(
+    r"^(?!.*\b(?:dead|unused|redundant|stale|obsolete|duplicate)\b).*?"
+    r"\b(?P<what>deprecat(?:e|es|ed|ion)|(?:remov(?:e|es|ed|ing)|drop(?:s|ped)?) support)\b",
+    re.IGNORECASE,
+)
 _SEVERE_BUG = lazy(
-    r"\b(?:crash(?:es|ed)?|segfaults?|IMA|illegal memory access|deadlocks?|hangs?|hanging|"
+    r"\b(?:SSRF|injection|bypass|vulnerabilit(?:y|ies)|"
+    r"crash(?:es|ed)?|segfaults?|IMA|illegal memory access|deadlocks?|hangs?|hanging|"
     r"NaNs?|corrupt(?:ion|ed)?|accuracy|correctness|wrong (?:outputs?|results?)|"
     r"memory leaks?|OOM|race conditions?|regressions?)\b",
 )
@@ -194,6 +221,8 @@ TITLE_POINTS = {
     "new-model": 1.6,
     "named": 0.5,
     "new-component": 1.4,
+    "default-change": 1.2,
+    "deprecated": 1.0,
     "removed-component": 1.0,
     "series": 0.8,
     "series-head": 0.4,
@@ -202,10 +231,31 @@ TITLE_POINTS = {
 }
 
 
+# A title that adds a model: "new model", or a verb and a proper name (capitals or digits)
+# ending the title, with at most a few words and "model"/"support" after it ("Add Molmo2
+# multimodal model support", "[Model] Add LFM2-ColBERT-350M support", "Add Granite 4.0 1B
+# speech to supported models"). "Add AutoWeightsLoader support for jais" or "Support MXFP4
+# for MoE models" give something to models, and are no new model.
+_NAME_WORD = r"(?!(?i:for|in|via|with|to|on|of|from|by|when|and|into|using)\b)[\w.\-/]+"
+_ADDS_MODEL = lazy(
+    r"(?i:\bnew models?\b)"
+    r"|^(?i:add(?:s|ed|ing)?|support(?:s|ing)?|introduc(?:e|es|ed|ing)|implement(?:s|ed)?|"
+    r"initial support for)\s+(?i:support\s+for\s+|the\s+)?"
+    rf"(?=[\w.\-/]*[A-Z0-9]){_NAME_WORD}(?:\s+{_NAME_WORD}){{0,4}}?"
+    r"(?:\s+(?i:to\s+(?:the\s+)?supported\s+models))?\s*[.!]?$"
+)
+
+
+def adds_model(title: str) -> bool:
+    """Whether a title says a model is added (not only a `[Model]` tag on other work)."""
+    info = parse_title(title)
+    return any(t.norm == "new model" for t in info.tags) or bool(_ADDS_MODEL.search(info.rest))
+
+
 def title_signals(title: str, kind: str) -> list[ScoreContribution]:
     """Score contributions read from a title alone (for PRs without a file list)."""
     out: list[ScoreContribution] = []
-    if kind == "model":
+    if kind == "model" and adds_model(title):
         out.append(make_contribution("title", TITLE_POINTS["new-model"], "score.title.model"))
     named = _NAMED.search(parse_title(title).rest)
     if named and kind in {"feature", "model", "performance", "refactor"}:
@@ -219,7 +269,27 @@ def title_signals(title: str, kind: str) -> list[ScoreContribution]:
                 "title", TITLE_POINTS["new-component"], "score.title.new", what=new.group("what")
             )
         )
+    default = _DEFAULT_CHANGE.search(title)
+    if default and kind not in {"docs", "ci", "test"}:
+        out.append(
+            make_contribution(
+                "title",
+                TITLE_POINTS["default-change"],
+                "score.title.default",
+                what=default.group(0),
+            )
+        )
+    deprecated = _DEPRECATED.search(title)
     removed = _REMOVED_COMPONENT.search(title)
+    if deprecated and not removed and kind in {"refactor", "feature", "misc"}:
+        out.append(
+            make_contribution(
+                "title",
+                TITLE_POINTS["deprecated"],
+                "score.title.deprecated",
+                what=deprecated.group("what"),
+            )
+        )
     if removed and not new and kind in {"refactor", "feature", "misc"}:
         out.append(
             make_contribution(
@@ -246,7 +316,8 @@ def title_signals(title: str, kind: str) -> list[ScoreContribution]:
                 )
             )
     minor = _MINOR.search(title)
-    if minor:
+    # "[Misc] Enable async scheduling by default": the tag is filing, the default is news.
+    if minor and not (default and minor.group(0).lstrip().startswith("[")):
         out.append(
             make_contribution(
                 "title", TITLE_POINTS["minor"], "score.title.minor", what=minor.group(0).strip()

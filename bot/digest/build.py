@@ -42,12 +42,12 @@ from bot.digest.model import (
     KindCount,
     ModuleCount,
     PRRow,
-    Recommendation,
     Reland,
     ThemeFact,
     ThemeHead,
     Totals,
 )
+from bot.digest.recommend import recommendations as build_recommendations
 from bot.digest.summary import has_cjk, purpose, summarize
 
 DEFAULT_KEY_COUNT = 24
@@ -70,10 +70,6 @@ OTHER_THEME = "other"
 # Modules that describe how a change is made rather than what it changes: a PR whose files
 # are mostly tests still belongs to the theme of the code it tests.
 AUXILIARY_MODULES = frozenset({"tests", "ci-build", "docs", "dependencies", "benchmarks", "other"})
-# Hardware back-ends: a surge there is worth a cross-platform regression run.
-PLATFORM_MODULES = ("rocm", "xpu", "cpu", "tpu")
-SURGE_MIN_COUNT = 5
-SURGE_MIN_PERCENT = 50.0
 KIND_ORDER = {kind: i for i, kind in enumerate(KIND_IDS)}
 # Risks are reported most important first: core-path changes without tests (a separate
 # line, CORE_UNTESTED), then flags in the order of the recommendations they lead to —
@@ -321,7 +317,6 @@ def build_digest(
         sizes_unknown=sizes_unknown,
     )
 
-    by_id = {m.id: m for m in module_rows}
     not_themes = auxiliary | fallback
     rules = theme_rules or ThemeRules(
         modules={mid: name for mid, (name, _) in module_names.items() if mid not in not_themes}
@@ -353,7 +348,9 @@ def build_digest(
     highlights = theme_highlights(theme_result, by_number, module_names)
     themes = [h.theme_id for h in highlights[:DOMINANT_THEMES]]
     relands = relanded([i.source.pr for i in items])
-    recommendations = _recommendations(by_rank, by_id, set(relands))
+    recommendations = build_recommendations(
+        by_rank, set(relands), [a for _, _, week in history for a in week]
+    )
     quiet = [m.id for m in module_rows if m.count == 0 and (m.previous or 0) > 0]
     core_untested = [
         i.number for i in by_rank if {"core-path", "missing-tests"} <= set(i.risk_flags)
@@ -622,41 +619,3 @@ def theme_highlights(
             )
         )
     return out
-
-
-# ------------------------------------------------------------------ recommendations
-
-
-def _recommendations(
-    by_rank: Sequence[_Item],
-    modules: Mapping[str, ModuleCount],
-    relanded: Collection[int] = (),
-) -> list[Recommendation]:
-    """Data-driven follow-ups, most urgent rule first; each names its PRs. A revert whose
-    change re-landed in the window needs no follow-up."""
-
-    def having(*flags: str) -> list[int]:
-        return [i.number for i in by_rank if all(f in i.risk_flags for f in flags)]
-
-    rules = [
-        Recommendation(having("core-path", "missing-tests"), "tests-for-core-path"),
-        Recommendation(having("breaking"), "release-notes-breaking"),
-        Recommendation([n for n in having("revert") if n not in relanded], "revert-follow-up"),
-        Recommendation(having("dependency"), "watch-dependencies"),
-        Recommendation(having("large"), "split-large"),
-        Recommendation([i.number for i in by_rank if i.has_claims], "verify-claims"),
-    ]
-    surges = [
-        m
-        for m in (modules.get(p) for p in PLATFORM_MODULES)
-        if m is not None
-        and m.count >= SURGE_MIN_COUNT
-        and m.delta is not None
-        and m.delta >= SURGE_MIN_PERCENT
-    ]
-    for module in sorted(surges, key=lambda m: (-(m.delta or 0), m.id)):
-        numbers = [i.number for i in by_rank if module.id in i.modules]
-        rules.append(
-            Recommendation(numbers, "cross-platform", module=module.names, percent=module.delta)
-        )
-    return [rule for rule in rules if rule.prs]

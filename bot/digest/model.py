@@ -20,7 +20,7 @@ from bot.digest.history import History, ModuleNames, module_name
 if TYPE_CHECKING:
     from bot.analysis.changes import Change
     from bot.analysis.themes import ThemeResult
-    from bot.core.models import Claim
+    from bot.core.models import Claim, Flag
 
 
 class ThemeFact(TypedDict):
@@ -158,12 +158,29 @@ class FadingTheme:
 
 
 @dataclass(slots=True)
+class RecDetail:
+    """The evidence of a recommendation (bot.digest.recommend), as data: the PR it is about
+    and the names, flags and parts it found there."""
+
+    pr: int
+    subject: str = ""  # what a revert reverted (else its own title); a series' name
+    named: bool = False  # a revert names what it reverts
+    old: list[str] = field(default_factory=list)  # renamed options, before ...
+    new: list[str] = field(default_factory=list)  # ... and after, in the same order
+    removed: list[str] = field(default_factory=list)  # removed options
+    flags: list[Flag] = field(default_factory=list)  # the flags whose reasons are the evidence
+    total: int = 0  # a series' number of parts
+    missing: list[int] = field(default_factory=list)  # its parts not merged
+
+
+@dataclass(slots=True)
 class Recommendation:
     prs: list[int]
-    id: str = ""  # rule id, e.g. "tests-for-core-path"
+    id: str = ""  # rule id, e.g. "core-untested"
     # The rule's parameters (cross-platform: the surging module and its percent change).
     module: ModuleNames | None = None
     percent: float | None = None
+    details: list[RecDetail] = field(default_factory=list)
     # Text written for one language outside the catalogue rules (the organisation
     # digest prefixes each repository's); "": written from the rule when rendering.
     text: str = ""

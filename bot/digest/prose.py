@@ -16,6 +16,7 @@ from bot.analysis.changes import Change, says_little, starts_a_change, third_per
 from bot.analysis.claims import claim_text
 from bot.core import i18n
 from bot.core.models import JSON
+from bot.digest import recommend
 from bot.digest.archive_paths import week_url
 from bot.digest.build import (
     KIND_ORDER,
@@ -333,24 +334,11 @@ def quote_purpose(number: int, text: str, language: str) -> str:
 
 
 def recommendation_text(rec: Recommendation, language: str, span: str) -> str:
-    """The rule's follow-up in `language`, naming its PRs (text written for the
-    recommendation is used as it is)."""
+    """The recommendation in `language`, naming its PRs and its evidence (text written for
+    the recommendation is used as it is)."""
     if rec.text:
         return rec.text
-    extra: dict[str, str] = {}
-    if rec.module is not None:
-        extra = {
-            "module": module_name(rec.module, language),
-            "percent": i18n.percent(rec.percent or 0, language),
-        }
-    return i18n.t(
-        language,
-        f"rec.{rec.id}",
-        span=span,
-        count=len(rec.prs),
-        prs=_refs(rec.prs, language),
-        **extra,
-    )
+    return recommend.recommendation_text(rec, language)
 
 
 # ------------------------------------------------------------------ summary

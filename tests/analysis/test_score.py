@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -190,3 +191,53 @@ def test_title_only_key_prs_are_the_titles_that_say_most() -> None:
     # The spread is wide enough to rank: strong titles sit above every ordinary fix.
     ordinary = max(a.analysis.score for a in prs if a.pr.title.startswith("[Bugfix] Fix issue"))
     assert min(a.analysis.score for a in prs if a.pr.title in STRONG_TITLES) > ordinary
+
+
+# ------------------------------------------------------------ title-only importance (issue 33)
+
+
+@pytest.mark.parametrize(
+    ("area", "new_model"),
+    [
+        ("[Model] Avoid hardcoding pooling type", "[Model] Add LFM2-ColBERT-350M support"),
+        ("[Model] Improve multimodal pooling examples", "Add Molmo2 multimodal model support"),
+        (
+            "[Model] Add AutoWeightsLoader support for jais",
+            "[Model] Add Granite 4.0 1B speech to supported models",
+        ),
+        (
+            "[Models] Fuse Qwen3.5 GDN's qkvz_proj and ba_proj",
+            "[New Model] support new model ovis2.6",
+        ),
+    ],
+)
+def test_a_model_tag_alone_is_not_importance(area: str, new_model: str) -> None:
+    tagged = ANALYZER.analyze(make_pr(area, None))
+    added = ANALYZER.analyze(make_pr(new_model, None))
+    assert "reason.score.title.model" not in {c.key for c in tagged.contributions}
+    assert "reason.score.title.model" in {c.key for c in added.contributions}
+    assert added.score >= tagged.score + 2.0
+
+
+@pytest.mark.parametrize(
+    ("news", "plain"),
+    [
+        (
+            "[Misc] Enable async scheduling by default with spec decoding",
+            "[Misc] Enable async scheduling with spec decoding",
+        ),
+        (
+            "[Attention][MLA] Make `FLASHINFER_MLA` the default MLA backend on Blackwell",
+            "[Attention][MLA] Tune `FLASHINFER_MLA` MLA backend on Blackwell",
+        ),
+        ("[Quantization][Deprecation] Remove PTPC FP8", "[Quantization] Refactor PTPC FP8"),
+        (
+            "[Quantization] Deprecate Long Tail of Schemes",
+            "[Quantization] Refactor Long Tail of Schemes",
+        ),
+    ],
+)
+def test_a_changed_default_or_a_deprecation_is_news_on_titles(news: str, plain: str) -> None:
+    assert ANALYZER.analyze(make_pr(news, None)).score >= (
+        ANALYZER.analyze(make_pr(plain, None)).score + 1.0
+    )

@@ -167,9 +167,8 @@ def test_risk_lists_are_not_padded_on_vllm_ascend() -> None:
             pr = by_number[number]
             assert pr.author not in {"dependabotbot", "vllm-ascend-ci"}
             assert not re.match(r"\[(?:Doc|Docs)\]", pr.title), (flag, pr.title)
-    rec = {r.id: r.prs for r in digest.recommendations}
-    assert rec.get("watch-dependencies", []) == listed["dependency"]
-    assert rec.get("split-large", []) == listed["large"]
+    # Recommendations come from evidence, never one sentence over a flag's list (issue 33).
+    assert not {"watch-dependencies", "split-large"} & {r.id for r in digest.recommendations}
     # A dependabot bump is still a dependency change on its own card.
     bump = next(p for p in prs if p.author == "dependabotbot")
     assert "dependency" in analyzer.analyze(bump).flag_ids

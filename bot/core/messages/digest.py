@@ -288,44 +288,52 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "No PR reached the key-PR score floor ({floor}).",
         "zh": "本期没有 PR 达到重点 PR 的分数门槛（{floor}）。",
     },
-    "rec.tests-for-core-path": {
-        "en": "Add tests for the {count} core-path {count:PR|PRs} merged without tests: {prs}.",
-        "zh": "为 {count} 个修改了核心路径却未附带测试的 PR 补充回归测试：{prs}。",
+    # Recommendations from the week's data (bot.digest.recommend): each names its PR and the
+    # evidence found there.
+    "rec.migrate-option": {
+        "en": "{pr} {what}: deployments that set {count:it|them} should switch to the new "
+        "{count:name|names} before upgrading.",
+        "zh": "{pr} {what}：仍在使用这 {count} 个选项的部署需在升级前改用新名称。",
     },
-    "rec.release-notes-breaking": {
-        "en": "Call out the {count} breaking {count:change|changes} in the release notes and "
-        "migration docs: {prs}.",
-        "zh": "在 release note 与迁移文档中明确说明 {count} 个破坏性变更：{prs}。",
+    "rec.migrate-option.removed": {
+        "en": "{pr} {what}: deployments that set {count:it|them} must drop or replace "
+        "{count:it|them} before upgrading.",
+        "zh": "{pr} {what}：仍在使用这 {count} 个选项的部署需在升级前删除或替换。",
     },
-    "rec.watch-dependencies": {
-        "en": "Watch the {count} dependency {count:change|changes} for downstream breakage and pin "
-        "or roll back quickly if needed: {prs}.",
-        "zh": "持续跟踪 {count} 个依赖变更对下游的影响，必要时尽快锁定或回退版本：{prs}。",
+    "rec.migrate.renamed": {
+        "en": "renames {count} {count:option|options} ({pairs})",
+        "zh": "重命名了 {count} 个选项（{pairs}）",
     },
-    "rec.revert-follow-up": {
-        "en": "Follow up the {count} {count:revert|reverts}: re-land the fixed change with a "
-        "regression test: {prs}.",
-        "zh": "跟进 {count} 个回滚：修复后重新合入，并补充对应的回归测试：{prs}。",
+    "rec.migrate.removed": {
+        "en": "removes {names}",
+        "zh": "移除了 {names}",
     },
-    "rec.split-large": {
-        "en": "Schedule a post-merge review of the {count} large {count:PR|PRs} and ask for "
-        "smaller PRs next time: {prs}.",
-        "zh": "对 {count} 个大型 PR 安排合入后复查，并建议后续拆分为更小的 PR：{prs}。",
+    "rec.revert-open": {
+        "en": "{pr} reverted {target}, and no later PR lands it again: re-land it with its fix, "
+        "or record why it stays out.",
+        "zh": "{pr} 回滚了 {target}，之后没有 PR 重新合入：修复后重新合入，或说明不再合入的原因。",
     },
-    "rec.verify-claims": {
-        "en": "Confirm the {count} claimed performance {count:gain|gains} in the nightly "
-        "benchmarks: {prs}.",
-        "zh": "在夜间基准测试中复核 {count} 个 PR 声称的性能收益：{prs}。",
+    "rec.revert-open.unknown": {
+        "en": "{pr} (“{target}”) reverts a change that no later PR lands again: re-land it "
+        "with its fix, or record why it stays out.",
+        "zh": "{pr}（“{target}”）回滚的改动之后没有 PR 重新合入：修复后重新合入，"
+        "或说明不再合入的原因。",
     },
-    "rec.cross-platform": {
-        "en": "Run cross-platform regression tests: {module} activity rose {percent} ({count} "
-        "{count:PR|PRs}): {prs}.",
-        "zh": "增设跨平台回归测试：{module} 相关 PR 较上周增长 {percent}（{count} 个）：{prs}。",
+    "rec.core-untested": {
+        "en": "{pr} is a large core-path change without tests ({core}; {size}): ask for a "
+        "regression test before it ships.",
+        "zh": "{pr} 是未附带测试的大型核心路径改动（{core}；{size}）：发布前请补充回归测试。",
     },
-    "rec.cross-platform.period": {
-        "en": "Run cross-platform regression tests: {module} activity rose {percent} ({count} "
-        "{count:PR|PRs}): {prs}.",
-        "zh": "增设跨平台回归测试：{module} 相关 PR 较上期增长 {percent}（{count} 个）：{prs}。",
+    "rec.series-incomplete": {
+        "en": "The series “{series}” has {done} of {total} parts merged ({prs}); "
+        "{count:part|parts} {missing} {count:is|are} not merged: see the series through or "
+        "say where it stops.",
+        "zh": "系列“{series}”共 {total} 部分，已合入 {done} 部分（{prs}），其余 {count} 部分"
+        "（第 {missing} 部分）尚未合入：请跟进完成，或说明该系列在何处收尾。",
+    },
+    "rec.breaking": {
+        "en": "{pr} is breaking ({reason}): call it out in the release notes.",
+        "zh": "{pr} 是破坏性变更（{reason}）：请在 release note 中说明。",
     },
     "rec.none": {
         "en": "Nothing in this week's data calls for follow-up.",

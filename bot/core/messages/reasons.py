@@ -71,6 +71,10 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "reason.score.breaking": {"en": "breaking: {reason}", "zh": "破坏性变更：{reason}"},
     "reason.score.kind": {"en": "kind {kind}", "zh": "类型：{kind}"},
+    "reason.score.kind.tag-only": {
+        "en": "kind {kind} from a tag, no new model in the title",
+        "zh": "类型：{kind}（仅来自标签，标题未新增模型）",
+    },
     "reason.score.activity": {"en": "{parts}", "zh": "{parts}"},
     "reason.score.activity.reviews": {
         "en": "{count} {count:review|reviews}",
@@ -85,6 +89,14 @@ MESSAGES: dict[str, dict[str, str]] = {
     "reason.score.title.new": {"en": "new {what} (title)", "zh": "标题表明新增 {what}"},
     "reason.score.title.removed": {"en": "removes {what} (title)", "zh": "标题表明移除 {what}"},
     "reason.score.title.model": {"en": "adds a model (title)", "zh": "标题表明新增模型"},
+    "reason.score.title.default": {
+        "en": "changes a default: {what} (title)",
+        "zh": "标题表明更改默认行为：{what}",
+    },
+    "reason.score.title.deprecated": {
+        "en": "deprecates or removes: {what} (title)",
+        "zh": "标题表明弃用或移除：{what}",
+    },
     "reason.score.title.named": {"en": "names {what} (title)", "zh": "标题点名 {what}"},
     "reason.score.title.series": {"en": "part of a numbered series", "zh": "属于编号系列"},
     "reason.score.title.series-head": {"en": "first of its series", "zh": "系列的第一个"},

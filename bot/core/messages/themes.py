@@ -100,6 +100,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     "claim.metric.usage": {"en": "usage", "zh": "占用"},
     "claim.metric.acceptance": {"en": "acceptance", "zh": "接受"},
     "claim.metric.rate": {"en": "rate", "zh": "率"},
+    "claim.metric.accuracy": {"en": "accuracy", "zh": "准确率"},
     "claim.metric.length": {"en": "length", "zh": "长度"},
     "claim.metric.hit": {"en": "hit", "zh": "命中"},
     "claim.metric.cache": {"en": "cache", "zh": "缓存"},
