@@ -83,7 +83,9 @@ class Harness:
                 original.body.get("content") or original.body.get("embeds")
             )
 
-        await self.fake.wait_for(answered)
+        # A deadline, not a timing claim: on a loaded 2-core machine an answer that waited on
+        # a held GitHub took up to 11 s, past the fake's 5 s default.
+        await self.fake.wait_for(answered, within=30.0)
         seen = interaction.followups[0] if interaction.deleted_original else interaction.original
         assert seen is not None
         return {**seen.body, "flags": seen.flags}
