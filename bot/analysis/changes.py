@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
+from .lexicon import all_lemmas, verb_form
 from .regex import lazy
 from .titles import parse_title
 
@@ -95,8 +96,9 @@ _VERBS: dict[str, tuple[str, ...]] = {
 _VERB_OF = {form: action for action, forms in _VERBS.items() for form in forms}
 # British spellings read as the American forms the table lists ("Optimise", "Reorganised").
 _BRITISH = lazy(r"(?<=[a-z]{3})is(e|es|ed|ing)$|(?<=[a-z]{3})isation$", re.IGNORECASE)
-# Any other title-initial word is a verb when lemminflect (English lemmas and inflections,
-# its data in its wheel) reads it as a verb's base form. A word that is also a noun or an
+# Any other title-initial word is a verb when lemminflect's lexicon (English lemmas and
+# inflections, its data in its wheel; read by bot.analysis.lexicon) reads it as a verb's
+# base form. A word that is also a noun or an
 # adjective ("Model", "Test", "Pad") is a verb when English writes its past form about as
 # often as the word (wordfreq): "padded", "tested" are common, "modeled" is 1.6 Zipf rarer.
 # "Correctly identify X", "Automatically detect Y": the adverb before the verb.
@@ -152,28 +154,16 @@ def _shorten(text: str, limit: int = MAX_OBJECT_CHARS) -> str:
     return text[: cut if cut > limit // 2 else limit - 1].rstrip(" ,;:") + "…"
 
 
-@lru_cache(maxsize=1 << 12)
-def _lemmas(word: str) -> dict[str, tuple[str, ...]]:
-    # Lazy: lemminflect loads its tables (~0.25 s) on first use, only for a title's
-    # unknown verb; `vllm-bot pr` never reads one.
-    from lemminflect import getAllLemmas
-
-    return dict(getAllLemmas(word))
-
-
 def lemmas(word: str, pos: str) -> tuple[str, ...]:
     """The word's lemmas as part of speech `pos` (UPOS: "NOUN", "VERB"): "kernels" ->
     ("kernel",); () when lemminflect knows none."""
-    return _lemmas(word.lower()).get(pos, ())
+    return all_lemmas(word.lower()).get(pos, ())
 
 
 def inflect(verb: str, tag: str) -> str:
     """The verb in Penn tag `tag` (VBZ "accepts", VBG "skipping", VBD "padded"), by
     lemminflect; the verb as given when it knows no such form."""
-    from lemminflect import getInflection  # Lazy: see _lemmas
-
-    forms = getInflection(verb.lower(), tag)
-    return forms[0] if forms else verb
+    return verb_form(verb.lower(), tag) or verb
 
 
 @lru_cache(maxsize=1 << 12)
@@ -183,10 +173,10 @@ def is_verb(word: str) -> bool:
     from .themes import zipf  # Lazy: themes.py (its word list) only for a title's unknown verb
 
     word = word.lower()
-    lemmas = _lemmas(word)
-    if word not in lemmas.get("VERB", ()):
+    known = all_lemmas(word)
+    if word not in known.get("VERB", ()):
         return False
-    if not lemmas.keys() & {"NOUN", "ADJ", "ADV", "PROPN"}:
+    if not known.keys() & {"NOUN", "ADJ", "ADV", "PROPN"}:
         return True
     past = zipf(inflect(word, "VBD"))
     return past >= _PAST_MIN_ZIPF and past >= zipf(word) - _PAST_MAX_GAP
