@@ -4,13 +4,12 @@ wheel), looked up without importing lemminflect.
 `import lemminflect` and its first lookups cost 0.32 s of CPU and 67 MB in a fresh process
 (it imports numpy for its spelling-style model and builds dicts of all 120,000 rows); a
 weekly digest asks about a few hundred words. The tables are sorted, so a lookup is a
-binary search over their lines (~40 ms to read both). Only what the tables do not hold, the
+binary search over their text (~50 ms to read both, 3 MB). Only what the tables do not hold, the
 inflection of a verb they do not list, goes through lemminflect itself.
 """
 
 from __future__ import annotations
 
-import bisect
 import gzip
 import importlib.util
 from functools import lru_cache
@@ -31,23 +30,40 @@ def _resources() -> Path | None:
 
 
 @lru_cache(maxsize=2)
-def _table(name: str) -> tuple[list[str], list[str]]:
-    """(first column, line) of a sorted table; empty when the package moved its files."""
+def _table(name: str) -> str:
+    """A sorted table's text ("" when the package moved its files): kept whole and searched
+    in place, as lists of its lines would cost ~20 MB."""
     folder = _resources()
     path = folder / f"{name}.csv.gz" if folder else None
     if path is None or not path.exists():
-        return [], []
-    lines = gzip.decompress(path.read_bytes()).decode("utf-8").splitlines()
-    return [line.split(",", 1)[0] for line in lines], lines
+        return ""
+    return gzip.decompress(path.read_bytes()).decode("utf-8")
+
+
+def _key(text: str, start: int) -> str:
+    comma = text.find(",", start)
+    return text[start : comma if comma >= 0 else len(text)]
 
 
 def _rows(name: str, key: str) -> list[list[str]]:
-    keys, lines = _table(name)
-    at = bisect.bisect_left(keys, key)
+    """The rows whose first column is `key`: a binary search over line starts."""
+    text = _table(name)
+    lo, hi = 0, len(text)  # line starts: keys before lo are < key, from hi on >= key
+    while lo < hi:
+        start = text.rfind("\n", 0, (lo + hi) // 2) + 1
+        start = max(start, lo)
+        end = text.find("\n", start)
+        end = len(text) if end < 0 else end
+        if _key(text, start) < key:
+            lo = end + 1
+        else:
+            hi = start
     out = []
-    while at < len(keys) and keys[at] == key:
-        out.append(lines[at].split(","))
-        at += 1
+    while lo < len(text) and _key(text, lo) == key:
+        end = text.find("\n", lo)
+        end = len(text) if end < 0 else end
+        out.append(text[lo:end].split(","))
+        lo = end + 1
     return out
 
 
