@@ -433,16 +433,16 @@ def summary_text(digest: Digest, language: str) -> str:
 NEWS_ITEMS = 3  # the summary opens with this many highlights, each with its lead change
 
 
-def _lead_change(highlight: Highlight) -> tuple[int, Change] | None:
+def _lead_change(highlight: Highlight, language: str) -> tuple[int, Change] | None:
     """The most important member whose title says what it changes, among the highlight's
-    leads the first that reads in Chinese words too (so both languages name the same PR
-    and neither opens with a quoted title)."""
+    leads the first that the language words rather than quotes (the summary opens with
+    what landed, not with a quoted title)."""
     leads = [
         (fact["number"], change)
         for fact in highlight.facts[:LEAD_PRS]
         if (change := fact["change"]) is not None and not says_little(change)
     ]
-    worded = [lead for lead in leads if _worded(lead[1], "zh")[0] != "land"]
+    worded = [lead for lead in leads if _worded(lead[1], language)[0] != "land"]
     chosen = worded or leads
     return chosen[0] if chosen else None
 
@@ -454,7 +454,7 @@ def _lead_items(digest: Digest, lang: str) -> list[str]:
     for highlight in digest.highlights:
         if len(out) == NEWS_ITEMS or highlight.theme_id not in digest.themes:
             break
-        lead = _lead_change(highlight)
+        lead = _lead_change(highlight, lang)
         if lead is None:
             break
         out.append(
