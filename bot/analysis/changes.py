@@ -9,8 +9,10 @@ than a guessed verb.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from functools import lru_cache
 
+from .lexicon import all_lemmas, verb_form
 from .regex import lazy
 from .titles import parse_title
 
@@ -51,7 +53,8 @@ _VERBS: dict[str, tuple[str, ...]] = {
     "unify": ("unify", "unifies", "unified", "consolidate", "consolidates"),
     "simplify": ("simplify", "simplifies", "simplified"),
     "speed": ("speed up", "speeds up", "accelerate", "accelerates"),
-    "avoid": ("avoid", "avoids", "eliminate", "eliminates", "skip", "skips"),
+    "avoid": ("avoid", "avoids", "eliminate", "eliminates"),
+    "skip": ("skip", "skips", "skipped", "skipping"),
     "revert": ("revert", "reverts", "reverted"),
     "reland": ("reland", "re-land", "relands", "re-lands", "reapply", "re-apply"),
     "port": ("port", "ports", "ported"),
@@ -93,14 +96,11 @@ _VERBS: dict[str, tuple[str, ...]] = {
 _VERB_OF = {form: action for action, forms in _VERBS.items() for form in forms}
 # British spellings read as the American forms the table lists ("Optimise", "Reorganised").
 _BRITISH = lazy(r"(?<=[a-z]{3})is(e|es|ed|ing)$|(?<=[a-z]{3})isation$", re.IGNORECASE)
-# Any other title-initial word is a verb when English writes its regular past form about as
-# often as the word itself ("Accept" / "accepted", "Pad" / "padded"), which nouns and
-# adjectives fail ("Model" / "modeled" is 1.6 Zipf rarer, "Native" / "natived" unknown).
-# Verbs whose past form is irregular, so the past-form test cannot see them.
-_IRREGULAR = frozenset(
-    {"make", "build", "run", "write", "read", "show", "hold", "send", "take", "give", "bring"}
-    | {"put", "find", "let", "get", "leave", "shut", "bind", "feed", "rebuild", "rerun"}
-)
+# Any other title-initial word is a verb when lemminflect's lexicon (English lemmas and
+# inflections, its data in its wheel; read by bot.analysis.lexicon) reads it as a verb's
+# base form. A word that is also a noun or an
+# adjective ("Model", "Test", "Pad") is a verb when English writes its past form about as
+# often as the word (wordfreq): "padded", "tested" are common, "modeled" is 1.6 Zipf rarer.
 # "Correctly identify X", "Automatically detect Y": the adverb before the verb.
 _ADVERB = lazy(r"^[A-Za-z]{4,}ly\s+(?=[A-Za-z])")
 _PAST_MIN_ZIPF = 3.0  # the past form is a word of wordfreq's small list
@@ -142,6 +142,9 @@ class Change:
     action: str  # a `_VERBS` key, "verb" (see `verb`), or "land" when there is no verb
     object: str  # what it acts on, as written (the whole title when there is no verb)
     verb: str = ""  # for action "verb": the title's own verb, lower case ("accept")
+    # The whole title as written, tags and "(#N)" dropped: what a sentence quotes when it
+    # cannot word the object (a Chinese digest, a title that is no verb phrase).
+    title: str = ""
 
 
 def _shorten(text: str, limit: int = MAX_OBJECT_CHARS) -> str:
@@ -151,25 +154,31 @@ def _shorten(text: str, limit: int = MAX_OBJECT_CHARS) -> str:
     return text[: cut if cut > limit // 2 else limit - 1].rstrip(" ,;:") + "…"
 
 
-def _past_forms(word: str) -> tuple[str, ...]:
-    if word.endswith("e"):
-        return (word + "d",)
-    if word.endswith("y") and word[-2:-1] not in "aeiou":
-        return (word[:-1] + "ied",)
-    return (word + "ed", word + word[-1] + "ed")
+def lemmas(word: str, pos: str) -> tuple[str, ...]:
+    """The word's lemmas as part of speech `pos` (UPOS: "NOUN", "VERB"): "kernels" ->
+    ("kernel",); () when lemminflect knows none."""
+    return all_lemmas(word.lower()).get(pos, ())
 
 
+def inflect(verb: str, tag: str) -> str:
+    """The verb in Penn tag `tag` (VBZ "accepts", VBG "skipping", VBD "padded"), by
+    lemminflect; the verb as given when it knows no such form."""
+    return verb_form(verb.lower(), tag) or verb
+
+
+@lru_cache(maxsize=1 << 12)
 def is_verb(word: str) -> bool:
-    """A word that English uses as a verb: its regular past form is common (wordfreq) and
-    at most _PAST_MAX_GAP Zipf rarer than the word itself. Irregular verbs are in _VERBS."""
+    """A base-form English verb (lemminflect); one that is also a noun or an adjective only
+    when its past form is common and at most _PAST_MAX_GAP Zipf rarer than the word."""
     from .themes import zipf  # Lazy: themes.py (its word list) only for a title's unknown verb
 
     word = word.lower()
-    if word in _IRREGULAR:
-        return True
-    if word.endswith(("ed", "ing", "ly", "al", "ous", "ive", "ic", "less", "able")):
+    known = all_lemmas(word)
+    if word not in known.get("VERB", ()):
         return False
-    past = max((zipf(p) for p in _past_forms(word)), default=0.0)
+    if not known.keys() & {"NOUN", "ADJ", "ADV", "PROPN"}:
+        return True
+    past = zipf(inflect(word, "VBD"))
     return past >= _PAST_MIN_ZIPF and past >= zipf(word) - _PAST_MAX_GAP
 
 
@@ -197,12 +206,8 @@ def says_little(change: Change) -> bool:
 
 
 def third_person(verb: str) -> str:
-    """ "accept" -> "accepts", "pad" -> "pads", "patch" -> "patches", "copy" -> "copies"."""
-    if verb.endswith(("s", "sh", "ch", "x", "z")):
-        return verb + "es"
-    if verb.endswith("y") and verb[-2:-1] not in "aeiou":
-        return verb[:-1] + "ies"
-    return verb + "s"
+    """ "accept" -> "accepts", "patch" -> "patches", "copy" -> "copies", "make" -> "makes"."""
+    return inflect(verb, "VBZ")
 
 
 def _americanize(rest: str) -> str:
@@ -219,6 +224,10 @@ def title_change(title: str, kind: str | None = None) -> Change | None:
     rest = _TRAILING_REF.sub("", rest).strip()
     if not rest:
         return None
+    return replace(_change_of(rest, kind), title=rest)
+
+
+def _change_of(rest: str, kind: str | None) -> Change:
     adverb = _ADVERB.match(rest)
     if adverb and starts_a_change(rest[adverb.end() :].split(" ", 1)[0]):
         rest = rest[adverb.end() :]

@@ -36,6 +36,7 @@ from bot.core.messages import (
     reasons,
     releases,
     services,
+    terms,
     themes,
 )
 
@@ -49,6 +50,7 @@ FEATURES: dict[str, Catalogue] = {
     "kinds_flags": kinds_flags.MESSAGES,
     "digest": digest.MESSAGES,
     "themes": themes.MESSAGES,
+    "terms": terms.MESSAGES,
     "history": history.MESSAGES,
     "archive": archive.MESSAGES,
     "org": org.MESSAGES,

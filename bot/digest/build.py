@@ -593,6 +593,10 @@ def theme_highlights(
             more_authors=max(len(theme.authors) - THEME_AUTHORS, 0),
             claims=claims,
             purposes=_purposes(members),
+            kinds=sorted(
+                Counter(i.kind for i in members).items(),
+                key=lambda k: (-k[1], KIND_ORDER.get(k[0], len(KIND_ORDER))),
+            ),
         )
         facts: list[ThemeFact] = [
             {

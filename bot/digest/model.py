@@ -133,6 +133,8 @@ class ThemeHead:
     # (PR, purpose sentence) of the members that have one, in member order: enough of them
     # for either language's quoting rule (bot.digest.prose.quoted_purposes).
     purposes: list[tuple[int, str]]
+    # (kind, members of it), most first: what sort of work the theme is ("3 features, 8 fixes").
+    kinds: list[tuple[str, int]] = field(default_factory=list)
 
 
 # --- prose ---

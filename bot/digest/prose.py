@@ -12,7 +12,16 @@ import re
 from collections.abc import Sequence
 from dataclasses import asdict, replace
 
-from bot.analysis.changes import Change, says_little, starts_a_change, third_person, title_change
+from bot.analysis.changes import (
+    Change,
+    inflect,
+    is_verb,
+    lemmas,
+    says_little,
+    starts_a_change,
+    third_person,
+    title_change,
+)
 from bot.analysis.claims import claim_text
 from bot.core import i18n
 from bot.core.models import JSON
@@ -36,6 +45,7 @@ from bot.digest.model import (
     ThemeHead,
 )
 from bot.digest.summary import has_cjk
+from bot.digest.zh import identifiers, zh_object
 
 REFS_IN_TEXT = 8  # PR numbers named in one sentence; the rest are "and N more"
 NAMES_IN_TEXT = 10
@@ -96,6 +106,10 @@ def _theme_head(head: ThemeHead, language: str, span: str) -> str:
         text = i18n.t(
             language, f"theme.trend.{head.trend}", span=span, count=count, previous=head.last_week
         )
+    kinds = _theme_kinds(head, language)
+    if kinds:
+        # "12 PRs, new. Of them, 3 features …": the kinds qualify the count, before the mean.
+        text = f"{text}{'' if language == 'zh' else ' '}{kinds}"
     if head.baseline is not None and head.history_weeks:
         average = i18n.t(
             language,
@@ -105,6 +119,22 @@ def _theme_head(head: ThemeHead, language: str, span: str) -> str:
         )
         text = f"{text}{'' if language == 'zh' else ' '}{average}"
     return text
+
+
+THEME_KINDS = 4  # kinds named in a highlight ("3 features, 8 bug fixes, …")
+
+
+def _theme_kinds(head: ThemeHead, language: str) -> str | None:
+    """ "Of them, 3 features and 8 bug fixes." / "其中 3 个新功能、8 个缺陷修复。": what
+    sort of work the theme is; None for a theme of one kind (the count says it all)."""
+    if len(head.kinds) < 2:
+        return None
+    items = [
+        i18n.t(language, f"theme.kind_count.{kind}", count=count)
+        for kind, count in head.kinds[:THEME_KINDS]
+        if f"theme.kind_count.{kind}" in i18n.MESSAGES
+    ]
+    return i18n.t(language, "theme.kinds", kinds=i18n.join(items, language))
 
 
 def _theme_authors(head: ThemeHead, language: str) -> str | None:
@@ -175,68 +205,20 @@ def highlight_text(highlight: Highlight, language: str, span: str) -> str:
     return text
 
 
-# A lower-case English word (not an identifier such as DeepseekV4, W4A8, `dsa.py`).
-_PROSE_WORD = re.compile(r"(?<![\w`./-])[a-z]{2,}(?:-[a-z]+)*(?![\w`./-])")
-# Where a title's object stops naming the thing and starts saying where, why or how
-# ("attention sink support | to AITer flash attention backend", "Native W4A16 kernel | —
-# fp16"): a Chinese digest keeps the head, so a sentence of four changes is not a wall of
-# quoted English.
-_ZH_CUT = re.compile(
-    r"\s+(?:due\s+to|because\s+of|caused\s+by|for|to|in|on|with|from|by|via|when|if|using|so|"
-    r"that|because|instead|at|into|during|after|before|without|across|under|per|through|as|"
-    r"where|which|whose|while|between)\s+|\s+[—–-]+\s+|\s*[(\[]|"
-    r"[;:.]\s|\.{3}|…",
-    re.IGNORECASE,
-)
-_ZH_LEADING = re.compile(r"^(?:for|to|in|on|with|the|a|an)\s+", re.IGNORECASE)
-_ZH_AND_WORD = re.compile(r"\s+and\s+([A-Za-z]+)\b")
-_ZH_AND = re.compile(r",?\s+(?:and|&)\s+|\s*,\s+")
-ZH_LIST_ITEMS = 2  # a longer list of objects names its first two, then 等 ("and others")
-ZH_MAX_WORDS = 7  # a longer head of two listed parts keeps the first
-ZH_QUOTE_WORDS = 3  # a head with this many plain English words is quoted as the author's
-
-
-def _names_something(head: str) -> bool:
-    words = head.split()
-    return len(words) >= 2 or any(not _PROSE_WORD.fullmatch(w) for w in words)
-
-
-def zh_object(text: str) -> str:
-    """A title's object for a Chinese sentence: its head noun phrase ("the Tree Attention
-    backend for X" -> "Tree Attention backend"), lists joined with 与/、, identifiers bare,
-    and quoted only when plain English words remain (the author's words, not a
-    translation)."""
-    text = _ZH_LEADING.sub("", text.strip())
-    # "wheel build and Replace hardcoded …": a second change starts at "and <verb>".
-    second = next((m for m in _ZH_AND_WORD.finditer(text) if starts_a_change(m.group(1))), None)
-    text = text[: second.start()] if second else text
-    # The first cut whose head still names something: "mechanism | to configure …" does not.
-    head = next(
-        (
-            text[: c.start()].strip()
-            for c in _ZH_CUT.finditer(text)
-            if _names_something(text[: c.start()])
-        ),
-        text,
-    )
-    parts = [p for p in _ZH_AND.split(head) if p]
-    if len(head.split()) > ZH_MAX_WORDS and len(parts) == ZH_LIST_ITEMS:
-        head, parts = (
-            parts[0],
-            parts[:1],
-        )  # "X bypassing padding, 20% kernel performance improvement": X
-    if len(parts) > ZH_LIST_ITEMS:
-        head = "、".join(parts[:ZH_LIST_ITEMS]) + " 等"
-    elif len(parts) > 1:
-        head = "、".join(parts[:-1]) + " 与 " + parts[-1]
-    head = head.rstrip(" ,;:.") or text
-    if len(_PROSE_WORD.findall(head)) >= ZH_QUOTE_WORDS:
-        return i18n.t("zh", "change.quoted", what=head)
-    return head
-
-
+# "Fix CI by skip MRV2 test": a base-form verb after "by"/"without" reads as its -ing form
+# ("by skipping MRV2 test") when a word follows it; "by default" stays (no verb reading).
+_EN_BY_VERB = re.compile(r"\b((?:by|without)\s+)([a-z]+)(?=\s+(?!(?:for|of|to|in|on|with)\b)\w)")
 # "… and improve throughput" after the sentence's "fixes": the second verb agrees with it.
-_EN_AND_VERB = re.compile(r"(?<=\s)and\s+([a-z]+)(?=\s+(?!(?:for|of|to|in|on|with)\b)\w)")
+_EN_AND_VERB = re.compile(
+    r"(?<=\s)(?:and|&)\s+([A-Za-z][a-z]+)(?=\s+(?!(?:for|of|to|in|on|with)\b)\w)"
+)
+# "Support configure X" reads "adds support for configure X": the verb takes its -ing form.
+_EN_LEADING_VERB = re.compile(r"^([a-z]+)(?=\s+\S)")
+
+
+def _only_verb(word: str) -> bool:
+    """A base-form verb with no noun or adjective reading ("configure", "apply")."""
+    return is_verb(word) and not any(lemmas(word, pos) for pos in ("NOUN", "ADJ"))
 
 
 def _base_verb(word: str) -> bool:
@@ -244,51 +226,103 @@ def _base_verb(word: str) -> bool:
 
 
 def en_object(text: str) -> str:
-    """The object as the title writes it, a second verb in the base form ("X and improve
-    Y") made to agree with the sentence's third-person verb ("fixes X and improves Y")."""
+    """The object as the title writes it, its verbs made grammatical: a second verb in the
+    base form agrees with the sentence's third-person verb ("fixes X and improves Y"), one
+    after "by" takes its -ing form ("fixes CI by skipping X"); lemminflect inflects."""
+    text = _EN_BY_VERB.sub(lambda m: m[1] + (inflect(m[2], "VBG") if is_verb(m[2]) else m[2]), text)
     return _EN_AND_VERB.sub(
-        lambda m: "and " + (third_person(m[1]) if _base_verb(m[1]) else m[1]), text
+        lambda m: (
+            "and " + (third_person(m[1]) if _base_verb(m[1].lower()) else m[1])
+            if m[1].islower() or _base_verb(m[1].lower())
+            else m[0]
+        ),
+        text,
     )
 
 
-def _object(change: Change, language: str) -> str:
-    """The object as the title writes it (English, see en_object); in a Chinese digest its
-    head, see zh_object."""
-    return en_object(change.object) if language == "en" else zh_object(change.object)
+_ADD_TO = re.compile(r"^(?P<what>.+?)\s+(?:to|into)\s+(?P<where>[^\s].*)$", re.IGNORECASE)
 
 
-def _act(change: Change, what: str, language: str) -> str:
-    """The change's action on `what` in the digest's language; a verb the catalogue does not
-    word is conjugated in English and kept as the title writes it in Chinese."""
-    verb = change.verb and (
-        third_person(change.verb) if language == "en" else change.verb.capitalize()
-    )
-    return _tight(i18n.t(language, f"change.{change.action}", what=what, verb=verb), language)
+def _worded(change: Change, language: str) -> tuple[str, str]:
+    """(action, object) in the digest's language. English keeps the object as written; a
+    title that is no verb phrase is quoted whole ("lands “Intergrate Tile Kernels”"), never
+    read as a phrase. Chinese words the object (bot.digest.zh) or, when a word of it has no
+    Chinese or the verb none, quotes the whole title after 合入: never a Chinese verb before
+    an English clause."""
+    title = i18n.t(language, "change.quoted", what=change.title or change.object)
+    if language == "en":
+        if change.action == "land":
+            return "land", title
+        what = en_object(change.object)
+        if change.action == "support":
+            what = _EN_LEADING_VERB.sub(
+                lambda m: inflect(m[1], "VBG") if _only_verb(m[1]) else m[1], what
+            )
+        return change.action, what
+    if change.action == "verb":
+        return "land", title
+    target = _ADD_TO.match(change.object) if change.action == "add" else None
+    if target:
+        # "Add @BugenZhao to CODEOWNERS": "将 @BugenZhao 加入 CODEOWNERS", not "新增 @BugenZhao".
+        added, into = zh_object(target["what"]), zh_object(target["where"])
+        if added and into:
+            return "add_to", i18n.t(language, "change.into", what=added, where=into)
+    words = zh_object(change.object)
+    if words is None:
+        return "land", title
+    if change.action == "fix" and not has_cjk(words):
+        # "修复 atten_mask" names no fault: "修复 atten_mask 相关问题".
+        return "fix", i18n.t(language, "change.named_fault", what=words)
+    return change.action, words
+
+
+def _act(change: Change, action: str, what: str, language: str) -> str:
+    """The action on `what` in the digest's language; a verb the catalogue does not word is
+    conjugated by lemminflect (English only: Chinese quotes such a title)."""
+    verb = third_person(change.verb) if action == "verb" and change.verb else ""
+    return _tight(i18n.t(language, f"change.{action}", what=what, verb=verb), language)
 
 
 def change_phrase(change: Change | None, number: int, language: str) -> str:
-    """ "adds the Cohere EAGLE draft model (#42078)" / "新增 Cohere EAGLE draft model（#42078）";
+    """ "adds the Cohere EAGLE draft model (#42078)" / "新增 Cohere EAGLE 草稿模型（#42078）";
     "" for a title without a known verb."""
     if change is None:
         return ""
-    what = i18n.t(language, "change.ref", what=_object(change, language), pr=f"#{number}")
-    return _act(change, what, language)
+    action, what = _worded(change, language)
+    return _act(
+        change, action, i18n.t(language, "change.ref", what=what, pr=f"#{number}"), language
+    )
 
 
 def title_summary(title: str, kind: str, language: str) -> str:
-    """What a title says the PR does, in the digest's language ("adds Gemma4 MTP support" /
-    "新增“Gemma4 MTP support”"): the key-PR table's summary for a PR without a description,
-    instead of repeating its title."""
+    """What a title says the PR does, in the digest's language ("Adds Gemma4 MTP support" /
+    "支持 Gemma4 MTP"): the key-PR table's summary for a PR without a description, instead
+    of repeating its title. A Chinese one whose object has no Chinese names the PR's kind
+    and the identifiers of its title ("新功能，涉及 Pixtral、Eagle3"), since the title is
+    shown beside it."""
     change = title_change(title, kind)
     if change is None:
         return title
-    text = _act(change, _object(change, language), language)
-    return text[:1].upper() + text[1:] if language == "en" else text
+    action, what = _worded(change, language)
+    if language == "en":
+        text = _act(change, action, what, language)
+        return text[:1].upper() + text[1:]
+    if action != "land" or not what.startswith("“"):
+        return _act(change, action, what, language)
+    names = identifiers(change.title)
+    kind_name = i18n.kind_name(kind, language)
+    if not names:
+        return kind_name
+    return i18n.t(language, "keypr.kind_names", kind=kind_name, names="、".join(names))
+
+
+_ZH_GAP = re.compile(r"(?<=[\u3400-\u9fff]) (?=[\u3400-\u9fff“])")
 
 
 def _tight(text: str, language: str) -> str:
-    # Chinese needs no space between a verb and a quotation mark ("修复“…”").
-    return text.replace(" “", "“") if language == "zh" else text
+    # Chinese needs no space between a verb and a quotation mark or a Chinese word
+    # ("修复“…”", "新增未使用的导入"); a Latin word keeps its spaces.
+    return _ZH_GAP.sub("", text) if language == "zh" else text
 
 
 def change_sentence(
@@ -304,8 +338,8 @@ def change_sentence(
             continue
         if sum(len(v) for v in grouped.values()) == LEAD_PRS:
             break
-        what = _object(change, language)
-        key = (change.action, change.verb)
+        action, what = _worded(change, language)
+        key = (action, change.verb if action == "verb" else "")
         if what in said.get(key, ()):
             continue  # "adds attention ut (#1), attention ut (#2)": one says it
         said.setdefault(key, set()).add(what)
@@ -315,7 +349,8 @@ def change_sentence(
     if not grouped:
         return None
     parts = [
-        _act(actions[key], i18n.join(refs, language), language) for key, refs in grouped.items()
+        _act(actions[key], key[0], i18n.join(refs, language), language)
+        for key, refs in grouped.items()
     ]
     joined = ("; " if language == "en" else "，").join(parts)
     return i18n.t(language, "highlight.changes", span=span, changes=joined)
@@ -383,6 +418,45 @@ def summary_text(digest: Digest, language: str) -> str:
     return text
 
 
+NEWS_ITEMS = 3  # the summary opens with this many highlights, each with its lead change
+
+
+def _lead_change(highlight: Highlight, language: str) -> tuple[int, Change] | None:
+    """The most important member whose title says what it changes, among the highlight's
+    leads the first that the language words rather than quotes (the summary opens with
+    what landed, not with a quoted title)."""
+    leads = [
+        (fact["number"], change)
+        for fact in highlight.facts[:LEAD_PRS]
+        if (change := fact["change"]) is not None and not says_little(change)
+    ]
+    worded = [lead for lead in leads if _worded(lead[1], language)[0] != "land"]
+    chosen = worded or leads
+    return chosen[0] if chosen else None
+
+
+def _lead_items(digest: Digest, lang: str) -> list[str]:
+    """ "Model Runner V2 (15 PRs) adds … (#36097)": the first highlights (weight order), as
+    long as each names what its lead PR landed; a rule-based summary only."""
+    out: list[str] = []
+    for highlight in digest.highlights:
+        if len(out) == NEWS_ITEMS or highlight.theme_id not in digest.themes:
+            break
+        lead = _lead_change(highlight, lang)
+        if lead is None:
+            break
+        out.append(
+            i18n.t(
+                lang,
+                "summary.lead_item",
+                name=theme_name(highlight, lang),
+                count=len(highlight.prs),
+                change=change_phrase(lead[1], lead[0], lang),
+            )
+        )
+    return out
+
+
 def _summary_sentences(digest: Digest, lang: str) -> list[str]:
     span = digest.span
     totals = digest.totals
@@ -400,7 +474,14 @@ def _summary_sentences(digest: Digest, lang: str) -> list[str]:
             for k in kinds[:3]
             if k.count
         ]
-    if items:
+    leads = _lead_items(digest, lang)
+    if leads:
+        sep = "; " if lang == "en" else "；"
+        sentences.append(i18n.t(lang, "summary.lead", span=span, items=sep.join(leads)))
+        rest = items[len(leads) :]
+        if rest:
+            sentences.append(i18n.t(lang, "summary.rest", themes=i18n.join(rest, lang)))
+    elif items:
         sentences.append(i18n.t(lang, "summary.news", span=span, themes=i18n.join(items, lang)))
     # Part of the news: what last week's digest led with and this week's does not.
     fading = fading_text(digest, lang)

@@ -8,6 +8,7 @@ import re
 import pytest
 
 from bot.analysis.changes import title_change
+from bot.core import i18n
 from bot.digest.prose import change_sentence, en_object, highlight_text, summary_of, zh_object
 from tests.digest.helpers import fixture_digest
 
@@ -27,21 +28,26 @@ def test_each_highlight_opens_with_what_its_lead_prs_change(language: str, openi
         assert set(named) <= set(highlight.prs)
         for number in named:
             change = title_change(titles[number])
-            assert change is not None and change.object.split()[0] in first
+            assert change is not None
+            if language == "en":
+                assert change.object.split()[0] in first
+            else:
+                # Worded in Chinese (identifiers bare), or the whole title quoted.
+                assert f"“{change.title}”" in first or zh_object(change.object), first
 
 
 def test_same_action_is_grouped_and_order_kept() -> None:
     changes = [
-        (1, title_change("[Model] Add Foo model")),
+        (1, title_change("[Model] Add FooLM model")),
         (2, title_change("[Bugfix] Fix bar crash")),
         (3, title_change("Add Baz backend")),
     ]
     text = change_sentence(changes, "en", "week")
-    assert text == "This week: adds Foo model (#1) and Baz backend (#3); fixes bar crash (#2)."
+    assert text == "This week: adds FooLM model (#1) and Baz backend (#3); fixes bar crash (#2)."
     zh = change_sentence(changes, "zh", "week")
-    # A short English noun phrase stands bare in a Chinese sentence; a longer clause is
-    # quoted as the author's words (test_zh_object_is_the_head_noun_phrase).
-    assert zh == "本周新增 Foo model（#1）、Baz backend（#3），修复 bar crash（#2）。"
+    # Worded from the catalogue's terms with names bare; an object with an English word the
+    # catalogue has no Chinese for ("bar") is the whole title, quoted after 合入.
+    assert zh == "本周新增 FooLM 模型（#1）、Baz 后端（#3），合入“Fix bar crash”（#2）。"
 
 
 # ------------------------------------------------------------------ reverts re-landed
@@ -111,8 +117,8 @@ def test_the_original_merged_before_its_revert_is_not_a_reland() -> None:
 @pytest.mark.parametrize(
     ("language", "news", "caveat"),
     [
-        ("en", "This week's work centred on", "First-time contributors: unknown (needs GitHub)."),
-        ("zh", "本周的工作主要集中在", "首次贡献者：未知（需要连接 GitHub 查询）。"),
+        ("en", "The week's main changes: ", "First-time contributors: unknown (needs GitHub)."),
+        ("zh", "本周最重要的变化：", "首次贡献者：未知（需要连接 GitHub 查询）。"),
     ],
 )
 def test_summary_opens_with_the_news_and_ends_with_caveats(
@@ -122,6 +128,13 @@ def test_summary_opens_with_the_news_and_ends_with_caveats(
     text = summary_of(digest, language)
     assert text.startswith(news)
     assert text.endswith(caveat)
+    # The news names what landed: the first highlights, each with its lead PR's change,
+    # and no label-and-count list ("centred on X (4 PRs), Y (4 PRs)").
+    lead = text.split("。" if language == "zh" else ". ")[0]
+    shown = digest.highlights[:2]
+    for highlight in shown:
+        assert f"#{highlight.prs[0]}" in lead or any(f"#{n}" in lead for n in highlight.prs)
+    assert "centred on" not in text and "主要集中在" not in text
     # Totals are separate facts: the key-PR count never shares a clause with the authors.
     assert not re.search(r"重点 PR，来自|key PRs?\) by", text)
 
@@ -172,7 +185,7 @@ def test_key_pr_without_description_is_summarised_by_what_its_title_does() -> No
     prs = [_analyzed(100 + i, f"[Model] Add Foo{i}-7B model support", i) for i in range(3)]
     for language, expected in (
         ("en", "Adds Foo0-7B model support"),
-        ("zh", "新增 Foo0-7B model support"),
+        ("zh", "新增 Foo0-7B 模型支持"),
     ):
         digest = fixture_digest(prs=prs, previous=[], score_floor=0.0)
         assert digest.key_prs and digest.key_prs[0].summary == digest.key_prs[0].title
@@ -183,52 +196,77 @@ def test_key_pr_without_description_is_summarised_by_what_its_title_does() -> No
 @pytest.mark.parametrize(
     ("obj", "expected"),
     [
-        # The head noun phrase, not where/why/how.
-        ("attention sink support to AITer flash attention backend", "“attention sink support”"),
-        ("Native W4A16 kernel for AMD RDNA3 (gfx1100) — fp16 + bf16", "Native W4A16 kernel"),
-        # A second change inside the object ("and <verb> …") is not the object.
-        ("wheel build and Replace hardcoded paths", "wheel build"),
+        # The head noun phrase, not where/why/how, in Chinese words; identifiers bare.
+        ("Native W4A16 kernel for AMD RDNA3 (gfx1100) — fp16 + bf16", "原生 W4A16 内核"),
+        ("the aclgraph error caused by blocktable", "aclgraph 错误"),
+        ("SM100 gpt-oss regression due to the new kernel", "SM100 gpt-oss 回归"),
+        ("Cohere EAGLE draft model", "Cohere EAGLE 草稿模型"),
         (
-            "sliding window attention computation and improve throughput",
-            "“sliding window attention computation”",
+            "A5 npu_gather_pa_kv_cache operator adaptation for pcp",
+            "A5 npu_gather_pa_kv_cache 算子适配",
         ),
+        # Plurals through their lemma; "X of Y" reads "Y 的 X".
+        ("unused imports", "未使用的导入"),
+        ("metadata of DeepseekV4 layers", "DeepseekV4 层的元数据"),
+        # A second change inside the object ("and <verb> …") is not the object.
+        ("sliding window attention computation and improve throughput", "滑动窗口注意力计算"),
         # Lists: 与 joins two, a longer list names two and 等.
-        ("RoPE and FP8 quantization", "RoPE 与 FP8 quantization"),
+        ("RoPE and FP8 quantization", "RoPE 与 FP8 量化"),
         (
             "custom all-reduce, DeepSeek V4 fused MLA, MiniMax reduce-RMS, and MXFP8 MoE",
-            "“custom all-reduce、DeepSeek V4 fused MLA 等”",
+            "自定义全归约、DeepSeek V4 融合 MLA 等",
         ),
-        # A head of one plain word names nothing: the next cut.
-        (
-            "mechanism to configure multimodal fields which should stay on CPU",
-            "“mechanism to configure multimodal fields”",
-        ),
-        ("SM100 gpt-oss regression due to the new kernel", "SM100 gpt-oss regression"),
-        ("the aclgraph error caused by blocktable", "aclgraph error"),
-        # Two long parts: the first one.
-        (
-            "cutlass fp8 scaled mm bypassing padding, 20% kernel performance improvement",
-            "“cutlass fp8 scaled mm bypassing padding”",
-        ),
-        # Identifiers stay bare.
+        # The version an upgrade moves to is news.
+        ("triton-ascend to 3.2.1", "triton-ascend 至 3.2.1"),
+        ("Triton-based conv1d update operator", "基于 Triton 的 conv1d 更新算子"),
+        ("async scheduling + PP", "异步调度 + PP"),
+        # Identifiers stay bare, as written.
         (
             "perf_token_group_quant/_C_stable_libtorch for ROCm",
             "perf_token_group_quant/_C_stable_libtorch",
         ),
         ('tool_choice="none" in Chat Completions streaming', 'tool_choice="none"'),
+        # A word with no Chinese in the catalogue: None (the caller quotes the whole title),
+        # never half translated; a misspelling or an English word is no name.
+        ("attention sink support to AITer flash attention backend", "注意力汇聚支持"),
+        # A head of one plain word names nothing: the next cut, here too long to word.
+        ("mechanism to configure multimodal fields which should stay on CPU", None),
+        ("Use VLLMValidationError consistently", None),
+        ("torch dynamo guards", None),
     ],
 )
-def test_zh_object_is_the_head_noun_phrase(obj: str, expected: str) -> None:
+def test_zh_object_is_chinese_words_and_bare_identifiers(obj: str, expected: str | None) -> None:
     assert zh_object(obj) == expected
 
 
-def test_zh_highlight_is_no_wall_of_quoted_english() -> None:
+def test_zh_highlight_has_no_chinese_verb_before_an_english_clause() -> None:
     changes = [
         (1, title_change("[310P] Fix the 310P RC memory verification logic in the worker")),
         (2, title_change("[CI] Fix wheel build and Replace hardcoded paths in the Dockerfile")),
+        (3, title_change("[Misc] Take native decode path")),
+        (4, title_change("[CI] Skip flaky test_models")),
     ]
     zh = change_sentence(changes, "zh", "week")
-    assert zh == "本周修复“310P RC memory verification logic”（#1）、wheel build（#2）。"
+    assert zh == (
+        "本周合入“Fix the 310P RC memory verification logic in the worker”（#1）、"
+        "“Take native decode path”（#3），修复安装包构建（#2），跳过不稳定的 test_models（#4）。"
+    )
+
+
+def test_add_to_names_both_in_chinese() -> None:
+    changes = [(5, title_change("Add @BugenZhao to CODEOWNERS"))]
+    assert change_sentence(changes, "zh", "week") == "本周将 @BugenZhao 加入 CODEOWNERS（#5）。"
+    assert (
+        change_sentence(changes, "en", "week") == "This week: adds @BugenZhao to CODEOWNERS (#5)."
+    )
+
+
+def test_zh_key_pr_summary_names_kind_and_identifiers_when_the_object_has_no_chinese() -> None:
+    from bot.digest.prose import title_summary
+
+    assert title_summary("[CI] Upgrade CANN to 9.0.0", "ci", "zh") == "升级 CANN 至 9.0.0"
+    summary = title_summary("[Pixtral] Make Pixtral work with Eagle3 drafts", "feature", "zh")
+    assert summary == "新功能，涉及 Pixtral、Eagle3"
 
 
 def test_a_lead_whose_title_says_little_gives_way_and_repeats_are_said_once() -> None:
@@ -247,9 +285,38 @@ def test_a_verb_the_catalogue_does_not_word_reads_in_both_languages() -> None:
     assert change_sentence(changes, "en", "week") == (
         "This week: discards native RmsNormGated ops (#7)."
     )
-    assert (
-        change_sentence(changes, "zh", "week") == "本周合入 Discard native RmsNormGated ops（#7）。"
+    assert change_sentence(changes, "zh", "week") == (
+        "本周合入“Discard native RmsNormGated ops”（#7）。"
     )
+
+
+@pytest.mark.parametrize(
+    ("title", "expected"),
+    [
+        # A title that is no verb phrase is quoted as written, never read as one.
+        ("Intergrate Tile Kernels", "This week: lands “Intergrate Tile Kernels” (#9)."),
+        # A verb after "by" takes its -ing form (lemminflect); "by default" stays.
+        (
+            "[Bugfix] Fix CI by skip MRV2 DFlash e2e test",
+            "This week: fixes CI by skipping MRV2 DFlash e2e test (#9).",
+        ),
+        ("Enable MTP by default for Qwen3", "This week: enables MTP by default for Qwen3 (#9)."),
+        # Irregular verbs are inflected by lemminflect.
+        ("[Misc] Take native decode path", "This week: takes native decode path (#9)."),
+        # "support for <verb>" takes its -ing form; a second change after "&" agrees.
+        (
+            "Support configure skip_special_tokens in openai response api",
+            "This week: adds support for configuring skip_special_tokens in openai response "
+            "api (#9).",
+        ),
+        (
+            "[Model Runner V2] Support FlashInfer backend & Fix CUDA Graph bug",
+            "This week: adds support for FlashInfer backend and fixes CUDA Graph bug (#9).",
+        ),
+    ],
+)
+def test_english_phrases_are_grammatical_or_the_title_as_written(title: str, expected: str) -> None:
+    assert change_sentence([(9, title_change(title))], "en", "week") == expected
 
 
 def test_zh_count_after_the_opening_does_not_say_this_week_again() -> None:
@@ -305,3 +372,25 @@ def test_a_zh_highlight_quotes_one_english_description() -> None:
     # ... a Chinese highlight quotes one of them.
     assert zh and all(text.count("英文原文") <= 1 for text in zh)
     assert any(text.count("英文原文") == 1 for text in zh)
+
+
+def test_a_fix_of_names_only_says_it_fixes_their_problem_in_chinese() -> None:
+    changes = [(3, title_change("[Bugfix] Fix atten_mask"))]
+    assert change_sentence(changes, "zh", "week") == "本周修复 atten_mask 相关问题（#3）。"
+    assert change_sentence(changes, "en", "week") == "This week: fixes atten_mask (#3)."
+
+
+@pytest.mark.parametrize(("language", "words"), [("en", "Of them, "), ("zh", "其中 ")])
+def test_a_highlight_of_several_kinds_says_what_sort_of_work_it_is(
+    language: str, words: str
+) -> None:
+    digest = fixture_digest()
+    mixed = [h for h in digest.highlights if h.head is not None and len(h.head.kinds) > 1]
+    assert mixed
+    for highlight in mixed:
+        assert highlight.head is not None
+        text = highlight_text(highlight, language, digest.span)
+        kind, count = highlight.head.kinds[0]
+        assert words in text
+        said = i18n.t(language, f"theme.kind_count.{kind}", count=count)
+        assert said in text, text

@@ -104,6 +104,21 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     # The week's news opens the summary; then the totals, one fact per clause (English
     # singulars use the inline "{n:one|other}" form).
+    # The news first: the week's two or three largest efforts, each with what its lead PR
+    # landed; then the other highlights by name.
+    "summary.lead": {
+        "en": "The week's main changes: {items}.",
+        "zh": "本周最重要的变化：{items}。",
+    },
+    "summary.lead.period": {
+        "en": "This period's main changes: {items}.",
+        "zh": "本期最重要的变化：{items}。",
+    },
+    "summary.lead_item": {
+        "en": "{name} ({count} {count:PR|PRs}) {change}",
+        "zh": "{name}（{count} 个 PR）{change}",
+    },
+    "summary.rest": {"en": "Also: {themes}.", "zh": "此外还有 {themes}。"},
     "summary.news": {
         "en": "This week's work centred on {themes}.",
         "zh": "本周的工作主要集中在 {themes}。",
@@ -261,6 +276,9 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "A PR without a description is summarised by what its title says it does.",
         "zh": "没有描述的 PR，概要依据其标题说明它做了什么。",
     },
+    # A title-only key PR whose object has no Chinese: its kind and the names its title
+    # gives (the title itself is in the next column).
+    "keypr.kind_names": {"en": "{kind}: {names}", "zh": "{kind}，涉及 {names}"},
     "keypr.col.pr": {"en": "PR", "zh": "PR"},
     "keypr.col.title": {"en": "Title", "zh": "标题"},
     "keypr.col.author": {"en": "Author", "zh": "作者"},

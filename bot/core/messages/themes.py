@@ -54,6 +54,49 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "{count} {count:PR|PRs} (no earlier weeks in the store to compare with).",
         "zh": "本期 {count} 个 PR（存储中没有更早的周可供比较）。",
     },
+    # What sort of work a theme is, from its members' kinds: "其中 3 个新功能、8 个缺陷修复".
+    "theme.kinds": {"en": "Of them, {kinds}.", "zh": "其中 {kinds}。"},
+    "theme.kind_count.feature": {
+        "en": "{count} {count:feature|features}",
+        "zh": "{count} 个新功能",
+    },
+    "theme.kind_count.bugfix": {
+        "en": "{count} {count:bug fix|bug fixes}",
+        "zh": "{count} 个缺陷修复",
+    },
+    "theme.kind_count.performance": {
+        "en": "{count} performance {count:change|changes}",
+        "zh": "{count} 个性能优化",
+    },
+    "theme.kind_count.refactor": {
+        "en": "{count} {count:refactor|refactors}",
+        "zh": "{count} 个重构",
+    },
+    "theme.kind_count.model": {
+        "en": "{count} model-support {count:change|changes}",
+        "zh": "{count} 个模型支持改动",
+    },
+    "theme.kind_count.ci": {
+        "en": "{count} CI/build {count:change|changes}",
+        "zh": "{count} 个 CI 与构建改动",
+    },
+    "theme.kind_count.docs": {
+        "en": "{count} docs {count:change|changes}",
+        "zh": "{count} 个文档改动",
+    },
+    "theme.kind_count.test": {
+        "en": "{count} test {count:change|changes}",
+        "zh": "{count} 个测试改动",
+    },
+    "theme.kind_count.revert": {"en": "{count} {count:revert|reverts}", "zh": "{count} 个回滚"},
+    "theme.kind_count.security": {
+        "en": "{count} security {count:fix|fixes}",
+        "zh": "{count} 个安全修复",
+    },
+    "theme.kind_count.misc": {
+        "en": "{count} other {count:change|changes}",
+        "zh": "{count} 个其他改动",
+    },
     "theme.authors": {"en": "Led by {authors}.", "zh": "主要贡献者：{authors}。"},
     "theme.authors_more": {
         "en": "Led by {authors}, with {count} other {count:contributor|contributors}.",
@@ -126,6 +169,8 @@ MESSAGES: dict[str, dict[str, str]] = {
     "change.add": {"en": "adds {what}", "zh": "新增 {what}"},
     "change.support": {"en": "adds support for {what}", "zh": "支持 {what}"},
     "change.fix": {"en": "fixes {what}", "zh": "修复 {what}"},
+    # A fix whose object is only names ("atten_mask"): Chinese says it fixes their problem.
+    "change.named_fault": {"en": "{what}", "zh": "{what} 相关问题"},
     "change.remove": {"en": "removes {what}", "zh": "移除 {what}"},
     "change.delete": {"en": "deletes {what}", "zh": "删除 {what}"},
     "change.refactor": {"en": "refactors {what}", "zh": "重构 {what}"},
@@ -146,6 +191,11 @@ MESSAGES: dict[str, dict[str, str]] = {
     "change.simplify": {"en": "simplifies {what}", "zh": "简化 {what}"},
     "change.speed": {"en": "speeds up {what}", "zh": "加速 {what}"},
     "change.avoid": {"en": "avoids {what}", "zh": "避免 {what}"},
+    "change.skip": {"en": "skips {what}", "zh": "跳过 {what}"},
+    # "Add X to Y" in Chinese names both ("将 @BugenZhao 加入 CODEOWNERS"); each reference
+    # carries its own verb, so the group's action adds none.
+    "change.into": {"en": "adds {what} to {where}", "zh": "将 {what} 加入 {where}"},
+    "change.add_to": {"en": "{what}", "zh": "{what}"},
     "change.revert": {"en": "reverts {what}", "zh": "回滚 {what}"},
     "change.reland": {"en": "re-lands {what}", "zh": "重新合入 {what}"},
     "change.port": {"en": "ports {what}", "zh": "移植 {what}"},
