@@ -14,7 +14,7 @@ import re
 from functools import lru_cache
 
 from bot.analysis.changes import lemmas, starts_a_change
-from bot.analysis.themes import is_clipped, is_common, is_misspelling
+from bot.analysis.theme_words import is_clipped, is_common, is_misspelling
 from bot.core import i18n
 
 # Where a title's object stops naming the thing and starts saying where, why or how
