@@ -224,6 +224,11 @@ def is_release_notes(apr: AnalyzedPR) -> bool:
     )
 
 
+def is_lint(title: str) -> bool:
+    """A change of the project's lint or format tooling ("[Lint] Add lint hooks")."""
+    return bool(_LINT.search(title))
+
+
 def _quote(text: str, limit: int = 160) -> str:
     return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
 

@@ -265,3 +265,28 @@ def test_highlights_lead_with_subjects_that_bring_features():
     for highlight in digest.highlights:
         if highlight.prs > 1:
             assert highlight.lead[0].number >= 200  # a feature leads the subject
+
+
+def test_a_changed_default_and_a_first_part_outrank_bigger_features_as_highlights():
+    big = ("widgets/a.py", "widgets/b.py", "widgets/c.py", "widgets/d.py", "widgets/e.py")
+    prs = [_pr(100 + i, f"[Feature] Add the {w} widget", paths=big) for i, w in enumerate(WORDS)]
+    prs.append(
+        _pr(
+            500,
+            "[Feature] Support the staged renderer",
+            "### Does this PR introduce _any_ user-facing change?\n"
+            "Yes, the default render mode is changed to staged.\n",
+        )
+    )
+    prs.append(_pr(501, "[1/N][Feature] Streaming exports"))
+    prs.append(
+        _pr(
+            502,
+            "[Feature] Add the spinner",
+            "### Does this PR introduce _any_ user-facing change?\nNo.\n",
+        )
+    )
+    prs.append(_pr(503, "[Lint] Add lint hooks for shell scripts", paths=big))
+    named = {n for h in _digest(prs).highlights if h.prs == 1 for n in h.numbers}
+    assert {500, 501} <= named  # what users get without asking; a multi-part initiative
+    assert 502 not in named and 503 not in named  # a plain small feature; lint tooling
