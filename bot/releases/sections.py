@@ -73,6 +73,13 @@ _SPLIT = lazy(
     re.IGNORECASE,
 )
 _RELIEF = lazy(r"\bno longer (?:need|needs|required|necessary|have to)\b[^.]*", re.IGNORECASE)
+# "To enable X, users need to set `Y`": how to opt in to something new, not a change to act on.
+_OPT_IN = lazy(
+    r"\b(?:to|in order to) (?:enable|use|turn on|try)\b[^.]*?\b(?:must|needs? to|should|"
+    r"have to)\s+(?:now\s+)?(?:set|use|add|pass|specify)\b|\b(?:must|needs? to|should|have to)"
+    r"\s+(?:set|add|pass|specify)\b[^.]{0,80}?\bto (?:enable|use|turn on)\b",
+    re.IGNORECASE,
+)
 # The release-notes PR of the release itself is no change of it.
 _RELEASE_NOTES = lazy(r"\brelease[ -]?notes?\b|\bReleaseNote\b", re.IGNORECASE)
 # "Upgrade CANN to 9.0.0 and triton-ascend to 3.2.1", "Bump torch from 2.9 to 2.10".
@@ -366,8 +373,10 @@ def _breaking(apr: AnalyzedPR) -> Flag | Text | None:
     if answer and _YES.search(answer):
         if _SPLIT.search(answer):
             return Text("release.evidence.split", {"answer": _quote(answer)})
-        # "users no longer need to set X" is relief, not a change to act on.
-        removal = _ANSWER_BREAK.search(_RELIEF.sub("", answer))
+        # "users no longer need to set X" is relief and "to enable X, set Y" an opt-in,
+        # not changes to act on.
+        rest = _OPT_IN.sub("", _RELIEF.sub("", answer))
+        removal = _ANSWER_BREAK.search(rest)
         # A fix's "no longer crashes" is the fix itself; a removed setting is not.
         if removal and (kind != "bugfix" or _SETTING.search(answer)):
             return Text("release.evidence.answer", {"answer": _quote(answer)})

@@ -290,3 +290,19 @@ def test_a_changed_default_and_a_first_part_outrank_bigger_features_as_highlight
     named = {n for h in _digest(prs).highlights if h.prs == 1 for n in h.numbers}
     assert {500, 501} <= named  # what users get without asking; a multi-part initiative
     assert 502 not in named and 503 not in named  # a plain small feature; lint tooling
+
+
+def test_how_to_opt_in_is_no_breaking_change_while_a_must_now_set_is():
+    answer = "### Does this PR introduce _any_ user-facing change?\n{}\n"
+    opt_in = (
+        "Yes. To enable the sparse cache, users need to set the `enable_sparse` option "
+        'to `"true"` in `additional_config`.'
+    )
+    after = "Yes. Users need to set `enable_sparse` to enable the sparse cache."
+    must = "Yes. Users must now set `WIDGET_MODE` instead of `WIDGET_LEGACY`."
+    assert (
+        place(_apr(_pr(1, "[BugFix] Restore the sparse cache", answer.format(opt_in)))).breaking
+        is None
+    )
+    assert place(_apr(_pr(2, "[Feature] Sparse cache", answer.format(after)))).breaking is None
+    assert place(_apr(_pr(3, "[Feature] Widget modes", answer.format(must)))).breaking is not None
