@@ -102,6 +102,7 @@ _DEFAULT_CHANGE = lazy(
     re.IGNORECASE,
 )
 _INITIATIVE = lazy(r"[\[(]\s*1\s*/\s*(?:N|\d+)\s*[\])]|\bRFC\b|\bpart 1\b", re.IGNORECASE)
+_TRANSLATION = lazy(r"\b(?:translat\w*|i18n|l10n|localiz\w*)\b", re.IGNORECASE)
 _TEST_OR_CI = lazy(
     r"^(?:tests?/|\.github/|ci/|benchmarks?/)|(?:^|/)test_[^/]*$|(?:^|/)conftest\.py$"
 )
@@ -330,8 +331,11 @@ def _subjects(
 
 
 def _noteworthy(rp: ReleasePR, section: str) -> bool:
-    """Whether a maintainer could list it: a fix of tests or CI alone is not."""
+    """Whether a maintainer could list it: a fix of tests or CI alone is not, nor a batch
+    of translated pages (the docs they translate are the change)."""
     pr = rp.apr.pr
+    if section == "docs" and _TRANSLATION.search(without_tooling(pr.title)):
+        return False
     if section != "fixes" or not pr.files_known or not pr.files:
         return True
     return not all(_TEST_OR_CI.search(f.path) for f in pr.files)

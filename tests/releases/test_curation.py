@@ -306,3 +306,13 @@ def test_how_to_opt_in_is_no_breaking_change_while_a_must_now_set_is():
     )
     assert place(_apr(_pr(2, "[Feature] Sparse cache", answer.format(after)))).breaking is None
     assert place(_apr(_pr(3, "[Feature] Widget modes", answer.format(must)))).breaking is not None
+
+
+def test_translated_pages_stay_in_the_changelog_not_the_curated_docs():
+    pages = tuple(f"docs/zh/page{i}.md" for i in range(8))
+    prs = [_pr(100, "[Doc] Translated Doc files 2026-06-04", paths=pages)]
+    prs.append(_pr(101, "[Doc] Add the widget tuning guide", paths=("docs/tuning.md",)))
+    digest = _digest(prs)
+    docs = next(s for s in digest.sections if s.id == "docs")
+    assert [i.number for i in docs.items] == [101]
+    assert any(i.number == 100 for s in digest.changelog for i in s.items)
