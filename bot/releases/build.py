@@ -36,7 +36,13 @@ from bot.releases.model import (
     ReleasePR,
     Section,
 )
-from bot.releases.sections import Placement, is_lint, place, template_answer
+from bot.releases.sections import (
+    Placement,
+    brings_up_hardware,
+    is_lint,
+    place,
+    template_answer,
+)
 from bot.releases.versions import parse_tag
 
 LEAD_PRS = 3
@@ -237,6 +243,8 @@ def headline_weight(rp: ReleasePR) -> float:
     ):
         weight += HEADLINE_BONUS
     if _INITIATIVE.search(title) or _INITIATIVE.search(pr.body[:1000] if pr.body else ""):
+        weight += HEADLINE_BONUS
+    if brings_up_hardware(pr.title):
         weight += HEADLINE_BONUS
     return weight
 

@@ -26,6 +26,15 @@ _HARDWARE = lazy(
     r"operators?|kernels?|Triton|Dockerfiles?)\b",
     re.IGNORECASE,
 )
+_HARDWARE_NAME = lazy(
+    r"\b(?:310P|A[235]|Ascend ?\d{3}\w*|9[15]0\w*|Atlas|ROCm|XPU|TPU|HPU)\b", re.IGNORECASE
+)
+_BRING_UP = lazy(
+    r"^(?:add )?(?:support|enable|adapt)\w*\b|\b(?:support|enable|adapt)\w*\b[^.]{0,40}"
+    r"\b(?:on|for)\b|\bfor\s+(?:the\s+)?\S+\s*$",
+    re.IGNORECASE,
+)
+_FIX_FIRST = lazy(r"\s*(?:fix|repair|revert|correct)\w*\b", re.IGNORECASE)
 _HARDWARE_TAGS = frozenset(
     {"310p", "a2", "a3", "a5", "ascend950", "950", "hardware", "platform", "rocm", "xpu", "tpu"}
 )
@@ -293,6 +302,15 @@ def version_changes(title: str, body: str = "") -> list[tuple[str, str | None, s
     # "main_vllm_tag" beside "VLLM_TAG": a variable about a package already named.
     keys = set(found)
     return [v for k, v in found.items() if not any(k.endswith("-" + o) for o in keys - {k})]
+
+
+def brings_up_hardware(title: str) -> bool:
+    """A title bringing something up on an accelerator ("Support DeepSeek for A5", "Add
+    support for Ascend950 chip"): a new platform users can run on."""
+    rest = without_tooling(parse_title(title).rest)
+    if _FIX_FIRST.match(rest):
+        return False
+    return bool(_BRING_UP.search(rest)) and bool(_HARDWARE_NAME.search(rest))
 
 
 def _hardware(apr: AnalyzedPR) -> bool:

@@ -15,7 +15,7 @@ from bot.releases.build import build_release_digest, section_cap
 from bot.releases.document import release_document, release_json
 from bot.releases.export import import_release, read_release_export, release_object
 from bot.releases.model import ReleaseData, ReleasePR
-from bot.releases.sections import place, version_changes
+from bot.releases.sections import brings_up_hardware, place, version_changes
 from bot.releases.service import load_release, release_digest
 from formatters.slack import render_slack
 from tests.releases.helpers import release_export
@@ -316,3 +316,19 @@ def test_translated_pages_stay_in_the_changelog_not_the_curated_docs():
     docs = next(s for s in digest.sections if s.id == "docs")
     assert [i.number for i in docs.items] == [101]
     assert any(i.number == 100 for s in digest.changelog for i in s.items)
+
+
+def test_a_bring_up_on_an_accelerator_reads_as_a_headline():
+    for title in (
+        "[Feature] Support DeepSeek for A5",
+        "[Build] Add support for Ascend950 chip",
+        "Support pooling models on 310P platform",
+        "[Feature] DeepSeek-V4 for Ascend950",
+    ):
+        assert brings_up_hardware(title), title
+    for title in (
+        "[BugFix] Fix A3 PVC name",
+        "[BugFix] Fix precision for 310P",
+        "[Feature] Support the staged renderer",
+    ):
+        assert not brings_up_hardware(title), title
