@@ -36,7 +36,13 @@ from bot.releases.model import (
     ReleasePR,
     Section,
 )
-from bot.releases.sections import Placement, place
+from bot.releases.sections import (
+    Placement,
+    brings_up_hardware,
+    is_lint,
+    place,
+    template_answer,
+)
 from bot.releases.versions import parse_tag
 
 LEAD_PRS = 3
@@ -44,7 +50,7 @@ LEAD_PRS = 3
 MAX_HIGHLIGHTS = 5
 # Subjects shown when several bring features; the rest of the highlights are the release's
 # most important features on their own.
-MAX_THEME_HIGHLIGHTS = 3
+MAX_THEME_HIGHLIGHTS = 2
 MIN_HIGHLIGHT_FEATURES = 2  # features, models or speed-ups a subject needs to lead
 # A theme of a release needs more than a week's: a subject two PRs share in 300 is noise.
 MIN_HIGHLIGHT_PRS = 3
@@ -92,6 +98,17 @@ UNMERGED = frozenset({"breaking", "deprecations", "dependencies"})
 SUBJECT_GROUPS = 40  # subjects the grouping looks for (the highlights keep MAX_HIGHLIGHTS)
 MERGED_TITLES = 3  # titles a merged item shows; the rest are counted
 GROUP_BONUS = 1.0  # score a subject gains per doubling of its PRs
+# What makes a change a release's headline beyond its weekly score: a changed default
+# users get without asking, and a multi-part initiative or one an RFC tracks.
+HEADLINE_BONUS = 1.0
+_DEFAULT_CHANGE = lazy(
+    r"\bdefault\b[^.\n]{0,60}?\b(?:is|was|has been|gets?|are)\s+(?:now\s+)?"
+    r"(?:changed|switched|set)\b|\bnow (?:the )?default\b|\b(?:enabled?|on) by default\b|"
+    r"\bdefault(?:s)? (?:to|is now)\b",
+    re.IGNORECASE,
+)
+_INITIATIVE = lazy(r"[\[(]\s*1\s*/\s*(?:N|\d+)\s*[\])]|\bRFC\b|\bpart 1\b", re.IGNORECASE)
+_TRANSLATION = lazy(r"\b(?:translat\w*|i18n|l10n|localiz\w*)\b", re.IGNORECASE)
 _TEST_OR_CI = lazy(
     r"^(?:tests?/|\.github/|ci/|benchmarks?/)|(?:^|/)test_[^/]*$|(?:^|/)conftest\.py$"
 )
@@ -189,12 +206,14 @@ def _highlights(
     brings = [(t, m) for t, m in qualified if sum(map(_brings, m)) >= MIN_HIGHLIGHT_FEATURES]
     chosen = (brings or qualified)[: MAX_THEME_HIGHLIGHTS if brings else MAX_HIGHLIGHTS]
     highlights = [_theme_highlight(t, m, module_names) for t, m in chosen]
-    # Then the release's most important features outside those subjects, one line each.
+    # Then the release's headline features outside those subjects, one line each.
     covered = {n for h in highlights for n in h.numbers}
-    for rp in ranked:
-        if len(highlights) >= MAX_HIGHLIGHTS or rp.number not in key_numbers:
+    headline = sorted(prs, key=lambda rp: (-headline_weight(rp), rp.number))
+    for rp in headline[: len(key_numbers)]:
+        if len(highlights) >= MAX_HIGHLIGHTS:
             break
-        if rp.number in covered or not _brings(rp) or is_revert(rp.apr.pr.title):
+        title = rp.apr.pr.title
+        if rp.number in covered or not _brings(rp) or is_revert(title) or is_lint(title):
             continue
         item = _item(rp)
         highlights.append(
@@ -209,6 +228,25 @@ def _highlights(
             )
         )
     return highlights
+
+
+def headline_weight(rp: ReleasePR) -> float:
+    """How strongly a PR reads as a release headline: its score, plus a bonus for a
+    default users get without asking (its title, or its "user-facing change?" answer) and
+    for a part of a larger initiative ("[1/N]", an RFC)."""
+    pr = rp.apr.pr
+    title = without_tooling(pr.title)
+    answer = template_answer(pr.body) or ""
+    weight = rp.apr.analysis.score
+    if _DEFAULT_CHANGE.search(title) or (
+        answer[:3].lower() == "yes" and _DEFAULT_CHANGE.search(answer)
+    ):
+        weight += HEADLINE_BONUS
+    if _INITIATIVE.search(title) or _INITIATIVE.search(pr.body[:1000] if pr.body else ""):
+        weight += HEADLINE_BONUS
+    if brings_up_hardware(pr.title):
+        weight += HEADLINE_BONUS
+    return weight
 
 
 def _brings(rp: ReleasePR) -> bool:
@@ -301,8 +339,11 @@ def _subjects(
 
 
 def _noteworthy(rp: ReleasePR, section: str) -> bool:
-    """Whether a maintainer could list it: a fix of tests or CI alone is not."""
+    """Whether a maintainer could list it: a fix of tests or CI alone is not, nor a batch
+    of translated pages (the docs they translate are the change)."""
     pr = rp.apr.pr
+    if section == "docs" and _TRANSLATION.search(without_tooling(pr.title)):
+        return False
     if section != "fixes" or not pr.files_known or not pr.files:
         return True
     return not all(_TEST_OR_CI.search(f.path) for f in pr.files)

@@ -26,6 +26,15 @@ _HARDWARE = lazy(
     r"operators?|kernels?|Triton|Dockerfiles?)\b",
     re.IGNORECASE,
 )
+_HARDWARE_NAME = lazy(
+    r"\b(?:310P|A[235]|Ascend ?\d{3}\w*|9[15]0\w*|Atlas|ROCm|XPU|TPU|HPU)\b", re.IGNORECASE
+)
+_BRING_UP = lazy(
+    r"^(?:add )?(?:support|enable|adapt)\w*\b|\b(?:support|enable|adapt)\w*\b[^.]{0,40}"
+    r"\b(?:on|for)\b|\bfor\s+(?:the\s+)?\S+\s*$",
+    re.IGNORECASE,
+)
+_FIX_FIRST = lazy(r"\s*(?:fix|repair|revert|correct)\w*\b", re.IGNORECASE)
 _HARDWARE_TAGS = frozenset(
     {"310p", "a2", "a3", "a5", "ascend950", "950", "hardware", "platform", "rocm", "xpu", "tpu"}
 )
@@ -73,6 +82,13 @@ _SPLIT = lazy(
     re.IGNORECASE,
 )
 _RELIEF = lazy(r"\bno longer (?:need|needs|required|necessary|have to)\b[^.]*", re.IGNORECASE)
+# "To enable X, users need to set `Y`": how to opt in to something new, not a change to act on.
+_OPT_IN = lazy(
+    r"\b(?:to|in order to) (?:enable|use|turn on|try)\b[^.]*?\b(?:must|needs? to|should|"
+    r"have to)\s+(?:now\s+)?(?:set|use|add|pass|specify)\b|\b(?:must|needs? to|should|have to)"
+    r"\s+(?:set|add|pass|specify)\b[^.]{0,80}?\bto (?:enable|use|turn on)\b",
+    re.IGNORECASE,
+)
 # The release-notes PR of the release itself is no change of it.
 _RELEASE_NOTES = lazy(r"\brelease[ -]?notes?\b|\bReleaseNote\b", re.IGNORECASE)
 # "Upgrade CANN to 9.0.0 and triton-ascend to 3.2.1", "Bump torch from 2.9 to 2.10".
@@ -224,6 +240,11 @@ def is_release_notes(apr: AnalyzedPR) -> bool:
     )
 
 
+def is_lint(title: str) -> bool:
+    """A change of the project's lint or format tooling ("[Lint] Add lint hooks")."""
+    return bool(_LINT.search(title))
+
+
 def _quote(text: str, limit: int = 160) -> str:
     return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
 
@@ -281,6 +302,15 @@ def version_changes(title: str, body: str = "") -> list[tuple[str, str | None, s
     # "main_vllm_tag" beside "VLLM_TAG": a variable about a package already named.
     keys = set(found)
     return [v for k, v in found.items() if not any(k.endswith("-" + o) for o in keys - {k})]
+
+
+def brings_up_hardware(title: str) -> bool:
+    """A title bringing something up on an accelerator ("Support DeepSeek for A5", "Add
+    support for Ascend950 chip"): a new platform users can run on."""
+    rest = without_tooling(parse_title(title).rest)
+    if _FIX_FIRST.match(rest):
+        return False
+    return bool(_BRING_UP.search(rest)) and bool(_HARDWARE_NAME.search(rest))
 
 
 def _hardware(apr: AnalyzedPR) -> bool:
@@ -361,8 +391,10 @@ def _breaking(apr: AnalyzedPR) -> Flag | Text | None:
     if answer and _YES.search(answer):
         if _SPLIT.search(answer):
             return Text("release.evidence.split", {"answer": _quote(answer)})
-        # "users no longer need to set X" is relief, not a change to act on.
-        removal = _ANSWER_BREAK.search(_RELIEF.sub("", answer))
+        # "users no longer need to set X" is relief and "to enable X, set Y" an opt-in,
+        # not changes to act on.
+        rest = _OPT_IN.sub("", _RELIEF.sub("", answer))
+        removal = _ANSWER_BREAK.search(rest)
         # A fix's "no longer crashes" is the fix itself; a removed setting is not.
         if removal and (kind != "bugfix" or _SETTING.search(answer)):
             return Text("release.evidence.answer", {"answer": _quote(answer)})

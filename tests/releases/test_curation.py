@@ -15,7 +15,7 @@ from bot.releases.build import build_release_digest, section_cap
 from bot.releases.document import release_document, release_json
 from bot.releases.export import import_release, read_release_export, release_object
 from bot.releases.model import ReleaseData, ReleasePR
-from bot.releases.sections import place, version_changes
+from bot.releases.sections import brings_up_hardware, place, version_changes
 from bot.releases.service import load_release, release_digest
 from formatters.slack import render_slack
 from tests.releases.helpers import release_export
@@ -265,3 +265,70 @@ def test_highlights_lead_with_subjects_that_bring_features():
     for highlight in digest.highlights:
         if highlight.prs > 1:
             assert highlight.lead[0].number >= 200  # a feature leads the subject
+
+
+def test_a_changed_default_and_a_first_part_outrank_bigger_features_as_highlights():
+    big = ("widgets/a.py", "widgets/b.py", "widgets/c.py", "widgets/d.py", "widgets/e.py")
+    prs = [_pr(100 + i, f"[Feature] Add the {w} widget", paths=big) for i, w in enumerate(WORDS)]
+    prs.append(
+        _pr(
+            500,
+            "[Feature] Support the staged renderer",
+            "### Does this PR introduce _any_ user-facing change?\n"
+            "Yes, the default render mode is changed to staged.\n",
+        )
+    )
+    prs.append(_pr(501, "[1/N][Feature] Streaming exports"))
+    prs.append(
+        _pr(
+            502,
+            "[Feature] Add the spinner",
+            "### Does this PR introduce _any_ user-facing change?\nNo.\n",
+        )
+    )
+    prs.append(_pr(503, "[Lint] Add lint hooks for shell scripts", paths=big))
+    named = {n for h in _digest(prs).highlights if h.prs == 1 for n in h.numbers}
+    assert {500, 501} <= named  # what users get without asking; a multi-part initiative
+    assert 502 not in named and 503 not in named  # a plain small feature; lint tooling
+
+
+def test_how_to_opt_in_is_no_breaking_change_while_a_must_now_set_is():
+    answer = "### Does this PR introduce _any_ user-facing change?\n{}\n"
+    opt_in = (
+        "Yes. To enable the sparse cache, users need to set the `enable_sparse` option "
+        'to `"true"` in `additional_config`.'
+    )
+    after = "Yes. Users need to set `enable_sparse` to enable the sparse cache."
+    must = "Yes. Users must now set `WIDGET_MODE` instead of `WIDGET_LEGACY`."
+    assert (
+        place(_apr(_pr(1, "[BugFix] Restore the sparse cache", answer.format(opt_in)))).breaking
+        is None
+    )
+    assert place(_apr(_pr(2, "[Feature] Sparse cache", answer.format(after)))).breaking is None
+    assert place(_apr(_pr(3, "[Feature] Widget modes", answer.format(must)))).breaking is not None
+
+
+def test_translated_pages_stay_in_the_changelog_not_the_curated_docs():
+    pages = tuple(f"docs/zh/page{i}.md" for i in range(8))
+    prs = [_pr(100, "[Doc] Translated Doc files 2026-06-04", paths=pages)]
+    prs.append(_pr(101, "[Doc] Add the widget tuning guide", paths=("docs/tuning.md",)))
+    digest = _digest(prs)
+    docs = next(s for s in digest.sections if s.id == "docs")
+    assert [i.number for i in docs.items] == [101]
+    assert any(i.number == 100 for s in digest.changelog for i in s.items)
+
+
+def test_a_bring_up_on_an_accelerator_reads_as_a_headline():
+    for title in (
+        "[Feature] Support DeepSeek for A5",
+        "[Build] Add support for Ascend950 chip",
+        "Support pooling models on 310P platform",
+        "[Feature] DeepSeek-V4 for Ascend950",
+    ):
+        assert brings_up_hardware(title), title
+    for title in (
+        "[BugFix] Fix A3 PVC name",
+        "[BugFix] Fix precision for 310P",
+        "[Feature] Support the staged renderer",
+    ):
+        assert not brings_up_hardware(title), title
