@@ -54,6 +54,19 @@ _FROM_USES = lazy(
     r"recipes?|tutorials?)\b",
     re.IGNORECASE,
 )
+_TRIGGERS = ("→", "->", "=>", "renam", "remov", "drop", "delet", "replaced")
+
+
+def _may_name_option_change(text: str) -> bool:
+    """Whether the raw text can hold a rename or removal at all: an option's name and one of
+    the words every such sentence needs. Parsing the markdown (`prose`) costs ~8 ms a
+    description, and a week's digest asks about every PR; almost none pass this test."""
+    lowered = text.lower()
+    return any(t in lowered for t in _TRIGGERS) and bool(
+        _OPTION_RE.search(text.replace("\\_", "_"))
+    )
+
+
 _SERIES = lazy(r"[\[(]\s*(?P<part>\d+)\s*/\s*(?P<total>\d+)\s*[\])]")
 # Shown per recommendation; the rest are counted ("and 8 more").
 SHOWN_NAMES = 3
@@ -76,6 +89,8 @@ def renamed_options(text: str) -> tuple[list[tuple[str, str]], list[str]]:
     """Options a PR description says are renamed (old → new) and removed, in order."""
     renamed: dict[str, str] = {}
     removed: list[str] = []
+    if not _may_name_option_change(text):
+        return [], []
     for line in prose(text).splitlines():
         if _INTERNAL.search(line):
             continue
