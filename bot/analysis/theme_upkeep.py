@@ -24,7 +24,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from bot.analysis.theme_words import is_name
+from bot.analysis.theme_words import is_common, is_misspelling, is_name
 
 # Which upkeep a kind is: CI and test changes are one effort more often than not (a nightly
 # suite is both), docs another.
@@ -238,7 +238,11 @@ def upgrades(title: str) -> list[tuple[str, str]]:
         return []
     out = []
     for match in _UPGRADE_TO.finditer(rest[verb.end() :].strip()):
-        package = match.group(1).split()[-1]  # "310P CANN image" -> CANN
+        # The package is the last word no English word is: "310P CANN" -> CANN, "vllm
+        # version" -> vllm, "opencv-python dependecy version" -> opencv-python.
+        written = match.group(1).split()
+        names = [w for w in written if not (is_common(w.lower()) or is_misspelling(w.lower()))]
+        package = names[-1] if names else written[0]
         if "/" not in package and any(c.isalpha() for c in package):
             out.append((package, match.group(2)))
     return out
@@ -250,9 +254,13 @@ def _names_package(title: str, package: str) -> bool:
     return re.search(pattern, title, re.IGNORECASE) is not None
 
 
-def upgrade_group(docs: Sequence[UpkeepDoc], window: int | None = None) -> UpkeepGroup | None:
+def upgrade_group(
+    docs: Sequence[UpkeepDoc], stop: frozenset[str] = frozenset(), window: int | None = None
+) -> UpkeepGroup | None:
     """The week's stack upgrade (module docstring): UPGRADES_MIN upgrade PRs or more, with
-    the PRs naming an upgraded package, a group of at least `least` PRs; None otherwise."""
+    the PRs naming an upgraded package, a group of at least `least` PRs; None otherwise. A
+    package that is a stop term (the repository's own name: "vllm" of vllm-ascend) names
+    every PR, so only its upgrade titles join."""
     n = len(docs) if window is None else window
     least = max(MIN_MEMBERS, round(SHARE * n))
     found = {d.number: ups for d in docs if (ups := upgrades(d.title))}
@@ -268,7 +276,7 @@ def upgrade_group(docs: Sequence[UpkeepDoc], window: int | None = None) -> Upkee
     for doc in docs:
         if doc.number in evidence:
             continue
-        named = next((p for p in versions if _names_package(doc.title, p)), None)
+        named = next((p for p in versions if p not in stop and _names_package(doc.title, p)), None)
         if named is not None:
             evidence[doc.number] = f"names upgraded {named}"
     if len(evidence) < least:

@@ -932,7 +932,7 @@ def _detect(
     named = _naming_shared(docs, _Vocabulary(rules, stop), len(docs))
     free = [UpkeepDoc(d.number, d.title, d.kind, d.paths, d.score) for d in docs]
     free = [d for d in free if d.number not in named]
-    upgrade = upgrade_group(free, len(docs))
+    upgrade = upgrade_group(free, stop, len(docs))
     if upgrade is not None:
         free = [d for d in free if d.number not in upgrade.evidence]
     upkeep = upkeep_groups([d for d in free if d.kind], stop, len(docs))

@@ -157,6 +157,17 @@ def test_routine_bumps_and_one_upgrade_are_no_upgrade_theme() -> None:
     result = detect_themes(bumps + _docs(FILLER * 3, 100), [], RULES)
     # GitHub Actions are CI plumbing, and one upgrade is no effort of the week.
     assert not any(t.key.startswith("u:deps") for t in result.themes)
+    # The repository's own name ("vllm" of vllm-ascend) is in every title: only its upgrade
+    # titles join, not every PR that names it.
+    own = [
+        ThemeDoc(1, "[Misc] Upgrade vllm to 0408", kind="ci"),
+        ThemeDoc(2, "[Test] Upgrade aisbench to 20260330", kind="test"),
+        ThemeDoc(3, "[Bugfix] Fix vllm serve crash", kind="bugfix"),
+        ThemeDoc(4, "[Feature] Add vllm bench option", kind="feature"),
+    ]
+    rules = replace(RULES, stop_terms=RULES.stop_terms | {"vllm"})
+    result = detect_themes(own + _docs(FILLER * 3, 100), [], rules)
+    assert not any(t.key.startswith("u:deps") for t in result.themes)
 
 
 def test_the_memo_key_follows_every_theme_pass(monkeypatch: pytest.MonkeyPatch) -> None:
