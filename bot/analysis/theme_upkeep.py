@@ -9,6 +9,11 @@ most of them share; a group is a theme only when it is a large share of the week
 (`min_members`), so a stray test fix never takes a slot. The PRs of a group leave the named
 themes' pool: a CI change that mentions a model ("[CI] fix nightly MiniMax-M2.5") is CI work,
 not work on that model.
+
+A week that upgrades its stack in several PRs ("Upgrade CANN to 9.0.0 and triton-ascend to
+3.2.1", "Upgrade torch-npu to 2.10.0") is one upkeep effort too, named by what it upgrades
+("Toolchain upgrade: CANN 9.0.0, triton-ascend 3.2.1, torch-npu 2.10.0"), with the PRs whose
+titles name an upgraded package ("Drop custom so for CANN8.5.1": the old version's fallout).
 """
 
 from __future__ import annotations
@@ -19,7 +24,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from bot.analysis.theme_words import is_name
+from bot.analysis.theme_words import is_common, is_misspelling, is_name
 
 # Which upkeep a kind is: CI and test changes are one effort more often than not (a nightly
 # suite is both), docs another.
@@ -101,8 +106,8 @@ class UpkeepGroup:
 
     @property
     def name(self) -> str:
-        label = {"ci": "CI", "tests": "Tests", "docs": "Docs"}[self.upkeep]
-        return f"{label}: {', '.join(self.words)}"
+        label = {"ci": "CI", "tests": "Tests", "docs": "Docs", "deps": "Toolchain upgrade"}
+        return f"{label[self.upkeep]}: {', '.join(self.words)}"
 
 
 def path_words(paths: Iterable[str]) -> frozenset[str]:
@@ -211,3 +216,77 @@ def _display(word: str, written: Mapping[str, Counter[str]]) -> str:
     """A word as the titles wrote it most ("ROCm"), else as the paths do."""
     forms = written.get(word)
     return forms.most_common(1)[0][0] if forms else word
+
+
+# An upgrade title: a leading verb, then one or more "<package> [image|version] to <version>"
+# ("Upgrade CANN to 9.0.0 and triton-ascend to 3.2.1", "update vllm to v0.19.1").
+_UPGRADE_VERB = re.compile(r"^\s*(?:upgrade|bump|update|pin|downgrade)s?\b", re.IGNORECASE)
+_UPGRADE_TO = re.compile(
+    r"(?:^|\band\s+|,\s*)(?:the\s+)?([A-Za-z0-9][\w.\-/]*(?:\s+[A-Za-z][\w.\-/]*)?)\s+"
+    r"(?:image\s+|version\s+)?(?:from\s+\S+\s+)?to\s+(v?\d[\w.\-]*)",
+    re.IGNORECASE,
+)
+UPGRADES_MIN = 2  # several PRs upgrading the stack, not one routine bump
+
+
+def upgrades(title: str) -> list[tuple[str, str]]:
+    """(package as written, version) of an upgrade title, [] for any other title. A GitHub
+    Action ("actions/checkout") is CI plumbing, not the stack the project runs on."""
+    rest = _TAG.sub("", title)
+    verb = _UPGRADE_VERB.match(rest)
+    if verb is None:
+        return []
+    out = []
+    for match in _UPGRADE_TO.finditer(rest[verb.end() :].strip()):
+        # The package is the last word no English word is: "310P CANN" -> CANN, "vllm
+        # version" -> vllm, "opencv-python dependecy version" -> opencv-python.
+        written = match.group(1).split()
+        names = [w for w in written if not (is_common(w.lower()) or is_misspelling(w.lower()))]
+        package = names[-1] if names else written[0]
+        if "/" not in package and any(c.isalpha() for c in package):
+            out.append((package, match.group(2)))
+    return out
+
+
+def _names_package(title: str, package: str) -> bool:
+    """`package` in `title` as a word, a version glued on allowed ("CANN8.5.1")."""
+    pattern = rf"(?<![A-Za-z0-9]){re.escape(package)}(?![A-Za-z])"
+    return re.search(pattern, title, re.IGNORECASE) is not None
+
+
+def upgrade_group(
+    docs: Sequence[UpkeepDoc], stop: frozenset[str] = frozenset(), window: int | None = None
+) -> UpkeepGroup | None:
+    """The week's stack upgrade (module docstring): UPGRADES_MIN upgrade PRs or more, with
+    the PRs naming an upgraded package, a group of at least `least` PRs; None otherwise. A
+    package that is a stop term (the repository's own name: "vllm" of vllm-ascend) names
+    every PR, so only its upgrade titles join."""
+    n = len(docs) if window is None else window
+    least = max(MIN_MEMBERS, round(SHARE * n))
+    found = {d.number: ups for d in docs if (ups := upgrades(d.title))}
+    if len(found) < UPGRADES_MIN:
+        return None
+    by_number = {d.number: d for d in docs}
+    leads = sorted(found, key=lambda x: (-by_number[x].score, x))
+    versions: dict[str, str] = {}  # lower-case package -> "CANN 9.0.0", first lead's first
+    for x in leads:
+        for package, version in found[x]:
+            versions.setdefault(package.lower(), f"{package} {version}")
+    evidence = {x: f"upgrades {', '.join(p for p, _ in found[x])}" for x in leads}
+    for doc in docs:
+        if doc.number in evidence:
+            continue
+        named = next((p for p in versions if p not in stop and _names_package(doc.title, p)), None)
+        if named is not None:
+            evidence[doc.number] = f"names upgraded {named}"
+    if len(evidence) < least:
+        return None
+    members = sorted(evidence, key=lambda x: (-by_number[x].score, x))
+    first = next(iter(versions))
+    return UpkeepGroup(
+        key=f"u:deps:{re.sub(r'[^a-z0-9]+', '', first) or 'stack'}",
+        upkeep="deps",
+        words=list(versions.values()),
+        numbers=members,
+        evidence=evidence,
+    )

@@ -15,7 +15,8 @@ A window's highlights are of three kinds (docs/digest.md, "Themes and highlights
   not common English and not a misspelling of a common word (the `wordfreq` English list,
   Zipf >= COMMON_ZIPF), or a name the rule set knows (aliases, modules).
 - **upkeep**: the week's large CI, test and docs efforts, named by the folders and title
-  names their PRs share (bot.analysis.theme_upkeep), found first.
+  names their PRs share, and a stack upgrade of several PRs, named by what it upgrades
+  (bot.analysis.theme_upkeep), found first.
 
 Membership needs real evidence: a title tag, a title phrase as whole words, a label, or the
 module rules as above. Descriptions and file folders add no member to an area or initiative,
@@ -46,7 +47,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from bot.analysis.theme_identity import Subject, match_subjects
-from bot.analysis.theme_upkeep import UpkeepDoc, UpkeepGroup, upkeep_groups
+from bot.analysis.theme_upkeep import UpkeepDoc, UpkeepGroup, upgrade_group, upkeep_groups
 from bot.analysis.theme_words import (
     _DIGIT,
     _VERSION_RE,
@@ -929,15 +930,14 @@ def _detect(
     docs = list({d.number: d for d in docs}.values())
     stop = _stop_terms(rules)
     named = _naming_shared(docs, _Vocabulary(rules, stop), len(docs))
-    upkeep = upkeep_groups(
-        [
-            UpkeepDoc(d.number, d.title, d.kind, d.paths, d.score)
-            for d in docs
-            if d.kind and d.number not in named
-        ],
-        stop,
-        len(docs),
-    )
+    free = [UpkeepDoc(d.number, d.title, d.kind, d.paths, d.score) for d in docs]
+    free = [d for d in free if d.number not in named]
+    upgrade = upgrade_group(free, stop, len(docs))
+    if upgrade is not None:
+        free = [d for d in free if d.number not in upgrade.evidence]
+    upkeep = upkeep_groups([d for d in free if d.kind], stop, len(docs))
+    # A stack upgrade is its own class: the CI, test and docs groups' cap leaves it be.
+    upkeep += [upgrade] if upgrade is not None else []
     by_number = {d.number: d for d in docs}
     while True:
         taken = {x for g in upkeep for x in g.numbers}

@@ -1,5 +1,6 @@
-"""Issue 33's theme rules: upkeep themes (CI, tests, docs) named by their subject, no small
-accidental groups, one identity per subject across weeks, key PRs spread over the themes."""
+"""Issue 33's theme rules: upkeep themes (CI, tests, docs, stack upgrades) named by their
+subject, no small accidental groups, one identity per subject across weeks, key PRs spread
+over the themes."""
 
 from __future__ import annotations
 
@@ -129,6 +130,44 @@ def test_ci_prs_of_a_named_effort_stay_with_it() -> None:
     result = detect_themes(sync + other + _docs(FILLER * 3, 100), [], RULES)
     theme = result.theme_of(1)
     assert theme is not None and theme.kind == "initiative" and theme.name == "Main2main"
+
+
+def test_a_stack_upgrade_over_several_prs_is_a_theme_named_by_what_it_upgrades() -> None:
+    upgrade = [
+        ThemeDoc(1, "[Misc][Upgrade] Upgrade CANN to 9.0.0 and triton-ascend to 3.2.1", kind="ci"),
+        ThemeDoc(2, "[Misc] Upgrade torch-npu to 2.10.0", kind="ci"),
+        ThemeDoc(3, "[Misc] Drop custom so for CANN8.5.1", kind="refactor"),
+    ]
+    result = detect_themes(upgrade + _docs(FILLER * 3, 100), [], RULES)
+    theme = result.theme_of(1)
+    assert theme is not None and theme.kind == "upkeep"
+    assert theme.name == "Toolchain upgrade: CANN 9.0.0, triton-ascend 3.2.1, torch-npu 2.10.0"
+    # The old version's fallout names the upgraded package: it is part of the effort.
+    assert sorted(theme.numbers) == [1, 2, 3]
+
+
+def test_routine_bumps_and_one_upgrade_are_no_upgrade_theme() -> None:
+    bumps = [
+        ThemeDoc(1, "[CI] Bump actions/checkout from 4 to 6", kind="ci"),
+        ThemeDoc(2, "[CI] Bump docker/login-action from 3 to 4", kind="ci"),
+        ThemeDoc(3, "[CI] Bump actions/cache from 4 to 5", kind="ci"),
+        ThemeDoc(4, "[Misc] update vllm to v0.19.1", kind="ci"),
+        ThemeDoc(5, "[Bugfix] Fix vllm import on 0.19.1", kind="bugfix"),
+    ]
+    result = detect_themes(bumps + _docs(FILLER * 3, 100), [], RULES)
+    # GitHub Actions are CI plumbing, and one upgrade is no effort of the week.
+    assert not any(t.key.startswith("u:deps") for t in result.themes)
+    # The repository's own name ("vllm" of vllm-ascend) is in every title: only its upgrade
+    # titles join, not every PR that names it.
+    own = [
+        ThemeDoc(1, "[Misc] Upgrade vllm to 0408", kind="ci"),
+        ThemeDoc(2, "[Test] Upgrade aisbench to 20260330", kind="test"),
+        ThemeDoc(3, "[Bugfix] Fix vllm serve crash", kind="bugfix"),
+        ThemeDoc(4, "[Feature] Add vllm bench option", kind="feature"),
+    ]
+    rules = replace(RULES, stop_terms=RULES.stop_terms | {"vllm"})
+    result = detect_themes(own + _docs(FILLER * 3, 100), [], rules)
+    assert not any(t.key.startswith("u:deps") for t in result.themes)
 
 
 def test_the_memo_key_follows_every_theme_pass(monkeypatch: pytest.MonkeyPatch) -> None:
