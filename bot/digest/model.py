@@ -116,6 +116,12 @@ class Highlight:
     names: ModuleNames | None = None
     head: ThemeHead | None = None  # the figures of the highlight's sentences
 
+    @property
+    def upkeep(self) -> bool:
+        """A CI, test, docs or dependency effort (bot.analysis.theme_upkeep): a highlight
+        when large, but not the week's news."""
+        return any(term.startswith("upkeep ") for term in self.terms)
+
 
 @dataclass(slots=True)
 class ThemeHead:

@@ -435,12 +435,19 @@ def _lead_change(highlight: Highlight, language: str) -> tuple[int, Change] | No
     return chosen[0] if chosen else None
 
 
-def _lead_items(digest: Digest, lang: str) -> list[str]:
-    """ "Model Runner V2 (15 PRs) adds … (#36097)": the first highlights (weight order), as
+def _news_order(digest: Digest) -> list[Highlight]:
+    """The dominant highlights, the week's news first: initiatives and areas in weight
+    order, then upkeep (a large CI or test effort is a highlight, not the headline)."""
+    dominant = [h for h in digest.highlights if h.theme_id in digest.themes]
+    return sorted(dominant, key=lambda h: h.upkeep)
+
+
+def _lead_items(highlights: list[Highlight], lang: str) -> list[str]:
+    """ "Model Runner V2 (15 PRs) adds … (#36097)": the first highlights (news order), as
     long as each names what its lead PR landed; a rule-based summary only."""
     out: list[str] = []
-    for highlight in digest.highlights:
-        if len(out) == NEWS_ITEMS or highlight.theme_id not in digest.themes:
+    for highlight in highlights:
+        if len(out) == NEWS_ITEMS:
             break
         lead = _lead_change(highlight, lang)
         if lead is None:
@@ -461,10 +468,9 @@ def _summary_sentences(digest: Digest, lang: str) -> list[str]:
     span = digest.span
     totals = digest.totals
     sentences: list[str] = []
+    news = _news_order(digest)
     items = [
-        i18n.t(lang, "summary.theme_item", name=theme_name(h, lang), count=len(h.prs))
-        for h in digest.highlights
-        if h.theme_id in digest.themes
+        i18n.t(lang, "summary.theme_item", name=theme_name(h, lang), count=len(h.prs)) for h in news
     ]
     if not items:
         # PRs without any module still have kinds: never leave the themes out.
@@ -474,7 +480,7 @@ def _summary_sentences(digest: Digest, lang: str) -> list[str]:
             for k in kinds[:3]
             if k.count
         ]
-    leads = _lead_items(digest, lang)
+    leads = _lead_items(news, lang)
     if leads:
         sep = "; " if lang == "en" else "；"
         sentences.append(i18n.t(lang, "summary.lead", span=span, items=sep.join(leads)))

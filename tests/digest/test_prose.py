@@ -139,6 +139,21 @@ def test_summary_opens_with_the_news_and_ends_with_caveats(
     assert not re.search(r"重点 PR，来自|key PRs?\) by", text)
 
 
+def test_a_large_ci_or_test_effort_follows_the_news_in_the_summary() -> None:
+    from bot.digest.prose import theme_name
+
+    digest = fixture_digest(new_contributors=None)
+    first, second = digest.highlights[0], digest.highlights[1]
+    assert first.theme_id in digest.themes and second.theme_id in digest.themes
+    news = "The week's main changes: "
+    assert summary_of(digest, "en").startswith(news + theme_name(first, "en") + " (")
+    # The heaviest highlight becomes a CI effort: the news leads with the next one.
+    first.terms = [*first.terms, "upkeep ci"]
+    text = summary_of(digest, "en")
+    assert text.startswith(news + theme_name(second, "en") + " (")
+    assert theme_name(first, "en") in text  # still named, after the news
+
+
 # ------------------------------------------------------------------ real weeks (../shared)
 
 
