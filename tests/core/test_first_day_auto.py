@@ -1,9 +1,7 @@
 """A new repository's first day, as the README tells it, on a repository with `modules =
 "auto"` (vllm-project/vllm-ascend) and no network: import the shared real exports week by
-week, read the digests, list the modules, subscribe to them (issue 36).
-
-Not asserted here: that the first run names the store whatever its outcome (the CLI's
-first-command fixes own it)."""
+week, read the digests, list the modules, subscribe to them (issue 36). The README's own
+first command fails offline; it still names the store it created."""
 
 from __future__ import annotations
 
@@ -97,6 +95,13 @@ def _subscribed_in(text: str) -> list[str]:
 
 
 def test_first_day_on_an_auto_repository(env: dict[str, str], tmp_path: Path) -> None:
+    # The README's first command: GitHub is unreachable, yet the store it made is named.
+    store = Path(env["XDG_DATA_HOME"]) / "vllm-bot" / "vllm-bot.sqlite3"
+    first = vllm_bot(env, "--no-pager", "digest", "--week", "last")
+    assert first.returncode == 1 and store.exists(), first.stderr
+    assert f"your store is {store}" in first.stderr, first.stderr
+    again = vllm_bot(env, "--no-pager", "modules")
+    assert again.returncode == 0 and "your store is" not in again.stderr, again.stderr
     # Each week as it is imported, then every week again once all nine (and a stray PR in
     # a hidden folder) are in: an import never changes an earlier week's modules.
     as_imported: dict[str, dict[str, int]] = {}
