@@ -620,6 +620,7 @@ def theme_highlights(
                 facts=facts,
                 names=_theme_names(theme, names),
                 head=head,
+                upkeep=theme.kind == "upkeep",
             )
         )
     return out

@@ -115,12 +115,9 @@ class Highlight:
     # area reads the same every week, in the language it is rendered in.
     names: ModuleNames | None = None
     head: ThemeHead | None = None  # the figures of the highlight's sentences
-
-    @property
-    def upkeep(self) -> bool:
-        """A CI, test, docs or dependency effort (bot.analysis.theme_upkeep): a highlight
-        when large, but not the week's news."""
-        return any(term.startswith("upkeep ") for term in self.terms)
+    # A CI, test, docs or dependency effort (the theme's kind "upkeep",
+    # bot.analysis.theme_upkeep): a highlight when large, but not the week's news.
+    upkeep: bool = False
 
 
 @dataclass(slots=True)

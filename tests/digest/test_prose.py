@@ -148,7 +148,7 @@ def test_a_large_ci_or_test_effort_follows_the_news_in_the_summary() -> None:
     news = "The week's main changes: "
     assert summary_of(digest, "en").startswith(news + theme_name(first, "en") + " (")
     # The heaviest highlight becomes a CI effort: the news leads with the next one.
-    first.terms = [*first.terms, "upkeep ci"]
+    first.upkeep = True
     text = summary_of(digest, "en")
     assert text.startswith(news + theme_name(second, "en") + " (")
     assert theme_name(first, "en") in text  # still named, after the news
