@@ -178,12 +178,12 @@ def shape(root: Path) -> dict[str, object]:
     classes: dict[str, list[str]] = defaultdict(list)
     seams: list[str] = []
     for name, tree in trees.items():
-        path = str(known[name].relative_to(root))
+        where = str(known[name].relative_to(root))
         for node in ast.walk(tree):
             if not isinstance(node, ast.ClassDef):
                 continue
             for platform, prefixes in PLATFORMS.items():
-                if path.startswith(prefixes):
+                if where.startswith(prefixes):
                     classes[platform].append(f"{name}.{node.name}")
             if _bases(node) & {"Protocol", "ABC", "ABCMeta"}:
                 seams.append(f"{name}.{node.name}")
